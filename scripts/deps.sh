@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Fetches what the tests compare against, into ignored folders of the repo:
+#   .venv/                 jax + jaxlib for this Python (FFI headers of that
+#                          jaxlib, and real JAX for interop tests)
+#   .deps/jaxlib-<v>/      the FFI headers of the newest jaxlib the registry
+#                          serves (built for a newer Python, so only unpacked)
+# Prints nothing on success except pip's own errors. Idempotent.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+JAXLIB_LOCAL_VERSION=${JAXLIB_LOCAL_VERSION:-0.10.2}
+JAXLIB_NEWEST_VERSION=${JAXLIB_NEWEST_VERSION:-0.12.0.1}
+JAXLIB_NEWEST_PYTHON=${JAXLIB_NEWEST_PYTHON:-3.12}
+
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+if ! .venv/bin/python -c "import jaxlib, sys; sys.exit(jaxlib.__version__ != '$JAXLIB_LOCAL_VERSION')" 2>/dev/null; then
+  .venv/bin/pip install -q --disable-pip-version-check \
+    "jax==$JAXLIB_LOCAL_VERSION" "jaxlib==$JAXLIB_LOCAL_VERSION" numpy pytest
+fi
+
+newest=.deps/jaxlib-$JAXLIB_NEWEST_VERSION
+if [ ! -f "$newest/include/xla/ffi/api/c_api.h" ]; then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  .venv/bin/pip download -q --disable-pip-version-check --no-deps \
+    --only-binary=:all: --python-version "$JAXLIB_NEWEST_PYTHON" \
+    --platform manylinux_2_27_x86_64 \
+    "jaxlib==$JAXLIB_NEWEST_VERSION" -d "$tmp"
+  mkdir -p "$newest"
+  .venv/bin/python - "$tmp" "$newest" <<'PY'
+import pathlib, sys, zipfile
+src, dst = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+wheel = next(src.glob("jaxlib-*.whl"))
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if name.startswith("jaxlib/include/"):
+            target = dst / "include" / name[len("jaxlib/include/"):]
+            if name.endswith("/"):
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(z.read(name))
+PY
+fi
