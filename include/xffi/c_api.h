@@ -701,6 +701,13 @@ typedef struct XFFI_Signature_Extension {
 } XFFI_Signature_Extension;
 XLA_FFI_DEFINE_STRUCT_TRAITS(XFFI_Signature_Extension, signature);
 
+/* A handler library built with xffi's header exports, beside each handler
+ * symbol `fn` it defines with XFFI_DEFINE_HANDLER_SYMBOL, a data symbol
+ * named XFFI_EXPORT_MARKER_PREFIX "fn" of type `XLA_FFI_Handler* const`
+ * pointing at it. Tools list a library's handlers by these names without
+ * calling anything; XLA never looks at them. */
+#define XFFI_EXPORT_MARKER_PREFIX "xffi_export_"
+
 #ifdef __cplusplus
 }
 #endif
