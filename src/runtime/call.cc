@@ -1,0 +1,112 @@
+// CallHandler: one call of a handler through a call frame.
+#include "xffi/runtime/call.h"
+
+#include <exception>
+#include <string>
+
+#include "runtime/api_internal.h"
+#include "xffi/runtime/api.h"
+
+namespace xffi {
+namespace {
+
+std::string Named(std::string_view target_name) {
+  return target_name.empty() ? "handler"
+                             : "handler '" + std::string(target_name) + "'";
+}
+
+template <typename Invoke>
+CallResult Call(Invoke&& invoke, XLA_FFI_CallFrame* frame,
+                const CallOptions& options) {
+  if (frame == nullptr) {
+    return {InvalidArgument("CallHandler: the call frame is null (" +
+                            Named(options.target_name) + ")"),
+            nullptr};
+  }
+  const XLA_FFI_Api* api = options.api ? options.api : GetApi();
+  ExecutionContext default_context;
+  CallSiteState call_state;
+  XLA_FFI_InvokeContext ctx;
+  ctx.context = options.context ? options.context : &default_context;
+  ctx.state = options.state ? options.state : &call_state;
+  ctx.stage = options.stage;
+  ctx.handler_api_minor = options.handler_api_minor;
+  ctx.target_name = options.target_name;
+
+  frame->api = api;
+  frame->ctx = &ctx;
+  frame->stage = options.stage;
+  frame->future = nullptr;
+
+  XLA_FFI_Error* error = nullptr;
+  try {
+    error = invoke(frame);
+  } catch (const std::exception& e) {
+    frame->ctx = nullptr;
+    return {Internal(Named(options.target_name) +
+                     " threw a C++ exception: " + e.what()),
+            nullptr};
+  } catch (...) {
+    frame->ctx = nullptr;
+    return {Internal(Named(options.target_name) +
+                     " threw a C++ exception that is not a std::exception"),
+            nullptr};
+  }
+  // The context dies with this call; do not leave the frame pointing at it.
+  frame->ctx = nullptr;
+  XLA_FFI_Future* future = frame->future;
+  frame->future = nullptr;
+
+  if (error != nullptr) {
+    Status status = internal::TakeError(api, error);
+    if (future != nullptr && api == GetApi()) {
+      // An error and a future together is a handler bug; the error wins,
+      // and the runtime still takes its share of the future.
+      internal::ClaimFuture(future);
+    }
+    return {std::move(status), nullptr};
+  }
+  if (future == nullptr) return {Status::Ok(), nullptr};
+  if (api != GetApi()) {
+    return {Unimplemented(Named(options.target_name) +
+                          " returned a future made by another API table, "
+                          "which xffi cannot wait on"),
+            nullptr};
+  }
+  std::shared_ptr<AsyncValue> value = internal::ClaimFuture(future);
+  if (value == nullptr) {
+    return {InvalidArgument(Named(options.target_name) +
+                            " stored in call_frame->future a pointer that "
+                            "Future_Create did not return (or one already "
+                            "completed and released)"),
+            nullptr};
+  }
+  return {Status::Ok(), std::move(value)};
+}
+
+}  // namespace
+
+CallResult CallHandler(XLA_FFI_Handler* handler, XLA_FFI_CallFrame* frame,
+                       const CallOptions& options) {
+  if (handler == nullptr) {
+    return {InvalidArgument("CallHandler: the handler is null (" +
+                            Named(options.target_name) + ")"),
+            nullptr};
+  }
+  return Call([handler](XLA_FFI_CallFrame* f) { return handler(f); }, frame,
+              options);
+}
+
+CallResult CallHandler(HandlerThunk thunk, const void* object,
+                       XLA_FFI_CallFrame* frame, const CallOptions& options) {
+  if (thunk == nullptr || object == nullptr) {
+    return {InvalidArgument("CallHandler: the handler object is null (" +
+                            Named(options.target_name) + ")"),
+            nullptr};
+  }
+  return Call(
+      [thunk, object](XLA_FFI_CallFrame* f) { return thunk(object, f); }, frame,
+      options);
+}
+
+}  // namespace xffi
