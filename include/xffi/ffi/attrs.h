@@ -1,0 +1,518 @@
+// Attributes: how scalars, strings, arrays, dictionaries, variants, user
+// enums and user structs decode from a call frame's attribute dictionary.
+#ifndef XFFI_FFI_ATTRS_H_
+#define XFFI_FFI_ATTRS_H_
+
+#include <array>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "xffi/ffi/error.h"
+#include "xffi/ffi/signature.h"
+#include "xffi/ffi/types.h"
+
+namespace xffi::ffi {
+
+// Extension point. A specialisation provides
+//   static constexpr XLA_FFI_AttrType kAttrType;  (0: several are accepted)
+//   static constexpr XLA_FFI_DataType kDType;     (scalar/array element type)
+//   static std::string TypeName();
+//   template <class D>
+//   static std::optional<T> Decode(XLA_FFI_AttrType, void* attr, D& diag);
+// (D is internal::NoDiagnostic or internal::Diagnostic; call diag.Fail(...)
+// with the pieces of the reason before returning nullopt.)
+template <typename T, typename = void>
+struct AttrDecoding;
+
+// Marks a type `.Attrs<T>()` may decode the whole attribute dictionary into.
+template <typename T>
+struct AttrsBinding;
+
+// An attribute bound by name at compile time, for Ffi::BindTo:
+//   static constexpr char kEps[] = "eps";
+//   Ffi::BindTo(+[](Attr<float, kEps> eps) { ... *eps ... });
+template <typename T, const char* attr_name>
+class Attr {
+ public:
+  static constexpr const char* kName = attr_name;
+  explicit Attr(T value) : value_(std::move(value)) {}
+  const T& get() const { return value_; }
+  const T& operator*() const { return value_; }
+  const T* operator->() const { return &value_; }
+
+ private:
+  T value_;
+};
+
+// An S64 scalar attribute holding an address.
+template <typename T>
+struct Pointer {};
+
+template <typename T>
+struct StructMember {
+  using type = T;
+  constexpr explicit StructMember(const char* member_name)
+      : name(member_name) {}
+  const char* name;
+};
+
+namespace internal {
+
+inline std::string DescribeAttr(XLA_FFI_AttrType type, const void* attr) {
+  switch (type) {
+    case XLA_FFI_AttrType_SCALAR:
+      return StrCat(
+          DataTypeName(static_cast<const XLA_FFI_Scalar*>(attr)->dtype),
+          " scalar");
+    case XLA_FFI_AttrType_ARRAY:
+      return StrCat(
+          "array of ",
+          DataTypeName(static_cast<const XLA_FFI_Array*>(attr)->dtype));
+    case XLA_FFI_AttrType_STRING:
+      return "string";
+    case XLA_FFI_AttrType_DICTIONARY:
+      return "dictionary";
+  }
+  return StrCat("attribute of unknown type ", static_cast<int>(type));
+}
+
+template <typename Decoding, typename D>
+XFFI_COLD void FailAttr(D& diag, XLA_FFI_AttrType type, const void* attr) {
+  if constexpr (D::kExplain) {
+    diag.Fail("expected ", Decoding::Describe(), ", got ",
+              DescribeAttr(type, attr));
+  }
+}
+
+inline std::string_view ToView(const XLA_FFI_ByteSpan* span) {
+  return std::string_view(span->ptr, span->len);
+}
+
+// Index of `name` in a sorted attribute dictionary, or -1.
+inline int64_t FindAttr(const XLA_FFI_Attrs* attrs, std::string_view name) {
+  int64_t lo = 0, hi = attrs->size;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    int cmp = ToView(attrs->names[mid]).compare(name);
+    if (cmp == 0) return mid;
+    if (cmp < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return -1;
+}
+
+inline std::string AttrNames(const XLA_FFI_Attrs* attrs) {
+  std::string out;
+  for (int64_t i = 0; i < attrs->size; ++i) {
+    if (i > 0) out += ", ";
+    out += ToView(attrs->names[i]);
+  }
+  return out;
+}
+
+template <typename T>
+struct ScalarAttrDecoding {
+  static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_SCALAR;
+  static constexpr XLA_FFI_DataType kDType =
+      static_cast<XLA_FFI_DataType>(kNativeToDataType<T>);
+  static std::string TypeName() { return std::string(CppTypeName<T>()); }
+  static std::string Describe() {
+    return StrCat(TypeName(), " (", kNativeToDataType<T>, " scalar)");
+  }
+  template <typename D>
+  XFFI_ALWAYS_INLINE static std::optional<T> Decode(XLA_FFI_AttrType type,
+                                                    void* attr, D& diag) {
+    auto* scalar = static_cast<const XLA_FFI_Scalar*>(attr);
+    if (XFFI_UNLIKELY(type != XLA_FFI_AttrType_SCALAR ||
+                      scalar->dtype != kDType)) {
+      FailAttr<ScalarAttrDecoding>(diag, type, attr);
+      return std::nullopt;
+    }
+    if constexpr (std::is_same_v<T, bool>) {
+      // PRED is one byte; any nonzero byte is true.
+      return *static_cast<const uint8_t*>(scalar->value) != 0;
+    } else {
+      T value;
+      std::memcpy(&value, scalar->value, sizeof(T));
+      return value;
+    }
+  }
+};
+
+}  // namespace internal
+
+#define XFFI_SCALAR_ATTR_(T) \
+  template <>                \
+  struct AttrDecoding<T> : internal::ScalarAttrDecoding<T> {}
+XFFI_SCALAR_ATTR_(bool);
+XFFI_SCALAR_ATTR_(int8_t);
+XFFI_SCALAR_ATTR_(int16_t);
+XFFI_SCALAR_ATTR_(int32_t);
+XFFI_SCALAR_ATTR_(int64_t);
+XFFI_SCALAR_ATTR_(uint8_t);
+XFFI_SCALAR_ATTR_(uint16_t);
+XFFI_SCALAR_ATTR_(uint32_t);
+XFFI_SCALAR_ATTR_(uint64_t);
+XFFI_SCALAR_ATTR_(float);
+XFFI_SCALAR_ATTR_(double);
+XFFI_SCALAR_ATTR_(std::complex<float>);
+XFFI_SCALAR_ATTR_(std::complex<double>);
+#undef XFFI_SCALAR_ATTR_
+
+template <>
+struct AttrDecoding<std::string_view> {
+  static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_STRING;
+  static constexpr XLA_FFI_DataType kDType = XLA_FFI_DataType_INVALID;
+  static std::string TypeName() { return "std::string_view"; }
+  static std::string Describe() { return "std::string_view (string)"; }
+  template <typename D>
+  XFFI_ALWAYS_INLINE static std::optional<std::string_view> Decode(
+      XLA_FFI_AttrType type, void* attr, D& diag) {
+    if (XFFI_UNLIKELY(type != XLA_FFI_AttrType_STRING)) {
+      internal::FailAttr<AttrDecoding>(diag, type, attr);
+      return std::nullopt;
+    }
+    auto* span = static_cast<const XLA_FFI_ByteSpan*>(attr);
+    return std::string_view(span->ptr, span->len);
+  }
+};
+
+template <typename T>
+struct AttrDecoding<
+    Span<const T>,
+    std::enable_if_t<internal::kNativeToDataType<T> != DataType::INVALID>> {
+  static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_ARRAY;
+  static constexpr XLA_FFI_DataType kDType =
+      static_cast<XLA_FFI_DataType>(internal::kNativeToDataType<T>);
+  static std::string TypeName() {
+    return internal::StrCat("Span<const ", internal::CppTypeName<T>(), ">");
+  }
+  static std::string Describe() {
+    return internal::StrCat(TypeName(), " (array of ",
+                            internal::kNativeToDataType<T>, ")");
+  }
+  template <typename D>
+  XFFI_ALWAYS_INLINE static std::optional<Span<const T>> Decode(
+      XLA_FFI_AttrType type, void* attr, D& diag) {
+    auto* array = static_cast<const XLA_FFI_Array*>(attr);
+    if (XFFI_UNLIKELY(type != XLA_FFI_AttrType_ARRAY ||
+                      array->dtype != kDType)) {
+      internal::FailAttr<AttrDecoding>(diag, type, attr);
+      return std::nullopt;
+    }
+    return Span<const T>(static_cast<const T*>(array->data), array->size);
+  }
+};
+
+template <typename T>
+struct AttrDecoding<Pointer<T>> {
+  static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_SCALAR;
+  static constexpr XLA_FFI_DataType kDType = XLA_FFI_DataType_S64;
+  static std::string TypeName() {
+    return internal::StrCat("Pointer<", internal::CppTypeName<T>(), ">");
+  }
+  static std::string Describe() {
+    return internal::StrCat(TypeName(), " (S64 scalar)");
+  }
+  template <typename D>
+  XFFI_ALWAYS_INLINE static std::optional<T*> Decode(XLA_FFI_AttrType type,
+                                                     void* attr, D& diag) {
+    auto* scalar = static_cast<const XLA_FFI_Scalar*>(attr);
+    if (XFFI_UNLIKELY(type != XLA_FFI_AttrType_SCALAR ||
+                      scalar->dtype != kDType)) {
+      internal::FailAttr<AttrDecoding>(diag, type, attr);
+      return std::nullopt;
+    }
+    int64_t address;
+    std::memcpy(&address, scalar->value, sizeof(address));
+    return reinterpret_cast<T*>(static_cast<intptr_t>(address));
+  }
+};
+
+// A view of an attribute dictionary, looked up by name.
+class Dictionary {
+ public:
+  explicit Dictionary(const XLA_FFI_Attrs* attrs) : attrs_(attrs) {}
+
+  size_t size() const { return static_cast<size_t>(attrs_->size); }
+  bool empty() const { return attrs_->size == 0; }
+  bool contains(std::string_view name) const {
+    return internal::FindAttr(attrs_, name) >= 0;
+  }
+  std::string_view name(size_t i) const {
+    return internal::ToView(attrs_->names[i]);
+  }
+
+  template <typename T>
+  bool contains(std::string_view name) const {
+    return isa<T>(name);
+  }
+
+  template <typename T>
+  bool isa(std::string_view name) const {
+    int64_t i = internal::FindAttr(attrs_, name);
+    if (i < 0) return false;
+    internal::NoDiagnostic quiet;
+    return AttrDecoding<T>::Decode(attrs_->types[i], attrs_->attrs[i], quiet)
+        .has_value();
+  }
+
+  template <typename T>
+  ErrorOr<T> get(std::string_view name) const {
+    int64_t i = internal::FindAttr(attrs_, name);
+    if (XFFI_UNLIKELY(i < 0)) {
+      return Error::InvalidArgument(internal::StrCat(
+          "attribute '", name,
+          "' not found (dictionary has: ", internal::AttrNames(attrs_), ")"));
+    }
+    internal::NoDiagnostic quiet;
+    std::optional<T> value =
+        AttrDecoding<T>::Decode(attrs_->types[i], attrs_->attrs[i], quiet);
+    if (XFFI_LIKELY(value.has_value())) return std::move(*value);
+    internal::Diagnostic diag;
+    AttrDecoding<T>::Decode(attrs_->types[i], attrs_->attrs[i], diag);
+    return Error::InvalidArgument(
+        internal::StrCat("attribute '", name, "': ", diag.message));
+  }
+
+  const XLA_FFI_Attrs* c_attrs() const { return attrs_; }
+
+ private:
+  const XLA_FFI_Attrs* attrs_;
+};
+
+template <>
+struct AttrsBinding<Dictionary> {
+  using Attrs = Dictionary;
+};
+
+template <>
+struct AttrDecoding<Dictionary> {
+  static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_DICTIONARY;
+  static constexpr XLA_FFI_DataType kDType = XLA_FFI_DataType_INVALID;
+  static std::string TypeName() { return "Dictionary"; }
+  static std::string Describe() { return "Dictionary (dictionary)"; }
+  template <typename D>
+  XFFI_ALWAYS_INLINE static std::optional<Dictionary> Decode(
+      XLA_FFI_AttrType type, void* attr, D& diag) {
+    if (XFFI_UNLIKELY(type != XLA_FFI_AttrType_DICTIONARY)) {
+      internal::FailAttr<AttrDecoding>(diag, type, attr);
+      return std::nullopt;
+    }
+    return Dictionary(static_cast<const XLA_FFI_Attrs*>(attr));
+  }
+};
+
+// The first alternative that decodes wins.
+template <typename... Ts>
+struct AttrDecoding<std::variant<Ts...>> {
+  using Type = std::variant<Ts...>;
+  static constexpr XLA_FFI_AttrType kAttrType =
+      static_cast<XLA_FFI_AttrType>(0);
+  static constexpr XLA_FFI_DataType kDType = XLA_FFI_DataType_INVALID;
+  static std::string TypeName() {
+    std::string out = "std::variant<";
+    bool first = true;
+    ((out += (first ? "" : ", "), out += AttrDecoding<Ts>::TypeName(),
+      first = false),
+     ...);
+    return out + ">";
+  }
+  static std::string Describe() {
+    std::string out = "one of (";
+    bool first = true;
+    ((out += (first ? "" : " | "), out += AttrDecoding<Ts>::Describe(),
+      first = false),
+     ...);
+    return out + ")";
+  }
+  template <typename D>
+  XFFI_ALWAYS_INLINE static std::optional<Type> Decode(XLA_FFI_AttrType type,
+                                                       void* attr, D& diag) {
+    std::optional<Type> result;
+    internal::NoDiagnostic quiet;
+    (void)((result = Try<Ts>(type, attr, quiet), result.has_value()) || ...);
+    if (XFFI_UNLIKELY(!result.has_value())) {
+      internal::FailAttr<AttrDecoding>(diag, type, attr);
+    }
+    return result;
+  }
+
+ private:
+  template <typename T>
+  XFFI_ALWAYS_INLINE static std::optional<Type> Try(
+      XLA_FFI_AttrType type, void* attr, internal::NoDiagnostic& quiet) {
+    std::optional<T> value = AttrDecoding<T>::Decode(type, attr, quiet);
+    if (value.has_value())
+      return Type(std::in_place_type<T>, std::move(*value));
+    return std::nullopt;
+  }
+};
+
+namespace internal {
+
+template <typename T, typename D>
+XFFI_ALWAYS_INLINE std::optional<T> DecodeEnum(XLA_FFI_AttrType type,
+                                               void* attr, D& diag) {
+  using U = std::underlying_type_t<T>;
+  std::optional<U> raw = ScalarAttrDecoding<U>::Decode(type, attr, diag);
+  if (XFFI_UNLIKELY(!raw.has_value())) return std::nullopt;
+  return static_cast<T>(*raw);
+}
+
+constexpr int CompareNames(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return static_cast<int>(static_cast<unsigned char>(*a)) -
+         static_cast<int>(static_cast<unsigned char>(*b));
+}
+
+// Where each member's name sits in a sorted dictionary holding exactly the
+// members: the first place a struct decoder looks, before it searches.
+template <typename... Ms, size_t... Is>
+constexpr std::array<int64_t, sizeof...(Ms)> MemberRanks(
+    const std::tuple<Ms...>& members, std::index_sequence<Is...>) {
+  const char* names[] = {std::get<Is>(members).name..., nullptr};
+  std::array<int64_t, sizeof...(Ms)> ranks{};
+  for (size_t i = 0; i < sizeof...(Ms); ++i) {
+    int64_t rank = 0;
+    for (size_t j = 0; j < sizeof...(Ms); ++j) {
+      if (CompareNames(names[j], names[i]) < 0) ++rank;
+    }
+    ranks[i] = rank;
+  }
+  return ranks;
+}
+
+template <typename M, typename D>
+XFFI_ALWAYS_INLINE std::optional<typename M::type> DecodeMember(
+    const XLA_FFI_Attrs* dict, const M& member, int64_t rank, D& diag) {
+  std::string_view name(member.name);
+  int64_t i = rank;
+  if (XFFI_UNLIKELY(ToView(dict->names[i]) != name)) {
+    i = FindAttr(dict, name);
+    if (i < 0) {
+      diag.Fail("missing member '", name, "'");
+      return std::nullopt;
+    }
+  }
+  if constexpr (D::kExplain) {
+    std::optional<typename M::type> value =
+        AttrDecoding<typename M::type>::Decode(dict->types[i], dict->attrs[i],
+                                               diag);
+    if (!value.has_value()) {
+      diag.message = StrCat("member '", name, "': ", diag.message);
+    }
+    return value;
+  } else {
+    return AttrDecoding<typename M::type>::Decode(dict->types[i],
+                                                  dict->attrs[i], diag);
+  }
+}
+
+template <typename T, typename... Ms, size_t... Is, typename D>
+XFFI_ALWAYS_INLINE std::optional<T> DecodeStruct(
+    XLA_FFI_AttrType type, void* attr, D& diag,
+    const std::tuple<Ms...>& members,
+    const std::array<int64_t, sizeof...(Ms)>& ranks,
+    std::index_sequence<Is...>) {
+  if (XFFI_UNLIKELY(type != XLA_FFI_AttrType_DICTIONARY)) {
+    diag.Fail("expected a dictionary for struct ", CppTypeName<T>(), ", got ",
+              DescribeAttr(type, attr));
+    return std::nullopt;
+  }
+  auto* dict = static_cast<const XLA_FFI_Attrs*>(attr);
+  if (XFFI_UNLIKELY(dict->size != static_cast<int64_t>(sizeof...(Ms)))) {
+    if constexpr (D::kExplain) {
+      std::string expected;
+      ((expected += (Is == 0 ? "" : ", "),
+        expected += std::get<Is>(members).name),
+       ...);
+      diag.Fail("struct ", CppTypeName<T>(), " expects ", sizeof...(Ms),
+                " members (", expected, "), got ", dict->size, " (",
+                AttrNames(dict), ")");
+    }
+    return std::nullopt;
+  }
+  std::tuple<std::optional<typename Ms::type>...> decoded;
+  bool ok = ((std::get<Is>(decoded) =
+                  DecodeMember(dict, std::get<Is>(members), ranks[Is], diag),
+              std::get<Is>(decoded).has_value()) &&
+             ...);
+  if (XFFI_UNLIKELY(!ok)) return std::nullopt;
+  return T{std::move(*std::get<Is>(decoded))...};
+}
+
+}  // namespace internal
+}  // namespace xffi::ffi
+
+// Decodes the enum T from a scalar of its underlying type. Use at global
+// namespace scope.
+#define XFFI_REGISTER_ENUM_ATTR_DECODING(T)                                   \
+  namespace xffi::ffi {                                                       \
+  template <>                                                                 \
+  struct AttrDecoding<T> {                                                    \
+    static_assert(std::is_enum_v<T>, "expected an enum");                     \
+    static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_SCALAR;    \
+    static constexpr XLA_FFI_DataType kDType = static_cast<XLA_FFI_DataType>( \
+        internal::kNativeToDataType<std::underlying_type_t<T>>);              \
+    static std::string TypeName() { return #T; }                              \
+    static std::string Describe() {                                           \
+      return internal::StrCat(#T " (", static_cast<DataType>(kDType),         \
+                              " scalar)");                                    \
+    }                                                                         \
+    template <typename D>                                                     \
+    XFFI_ALWAYS_INLINE static std::optional<T> Decode(XLA_FFI_AttrType type,  \
+                                                      void* attr, D& diag) {  \
+      return internal::DecodeEnum<T>(type, attr, diag);                       \
+    }                                                                         \
+  };                                                                          \
+  }                                                                           \
+  static_assert(true, "")
+
+// Decodes the aggregate T from a dictionary with exactly the given members,
+// in T's member order: StructMember<float>("eps"), StructMember<int>("n").
+// Use at global namespace scope.
+#define XFFI_REGISTER_STRUCT_ATTR_DECODING(T, ...)                             \
+  namespace xffi::ffi {                                                        \
+  template <>                                                                  \
+  struct AttrsBinding<T> {                                                     \
+    using Attrs = T;                                                           \
+  };                                                                           \
+  template <>                                                                  \
+  struct AttrDecoding<T> {                                                     \
+    static constexpr auto kMembers = std::make_tuple(__VA_ARGS__);             \
+    static constexpr size_t kNumMembers =                                      \
+        std::tuple_size_v<std::remove_const_t<decltype(kMembers)>>;            \
+    static constexpr std::array<int64_t, kNumMembers> kRanks =                 \
+        internal::MemberRanks(kMembers,                                        \
+                              std::make_index_sequence<kNumMembers>{});        \
+    static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_DICTIONARY; \
+    static constexpr XLA_FFI_DataType kDType = XLA_FFI_DataType_INVALID;       \
+    static std::string TypeName() { return #T; }                               \
+    static std::string Describe() { return #T " (dictionary)"; }               \
+    template <typename D>                                                      \
+    XFFI_ALWAYS_INLINE static std::optional<T> Decode(XLA_FFI_AttrType type,   \
+                                                      void* attr, D& diag) {   \
+      return internal::DecodeStruct<T>(                                        \
+          type, attr, diag, kMembers, kRanks,                                  \
+          std::make_index_sequence<kNumMembers>{});                            \
+    }                                                                          \
+  };                                                                           \
+  }                                                                            \
+  static_assert(true, "")
+
+#endif  // XFFI_FFI_ATTRS_H_
