@@ -4,14 +4,17 @@
 // official 0.3 and 0.5 headers (xla_interop_handlers.cc) register through
 // their own header's registration code, each passing its version's
 // Handler_Register_Args layout, and run.
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "xffi/c_api.h"
+#include "xffi/ffi.h"
 #include "xffi/runtime.h"
 #include "xffi/testing.h"
 #include "xla_interop_symbols.h"
@@ -181,6 +184,144 @@ TEST(VersionPolicy, RefusesRegisterArgsSmallerThanAnyVersion) {
   EXPECT_THAT(text, HasSubstr("XLA_FFI_Handler_Register_Args"));
   EXPECT_FALSE(xffi::FindHandler(name, "Host").ok());
 }
+
+// ---- a handler built with xffi's header, against an older API table -------
+//
+// xffi's ffi.h must work inside any runtime from FFI 0.1 on: it reads the
+// table's api_version before using a version-dependent layout. These tables
+// are copies of xffi's own with an older version and slots that record (and
+// check) the struct sizes the header passes, then forward to xffi.
+
+namespace xf = ::xffi::ffi;
+
+struct SeenSizes {
+  std::atomic<size_t> register_args{0};
+  std::atomic<size_t> error_details{0};
+  std::atomic<size_t> state_set{0};
+  std::atomic<size_t> state_get{0};
+};
+SeenSizes seen;
+
+XLA_FFI_Error* RecordingRegister(XLA_FFI_Handler_Register_Args* args) {
+  seen.register_args = args->struct_size;
+  return xffi::GetApi()->XLA_FFI_Handler_Register(args);
+}
+void RecordingErrorDetails(XLA_FFI_Error_GetDetails_Args* args) {
+  seen.error_details = args->struct_size;
+  xffi::GetApi()->XLA_FFI_Error_GetDetails(args);
+}
+XLA_FFI_Error* RecordingStateSet(XLA_FFI_State_Set_Args* args) {
+  seen.state_set = args->struct_size;
+  return xffi::GetApi()->XLA_FFI_State_Set(args);
+}
+XLA_FFI_Error* RecordingStateGet(XLA_FFI_State_Get_Args* args) {
+  seen.state_get = args->struct_size;
+  return xffi::GetApi()->XLA_FFI_State_Get(args);
+}
+
+// xffi's table as a runtime of FFI 0.`minor` would present it: the slots of
+// that version only (0.2 and 0.3 tables end after DeviceOrdinal_Get).
+std::unique_ptr<XLA_FFI_Api> OlderApi(int minor) {
+  auto api = std::make_unique<XLA_FFI_Api>(*xffi::GetApi());
+  api->api_version.minor_version = minor;
+  api->struct_size = offsetof(XLA_FFI_Api, XLA_FFI_InvokeContext_FindExtension);
+  api->XLA_FFI_InvokeContext_FindExtension = nullptr;
+  api->XLA_FFI_CustomOptions_Get = nullptr;
+  api->XLA_FFI_Handler_Register = RecordingRegister;
+  api->XLA_FFI_Error_GetDetails = RecordingErrorDetails;
+  api->XLA_FFI_State_Set = RecordingStateSet;
+  api->XLA_FFI_State_Get = RecordingStateGet;
+  return api;
+}
+
+struct XffiCounter {
+  static xf::TypeId id;
+  int64_t value;
+};
+xf::TypeId XffiCounter::id = {};
+
+xf::ErrorOr<std::unique_ptr<XffiCounter>> MakeXffiCounter(int64_t start) {
+  return std::make_unique<XffiCounter>(XffiCounter{start});
+}
+xf::Error BumpXffiCounter(XffiCounter* counter,
+                          xf::Result<xf::BufferR0<xf::S64>> out) {
+  *out->typed_data() = ++counter->value;
+  return xf::Error::Success();
+}
+
+XFFI_DEFINE_HANDLER(kXffiInstantiate, MakeXffiCounter,
+                    xf::Ffi::BindInstantiate().Attr<int64_t>("start"));
+XFFI_DEFINE_HANDLER(
+    kXffiExecute, BumpXffiCounter,
+    xf::Ffi::Bind().Ctx<xf::State<XffiCounter>>().Ret<xf::BufferR0<xf::S64>>());
+
+class OlderApiTable : public ::testing::TestWithParam<int> {};
+
+TEST_P(OlderApiTable, XffiHeaderAdaptsItsLayoutsToTheTablesVersion) {
+  const int minor = GetParam();
+  std::unique_ptr<XLA_FFI_Api> api = OlderApi(minor);
+  const std::string type_name = "policy.XffiCounter";
+  if (XffiCounter::id.type_id == 0) {
+    ASSERT_EQ(TakeErrorText(xf::Ffi::RegisterTypeId(
+                  api.get(), type_name, &XffiCounter::id,
+                  xf::MakeTypeInfo<XffiCounter>())),
+              "");
+  }
+
+  const std::string name = "policy.xffi_on_v0" + std::to_string(minor);
+  XLA_FFI_Handler_Bundle bundle{};
+  bundle.instantiate = kXffiInstantiate;
+  bundle.execute = kXffiExecute;
+  seen.register_args = 0;
+  ASSERT_EQ(TakeErrorText(xf::Ffi::RegisterStaticHandler(
+                api.get(), name, "Host", bundle,
+                XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE)),
+            "");
+  // A 0.1-0.3 table gets the 84-byte args, traits at offset 80.
+  EXPECT_EQ(seen.register_args.load(), 84u);
+  auto record = xffi::FindHandler(name, "Host");
+  ASSERT_TRUE(record.ok());
+  EXPECT_EQ((*record)->api_minor, XFFI_TARGET_API_MINOR);
+  EXPECT_EQ((*record)->traits,
+            XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE);
+  EXPECT_EQ((*record)->state_type_id.type_id, XffiCounter::id.type_id);
+
+  // State through the old table: 48-byte args with a stage from 0.3 on,
+  // the 40-byte stage-less layout before.
+  const size_t state_size = minor >= 3 ? 48u : 40u;
+  xffi::CallSiteState state;
+  xffi::testing::InvokeOptions options;
+  options.api = api.get();
+  options.state = &state;
+  options.stage = XLA_FFI_ExecutionStage_INSTANTIATE;
+  auto instantiate = CallFrameBuilder().Attr("start", int64_t{9}).Build();
+  auto result =
+      xffi::testing::InvokeRegistered(name, "Host", instantiate, options);
+  ASSERT_TRUE(result.ok()) << result.message();
+  EXPECT_EQ(seen.state_set.load(), state_size);
+
+  int64_t out = 0;
+  auto execute = CallFrameBuilder().Ret(&out, {}).Build();
+  options.stage = XLA_FFI_ExecutionStage_EXECUTE;
+  result = xffi::testing::InvokeRegistered(name, "Host", execute, options);
+  ASSERT_TRUE(result.ok()) << result.message();
+  EXPECT_EQ(out, 10);
+  EXPECT_EQ(seen.state_get.load(), state_size);
+
+  // An error the runtime returns to the handler is read through the
+  // 32-byte GetMessage layout of a pre-0.4 table.
+  xffi::CallSiteState empty;
+  options.state = &empty;
+  seen.error_details = 0;
+  result = xffi::testing::InvokeRegistered(name, "Host", execute, options);
+  EXPECT_FALSE(result.ok());
+  EXPECT_EQ(seen.error_details.load(), 32u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Versions, OlderApiTable, ::testing::Values(2, 3),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return "v0" + std::to_string(info.param);
+                         });
 
 // ---- handlers built with the official headers ------------------------------
 
