@@ -1,0 +1,279 @@
+// ELF64 .dynsym reader. Every offset read from the file is checked against
+// the file's size before use, with overflow-safe arithmetic, and fields are
+// copied out with memcpy because the image need not be aligned.
+#include "runtime/elf_reader.h"
+
+#include <elf.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+
+namespace xffi::internal {
+namespace {
+
+class Image {
+ public:
+  Image(const uint8_t* data, size_t size, std::string_view what)
+      : data_(data), size_(size), what_(what) {}
+
+  // True when [offset, offset + length) lies inside the image.
+  bool Contains(uint64_t offset, uint64_t length) const {
+    return offset <= size_ && length <= size_ - offset;
+  }
+
+  template <typename T>
+  T Read(uint64_t offset) const {  // callers check Contains first
+    T value;
+    std::memcpy(&value, data_ + offset, sizeof(T));
+    return value;
+  }
+
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+
+  Status Error(const std::string& problem) const {
+    return InvalidArgument("'" + std::string(what_) +
+                           "' is not a valid ELF64 file: " + problem);
+  }
+
+ private:
+  const uint8_t* data_;
+  size_t size_;
+  std::string_view what_;
+};
+
+// The section table: its headers, bounds-checked once.
+StatusOr<std::vector<Elf64_Shdr>> ReadSections(const Image& image,
+                                               const Elf64_Ehdr& header) {
+  if (header.e_shoff == 0) {
+    return image.Error("it has no section headers");
+  }
+  if (header.e_shentsize != sizeof(Elf64_Shdr)) {
+    return image.Error("section header size is " +
+                       std::to_string(header.e_shentsize) + ", expected " +
+                       std::to_string(sizeof(Elf64_Shdr)));
+  }
+  if (!image.Contains(header.e_shoff, sizeof(Elf64_Shdr))) {
+    return image.Error(
+        "the section header table (offset " + std::to_string(header.e_shoff) +
+        ") lies outside the file (" + std::to_string(image.size()) + " bytes)");
+  }
+  uint64_t count = header.e_shnum;
+  if (count == 0) {  // extended numbering: the count is in section 0
+    count = image.Read<Elf64_Shdr>(header.e_shoff).sh_size;
+  }
+  if (count > (std::numeric_limits<uint64_t>::max() / sizeof(Elf64_Shdr)) ||
+      !image.Contains(header.e_shoff, count * sizeof(Elf64_Shdr))) {
+    return image.Error("the section header table (" + std::to_string(count) +
+                       " entries at offset " + std::to_string(header.e_shoff) +
+                       ") runs past the end of the file (" +
+                       std::to_string(image.size()) + " bytes)");
+  }
+  std::vector<Elf64_Shdr> sections(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    sections[i] =
+        image.Read<Elf64_Shdr>(header.e_shoff + i * sizeof(Elf64_Shdr));
+  }
+  return sections;
+}
+
+Status CheckSectionData(const Image& image, const Elf64_Shdr& section,
+                        const char* role, uint64_t index) {
+  if (section.sh_type == SHT_NOBITS ||
+      !image.Contains(section.sh_offset, section.sh_size)) {
+    return image.Error(
+        std::string(role) + " (section " + std::to_string(index) + ", offset " +
+        std::to_string(section.sh_offset) + ", size " +
+        std::to_string(section.sh_size) + ") lies outside the file (" +
+        std::to_string(image.size()) + " bytes)");
+  }
+  return Status::Ok();
+}
+
+// The ELF header, once the identification bytes say it is ours to read.
+StatusOr<Elf64_Ehdr> ReadHeader(const Image& image) {
+  if (image.data() == nullptr || image.size() < sizeof(Elf64_Ehdr)) {
+    return image.Error("it is " + std::to_string(image.size()) +
+                       " bytes long, shorter than an ELF64 header (" +
+                       std::to_string(sizeof(Elf64_Ehdr)) + " bytes)");
+  }
+  Elf64_Ehdr header = image.Read<Elf64_Ehdr>(0);
+  if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0) {
+    return image.Error("it does not start with the ELF magic bytes");
+  }
+  if (header.e_ident[EI_CLASS] != ELFCLASS64) {
+    return image.Error(header.e_ident[EI_CLASS] == ELFCLASS32
+                           ? "it is a 32-bit (ELFCLASS32) file"
+                           : "its class byte is " +
+                                 std::to_string(header.e_ident[EI_CLASS]));
+  }
+  if (header.e_ident[EI_DATA] != ELFDATA2LSB) {
+    return image.Error("it is not little-endian (data byte " +
+                       std::to_string(header.e_ident[EI_DATA]) + ")");
+  }
+  return header;
+}
+
+#if defined(__x86_64__)
+constexpr uint16_t kHostMachine = EM_X86_64;
+#elif defined(__aarch64__)
+constexpr uint16_t kHostMachine = EM_AARCH64;
+#else
+constexpr uint16_t kHostMachine = EM_NONE;  // not checked
+#endif
+
+}  // namespace
+
+Status CheckElfLoadable(const uint8_t* data, size_t size,
+                        std::string_view what) {
+  Image image(data, size, what);
+  StatusOr<Elf64_Ehdr> header = ReadHeader(image);
+  if (!header.ok()) return header.status();
+  if (header->e_type != ET_DYN) {
+    return image.Error("it is not a shared library (e_type " +
+                       std::to_string(header->e_type) + ", expected ET_DYN)");
+  }
+  if (kHostMachine != EM_NONE && header->e_machine != kHostMachine) {
+    return image.Error("it was built for machine " +
+                       std::to_string(header->e_machine) + ", this one is " +
+                       std::to_string(kHostMachine));
+  }
+  if (header->e_phentsize != sizeof(Elf64_Phdr) || header->e_phnum == 0) {
+    return image.Error("it has " + std::to_string(header->e_phnum) +
+                       " program headers of " +
+                       std::to_string(header->e_phentsize) +
+                       " bytes; expected at least one of " +
+                       std::to_string(sizeof(Elf64_Phdr)));
+  }
+  uint64_t table_size = uint64_t{header->e_phnum} * sizeof(Elf64_Phdr);
+  if (!image.Contains(header->e_phoff, table_size)) {
+    return image.Error("the program header table (offset " +
+                       std::to_string(header->e_phoff) + ", " +
+                       std::to_string(table_size) +
+                       " bytes) runs past the end of the file (" +
+                       std::to_string(image.size()) + " bytes)");
+  }
+  for (uint16_t i = 0; i < header->e_phnum; ++i) {
+    Elf64_Phdr segment =
+        image.Read<Elf64_Phdr>(header->e_phoff + i * sizeof(Elf64_Phdr));
+    if (segment.p_type != PT_LOAD && segment.p_type != PT_DYNAMIC) continue;
+    if (!image.Contains(segment.p_offset, segment.p_filesz)) {
+      return image.Error("segment " + std::to_string(i) + " (offset " +
+                         std::to_string(segment.p_offset) + ", " +
+                         std::to_string(segment.p_filesz) +
+                         " bytes) runs past the end of the file (" +
+                         std::to_string(image.size()) +
+                         " bytes); is it truncated?");
+    }
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::vector<uint8_t>> ReadFileBytes(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    int error = errno;
+    return NotFound("cannot open '" + path + "': " + std::strerror(error));
+  }
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)),
+                             std::istreambuf_iterator<char>());
+  if (file.bad()) return Internal("cannot read '" + path + "'");
+  return bytes;
+}
+
+StatusOr<std::vector<ElfSymbol>> ParseElfDynamicSymbols(const uint8_t* data,
+                                                        size_t size,
+                                                        std::string_view what) {
+  Image image(data, size, what);
+  StatusOr<Elf64_Ehdr> parsed_header = ReadHeader(image);
+  if (!parsed_header.ok()) return parsed_header.status();
+  Elf64_Ehdr header = *parsed_header;
+  StatusOr<std::vector<Elf64_Shdr>> sections = ReadSections(image, header);
+  if (!sections.ok()) return sections.status();
+
+  const Elf64_Shdr* dynsym = nullptr;
+  uint64_t dynsym_index = 0;
+  for (uint64_t i = 0; i < sections->size(); ++i) {
+    if ((*sections)[i].sh_type == SHT_DYNSYM) {
+      dynsym = &(*sections)[i];
+      dynsym_index = i;
+      break;
+    }
+  }
+  if (dynsym == nullptr) {
+    return image.Error(
+        "it has no dynamic symbol table (.dynsym); it is not a shared "
+        "library");
+  }
+  if (Status s = CheckSectionData(image, *dynsym, ".dynsym", dynsym_index);
+      !s.ok()) {
+    return s;
+  }
+  if (dynsym->sh_entsize != sizeof(Elf64_Sym) ||
+      dynsym->sh_size % sizeof(Elf64_Sym) != 0) {
+    return image.Error(".dynsym entry size is " +
+                       std::to_string(dynsym->sh_entsize) + " and size " +
+                       std::to_string(dynsym->sh_size) +
+                       "; expected entries of " +
+                       std::to_string(sizeof(Elf64_Sym)) + " bytes");
+  }
+  if (dynsym->sh_link >= sections->size() || dynsym->sh_link == 0) {
+    return image.Error(".dynsym names string table section " +
+                       std::to_string(dynsym->sh_link) + ", but there are " +
+                       std::to_string(sections->size()) + " sections");
+  }
+  const Elf64_Shdr& strtab = (*sections)[dynsym->sh_link];
+  if (strtab.sh_type != SHT_STRTAB) {
+    return image.Error("section " + std::to_string(dynsym->sh_link) +
+                       ", .dynsym's string table, has type " +
+                       std::to_string(strtab.sh_type) + ", not SHT_STRTAB");
+  }
+  if (Status s = CheckSectionData(image, strtab, ".dynstr", dynsym->sh_link);
+      !s.ok()) {
+    return s;
+  }
+
+  const char* strings =
+      reinterpret_cast<const char*>(image.data() + strtab.sh_offset);
+  uint64_t count = dynsym->sh_size / sizeof(Elf64_Sym);
+  std::vector<ElfSymbol> symbols;
+  symbols.reserve(count > 0 ? count - 1 : 0);
+  for (uint64_t i = 1; i < count; ++i) {
+    Elf64_Sym raw =
+        image.Read<Elf64_Sym>(dynsym->sh_offset + i * sizeof(Elf64_Sym));
+    if (raw.st_name >= strtab.sh_size) {
+      return image.Error("symbol " + std::to_string(i) + "'s name offset " +
+                         std::to_string(raw.st_name) +
+                         " lies outside .dynstr (" +
+                         std::to_string(strtab.sh_size) + " bytes)");
+    }
+    const char* name = strings + raw.st_name;
+    const void* end = std::memchr(name, '\0', strtab.sh_size - raw.st_name);
+    if (end == nullptr) {
+      return image.Error("symbol " + std::to_string(i) +
+                         "'s name runs past the end of .dynstr");
+    }
+    ElfSymbol symbol;
+    symbol.name.assign(name, static_cast<const char*>(end));
+    symbol.type = ELF64_ST_TYPE(raw.st_info);
+    symbol.binding = ELF64_ST_BIND(raw.st_info);
+    symbol.visibility = ELF64_ST_VISIBILITY(raw.st_other);
+    symbol.defined = raw.st_shndx != SHN_UNDEF;
+    symbol.value = raw.st_value;
+    symbol.size = raw.st_size;
+    symbols.push_back(std::move(symbol));
+  }
+  return symbols;
+}
+
+StatusOr<std::vector<ElfSymbol>> ReadElfDynamicSymbols(
+    const std::string& path) {
+  StatusOr<std::vector<uint8_t>> bytes = ReadFileBytes(path);
+  if (!bytes.ok()) return bytes.status();
+  return ParseElfDynamicSymbols(bytes->data(), bytes->size(), path);
+}
+
+}  // namespace xffi::internal
