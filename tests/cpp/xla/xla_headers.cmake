@@ -5,7 +5,6 @@
 # position in the list. Unless XFFI_REQUIRE_XLA_HEADERS is OFF, a missing
 # list, dir or version fails configuration: CI must never skip the ABI,
 # interop and benchmark comparisons silently.
-include_guard(GLOBAL)
 
 option(XFFI_REQUIRE_XLA_HEADERS
        "Fail configuration when XLA's official FFI headers are not given" ON)
