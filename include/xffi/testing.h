@@ -226,6 +226,10 @@ template <typename H, typename = decltype(std::declval<const H&>().Call(
                           std::declval<XLA_FFI_CallFrame*>()))>
 InvokeResult Invoke(const std::unique_ptr<H>& handler, CallFrame& frame,
                     const InvokeOptions& options = {}) {
+  if (handler == nullptr) {
+    return InvokeResult(InvalidArgument("Invoke: the handler is null"),
+                        nullptr);
+  }
   return Invoke(*handler, frame, options);
 }
 
