@@ -9,4 +9,6 @@ scripts/build.sh release >/dev/null
 exec build/release/examples/seed_program/seed_program \
   --plugin build/release/examples/do_custom_call/libdo_custom_call.so \
   --plugin build/release/examples/subtract_f32/libsubtract_f32.so \
-  --plugin build/release/examples/rms_norm/librms_norm.so "$@"
+  --plugin build/release/examples/rms_norm/librms_norm.so \
+  --plugin build/release/examples/do_custom_call_legacy/libdo_custom_call_legacy.so \
+  "$@"
