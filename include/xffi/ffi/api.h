@@ -284,10 +284,8 @@ struct Param<RemainingRetsTag> {
 // An attribute at a precomputed index of the sorted dictionary: one length
 // compare and one memcmp confirm the name, no search.
 template <typename T, typename D>
-XFFI_ALWAYS_INLINE std::optional<T> DecodeAttrAt(const XLA_FFI_CallFrame* f,
-                                                 size_t slot,
-                                                 const DecodeState& s,
-                                                 D& diag) {
+XFFI_ALWAYS_INLINE std::optional<DecodedAttr<T>> DecodeAttrAt(
+    const XLA_FFI_CallFrame* f, size_t slot, const DecodeState& s, D& diag) {
   int64_t i = s.attr_index[slot];
   std::string_view expected = s.attr_names[slot];
   const XLA_FFI_ByteSpan* name = f->attrs.names[i];
@@ -313,7 +311,7 @@ template <typename T>
 struct Param<AttrTag<T>> {
   static constexpr XFFI_ParamKind kKind = XFFI_Param_ATTR;
   static constexpr Group kGroup = Group::kAttr;
-  using Type = T;
+  using Type = DecodedAttr<T>;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t slot, const DecodeState& s, D& diag) {
@@ -328,11 +326,11 @@ template <typename T, const char* name>
 struct Param<NamedAttrTag<T, name>> {
   static constexpr XFFI_ParamKind kKind = XFFI_Param_ATTR;
   static constexpr Group kGroup = Group::kAttr;
-  using Type = ::xffi::ffi::Attr<T, name>;
+  using Type = ::xffi::ffi::Attr<DecodedAttr<T>, name>;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t slot, const DecodeState& s, D& diag) {
-    std::optional<T> value = DecodeAttrAt<T>(f, slot, s, diag);
+    std::optional<DecodedAttr<T>> value = DecodeAttrAt<T>(f, slot, s, diag);
     if (XFFI_UNLIKELY(!value.has_value())) return std::nullopt;
     return Type(std::move(*value));
   }
@@ -722,6 +720,7 @@ class Handler final : public Ffi {
                              std::index_sequence<Is...>) const {
     internal::DecodeState state{attr_views_.data(), attr_index_.data()};
     std::string message;
+    (void)state;
     (void)((ExplainOne<Is, Ps>(f, state, message)) || ...);
     if (message.empty()) message = "failed to decode the call's parameters";
     return internal::InvalidArgument(f, message);

@@ -66,6 +66,11 @@ struct StructMember {
 
 namespace internal {
 
+// What AttrDecoding<T> produces: T itself, except for tags like Pointer<T>.
+template <typename T>
+using DecodedAttr = typename decltype(AttrDecoding<T>::Decode(
+    XLA_FFI_AttrType{}, nullptr, std::declval<NoDiagnostic&>()))::value_type;
+
 inline std::string DescribeAttr(XLA_FFI_AttrType type, const void* attr) {
   switch (type) {
     case XLA_FFI_AttrType_SCALAR:
@@ -269,7 +274,7 @@ class Dictionary {
   }
 
   template <typename T>
-  ErrorOr<T> get(std::string_view name) const {
+  ErrorOr<internal::DecodedAttr<T>> get(std::string_view name) const {
     int64_t i = internal::FindAttr(attrs_, name);
     if (XFFI_UNLIKELY(i < 0)) {
       return Error::InvalidArgument(internal::StrCat(
@@ -277,7 +282,7 @@ class Dictionary {
           "' not found (dictionary has: ", internal::AttrNames(attrs_), ")"));
     }
     internal::NoDiagnostic quiet;
-    std::optional<T> value =
+    std::optional<internal::DecodedAttr<T>> value =
         AttrDecoding<T>::Decode(attrs_->types[i], attrs_->attrs[i], quiet);
     if (XFFI_LIKELY(value.has_value())) return std::move(*value);
     internal::Diagnostic diag;
@@ -362,12 +367,16 @@ struct AttrDecoding<std::variant<Ts...>> {
 
 namespace internal {
 
-template <typename T, typename D>
+template <typename T, typename Decoding, typename D>
 XFFI_ALWAYS_INLINE std::optional<T> DecodeEnum(XLA_FFI_AttrType type,
                                                void* attr, D& diag) {
   using U = std::underlying_type_t<T>;
-  std::optional<U> raw = ScalarAttrDecoding<U>::Decode(type, attr, diag);
-  if (XFFI_UNLIKELY(!raw.has_value())) return std::nullopt;
+  NoDiagnostic quiet;
+  std::optional<U> raw = ScalarAttrDecoding<U>::Decode(type, attr, quiet);
+  if (XFFI_UNLIKELY(!raw.has_value())) {
+    FailAttr<Decoding>(diag, type, attr);
+    return std::nullopt;
+  }
   return static_cast<T>(*raw);
 }
 
@@ -398,7 +407,7 @@ constexpr std::array<int64_t, sizeof...(Ms)> MemberRanks(
 }
 
 template <typename M, typename D>
-XFFI_ALWAYS_INLINE std::optional<typename M::type> DecodeMember(
+XFFI_ALWAYS_INLINE std::optional<DecodedAttr<typename M::type>> DecodeMember(
     const XLA_FFI_Attrs* dict, const M& member, int64_t rank, D& diag) {
   std::string_view name(member.name);
   int64_t i = rank;
@@ -410,7 +419,7 @@ XFFI_ALWAYS_INLINE std::optional<typename M::type> DecodeMember(
     }
   }
   if constexpr (D::kExplain) {
-    std::optional<typename M::type> value =
+    std::optional<DecodedAttr<typename M::type>> value =
         AttrDecoding<typename M::type>::Decode(dict->types[i], dict->attrs[i],
                                                diag);
     if (!value.has_value()) {
@@ -447,7 +456,7 @@ XFFI_ALWAYS_INLINE std::optional<T> DecodeStruct(
     }
     return std::nullopt;
   }
-  std::tuple<std::optional<typename Ms::type>...> decoded;
+  std::tuple<std::optional<DecodedAttr<typename Ms::type>>...> decoded;
   bool ok = ((std::get<Is>(decoded) =
                   DecodeMember(dict, std::get<Is>(members), ranks[Is], diag),
               std::get<Is>(decoded).has_value()) &&
@@ -477,7 +486,7 @@ XFFI_ALWAYS_INLINE std::optional<T> DecodeStruct(
     template <typename D>                                                     \
     XFFI_ALWAYS_INLINE static std::optional<T> Decode(XLA_FFI_AttrType type,  \
                                                       void* attr, D& diag) {  \
-      return internal::DecodeEnum<T>(type, attr, diag);                       \
+      return internal::DecodeEnum<T, AttrDecoding>(type, attr, diag);         \
     }                                                                         \
   };                                                                          \
   }                                                                           \
