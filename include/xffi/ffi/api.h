@@ -580,7 +580,7 @@ template <ExecutionStage stage, typename Fn, typename... Ps>
 class Handler final : public Ffi {
   using L = internal::Layout<Ps...>;
   using ResultType =
-      std::invoke_result_t<const Fn&, typename internal::Param<Ps>::Type...>;
+      std::invoke_result_t<Fn&, typename internal::Param<Ps>::Type...>;
   static constexpr bool kReturnsVoid = std::is_void_v<ResultType>;
   static constexpr XLA_FFI_ExecutionStage kStage =
       static_cast<XLA_FFI_ExecutionStage>(stage);
@@ -886,7 +886,9 @@ class Handler final : public Ffi {
     p.type_name = type_names_[I].c_str();
   }
 
-  Fn fn_;
+  // Mutable so that mutable lambdas bind; calling one from several threads
+  // at once is then the handler author's business, as with any functor.
+  mutable Fn fn_;
   std::vector<std::string> attr_names_;
   std::array<std::string_view, L::kNumAttrs> attr_views_{};
   std::array<int64_t, L::kNumAttrs> attr_index_{};
