@@ -1,29 +1,46 @@
 #!/usr/bin/env bash
 # Configures and builds one flavour of the project into build/<flavour>.
-#   scripts/build.sh release            optimised, with tests, examples, bench
-#   scripts/build.sh asan               AddressSanitizer + UBSan, tests only
-# Fetches the comparison headers first (scripts/deps.sh).
+#   scripts/build.sh release     optimised: library, tests, examples, bench
+#   scripts/build.sh asan        AddressSanitizer + UBSan: library and tests
+# Fetches the comparison headers first (scripts/deps.sh). XFFI_JOBS sets the
+# build's parallelism (default: all cores).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 flavour=${1:-release}
 
-scripts/deps.sh
-xla_local=$(.venv/bin/python -c 'import jax.ffi; print(jax.ffi.include_dir())')
-xla_newest=$(ls -d "$root"/.deps/jaxlib-*/include | sort -V | tail -n 1)
-jobs=${XFFI_JOBS:-$(nproc)}
+fail() {
+  echo "scripts/build.sh: $*" >&2
+  exit 1
+}
 
 case "$flavour" in
   release)
     flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
   asan)
+    # Examples and benchmarks are not tests; run_example.sh and the release
+    # flavour cover them.
     flags=(-DCMAKE_BUILD_TYPE=Debug -DXFFI_SANITIZE=address,undefined
-           -DXFFI_BUILD_BENCH=OFF) ;;
-  *) echo "scripts/build.sh: unknown flavour '$flavour' (release or asan)" >&2
-     exit 2 ;;
+           -DXFFI_BUILD_BENCH=OFF -DXFFI_BUILD_EXAMPLES=OFF) ;;
+  *) fail "unknown flavour '$flavour' (release or asan)" ;;
 esac
 
+scripts/deps.sh || fail "scripts/deps.sh failed; see its output above"
+
+# The two official FFI headers the ABI, interop and benchmark targets are
+# compiled against: the local jaxlib's (FFI 0.3) and the newest's (FFI 0.5).
+xla_local=$(.venv/bin/python -c 'import jax.ffi; print(jax.ffi.include_dir())') ||
+  fail "cannot ask the venv's jax for its include dir"
+xla_newest=$(find "$root/.deps" -mindepth 2 -maxdepth 2 -path '*/jaxlib-*/include' |
+  sort -V | tail -n 1)
+for dir in "$xla_local" "$xla_newest"; do
+  [ -n "$dir" ] && [ -f "$dir/xla/ffi/api/c_api.h" ] ||
+    fail "no xla/ffi/api/c_api.h under '$dir' (rerun scripts/deps.sh)"
+done
+
+jobs=${XFFI_JOBS:-$(nproc)}
 cmake -S . -B "build/$flavour" -G "Unix Makefiles" "${flags[@]}" \
   "-DXFFI_XLA_INCLUDE_DIRS=$xla_local;$xla_newest" \
+  -DXFFI_REQUIRE_XLA_HEADERS=ON \
   -DPython3_EXECUTABLE="$root/.venv/bin/python" >/dev/null
 cmake --build "build/$flavour" -j "$jobs"

@@ -4,7 +4,8 @@
 #                          jaxlib, and real JAX for interop tests)
 #   .deps/jaxlib-<v>/      the FFI headers of the newest jaxlib the registry
 #                          serves (built for a newer Python, so only unpacked)
-# Prints nothing on success except pip's own errors. Idempotent.
+# Prints nothing on success except pip's own errors; fails with a message
+# naming what is missing. Idempotent.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -13,8 +14,13 @@ JAXLIB_LOCAL_VERSION=${JAXLIB_LOCAL_VERSION:-0.10.2}
 JAXLIB_NEWEST_VERSION=${JAXLIB_NEWEST_VERSION:-0.12.0.1}
 JAXLIB_NEWEST_PYTHON=${JAXLIB_NEWEST_PYTHON:-3.12}
 
+fail() {
+  echo "scripts/deps.sh: $*" >&2
+  exit 1
+}
+
 if [ ! -x .venv/bin/python ]; then
-  python3 -m venv .venv
+  python3 -m venv .venv || fail "cannot create .venv (is python3-venv installed?)"
 fi
 if ! .venv/bin/python -c "import jaxlib, sys; sys.exit(jaxlib.__version__ != '$JAXLIB_LOCAL_VERSION')" 2>/dev/null; then
   .venv/bin/pip install -q --disable-pip-version-check \
@@ -44,3 +50,8 @@ with zipfile.ZipFile(wheel) as z:
             target.write_bytes(z.read(name))
 PY
 fi
+
+.venv/bin/python -c "import jax.ffi, jaxlib, sys; sys.exit(jaxlib.__version__ != '$JAXLIB_LOCAL_VERSION')" ||
+  fail "the venv has no jax/jaxlib $JAXLIB_LOCAL_VERSION after pip install"
+[ -f "$newest/include/xla/ffi/api/ffi.h" ] ||
+  fail "jaxlib $JAXLIB_NEWEST_VERSION's wheel had no xla/ffi/api headers"
