@@ -362,6 +362,18 @@ TEST_P(OfficialHeaderPolicy, ReportsItsHeaderVersionAndRuns) {
   EXPECT_THAT(out, ::testing::ElementsAre(4, 6));
 }
 
+TEST_P(OfficialHeaderPolicy, RegistersAtLoadWithItsOwnMacro) {
+  // XLA_FFI_REGISTER_HANDLER(XLA_FFI_GetApi(), ...) in a static initializer
+  // of xla_interop_handlers.cc found libxffi's table.
+  const XlaInteropHandlers& h = GetParam();
+  auto record =
+      xffi::FindHandler(std::string("xla_") + h.label + ".static_add", "Host");
+  ASSERT_TRUE(record.ok()) << record.status().message();
+  EXPECT_EQ((*record)->api_minor, h.minor);
+  EXPECT_EQ((*record)->bundle.execute, h.AddBuffers);
+  EXPECT_EQ((*record)->origin, "");
+}
+
 TEST_P(OfficialHeaderPolicy, RegistersThroughItsOwnHeadersCode) {
   // RegisterStaticHandler of the official header, called with xffi's table:
   // the 0.3 header passes 84-byte args, the 0.5 header 92.

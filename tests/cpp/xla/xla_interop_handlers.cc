@@ -449,5 +449,12 @@ extern "C" XLA_FFI_Error* XFFI_SYM(RegisterHandlers)(const XLA_FFI_Api* api,
       XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE);
 }
 
+// Registered at load time by XLA's own macro, into whatever runtime exports
+// XLA_FFI_GetApi: in the test binaries, libxffi.
+XLA_FFI_REGISTER_HANDLER(XLA_FFI_GetApi(),
+                         XLA_FFI_API_MINOR >= 4 ? "xla_v05.static_add"
+                                                : "xla_v03.static_add",
+                         "Host", XFFI_SYM(AddBuffers));
+
 // The version this TU's header declares, for the driver's sanity checks.
 extern "C" int XFFI_SYM(HeaderMinor)() { return XLA_FFI_API_MINOR; }
