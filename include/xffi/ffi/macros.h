@@ -70,6 +70,14 @@ inline bool RegisterTypeOrReport(const XLA_FFI_Api* api, std::string_view name,
                             "type", name, "");
 }
 
+// The runtime copies what it needs from the type info during registration,
+// so a temporary (MakeTypeInfo<T>()) is fine.
+inline bool RegisterTypeOrReport(const XLA_FFI_Api* api, std::string_view name,
+                                 TypeId* type_id,
+                                 const XLA_FFI_TypeInfo& type_info) {
+  return RegisterTypeOrReport(api, name, type_id, &type_info);
+}
+
 }  // namespace xffi::ffi::internal
 
 #define XFFI_CONCAT_(a, b) a##b
@@ -122,7 +130,7 @@ inline bool RegisterTypeOrReport(const XLA_FFI_Api* api, std::string_view name,
 #define XFFI_REGISTER_HANDLER_WITH_RUNTIME(name, platform, ...) \
   XFFI_REGISTER_HANDLER(::xffi::ffi::RuntimeApi(), name, platform, __VA_ARGS__)
 
-// XFFI_REGISTER_TYPE(api, name, &T::id[, &type_info])
+// XFFI_REGISTER_TYPE(api, name, &T::id[, &type_info or MakeTypeInfo<T>()])
 #define XFFI_REGISTER_TYPE(api, name, ...)                              \
   [[maybe_unused]] static const bool XFFI_CONCAT(xffi_type_registered_, \
                                                  __COUNTER__) =         \
