@@ -7,7 +7,7 @@
 
 namespace xffi {
 
-std::string ExecutionStageName(XLA_FFI_ExecutionStage stage) {
+std::string ExecutionStageName(int stage) {
   switch (stage) {
     case XLA_FFI_ExecutionStage_INSTANTIATE:
       return "INSTANTIATE";
@@ -20,7 +20,7 @@ std::string ExecutionStageName(XLA_FFI_ExecutionStage stage) {
     case XLA_FFI_ExecutionStage_RECORD:
       return "RECORD";
   }
-  return "stage " + std::to_string(static_cast<int>(stage));
+  return "stage " + std::to_string(stage);
 }
 
 ExecutionContext::ExecutionContext(Platform platform) : platform_(platform) {}

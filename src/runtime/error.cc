@@ -1,5 +1,7 @@
 // The error entry points, and the conversions between XLA_FFI_Error and
 // Status the rest of the runtime uses.
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "runtime/api_internal.h"
@@ -85,10 +87,25 @@ XLA_FFI_Error* ErrorCreate(XLA_FFI_Error_Create_Args* args) {
       !s.ok()) {
     return MakeError(std::move(s));
   }
+  // Read as an integer: a code outside the enum's range is reported, and
+  // loading it as the enum would be undefined behaviour.
+  int32_t code;
+  static_assert(sizeof(XLA_FFI_Error_Code) == sizeof(code));
+  std::memcpy(&code, &args->errc, sizeof(code));
+  std::string message = args->message ? std::string(args->message) : "";
+  if (code < XLA_FFI_Error_Code_OK ||
+      code > XLA_FFI_Error_Code_UNAUTHENTICATED) {
+    return new XLA_FFI_Error{
+        Status(XLA_FFI_Error_Code_UNKNOWN,
+               message +
+                   " (XLA_FFI_Error_Create was given the unknown error "
+                   "code " +
+                   std::to_string(code) + ")")};
+  }
   // Kept as given, OK included: the caller owns what it asked for, and the
   // runtime rejects an OK error where it consumes one.
   return new XLA_FFI_Error{
-      Status(args->errc, args->message ? std::string(args->message) : "")};
+      Status(static_cast<XLA_FFI_Error_Code>(code), std::move(message))};
 }
 
 // Serves both the 0.4+ GetDetails (36 bytes) and the older GetMessage (32

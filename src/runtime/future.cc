@@ -2,6 +2,7 @@
 // API table.
 #include "xffi/runtime/future.h"
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_set>
@@ -154,26 +155,25 @@ XLA_FFI_Error* FutureSetError(XLA_FFI_Future_SetError_Args* args) {
       !s.ok()) {
     return MakeError(std::move(s));
   }
+  // The error passes to the runtime whatever the outcome, so a caller never
+  // has to guess whether to destroy it.
+  std::unique_ptr<XLA_FFI_Error> error(args->error);
   if (args->future == nullptr) {
     return MakeError(InvalidArgument(std::string(kFn) + ": future is null"));
   }
-  if (args->error == nullptr) {
+  if (error == nullptr) {
     return MakeError(
         InvalidArgument(std::string(kFn) +
                         ": error is null; use Future_SetAvailable to "
                         "complete a future successfully"));
   }
-  if (args->error->status.ok()) {
-    // The error was handed over: it is ours to free even when refused.
-    delete args->error;
+  if (error->status.ok()) {
     return MakeError(
         InvalidArgument(std::string(kFn) +
                         ": the error has code OK; use Future_SetAvailable "
                         "to complete a future successfully"));
   }
-  Status result = std::move(args->error->status);
-  delete args->error;
-  return MakeError(Complete(kFn, args->future, std::move(result)));
+  return MakeError(Complete(kFn, args->future, std::move(error->status)));
 }
 
 }  // namespace internal

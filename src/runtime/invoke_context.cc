@@ -1,6 +1,7 @@
 // The API entry points that query a handler's invoke context: user data,
 // state, stream, device memory, thread pool, run id, device ordinal,
 // extensions and custom options.
+#include <cstring>
 #include <string>
 
 #include "runtime/api_internal.h"
@@ -51,15 +52,22 @@ Status CheckQuery(const char* function, const char* struct_name,
   return CheckContext(function, args->ctx);
 }
 
-bool IsKnownStage(XLA_FFI_ExecutionStage stage) {
-  return stage >= XLA_FFI_ExecutionStage_INSTANTIATE &&
-         stage <= XLA_FFI_ExecutionStage_RECORD;
+// The stage as the caller wrote it. Read as an integer: a value outside the
+// enum's range must be reported, and loading it as the enum would be
+// undefined behaviour.
+int RawStage(const XLA_FFI_ExecutionStage* field) {
+  int32_t raw;
+  static_assert(sizeof(XLA_FFI_ExecutionStage) == sizeof(raw));
+  std::memcpy(&raw, field, sizeof(raw));
+  return raw;
 }
 
-Status CheckStage(const char* function, XLA_FFI_ExecutionStage stage) {
-  if (IsKnownStage(stage)) return Status::Ok();
-  return InvalidArgument(std::string(function) + ": unknown execution stage " +
-                         std::to_string(static_cast<int>(stage)));
+Status CheckStage(int stage) {
+  if (stage >= XLA_FFI_ExecutionStage_INSTANTIATE &&
+      stage <= XLA_FFI_ExecutionStage_RECORD) {
+    return Status::Ok();
+  }
+  return InvalidArgument("unknown execution stage " + std::to_string(stage));
 }
 
 Status WithPrefix(const char* function, const XLA_FFI_InvokeContext* ctx,
@@ -100,7 +108,7 @@ XLA_FFI_Error* StateSet(XLA_FFI_State_Set_Args* args) {
     return MakeError(std::move(s));
   }
   XLA_FFI_InvokeContext* ctx = args->ctx;
-  XLA_FFI_ExecutionStage stage = XLA_FFI_ExecutionStage_INSTANTIATE;
+  int stage = XLA_FFI_ExecutionStage_INSTANTIATE;
   XLA_FFI_TypeId* type_id = nullptr;
   void* state = nullptr;
   void (*deleter)(void*) = nullptr;
@@ -114,12 +122,12 @@ XLA_FFI_Error* StateSet(XLA_FFI_State_Set_Args* args) {
     state = old->state;
     deleter = old->deleter;
   } else {
-    stage = args->stage;
+    stage = RawStage(&args->stage);
     type_id = args->type_id;
     state = args->state;
   }
-  if (Status s = CheckStage(kFn, stage); !s.ok()) {
-    return MakeError(WithPrefix(kFn, ctx, InvalidArgument(s.message())));
+  if (Status s = CheckStage(stage); !s.ok()) {
+    return MakeError(WithPrefix(kFn, ctx, s));
   }
   if (type_id == nullptr) {
     return MakeError(InvalidArgument(std::string(kFn) + InHandler(ctx) +
@@ -130,7 +138,9 @@ XLA_FFI_Error* StateSet(XLA_FFI_State_Set_Args* args) {
                                         ": the call has no call-site state"));
   }
   return MakeError(
-      WithPrefix(kFn, ctx, ctx->state->Set(stage, *type_id, state, deleter)));
+      WithPrefix(kFn, ctx,
+                 ctx->state->Set(static_cast<XLA_FFI_ExecutionStage>(stage),
+                                 *type_id, state, deleter)));
 }
 
 XLA_FFI_Error* StateGet(XLA_FFI_State_Get_Args* args) {
@@ -143,11 +153,11 @@ XLA_FFI_Error* StateGet(XLA_FFI_State_Get_Args* args) {
   XLA_FFI_InvokeContext* ctx = args->ctx;
   const bool staged = args->struct_size >= XLA_FFI_State_Get_Args_STRUCT_SIZE;
   auto* old = reinterpret_cast<StateArgsWithoutStage*>(args);
-  XLA_FFI_ExecutionStage stage =
-      staged ? args->stage : XLA_FFI_ExecutionStage_INSTANTIATE;
+  int stage =
+      staged ? RawStage(&args->stage) : XLA_FFI_ExecutionStage_INSTANTIATE;
   XLA_FFI_TypeId* type_id = staged ? args->type_id : old->type_id;
-  if (Status s = CheckStage(kFn, stage); !s.ok()) {
-    return MakeError(WithPrefix(kFn, ctx, InvalidArgument(s.message())));
+  if (Status s = CheckStage(stage); !s.ok()) {
+    return MakeError(WithPrefix(kFn, ctx, s));
   }
   if (type_id == nullptr) {
     return MakeError(InvalidArgument(std::string(kFn) + InHandler(ctx) +
@@ -157,7 +167,8 @@ XLA_FFI_Error* StateGet(XLA_FFI_State_Get_Args* args) {
     return MakeError(NotFound(std::string(kFn) + InHandler(ctx) +
                               ": the call has no call-site state"));
   }
-  StatusOr<void*> state = ctx->state->Get(stage, *type_id);
+  StatusOr<void*> state =
+      ctx->state->Get(static_cast<XLA_FFI_ExecutionStage>(stage), *type_id);
   if (!state.ok()) return MakeError(WithPrefix(kFn, ctx, state.status()));
   if (staged) {
     args->state = *state;

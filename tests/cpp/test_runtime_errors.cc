@@ -128,6 +128,20 @@ TEST(RuntimeErrors, GetDetailsToleratesBadArgs) {
             std::string::npos);
 }
 
+TEST(RuntimeErrors, UnknownCodesBecomeUnknown) {
+  XLA_FFI_Error_Create_Args args{};
+  args.struct_size = XLA_FFI_Error_Create_Args_STRUCT_SIZE;
+  args.message = "odd";
+  const int32_t code = 99;  // no XLA_FFI_Error_Code: written as an integer
+  std::memcpy(&args.errc, &code, sizeof(code));
+  XLA_FFI_Error* error = Api()->XLA_FFI_Error_Create(&args);
+  auto [errc, text] = Details(error);
+  EXPECT_EQ(errc, XLA_FFI_Error_Code_UNKNOWN);
+  EXPECT_EQ(text,
+            "odd (XLA_FFI_Error_Create was given the unknown error code 99)");
+  Destroy(error);
+}
+
 TEST(RuntimeErrors, DestroyToleratesNull) {
   Api()->XLA_FFI_Error_Destroy(nullptr);
   Destroy(nullptr);

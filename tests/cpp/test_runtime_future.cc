@@ -189,6 +189,8 @@ TEST(RuntimeFuture, CompletionThroughAReleasedHandleIsReported) {
             "returned, or it was already completed and released");
 }
 
+int not_a_future_either = 0;
+
 TEST(RuntimeFuture, BadCompletions) {
   XLA_FFI_Future* future = Create();
   ASSERT_NE(future, nullptr);
@@ -204,6 +206,11 @@ TEST(RuntimeFuture, BadCompletions) {
   Outcome null_error_future =
       SetError(nullptr, NewError(XLA_FFI_Error_Code_INTERNAL, "x"));
   EXPECT_EQ(null_error_future.code, XLA_FFI_Error_Code_INVALID_ARGUMENT);
+  // The error passes to the runtime even when refused (ASan checks).
+  Outcome error_on_foreign =
+      SetError(reinterpret_cast<XLA_FFI_Future*>(&not_a_future_either),
+               NewError(XLA_FFI_Error_Code_INTERNAL, "y"));
+  EXPECT_EQ(error_on_foreign.code, XLA_FFI_Error_Code_INVALID_ARGUMENT);
   int not_a_future = 0;
   Outcome foreign =
       SetAvailable(reinterpret_cast<XLA_FFI_Future*>(&not_a_future));

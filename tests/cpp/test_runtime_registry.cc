@@ -231,7 +231,7 @@ struct Seen {
   int64_t nargs = -1, nrets = -1, nattrs = -1;
   size_t metadata_ext_size = 0, metadata_size = 0;
   bool has_second = false;
-  XLA_FFI_InternalExtension_Type second_type{};
+  uint32_t second_type = 0;
   size_t second_size = 0;
 } seen;
 
@@ -263,9 +263,10 @@ XLA_FFI_Error* Inspecting(XLA_FFI_CallFrame* frame) {
   XLA_FFI_InternalExtension* second = ext->extension_base.next;
   seen.has_second = second != nullptr;
   if (second != nullptr) {
-    seen.second_type = second->type;
+    // Read as an integer: the signature type is outside the C enum's range.
+    std::memcpy(&seen.second_type, &second->type, sizeof(seen.second_type));
     seen.second_size = second->struct_size;
-    if (second->type == XFFI_EXTENSION_SIGNATURE) {
+    if (seen.second_type == 0x78666669u) {
       reinterpret_cast<XFFI_Signature_Extension*>(second)->signature =
           &kSignature;
     }
@@ -293,7 +294,7 @@ TEST(RuntimeRegistry, HandshakeFrameIsXlas) {
   EXPECT_EQ(seen.metadata_ext_size, XLA_FFI_Metadata_Extension_STRUCT_SIZE);
   EXPECT_EQ(seen.metadata_size, XLA_FFI_Metadata_STRUCT_SIZE);
   ASSERT_TRUE(seen.has_second);
-  EXPECT_EQ(seen.second_type, XFFI_EXTENSION_SIGNATURE);
+  EXPECT_EQ(seen.second_type, 0x78666669u);
   EXPECT_EQ(seen.second_size, XFFI_Signature_Extension_STRUCT_SIZE);
 
   auto record = xffi::FindHandler("reg.inspect", "Host");

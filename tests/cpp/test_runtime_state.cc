@@ -1,4 +1,5 @@
 // Per-call-site state across stages, in all three State_* layouts.
+#include <cstring>
 #include <functional>
 #include <string>
 
@@ -204,10 +205,20 @@ TEST(RuntimeState, Errors) {
                       "), but type 'state.Widget' (id " +
                       std::to_string(widget.type_id) + ") was requested");
 
-        Outcome bad_stage =
-            Set(ctx, static_cast<XLA_FFI_ExecutionStage>(42), gadget, &first);
+        // Written as an integer: 42 is no XLA_FFI_ExecutionStage.
+        XLA_FFI_State_Set_Args bad{};
+        bad.struct_size = XLA_FFI_State_Set_Args_STRUCT_SIZE;
+        bad.ctx = ctx;
+        XLA_FFI_TypeId gadget_id = gadget;
+        bad.type_id = &gadget_id;
+        bad.state = &first;
+        const int32_t forty_two = 42;
+        std::memcpy(&bad.stage, &forty_two, sizeof(forty_two));
+        Outcome bad_stage = Take(Api()->XLA_FFI_State_Set(&bad));
         EXPECT_EQ(bad_stage.code, XLA_FFI_Error_Code_INVALID_ARGUMENT);
-        EXPECT_THAT(bad_stage.message, HasSubstr("unknown execution stage 42"));
+        EXPECT_EQ(bad_stage.message,
+                  "XLA_FFI_State_Set (handler 'stateful'): unknown execution "
+                  "stage 42");
 
         XLA_FFI_State_Set_Args null_type{};
         null_type.struct_size = XLA_FFI_State_Set_Args_STRUCT_SIZE;
@@ -353,8 +364,7 @@ TEST(RuntimeState, CallSiteStateDirectly) {
   }
   EXPECT_EQ(direct_deletions, 1);
   EXPECT_EQ(xffi::ExecutionStageName(XLA_FFI_ExecutionStage_RECORD), "RECORD");
-  EXPECT_EQ(xffi::ExecutionStageName(static_cast<XLA_FFI_ExecutionStage>(9)),
-            "stage 9");
+  EXPECT_EQ(xffi::ExecutionStageName(9), "stage 9");
 }
 
 }  // namespace

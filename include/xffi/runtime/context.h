@@ -114,7 +114,7 @@ class CallSiteState {
 };
 
 // "INSTANTIATE", "EXECUTE", ... or "stage N".
-std::string ExecutionStageName(XLA_FFI_ExecutionStage stage);
+std::string ExecutionStageName(int stage);
 
 }  // namespace xffi
 
