@@ -19,7 +19,8 @@ namespace xffi {
 namespace {
 
 struct LoadedPlugins {
-  std::mutex mutex;
+  // Recursive: a library's initializer may itself load a plugin.
+  std::recursive_mutex mutex;
   // By canonical path. A failed registration is remembered with the plugin,
   // because loading again would not run the library's initializers again.
   std::map<std::string, std::pair<std::shared_ptr<const Plugin>, Status>>
@@ -91,7 +92,7 @@ StatusOr<std::shared_ptr<const Plugin>> Plugin::Load(const std::string& path) {
   }
 
   LoadedPlugins& loaded = Loaded();
-  std::lock_guard<std::mutex> lock(loaded.mutex);
+  std::lock_guard<std::recursive_mutex> lock(loaded.mutex);
   if (auto it = loaded.by_origin.find(origin); it != loaded.by_origin.end()) {
     if (!it->second.second.ok()) return it->second.second;
     return it->second.first;
@@ -110,7 +111,11 @@ StatusOr<std::shared_ptr<const Plugin>> Plugin::Load(const std::string& path) {
   if (handle == nullptr) {
     std::string linker_error = DlError();
     if (searched) {
-      return NotFound("cannot load plugin '" + path + "': " + linker_error);
+      bool missing = linker_error.find("cannot open shared object file") !=
+                     std::string::npos;
+      return Status(missing ? XLA_FFI_Error_Code_NOT_FOUND
+                            : XLA_FFI_Error_Code_FAILED_PRECONDITION,
+                    "cannot load plugin '" + path + "': " + linker_error);
     }
     // Tell a file that is not a library from one whose dependencies or
     // symbols are missing: only the latter is worth fixing by relinking.
