@@ -272,6 +272,26 @@ std::vector<TargetDescription> DescribeTargets() {
   return targets;
 }
 
+StatusOr<std::vector<TargetDescription>> DescribeExportedHandlers(
+    const Plugin& plugin) {
+  StatusOr<std::vector<ExportedHandler>> exported = plugin.ExportedHandlers();
+  if (!exported.ok()) return exported.status();
+  std::vector<TargetDescription> targets;
+  for (const ExportedHandler& handler : *exported) {
+    XLA_FFI_Handler_Bundle bundle{};
+    bundle.execute = handler.handler;
+    StatusOr<HandlerRecord> record = DescribeHandler(handler.name, bundle);
+    if (!record.ok()) {
+      return Status(record.status().code(),
+                    "handler '" + handler.name + "' exported by '" +
+                        plugin.path() + "': " + record.status().message());
+    }
+    record->origin = plugin.origin();
+    targets.push_back(DescribeFfi(*record));
+  }
+  return targets;
+}
+
 std::string FormatTarget(const TargetDescription& target) {
   std::ostringstream line;
   line << PlatformName(target.platform) << " " << TargetKindName(target.kind)

@@ -211,3 +211,35 @@ TEST(RenderTraits, KnownAndUnknownBits) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(DescribeExportedHandlers, SelfDescribingHandler) {
+  auto plugin = xffi::Plugin::Load(XFFI_TEST_PLUGIN_DESCRIBED_HANDLERS);
+  ASSERT_TRUE(plugin.ok()) << plugin.status().ToString();
+  auto targets = xffi::DescribeExportedHandlers(**plugin);
+  ASSERT_TRUE(targets.ok()) << targets.status().ToString();
+  ASSERT_EQ(targets->size(), 1u);
+  const TargetDescription& target = (*targets)[0];
+  EXPECT_EQ(target.name, "DescribedScale");
+  EXPECT_EQ(target.kind, TargetKind::kFfi);
+  EXPECT_EQ(target.origin, (*plugin)->origin());
+  EXPECT_EQ(target.signature,
+            "execute(Buffer<F32, 1> arg0, Attr<float> eps) -> "
+            "(Buffer<F32, 1>)");
+  // Described, not registered.
+  EXPECT_FALSE(xffi::FindHandler("DescribedScale", "Host").ok());
+}
+
+TEST(DescribeExportedHandlers, PlainHandlersHaveNoSignature) {
+  auto plugin = xffi::Plugin::Load(XFFI_TEST_PLUGIN_EXPORTED_HANDLERS);
+  ASSERT_TRUE(plugin.ok()) << plugin.status().ToString();
+  auto targets = xffi::DescribeExportedHandlers(**plugin);
+  ASSERT_TRUE(targets.ok()) << targets.status().ToString();
+  ASSERT_EQ(targets->size(), 2u);
+  EXPECT_EQ((*targets)[0].name, "exported_double");
+  EXPECT_EQ((*targets)[0].api_version, "0.3");
+  EXPECT_EQ((*targets)[0].signature, "");
+}
+
+}  // namespace

@@ -1,6 +1,6 @@
 # Builds the test plugins test_plugin.cc loads, and tells it where they are.
 set(_xffi_test_plugins static_handlers exported_handlers unresolved
-    conflicting_legacy)
+    conflicting_legacy described_handlers)
 foreach(_plugin ${_xffi_test_plugins})
   set(_target xffi_test_plugin_${_plugin})
   add_library(${_target} SHARED ${CMAKE_CURRENT_SOURCE_DIR}/plugins/${_plugin}.cc)

@@ -14,6 +14,8 @@
 #include "xffi/c_api.h"
 #include "xffi/runtime/legacy.h"
 #include "xffi/runtime/platform.h"
+#include "xffi/runtime/plugin.h"
+#include "xffi/runtime/status.h"
 
 namespace xffi {
 
@@ -49,6 +51,12 @@ std::string RenderSignature(const XFFI_Signature& signature);
 std::vector<TargetDescription> DescribeTargets(Platform platform);
 // Every platform, Host first.
 std::vector<TargetDescription> DescribeTargets();
+
+// The handlers `plugin` marks for export, described by running the
+// registration handshake on each without registering it (what `xffi inspect`
+// shows). Platform is Host; origin the plugin's path.
+StatusOr<std::vector<TargetDescription>> DescribeExportedHandlers(
+    const Plugin& plugin);
 
 // One line: platform, kind, name, version, traits, signature, origin.
 std::string FormatTarget(const TargetDescription& target);
