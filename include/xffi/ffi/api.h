@@ -152,19 +152,28 @@ struct DecodeState {
   const int64_t* attr_index;
 };
 
-template <typename D>
-XFFI_ALWAYS_INLINE const XLA_FFI_Buffer* ArgBuffer(const XLA_FFI_CallFrame* f,
-                                                   size_t i, D& diag) {
-  if (XFFI_UNLIKELY(!CheckArgType(f->args.types[i], diag))) return nullptr;
+XFFI_ALWAYS_INLINE const XLA_FFI_Buffer* ArgAt(const XLA_FFI_CallFrame* f,
+                                               size_t i) {
   return static_cast<const XLA_FFI_Buffer*>(f->args.args[i]);
 }
 
-template <typename D>
-XFFI_ALWAYS_INLINE const XLA_FFI_Buffer* RetBuffer(const XLA_FFI_CallFrame* f,
-                                                   size_t i, D& diag) {
-  if (XFFI_UNLIKELY(!CheckRetType(f->rets.types[i], diag))) return nullptr;
+XFFI_ALWAYS_INLINE const XLA_FFI_Buffer* RetAt(const XLA_FFI_CallFrame* f,
+                                               size_t i) {
   return static_cast<const XLA_FFI_Buffer*>(f->rets.rets[i]);
 }
+
+template <typename T, typename = void>
+struct HasAttrGet : std::false_type {};
+template <typename T>
+struct HasAttrGet<
+    T, std::void_t<decltype(AttrDecoding<T>::Get(XLA_FFI_AttrType{}, nullptr))>>
+    : std::true_type {};
+
+// Every Param<Tag> has Decode (checks, returns optional; with a Diagnostic it
+// also says why). A "fast" one also has Get, which builds the value without
+// checks: the handler first runs every check (the optionals it discards are
+// optimised away), then builds the arguments straight into the call, so
+// decoded values never round-trip through memory.
 
 template <typename Tag>
 struct Param;
@@ -175,13 +184,19 @@ struct Param<ArgTag<T>> {
                 ".Arg<T>(): T must be AnyBuffer, Buffer<dtype, rank> or Token");
   static constexpr XFFI_ParamKind kKind = XFFI_Param_ARG;
   static constexpr Group kGroup = Group::kArg;
+  static constexpr bool kFast = true;
   using Type = T;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t i, const DecodeState&, D& diag) {
-    const XLA_FFI_Buffer* buf = ArgBuffer(f, i, diag);
-    if (XFFI_UNLIKELY(buf == nullptr)) return std::nullopt;
-    return BufferDecoding<T>::Decode(buf, diag);
+    if (XFFI_UNLIKELY(!CheckArgType(f->args.types[i], diag))) {
+      return std::nullopt;
+    }
+    return BufferDecoding<T>::Decode(ArgAt(f, i), diag);
+  }
+  XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t i,
+                                     const DecodeState&) {
+    return BufferDecoding<T>::Get(ArgAt(f, i));
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
     p.dtype = BufferDecoding<T>::kDType;
@@ -196,6 +211,7 @@ struct Param<OptionalArgTag<T>> {
                 ".OptionalArg<T>(): T must be AnyBuffer, Buffer or Token");
   static constexpr XFFI_ParamKind kKind = XFFI_Param_OPTIONAL_ARG;
   static constexpr Group kGroup = Group::kArg;
+  static constexpr bool kFast = false;
   using Type = std::optional<T>;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
@@ -216,15 +232,21 @@ struct Param<RetTag<T>> {
                 ".Ret<T>(): T must be AnyBuffer, Buffer<dtype, rank> or Token");
   static constexpr XFFI_ParamKind kKind = XFFI_Param_RET;
   static constexpr Group kGroup = Group::kRet;
+  static constexpr bool kFast = true;
   using Type = Result<T>;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t i, const DecodeState&, D& diag) {
-    const XLA_FFI_Buffer* buf = RetBuffer(f, i, diag);
-    if (XFFI_UNLIKELY(buf == nullptr)) return std::nullopt;
-    std::optional<T> value = BufferDecoding<T>::Decode(buf, diag);
+    if (XFFI_UNLIKELY(!CheckRetType(f->rets.types[i], diag))) {
+      return std::nullopt;
+    }
+    std::optional<T> value = BufferDecoding<T>::Decode(RetAt(f, i), diag);
     if (XFFI_UNLIKELY(!value.has_value())) return std::nullopt;
     return Type(std::move(*value));
+  }
+  XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t i,
+                                     const DecodeState&) {
+    return Type(BufferDecoding<T>::Get(RetAt(f, i)));
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
     Param<ArgTag<T>>::Describe(p, type_name);
@@ -235,6 +257,7 @@ template <typename T>
 struct Param<OptionalRetTag<T>> {
   static constexpr XFFI_ParamKind kKind = XFFI_Param_OPTIONAL_RET;
   static constexpr Group kGroup = Group::kRet;
+  static constexpr bool kFast = false;
   using Type = std::optional<Result<T>>;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
@@ -253,10 +276,15 @@ template <>
 struct Param<RemainingArgsTag> {
   static constexpr XFFI_ParamKind kKind = XFFI_Param_REMAINING_ARGS;
   static constexpr Group kGroup = Group::kArg;
+  static constexpr bool kFast = true;
   using Type = RemainingArgs;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t i, const DecodeState&, D&) {
+    return RemainingArgs(&f->args, i);
+  }
+  XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t i,
+                                     const DecodeState&) {
     return RemainingArgs(&f->args, i);
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
@@ -269,10 +297,15 @@ template <>
 struct Param<RemainingRetsTag> {
   static constexpr XFFI_ParamKind kKind = XFFI_Param_REMAINING_RETS;
   static constexpr Group kGroup = Group::kRet;
+  static constexpr bool kFast = true;
   using Type = RemainingRets;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t i, const DecodeState&, D&) {
+    return RemainingRets(&f->rets, i);
+  }
+  XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t i,
+                                     const DecodeState&) {
     return RemainingRets(&f->rets, i);
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
@@ -281,16 +314,43 @@ struct Param<RemainingRetsTag> {
   }
 };
 
-// An attribute at a precomputed index of the sorted dictionary: one length
-// compare and one memcmp confirm the name, no search.
+template <typename Word>
+XFFI_ALWAYS_INLINE Word LoadWord(const char* p) {
+  Word w;
+  std::memcpy(&w, p, sizeof(Word));
+  return w;
+}
+
+// Attribute names are short, and a call to memcmp would be most of the cost
+// of an attribute: compare with two overlapping word loads instead.
+XFFI_ALWAYS_INLINE bool SameName(const XLA_FFI_ByteSpan* name,
+                                 std::string_view expected) {
+  size_t n = name->len;
+  if (n != expected.size()) return false;
+  const char* a = name->ptr;
+  const char* b = expected.data();
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(a, b, n) == 0;
+    return LoadWord<uint64_t>(a) == LoadWord<uint64_t>(b) &&
+           LoadWord<uint64_t>(a + n - 8) == LoadWord<uint64_t>(b + n - 8);
+  }
+  if (n >= 4) {
+    return LoadWord<uint32_t>(a) == LoadWord<uint32_t>(b) &&
+           LoadWord<uint32_t>(a + n - 4) == LoadWord<uint32_t>(b + n - 4);
+  }
+  if (n == 0) return true;
+  return a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1];
+}
+
+// An attribute at a precomputed index of the sorted dictionary: confirming
+// the name is the only lookup, no search.
 template <typename T, typename D>
 XFFI_ALWAYS_INLINE std::optional<DecodedAttr<T>> DecodeAttrAt(
     const XLA_FFI_CallFrame* f, size_t slot, const DecodeState& s, D& diag) {
   int64_t i = s.attr_index[slot];
   std::string_view expected = s.attr_names[slot];
   const XLA_FFI_ByteSpan* name = f->attrs.names[i];
-  if (XFFI_UNLIKELY(name->len != expected.size() ||
-                    std::memcmp(name->ptr, expected.data(), name->len) != 0)) {
+  if (XFFI_UNLIKELY(!SameName(name, expected))) {
     if constexpr (D::kExplain) {
       diag.Fail("missing (the call has attributes: ", AttrNames(&f->attrs),
                 ")");
@@ -311,11 +371,17 @@ template <typename T>
 struct Param<AttrTag<T>> {
   static constexpr XFFI_ParamKind kKind = XFFI_Param_ATTR;
   static constexpr Group kGroup = Group::kAttr;
+  static constexpr bool kFast = HasAttrGet<T>::value;
   using Type = DecodedAttr<T>;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t slot, const DecodeState& s, D& diag) {
     return DecodeAttrAt<T>(f, slot, s, diag);
+  }
+  XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t slot,
+                                     const DecodeState& s) {
+    int64_t i = s.attr_index[slot];
+    return AttrDecoding<T>::Get(f->attrs.types[i], f->attrs.attrs[i]);
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
     DescribeAttr<T>(p, type_name);
@@ -326,6 +392,7 @@ template <typename T, const char* name>
 struct Param<NamedAttrTag<T, name>> {
   static constexpr XFFI_ParamKind kKind = XFFI_Param_ATTR;
   static constexpr Group kGroup = Group::kAttr;
+  static constexpr bool kFast = HasAttrGet<T>::value;
   using Type = ::xffi::ffi::Attr<DecodedAttr<T>, name>;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
@@ -333,6 +400,11 @@ struct Param<NamedAttrTag<T, name>> {
     std::optional<DecodedAttr<T>> value = DecodeAttrAt<T>(f, slot, s, diag);
     if (XFFI_UNLIKELY(!value.has_value())) return std::nullopt;
     return Type(std::move(*value));
+  }
+  XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t slot,
+                                     const DecodeState& s) {
+    int64_t i = s.attr_index[slot];
+    return Type(AttrDecoding<T>::Get(f->attrs.types[i], f->attrs.attrs[i]));
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
     DescribeAttr<T>(p, type_name);
@@ -343,12 +415,18 @@ template <typename T>
 struct Param<AttrsTag<T>> {
   static constexpr XFFI_ParamKind kKind = XFFI_Param_ATTRS;
   static constexpr Group kGroup = Group::kNone;
+  static constexpr bool kFast = HasAttrGet<T>::value;
   using Type = T;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t, const DecodeState&, D& diag) {
     return AttrDecoding<T>::Decode(XLA_FFI_AttrType_DICTIONARY,
                                    const_cast<XLA_FFI_Attrs*>(&f->attrs), diag);
+  }
+  XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t,
+                                     const DecodeState&) {
+    return AttrDecoding<T>::Get(XLA_FFI_AttrType_DICTIONARY,
+                                const_cast<XLA_FFI_Attrs*>(&f->attrs));
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
     p.attr_type = XLA_FFI_AttrType_DICTIONARY;
@@ -360,6 +438,7 @@ template <typename T>
 struct Param<CtxTag<T>> {
   static constexpr XFFI_ParamKind kKind = XFFI_Param_CTX;
   static constexpr Group kGroup = Group::kNone;
+  static constexpr bool kFast = false;
   using Type = typename CtxDecoding<T>::Type;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
@@ -687,25 +766,58 @@ class Handler final : public Ffi {
   XLA_FFI_Handler_Traits traits() const { return traits_; }
 
  private:
+  template <typename P>
+  using Pre =
+      std::conditional_t<internal::Param<P>::kFast, bool,
+                         std::optional<typename internal::Param<P>::Type>>;
+
+  // Fast parameters are only checked here; the rest are decoded.
+  template <typename P>
+  XFFI_ALWAYS_INLINE static Pre<P> Prepare(const XLA_FFI_CallFrame* f,
+                                           size_t index,
+                                           const internal::DecodeState& s) {
+    internal::NoDiagnostic quiet;
+    if constexpr (internal::Param<P>::kFast) {
+      return internal::Param<P>::Decode(f, index, s, quiet).has_value();
+    } else {
+      return internal::Param<P>::Decode(f, index, s, quiet);
+    }
+  }
+
+  XFFI_ALWAYS_INLINE static bool Ok(bool checked) { return checked; }
+  template <typename T>
+  XFFI_ALWAYS_INLINE static bool Ok(const std::optional<T>& decoded) {
+    return decoded.has_value();
+  }
+
+  template <typename P>
+  XFFI_ALWAYS_INLINE static typename internal::Param<P>::Type Take(
+      const XLA_FFI_CallFrame* f, size_t index, const internal::DecodeState& s,
+      Pre<P>& pre) {
+    if constexpr (internal::Param<P>::kFast) {
+      (void)pre;
+      return internal::Param<P>::Get(f, index, s);
+    } else {
+      return std::move(*pre);
+    }
+  }
+
   template <size_t... Is>
   XFFI_ALWAYS_INLINE XLA_FFI_Error* Decode(XLA_FFI_CallFrame* f,
                                            std::index_sequence<Is...>) const {
     internal::DecodeState state{attr_views_.data(), attr_index_.data()};
-    internal::NoDiagnostic quiet;
-    // Braced initialisation decodes left to right.
-    std::tuple<std::optional<typename internal::Param<Ps>::Type>...> decoded{
-        internal::Param<Ps>::Decode(f, L::IndexInGroup(Is), state, quiet)...};
     (void)state;
-    (void)quiet;
-    if (XFFI_UNLIKELY(!(std::get<Is>(decoded).has_value() && ...))) {
-      return Explain(f);
-    }
+    // Braced initialisation runs left to right.
+    std::tuple<Pre<Ps>...> pre{Prepare<Ps>(f, L::IndexInGroup(Is), state)...};
+    if (XFFI_UNLIKELY(!(Ok(std::get<Is>(pre)) && ...))) return Explain(f);
     if constexpr (kReturnsVoid) {
-      std::invoke(fn_, std::move(*std::get<Is>(decoded))...);
+      std::invoke(
+          fn_, Take<Ps>(f, L::IndexInGroup(Is), state, std::get<Is>(pre))...);
       return nullptr;
     } else {
       return internal::ResultEncoding<stage, ResultType>::Encode(
-          f, std::invoke(fn_, std::move(*std::get<Is>(decoded))...));
+          f, std::invoke(fn_, Take<Ps>(f, L::IndexInGroup(Is), state,
+                                       std::get<Is>(pre))...));
     }
   }
 

@@ -144,6 +144,11 @@ struct ScalarAttrDecoding {
       FailAttr<ScalarAttrDecoding>(diag, type, attr);
       return std::nullopt;
     }
+    return Get(type, attr);
+  }
+  // Unchecked: only after Decode succeeded on the same attribute.
+  XFFI_ALWAYS_INLINE static T Get(XLA_FFI_AttrType, void* attr) {
+    auto* scalar = static_cast<const XLA_FFI_Scalar*>(attr);
     if constexpr (std::is_same_v<T, bool>) {
       // PRED is one byte; any nonzero byte is true.
       return *static_cast<const uint8_t*>(scalar->value) != 0;
@@ -188,6 +193,9 @@ struct AttrDecoding<std::string_view> {
       internal::FailAttr<AttrDecoding>(diag, type, attr);
       return std::nullopt;
     }
+    return Get(type, attr);
+  }
+  XFFI_ALWAYS_INLINE static std::string_view Get(XLA_FFI_AttrType, void* attr) {
     auto* span = static_cast<const XLA_FFI_ByteSpan*>(attr);
     return std::string_view(span->ptr, span->len);
   }
@@ -216,6 +224,10 @@ struct AttrDecoding<
       internal::FailAttr<AttrDecoding>(diag, type, attr);
       return std::nullopt;
     }
+    return Get(type, attr);
+  }
+  XFFI_ALWAYS_INLINE static Span<const T> Get(XLA_FFI_AttrType, void* attr) {
+    auto* array = static_cast<const XLA_FFI_Array*>(attr);
     return Span<const T>(static_cast<const T*>(array->data), array->size);
   }
 };
@@ -239,6 +251,10 @@ struct AttrDecoding<Pointer<T>> {
       internal::FailAttr<AttrDecoding>(diag, type, attr);
       return std::nullopt;
     }
+    return Get(type, attr);
+  }
+  XFFI_ALWAYS_INLINE static T* Get(XLA_FFI_AttrType, void* attr) {
+    auto* scalar = static_cast<const XLA_FFI_Scalar*>(attr);
     int64_t address;
     std::memcpy(&address, scalar->value, sizeof(address));
     return reinterpret_cast<T*>(static_cast<intptr_t>(address));
@@ -315,6 +331,9 @@ struct AttrDecoding<Dictionary> {
       internal::FailAttr<AttrDecoding>(diag, type, attr);
       return std::nullopt;
     }
+    return Get(type, attr);
+  }
+  XFFI_ALWAYS_INLINE static Dictionary Get(XLA_FFI_AttrType, void* attr) {
     return Dictionary(static_cast<const XLA_FFI_Attrs*>(attr));
   }
 };
@@ -470,26 +489,30 @@ XFFI_ALWAYS_INLINE std::optional<T> DecodeStruct(
 
 // Decodes the enum T from a scalar of its underlying type. Use at global
 // namespace scope.
-#define XFFI_REGISTER_ENUM_ATTR_DECODING(T)                                   \
-  namespace xffi::ffi {                                                       \
-  template <>                                                                 \
-  struct AttrDecoding<T> {                                                    \
-    static_assert(std::is_enum_v<T>, "expected an enum");                     \
-    static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_SCALAR;    \
-    static constexpr XLA_FFI_DataType kDType = static_cast<XLA_FFI_DataType>( \
-        internal::kNativeToDataType<std::underlying_type_t<T>>);              \
-    static std::string TypeName() { return #T; }                              \
-    static std::string Describe() {                                           \
-      return internal::StrCat(#T " (", static_cast<DataType>(kDType),         \
-                              " scalar)");                                    \
-    }                                                                         \
-    template <typename D>                                                     \
-    XFFI_ALWAYS_INLINE static std::optional<T> Decode(XLA_FFI_AttrType type,  \
-                                                      void* attr, D& diag) {  \
-      return internal::DecodeEnum<T, AttrDecoding>(type, attr, diag);         \
-    }                                                                         \
-  };                                                                          \
-  }                                                                           \
+#define XFFI_REGISTER_ENUM_ATTR_DECODING(T)                                    \
+  namespace xffi::ffi {                                                        \
+  template <>                                                                  \
+  struct AttrDecoding<T> {                                                     \
+    static_assert(std::is_enum_v<T>, "expected an enum");                      \
+    static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_SCALAR;     \
+    static constexpr XLA_FFI_DataType kDType = static_cast<XLA_FFI_DataType>(  \
+        internal::kNativeToDataType<std::underlying_type_t<T>>);               \
+    static std::string TypeName() { return #T; }                               \
+    static std::string Describe() {                                            \
+      return internal::StrCat(#T " (", static_cast<DataType>(kDType),          \
+                              " scalar)");                                     \
+    }                                                                          \
+    template <typename D>                                                      \
+    XFFI_ALWAYS_INLINE static std::optional<T> Decode(XLA_FFI_AttrType type,   \
+                                                      void* attr, D& diag) {   \
+      return internal::DecodeEnum<T, AttrDecoding>(type, attr, diag);          \
+    }                                                                          \
+    XFFI_ALWAYS_INLINE static T Get(XLA_FFI_AttrType type, void* attr) {       \
+      using U = std::underlying_type_t<T>;                                     \
+      return static_cast<T>(internal::ScalarAttrDecoding<U>::Get(type, attr)); \
+    }                                                                          \
+  };                                                                           \
+  }                                                                            \
   static_assert(true, "")
 
 // Decodes the aggregate T from a dictionary with exactly the given members,

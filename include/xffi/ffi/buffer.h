@@ -163,6 +163,9 @@ struct BufferDecoding<AnyBuffer> {
       const XLA_FFI_Buffer* buf, D&) {
     return AnyBuffer(buf);
   }
+  XFFI_ALWAYS_INLINE static AnyBuffer Get(const XLA_FFI_Buffer* buf) {
+    return AnyBuffer(buf);
+  }
 };
 
 template <DataType dtype, size_t rank>
@@ -195,6 +198,10 @@ struct BufferDecoding<Buffer<dtype, rank>> {
       }
       return std::nullopt;
     }
+    return Buffer<dtype, rank>(buf);
+  }
+  // Unchecked: only after Decode succeeded on the same buffer.
+  XFFI_ALWAYS_INLINE static Buffer<dtype, rank> Get(const XLA_FFI_Buffer* buf) {
     return Buffer<dtype, rank>(buf);
   }
 };
