@@ -7,6 +7,7 @@
 #define XFFI_TESTS_XLA_XLA_INTEROP_SYMBOLS_H_
 
 #include <cstdint>
+#include <ostream>
 
 #define XFFI_INTEROP_HANDLERS(X) \
   X(AddBuffers)                  \
@@ -61,6 +62,11 @@ struct XlaInteropHandlers {
   void (*DeleteConfig)(void*);
   int (*HeaderMinor)();
 };
+
+// GoogleTest prints parameters in test listings; the label says it all.
+inline void PrintTo(const XlaInteropHandlers& handlers, std::ostream* os) {
+  *os << handlers.label;
+}
 
 #define XFFI_MAKE_INTEROP_HANDLERS(P, label, minor)                           \
   XlaInteropHandlers {                                                        \
