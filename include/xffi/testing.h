@@ -10,6 +10,11 @@
 //   xffi::testing::InvokeResult result = xffi::testing::Invoke(handler, frame);
 //   EXPECT_TRUE(result.ok()) << result.message();
 //
+// Custom options (CustomOptions_Get) are an attribute dictionary too: build
+// a frame holding them and point the context at its attributes:
+//   auto options = CallFrameBuilder().Attr("mode", "fast").Build();
+//   context.set_custom_options(&options.get()->attrs);
+//
 // Does not include ffi.h: handlers built with XLA's header are tested too.
 #ifndef XFFI_TESTING_H_
 #define XFFI_TESTING_H_

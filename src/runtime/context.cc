@@ -61,6 +61,16 @@ Status ExecutionContext::InsertUserData(XLA_FFI_TypeId id, void* data,
   return Status::Ok();
 }
 
+Status ExecutionContext::AdoptUserData(XLA_FFI_TypeId id, void* data) {
+  TypeDeleter deleter = TypeDeleterOf(id);
+  if (deleter == nullptr) {
+    return FailedPrecondition("cannot adopt user data of type " +
+                              DescribeType(id) +
+                              ": the type registered no deleter");
+  }
+  return InsertUserData(id, data, deleter);
+}
+
 StatusOr<void*> ExecutionContext::LookupUserData(XLA_FFI_TypeId id) const {
   auto it = user_data_.find(id.type_id);
   if (it == user_data_.end()) {

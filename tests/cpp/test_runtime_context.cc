@@ -119,6 +119,28 @@ TEST(RuntimeContext, UserDataByTypeId) {
   EXPECT_EQ(Counter::deleted, 1);  // the context owned it
 }
 
+TEST(RuntimeContext, AdoptedUserDataUsesTheTypesDeleter) {
+  static XLA_FFI_TypeInfo info{XLA_FFI_TypeInfo_STRUCT_SIZE, nullptr,
+                               DeleteCounter};
+  XLA_FFI_TypeId owned =
+      *xffi::RegisterType("ctx.OwnedCounter", XLA_FFI_TypeId{0}, &info);
+  XLA_FFI_TypeId plain =
+      *xffi::RegisterType("ctx.PlainCounter", XLA_FFI_TypeId{0}, nullptr);
+  Counter::deleted = 0;
+  {
+    xffi::ExecutionContext context;
+    ASSERT_TRUE(context.AdoptUserData(owned, new Counter{1}).ok());
+    Counter kept;
+    xffi::Status refused = context.AdoptUserData(plain, &kept);
+    EXPECT_EQ(refused.code(), XLA_FFI_Error_Code_FAILED_PRECONDITION);
+    EXPECT_EQ(refused.message(),
+              "cannot adopt user data of type 'ctx.PlainCounter' (id " +
+                  std::to_string(plain.type_id) +
+                  "): the type registered no deleter");
+  }
+  EXPECT_EQ(Counter::deleted, 1);
+}
+
 TEST(RuntimeContext, DefaultContextHasNoUserData) {
   XLA_FFI_TypeId id =
       *xffi::RegisterType("ctx.Unset", XLA_FFI_TypeId{0}, nullptr);

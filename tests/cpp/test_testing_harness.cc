@@ -385,6 +385,29 @@ TEST(TestingHarness, OptionsReachTheHandler) {
   EXPECT_EQ(frame.get()->api, xffi::GetApi());
 }
 
+XLA_FFI_Error* RenderCustomOptions(XLA_FFI_CallFrame* frame) {
+  XLA_FFI_CustomOptions_Get_Args args{};
+  args.struct_size = XLA_FFI_CustomOptions_Get_Args_STRUCT_SIZE;
+  args.ctx = frame->ctx;
+  if (XLA_FFI_Error* e = frame->api->XLA_FFI_CustomOptions_Get(&args)) return e;
+  rendered = Render(*args.attrs);
+  return nullptr;
+}
+
+TEST(TestingHarness, CustomOptionsFromAFrame) {
+  CallFrame options =
+      CallFrameBuilder().Attr("mode", "fast").Attr("level", 2).Build();
+  xffi::ExecutionContext context;
+  CallFrame frame = CallFrameBuilder().Build();
+  InvokeOptions invoke;
+  invoke.context = &context;
+  ASSERT_TRUE(Invoke(RenderCustomOptions, frame, invoke).ok());
+  EXPECT_EQ(rendered, "{}");
+  context.set_custom_options(&options.get()->attrs);
+  ASSERT_TRUE(Invoke(RenderCustomOptions, frame, invoke).ok());
+  EXPECT_EQ(rendered, "{level=s32:2 mode='fast'}");
+}
+
 // A handler object, as xffi::ffi and xla::ffi handlers are.
 struct ScaleObject {
   XLA_FFI_Error* Call(XLA_FFI_CallFrame* frame) const { return Scale(frame); }

@@ -63,6 +63,9 @@ class ExecutionContext {
   // per type id: a second insert is ALREADY_EXISTS.
   Status InsertUserData(XLA_FFI_TypeId id, void* data,
                         void (*deleter)(void*) = nullptr);
+  // The same, destroyed with the deleter registered for the type (its
+  // XLA_FFI_TypeInfo); FAILED_PRECONDITION when the type registered none.
+  Status AdoptUserData(XLA_FFI_TypeId id, void* data);
   // NOT_FOUND names the type when absent.
   StatusOr<void*> LookupUserData(XLA_FFI_TypeId id) const;
 
