@@ -317,4 +317,28 @@ TEST(FfiBuffer, RemainingArgsMayBeEmpty) {
   EXPECT_TRUE(Invoke(*handler, frame).ok());
 }
 
+TEST(FfiBuffer, AliasesAndTypeHelpers) {
+  static_assert(std::is_same_v<ffi::ResultBufferR2<ffi::F32>,
+                               ffi::Result<ffi::Buffer<ffi::F32, 2>>>);
+  static_assert(
+      std::is_same_v<ffi::BufferR3<ffi::S8>, ffi::Buffer<ffi::S8, 3>>);
+  static_assert(ffi::IsComplexType<ffi::C64>());
+  static_assert(!ffi::IsComplexType<ffi::F32>());
+  static_assert(ffi::ToComplex(ffi::F64) == ffi::C128);
+  static_assert(ffi::ToReal(ffi::C64) == ffi::F32);
+  static_assert(ffi::IsFloatType(ffi::BF16));
+  static_assert(ffi::ByteWidth(ffi::C128) == 16);
+  static_assert(ffi::ByteWidth(ffi::S4) == 1);
+  static_assert(ffi::ByteWidth(ffi::TOKEN) == 0);
+  static_assert(std::is_same_v<ffi::NativeType<ffi::C64>, std::complex<float>>);
+  static_assert(std::is_same_v<ffi::NativeType<ffi::BF16>, uint16_t>);
+  static_assert(std::is_same_v<ffi::NativeType<ffi::PRED>, bool>);
+  EXPECT_STREQ(ffi::DataTypeName(ffi::F8E4M3B11FNUZ), "F8E4M3B11FNUZ");
+  EXPECT_EQ(ffi::DataTypeName(static_cast<XLA_FFI_DataType>(99)),
+            "UNKNOWN_DTYPE(99)");
+  // The enum carries xla::PrimitiveType numbers.
+  EXPECT_EQ(static_cast<int>(ffi::F8E8M0FNU), XLA_FFI_DataType_F8E8M0FNU);
+  EXPECT_EQ(static_cast<int>(ffi::S1), 30);
+}
+
 }  // namespace

@@ -169,6 +169,25 @@ TEST_P(FfiCompat, StateUsesTheRuntimesLayout) {
   EXPECT_EQ(seen.state_get_size, expected);
 }
 
+TEST_P(FfiCompat, CustomOptionsNeedApi5) {
+  int minor = GetParam();
+  XLA_FFI_Api api = FakeApi(minor);
+  auto handler = ffi::Ffi::Bind().Ctx<ffi::CustomOptions>().To(
+      [](ffi::Dictionary) { return ffi::Error::Success(); });
+  auto frame = CallFrameBuilder().Build();
+  InvokeOptions options;
+  options.api = &api;
+  auto result = Invoke(*handler, frame, options);
+  if (minor >= 5) {
+    EXPECT_TRUE(result.ok()) << result.message();
+  } else {
+    EXPECT_EQ(result.message(),
+              "context CustomOptions: custom options need XLA FFI API 0.5; "
+              "the runtime has 0." +
+                  std::to_string(minor));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Versions, FfiCompat, ::testing::Values(1, 2, 3, 4, 5),
                          [](const ::testing::TestParamInfo<int>& info) {
                            return "api_0_" + std::to_string(info.param);

@@ -344,4 +344,85 @@ TEST(FfiContext, ContextLooksUpAnything) {
   EXPECT_TRUE(result.ok()) << result.message();
 }
 
+TEST(FfiContext, CustomOptions) {
+  auto options_frame =
+      CallFrameBuilder().Attr("level", 3).Attr("mode", "fast").Build();
+  xffi::ExecutionContext context;
+  context.set_custom_options(&options_frame.get()->attrs);
+  auto handler = ffi::Ffi::Bind().Ctx<ffi::CustomOptions>().To(
+      [](ffi::Dictionary options) {
+        EXPECT_EQ(options.size(), 2u);
+        return ffi::Error::Internal(
+            std::string(*options.get<std::string_view>("mode")));
+      });
+  auto frame = CallFrameBuilder().Build();
+  InvokeOptions options;
+  options.context = &context;
+  EXPECT_EQ(Invoke(*handler, frame, options).message(), "fast");
+
+  xffi::ExecutionContext without;
+  options.context = &without;
+  auto empty_handler = ffi::Ffi::Bind().Ctx<ffi::CustomOptions>().To(
+      [](ffi::Dictionary options) {
+        return ffi::Error::Internal(std::to_string(options.size()));
+      });
+  EXPECT_EQ(Invoke(*empty_handler, frame, options).message(), "0");
+}
+
+struct CounterExtension {
+  XLA_FFI_Extension base;
+  int32_t value;
+};
+
+struct CounterExt {
+  using CExtension = CounterExtension;
+  using Type = int32_t;
+  static constexpr const char* kName = "CounterExt";
+  static constexpr int64_t kExtensionType = 4242;
+  static constexpr int32_t kMajorVersion = 1;
+  static constexpr int32_t kMinorVersion = 2;
+  static Type Create(const XLA_FFI_Api*, const CExtension* ext) {
+    return ext->value;
+  }
+};
+
+struct LenientExt : CounterExt {
+  static bool Support(int32_t major, int32_t) { return major == 1; }
+};
+
+TEST(FfiContext, Extensions) {
+  CounterExtension ext{ffi::MakeExtensionHeader<CounterExt>(), 99};
+  EXPECT_EQ(ext.base.struct_size, sizeof(CounterExtension));
+  xffi::ExecutionContext context;
+  context.AddExtension(&ext.base);
+  auto handler =
+      ffi::Ffi::Bind().Ctx<ffi::Extension<CounterExt>>().To([](int32_t value) {
+        return ffi::Error::Internal(std::to_string(value));
+      });
+  auto frame = CallFrameBuilder().Build();
+  InvokeOptions options;
+  options.context = &context;
+  EXPECT_EQ(Invoke(*handler, frame, options).message(), "99");
+
+  xffi::ExecutionContext without;
+  options.context = &without;
+  EXPECT_EQ(Invoke(*handler, frame, options).message(),
+            "context Extension<CounterExt>: extension CounterExt (type 4242) "
+            "is not in the context");
+
+  CounterExtension newer = ext;
+  newer.base.id.minor_version = 3;
+  xffi::ExecutionContext newer_context;
+  newer_context.AddExtension(&newer.base);
+  options.context = &newer_context;
+  EXPECT_EQ(Invoke(*handler, frame, options).message(),
+            "context Extension<CounterExt>: extension CounterExt has version "
+            "1.3; this handler was built for 1.2");
+  auto lenient =
+      ffi::Ffi::Bind().Ctx<ffi::Extension<LenientExt>>().To([](int32_t value) {
+        return ffi::Error::Internal(std::to_string(value));
+      });
+  EXPECT_EQ(Invoke(*lenient, frame, options).message(), "99");
+}
+
 }  // namespace

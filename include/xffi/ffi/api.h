@@ -627,6 +627,9 @@ class Ffi {
   static Binding<ExecutionStage::kPrepare> BindPrepare();
   static Binding<ExecutionStage::kInitialize> BindInitialize();
   static Binding<ExecutionStage::kExecute> BindExecute();
+  // Needs a runtime of API 0.4 or later (RegisterStaticHandler refuses a
+  // record stage otherwise).
+  static Binding<ExecutionStage::kRecord> BindRecord();
 
   // The binding read off fn's parameter types: buffers are arguments,
   // Result<T> results, Attr<T, name> named attributes, Dictionary (or a
@@ -1091,6 +1094,9 @@ inline Binding<ExecutionStage::kInitialize> Ffi::BindInitialize() {
 }
 inline Binding<ExecutionStage::kExecute> Ffi::BindExecute() {
   return Bind<ExecutionStage::kExecute>();
+}
+inline Binding<ExecutionStage::kRecord> Ffi::BindRecord() {
+  return Bind<ExecutionStage::kRecord>();
 }
 
 // ---- binding inferred from a signature

@@ -144,6 +144,16 @@ class Result {
 
 template <DataType dtype, size_t rank = kDynamicRank>
 using ResultBuffer = Result<Buffer<dtype, rank>>;
+template <DataType dtype>
+using ResultBufferR0 = ResultBuffer<dtype, 0>;
+template <DataType dtype>
+using ResultBufferR1 = ResultBuffer<dtype, 1>;
+template <DataType dtype>
+using ResultBufferR2 = ResultBuffer<dtype, 2>;
+template <DataType dtype>
+using ResultBufferR3 = ResultBuffer<dtype, 3>;
+template <DataType dtype>
+using ResultBufferR4 = ResultBuffer<dtype, 4>;
 
 // Extension point: how an argument (and, through Result, a result) of type T
 // decodes. Specialisations provide

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "xffi/ffi/attrs.h"
 #include "xffi/ffi/error.h"
 #include "xffi/ffi/signature.h"
 #include "xffi/ffi/types.h"
@@ -373,6 +374,129 @@ struct CtxDecoding<DeviceOrdinal> {
       return std::nullopt;
     }
     return args.device_ordinal;
+  }
+};
+
+// ---- backend extensions (API 0.4+)
+
+// `.Ctx<Extension<E>>()` finds the backend extension E describes:
+//   struct E {
+//     using CExtension = ...;  // the C struct, starting with XLA_FFI_Extension
+//     using Type = ...;        // what the handler receives
+//     static constexpr const char* kName = "...";
+//     static constexpr int64_t kExtensionType = ...;
+//     static constexpr int32_t kMajorVersion = ..., kMinorVersion = ...;
+//     static Type Create(const XLA_FFI_Api*, const CExtension*);
+//     // optional: static bool Support(int32_t major, int32_t minor);
+//   };
+// Without Support, the versions must match exactly.
+template <typename E>
+struct Extension {};
+
+namespace internal {
+template <typename E, typename = void>
+struct HasSupport : std::false_type {};
+template <typename E>
+struct HasSupport<E, std::enable_if_t<std::is_same_v<
+                         decltype(&E::Support), bool (*)(int32_t, int32_t)>>>
+    : std::true_type {};
+}  // namespace internal
+
+template <typename E>
+struct CtxDecoding<Extension<E>> {
+  using Type = typename E::Type;
+  static std::string TypeName() {
+    return internal::StrCat("Extension<", E::kName, ">");
+  }
+  template <typename D>
+  static std::optional<Type> Decode(const XLA_FFI_Api* api,
+                                    XLA_FFI_InvokeContext* ctx, D& diag) {
+    if (api->api_version.minor_version < 4 ||
+        !XFFI_API_HAS(api, XLA_FFI_InvokeContext_FindExtension) ||
+        api->XLA_FFI_InvokeContext_FindExtension == nullptr) {
+      diag.Fail("extension ", E::kName, " needs XLA FFI API 0.4; the runtime ",
+                "has 0.", api->api_version.minor_version);
+      return std::nullopt;
+    }
+    XLA_FFI_InvokeContext_FindExtension_Args args;
+    args.struct_size = XLA_FFI_InvokeContext_FindExtension_Args_STRUCT_SIZE;
+    args.extension_start = nullptr;
+    args.ctx = ctx;
+    args.extension_type = E::kExtensionType;
+    args.extension = nullptr;
+    if (XLA_FFI_Error* error =
+            api->XLA_FFI_InvokeContext_FindExtension(&args)) {
+      internal::FailCall(diag, api, error, "cannot look up the extension");
+      return std::nullopt;
+    }
+    const XLA_FFI_Extension* found = args.extension;
+    if (found == nullptr) {
+      diag.Fail("extension ", E::kName, " (type ", E::kExtensionType,
+                ") is not in the context");
+      return std::nullopt;
+    }
+    bool supported;
+    if constexpr (internal::HasSupport<E>::value) {
+      supported = E::Support(found->id.major_version, found->id.minor_version);
+    } else {
+      supported = found->id.major_version == E::kMajorVersion &&
+                  found->id.minor_version == E::kMinorVersion;
+    }
+    if (!supported) {
+      diag.Fail("extension ", E::kName, " has version ",
+                found->id.major_version, ".", found->id.minor_version,
+                "; this handler was built for ", E::kMajorVersion, ".",
+                E::kMinorVersion);
+      return std::nullopt;
+    }
+    return E::Create(api,
+                     reinterpret_cast<const typename E::CExtension*>(found));
+  }
+};
+
+// The header an extension struct starts with, for code that provides one.
+template <typename E>
+XLA_FFI_Extension MakeExtensionHeader() {
+  return XLA_FFI_Extension{
+      sizeof(typename E::CExtension),
+      XLA_FFI_ExtensionId{E::kExtensionType, E::kMajorVersion,
+                          E::kMinorVersion},
+      nullptr};
+}
+
+// ---- call-site options (API 0.5)
+
+// `.Ctx<CustomOptions>()`: the options attached to the call site (API 0.5),
+// as a Dictionary.
+struct CustomOptions {};
+
+template <>
+struct CtxDecoding<CustomOptions> {
+  using Type = Dictionary;
+  static std::string TypeName() { return "CustomOptions"; }
+  template <typename D>
+  static std::optional<Type> Decode(const XLA_FFI_Api* api,
+                                    XLA_FFI_InvokeContext* ctx, D& diag) {
+    if (api->api_version.minor_version < 5 ||
+        !XFFI_API_HAS(api, XLA_FFI_CustomOptions_Get) ||
+        api->XLA_FFI_CustomOptions_Get == nullptr) {
+      diag.Fail("custom options need XLA FFI API 0.5; the runtime has 0.",
+                api->api_version.minor_version);
+      return std::nullopt;
+    }
+    XLA_FFI_CustomOptions_Get_Args args;
+    args.struct_size = XLA_FFI_CustomOptions_Get_Args_STRUCT_SIZE;
+    args.extension_start = nullptr;
+    args.ctx = ctx;
+    args.attrs = nullptr;
+    if (XLA_FFI_Error* error = api->XLA_FFI_CustomOptions_Get(&args)) {
+      Error taken = internal::TakeError(api, error);
+      diag.Fail("cannot get custom options: ", taken.message());
+      return std::nullopt;
+    }
+    static const XLA_FFI_Attrs kEmpty = {
+        XLA_FFI_Attrs_STRUCT_SIZE, nullptr, 0, nullptr, nullptr, nullptr};
+    return Dictionary(args.attrs != nullptr ? args.attrs : &kEmpty);
   }
 };
 

@@ -212,6 +212,11 @@ constexpr bool IsComplexType(DataType dtype) {
   return dtype == DataType::C64 || dtype == DataType::C128;
 }
 
+template <DataType dtype>
+constexpr bool IsComplexType() {
+  return IsComplexType(dtype);
+}
+
 constexpr bool IsFloatType(DataType dtype) {
   switch (dtype) {
     case DataType::F16:
@@ -378,6 +383,7 @@ enum class Traits : uint32_t {
 
 // User data and state types carry `static TypeId id;`, filled by registration.
 using TypeId = XLA_FFI_TypeId;
+using TypeInfo = XLA_FFI_TypeInfo;
 
 inline bool operator==(const TypeId& a, const TypeId& b) {
   return a.type_id == b.type_id;
