@@ -172,6 +172,10 @@ void** LegacyCallFrame::cuda_buffers() const {
 
 Status CallLegacyTarget(const LegacyTargetRecord& target,
                         LegacyApiVersion call_version, LegacyCallFrame& frame) {
+  if (target.function == nullptr) {
+    return InvalidArgument("legacy custom call '" + target.name +
+                           "' has a null function");
+  }
   if (target.platform != frame.platform()) {
     return InvalidArgument("legacy custom call '" + target.name +
                            "' is registered for " +

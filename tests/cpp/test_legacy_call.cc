@@ -354,6 +354,16 @@ TEST(LegacyCall, PlatformMismatchIsRefused) {
   EXPECT_THAT(status.message(), HasSubstr("laid out for CUDA"));
 }
 
+TEST(LegacyCall, NullFunctionIsRefused) {
+  LegacyCallFrame frame = ScalarFrame(Platform::kHost, 2);
+  LegacyTargetRecord target;
+  target.name = "empty";
+  xffi::Status status =
+      CallLegacyTarget(target, LegacyApiVersion::kOriginal, frame);
+  EXPECT_EQ(status.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
+  EXPECT_THAT(status.message(), HasSubstr("'empty' has a null function"));
+}
+
 TEST(LegacyCall, ByNameThroughTheRegistry) {
   ASSERT_TRUE(xffi::RegisterLegacyTarget("call_by_name",
                                          reinterpret_cast<void*>(&HostV1),
