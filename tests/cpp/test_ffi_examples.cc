@@ -19,7 +19,7 @@ using xffi::testing::InvokeRegistered;
 
 namespace {
 
-void* Open(const char* path) {
+[[maybe_unused]] void* Open(const char* path) {
   void* library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   EXPECT_NE(library, nullptr) << dlerror();
   return library;
