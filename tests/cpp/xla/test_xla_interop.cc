@@ -459,6 +459,71 @@ TEST_P(XlaInterop, ThreadPoolAndFutures) {
   EXPECT_EQ(result.message(), "async failure from the pool");
 }
 
+// ---- FFI 0.5 only ----------------------------------------------------------
+
+TEST(XlaInteropV05, CustomOptionsComeFromTheContext) {
+  auto options_frame =
+      CallFrameBuilder().Attr("scale", int64_t{4}).Attr("tag", "x").Build();
+  xffi::ExecutionContext context;
+  context.set_custom_options(&options_frame.get()->attrs);
+  InvokeOptions options;
+  options.context = &context;
+  int64_t out = 0;
+  auto frame = CallFrameBuilder().Ret(&out, {}).Build();
+  InvokeResult result = Invoke(XlaV05_ReadCustomOptions, frame, options);
+  ASSERT_TRUE(result.ok()) << result.message();
+  EXPECT_EQ(out, 42);
+
+  // No options: an empty dictionary, so the handler's own lookup fails.
+  result = Invoke(XlaV05_ReadCustomOptions, frame);
+  EXPECT_FALSE(result.ok());
+  EXPECT_THAT(result.message(), HasSubstr("scale"));
+}
+
+TEST(XlaInteropV05, BackendExtensionsAreFoundByType) {
+  XffiTestExtensionC ext{};
+  ext.extension.struct_size = sizeof(ext);
+  ext.extension.id.extension_type = kXffiTestExtensionType;
+  ext.extension.id.major_version = 1;
+  ext.extension.id.minor_version = 2;
+  ext.payload = 1234;
+  xffi::ExecutionContext context;
+  context.AddExtension(&ext.extension);
+  InvokeOptions options;
+  options.context = &context;
+  int64_t out = 0;
+  auto frame = CallFrameBuilder().Ret(&out, {}).Build();
+  InvokeResult result = Invoke(XlaV05_ReadExtension, frame, options);
+  ASSERT_TRUE(result.ok()) << result.message();
+  EXPECT_EQ(out, 1234);
+
+  ext.extension.id.minor_version = 3;  // XLA's header wants an exact match
+  result = Invoke(XlaV05_ReadExtension, frame, options);
+  EXPECT_FALSE(result.ok());
+  EXPECT_THAT(result.message(), HasSubstr("version mismatch"));
+
+  xffi::ExecutionContext bare;
+  options.context = &bare;
+  result = Invoke(XlaV05_ReadExtension, frame, options);
+  EXPECT_FALSE(result.ok());
+  EXPECT_THAT(result.message(), HasSubstr("not found"));
+}
+
+TEST(XlaInteropV05, RecordStage) {
+  int64_t out = 0;
+  auto frame = CallFrameBuilder().Ret(&out, {}).Build();
+  InvokeOptions options;
+  options.stage = XLA_FFI_ExecutionStage_RECORD;
+  InvokeResult result = Invoke(XlaV05_Record, frame, options);
+  ASSERT_TRUE(result.ok()) << result.message();
+  EXPECT_EQ(out, XLA_FFI_ExecutionStage_RECORD);
+
+  // Called at EXECUTE, a record-stage binding refuses.
+  result = Invoke(XlaV05_Record, frame);
+  EXPECT_EQ(result.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
+  EXPECT_THAT(result.message(), HasSubstr("stage"));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     OfficialHeaders, XlaInterop,
     ::testing::Values(XFFI_MAKE_INTEROP_HANDLERS(XlaV03_, "v03", 3),

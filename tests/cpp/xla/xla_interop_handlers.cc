@@ -404,6 +404,68 @@ XLA_FFI_DEFINE_HANDLER_SYMBOL(XFFI_SYM(FillOnPool), interop::FillOnPool,
                                    .Attr<bool>("fail")
                                    .Ret<ffi::Buffer<ffi::S64, 1>>()));
 
+// ---- FFI 0.4/0.5 only: custom options, backend extensions, record stage ---
+
+#if XLA_FFI_API_MINOR >= 5
+namespace interop {
+
+// The C side of a backend extension the test attaches to the context.
+struct TestExtensionC {
+  XLA_FFI_Extension extension;
+  int64_t payload;
+};
+
+struct TestExtension {
+  using CExtension = TestExtensionC;
+  using Type = int64_t;
+  static constexpr auto kName = "TestExtension";
+  static constexpr int64_t kExtensionType = 0x7866666954455354;
+  static constexpr int32_t kMajorVersion = 1;
+  static constexpr int32_t kMinorVersion = 2;
+  static Type Create(const XLA_FFI_Api*, const CExtension* ext) {
+    return ext->payload;
+  }
+};
+
+// out = options["scale"] * 10 + number of options.
+ffi::Error ReadCustomOptions(ffi::Dictionary options,
+                             ffi::Result<ffi::BufferR0<ffi::S64>> out) {
+  ffi::ErrorOr<int64_t> scale = options.get<int64_t>("scale");
+  if (scale.has_error()) return scale.error();
+  *out->typed_data() = *scale * 10 + static_cast<int64_t>(options.size());
+  return ffi::Error::Success();
+}
+
+ffi::Error ReadExtension(int64_t payload,
+                         ffi::Result<ffi::BufferR0<ffi::S64>> out) {
+  *out->typed_data() = payload;
+  return ffi::Error::Success();
+}
+
+ffi::Error Record(ffi::Result<ffi::BufferR0<ffi::S64>> out) {
+  *out->typed_data() = XLA_FFI_ExecutionStage_RECORD;
+  return ffi::Error::Success();
+}
+
+}  // namespace interop
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(XFFI_SYM(ReadCustomOptions),
+                              interop::ReadCustomOptions,
+                              (ffi::Ffi::Bind()
+                                   .Ctx<ffi::CustomOptions>()
+                                   .Ret<ffi::BufferR0<ffi::S64>>()));
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(
+    XFFI_SYM(ReadExtension), interop::ReadExtension,
+    (ffi::Ffi::Bind()
+         .Ctx<ffi::Extension<interop::TestExtension>>()
+         .Ret<ffi::BufferR0<ffi::S64>>()));
+
+XLA_FFI_DEFINE_HANDLER_SYMBOL(
+    XFFI_SYM(Record), interop::Record,
+    (ffi::Ffi::BindRecord().Ret<ffi::BufferR0<ffi::S64>>()));
+#endif  // XLA_FFI_API_MINOR >= 5
+
 // ---- registration through a runtime's API table, as XLA's header does it --
 
 // Registers this TU's user types (state and user data) with `api`.

@@ -47,6 +47,20 @@
 XFFI_DECLARE_INTEROP_SYMBOLS(XlaV03_)
 XFFI_DECLARE_INTEROP_SYMBOLS(XlaV05_)
 
+// Only the FFI 0.5 build has these (custom options, extensions, record).
+extern "C" {
+XLA_FFI_Error* XlaV05_ReadCustomOptions(XLA_FFI_CallFrame* call_frame);
+XLA_FFI_Error* XlaV05_ReadExtension(XLA_FFI_CallFrame* call_frame);
+XLA_FFI_Error* XlaV05_Record(XLA_FFI_CallFrame* call_frame);
+}
+
+// The extension ReadExtension decodes, as the 0.5 TU declares it.
+struct XffiTestExtensionC {
+  XLA_FFI_Extension extension;
+  int64_t payload;
+};
+inline constexpr int64_t kXffiTestExtensionType = 0x7866666954455354;
+
 // One official header's build of the handlers, as values.
 struct XlaInteropHandlers {
   const char* label;  // "v03" or "v05"
