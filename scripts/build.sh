@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Configures and builds one flavour of the project into build/<flavour>.
 #   scripts/build.sh release     optimised: library, tests, examples, bench
-#   scripts/build.sh asan        AddressSanitizer + UBSan: library and tests
+#   scripts/build.sh asan        AddressSanitizer + UBSan: library, tests and
+#                                the examples they load (no bench)
 # Fetches the comparison headers first (scripts/deps.sh). XFFI_JOBS sets the
 # build's parallelism (default: all cores).
 set -euo pipefail
@@ -18,10 +19,10 @@ case "$flavour" in
   release)
     flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
   asan)
-    # Examples and benchmarks are not tests; run_example.sh and the release
-    # flavour cover them.
+    # Benchmarks are not tests. Examples stay: test_ffi_examples loads the
+    # example handler libraries, and they should run sanitized too.
     flags=(-DCMAKE_BUILD_TYPE=Debug -DXFFI_SANITIZE=address,undefined
-           -DXFFI_BUILD_BENCH=OFF -DXFFI_BUILD_EXAMPLES=OFF) ;;
+           -DXFFI_BUILD_BENCH=OFF) ;;
   *) fail "unknown flavour '$flavour' (release or asan)" ;;
 esac
 
