@@ -16,6 +16,15 @@ using xffi::testing::CallFrameBuilder;
 using xffi::testing::Invoke;
 using xffi::testing::InvokeOptions;
 
+namespace binding_test {
+struct Stream;
+}
+
+template <>
+struct xffi::ffi::CtxBinding<binding_test::Stream*> {
+  using Ctx = ffi::PlatformStream<binding_test::Stream*>;
+};
+
 namespace {
 
 // Reads and frees an error returned straight from Call().
@@ -238,6 +247,17 @@ TEST(FfiBinding, BindToLambdasOptionalsAndRemaining) {
                    .Build();
   auto result = Invoke(*handler, frame);
   EXPECT_TRUE(result.ok()) << result.message();
+}
+
+TEST(FfiBinding, BindToUsesBindingSpecialisations) {
+  auto handler = ffi::Ffi::BindTo(
+      [](binding_test::Stream*) { return ffi::Error::Success(); });
+  ASSERT_EQ(handler->signature().num_params, 1);
+  EXPECT_EQ(handler->signature().params[0].kind, XFFI_Param_CTX);
+  auto frame = CallFrameBuilder().Build();
+  // Host has no stream: the binding asked for one.
+  EXPECT_THAT(Invoke(*handler, frame).message(),
+              HasSubstr("cannot get the platform stream"));
 }
 
 TEST(FfiBinding, BindToOtherStages) {

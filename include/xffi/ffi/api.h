@@ -1008,6 +1008,25 @@ inline Binding<ExecutionStage::kRecord> Ffi::BindRecord() {
 
 // ---- binding inferred from a signature
 
+// Extension points for Ffi::BindTo: a parameter of type T binds as
+// `.Arg<Arg>()`, `.Ret<Ret>()` or `.Ctx<Ctx>()` when the matching
+// specialisation names a type, e.g.
+//   template <> struct CtxBinding<cudaStream_t> {
+//     using Ctx = PlatformStream<cudaStream_t>;
+//   };
+template <typename T>
+struct ArgBinding {
+  using Arg = void;
+};
+template <typename T>
+struct RetBinding {
+  using Ret = void;
+};
+template <typename T>
+struct CtxBinding {
+  using Ctx = void;
+};
+
 namespace internal {
 
 template <typename T>
@@ -1022,6 +1041,11 @@ template <typename C, typename R, typename... As>
 struct FnTraits<R (C::*)(As...)> : FnTraits<R(As...)> {};
 template <typename C, typename R, typename... As>
 struct FnTraits<R (C::*)(As...) const> : FnTraits<R(As...)> {};
+
+template <typename T, typename = void>
+struct BindsAs : std::false_type {};
+template <typename T>
+struct BindsAs<T, std::enable_if_t<!std::is_void_v<T>>> : std::true_type {};
 
 template <typename T>
 struct IsOptional : std::false_type {};
@@ -1057,7 +1081,13 @@ struct always_false : std::false_type {};
 template <typename Raw>
 auto InferTag() {
   using A = std::remove_cv_t<std::remove_reference_t<Raw>>;
-  if constexpr (IsBufferType<A>::value) {
+  if constexpr (BindsAs<typename ArgBinding<A>::Arg>::value) {
+    return ArgTag<typename ArgBinding<A>::Arg>{};
+  } else if constexpr (BindsAs<typename RetBinding<A>::Ret>::value) {
+    return RetTag<typename RetBinding<A>::Ret>{};
+  } else if constexpr (BindsAs<typename CtxBinding<A>::Ctx>::value) {
+    return CtxTag<typename CtxBinding<A>::Ctx>{};
+  } else if constexpr (IsBufferType<A>::value) {
     return ArgTag<A>{};
   } else if constexpr (IsResult<A>::value) {
     return RetTag<typename IsResult<A>::Inner>{};
