@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "xffi/runtime.h"  // the umbrella builds on its own
 #include "xffi/runtime/api.h"
 
 namespace {

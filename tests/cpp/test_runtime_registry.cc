@@ -5,6 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -384,6 +386,25 @@ TEST(RuntimeRegistry, DescribeDoesNotRegister) {
   auto bad = xffi::DescribeHandler("reg.describe", Bundle(Versioned<0, 9>));
   EXPECT_FALSE(bad.ok());
   EXPECT_THAT(bad.status().message(), HasSubstr("0.9"));
+}
+
+TEST(RuntimeRegistry, ConcurrentRegistrations) {
+  std::vector<std::thread> threads;
+  std::vector<xffi::Status> shared(8), own(8);
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([t, &shared, &own] {
+      shared[t] = xffi::RegisterHandler("reg.concurrent", "Host", Bundle(kV5));
+      own[t] = xffi::RegisterHandler("reg.concurrent." + std::to_string(t),
+                                     "CUDA", Bundle(kV3));
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < 8; ++t) {
+    EXPECT_TRUE(shared[t].ok()) << shared[t].ToString();
+    EXPECT_TRUE(own[t].ok()) << own[t].ToString();
+    EXPECT_TRUE(
+        xffi::FindHandler("reg.concurrent." + std::to_string(t), "gpu").ok());
+  }
 }
 
 // ------------------------------------------------ through the API table
