@@ -109,4 +109,30 @@ CallResult CallHandler(HandlerThunk thunk, const void* object,
       options);
 }
 
+CallResult CallHandler(const HandlerRecord& record, XLA_FFI_CallFrame* frame,
+                       CallOptions options) {
+  XLA_FFI_Handler* handler = nullptr;
+  switch (options.stage) {
+    case XLA_FFI_ExecutionStage_INSTANTIATE:
+      handler = record.bundle.instantiate;
+      break;
+    case XLA_FFI_ExecutionStage_PREPARE:
+      handler = record.bundle.prepare;
+      break;
+    case XLA_FFI_ExecutionStage_INITIALIZE:
+      handler = record.bundle.initialize;
+      break;
+    case XLA_FFI_ExecutionStage_EXECUTE:
+      handler = record.bundle.execute;
+      break;
+    case XLA_FFI_ExecutionStage_RECORD:
+      handler = record.bundle.record;
+      break;
+  }
+  if (handler == nullptr) return {Status::Ok(), nullptr};
+  options.handler_api_minor = record.api_minor;
+  options.target_name = record.name;
+  return CallHandler(handler, frame, options);
+}
+
 }  // namespace xffi

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "xffi/runtime/api.h"
+#include "xffi/runtime/registry.h"
 
 namespace {
 
@@ -150,6 +151,37 @@ TEST(RuntimeCall, ThunkForHandlerObjects) {
   EXPECT_EQ(xffi::CallHandler(thunk, &object, &frame, prepare).status.message(),
             "wrong stage");
   EXPECT_EQ(object.calls, 2);
+}
+
+XLA_FFI_Error* NamedStage(XLA_FFI_CallFrame* frame) {
+  if (frame->extension_start != nullptr) {
+    auto* ext =
+        reinterpret_cast<XLA_FFI_Metadata_Extension*>(frame->extension_start);
+    ext->metadata->api_version =
+        XLA_FFI_Api_Version{XLA_FFI_Api_Version_STRUCT_SIZE, nullptr, 0, 2};
+    return nullptr;
+  }
+  return NewError(frame->api, XLA_FFI_Error_Code_ABORTED,
+                  ("stage " + std::to_string(frame->stage)).c_str());
+}
+
+TEST(RuntimeCall, ARegisteredHandlerByStage) {
+  XLA_FFI_Handler_Bundle bundle{};
+  bundle.execute = NamedStage;
+  bundle.initialize = NamedStage;
+  ASSERT_TRUE(xffi::RegisterHandler("call.record", "Host", bundle).ok());
+  const xffi::HandlerRecord& record = **xffi::FindHandler("call.record", "cpu");
+  XLA_FFI_CallFrame frame = EmptyFrame();
+  EXPECT_EQ(xffi::CallHandler(record, &frame).status.message(), "stage 3");
+  xffi::CallOptions initialize;
+  initialize.stage = XLA_FFI_ExecutionStage_INITIALIZE;
+  EXPECT_EQ(xffi::CallHandler(record, &frame, initialize).status.message(),
+            "stage 2");
+  xffi::CallOptions prepare;
+  prepare.stage = XLA_FFI_ExecutionStage_PREPARE;
+  xffi::CallResult skipped = xffi::CallHandler(record, &frame, prepare);
+  EXPECT_TRUE(skipped.status.ok());  // no prepare handler: nothing to do
+  EXPECT_EQ(skipped.future, nullptr);
 }
 
 // A foreign API table (as XLA's would be): its errors are read through its

@@ -8,6 +8,7 @@
 #include "xffi/c_api.h"
 #include "xffi/runtime/context.h"
 #include "xffi/runtime/future.h"
+#include "xffi/runtime/registry.h"
 #include "xffi/runtime/status.h"
 
 namespace xffi {
@@ -46,6 +47,13 @@ using HandlerThunk = XLA_FFI_Error* (*)(const void* object,
 CallResult CallHandler(HandlerThunk thunk, const void* object,
                        XLA_FFI_CallFrame* frame,
                        const CallOptions& options = {});
+
+// Calls the member of a registered handler's bundle for options.stage, with
+// the API version the handler reported and its name for messages (options'
+// handler_api_minor and target_name are overridden). A stage the bundle has
+// no handler for is skipped with OK, as XLA skips it.
+CallResult CallHandler(const HandlerRecord& record, XLA_FFI_CallFrame* frame,
+                       CallOptions options = {});
 
 }  // namespace xffi
 
