@@ -276,6 +276,36 @@ TEST(Plugin, UnresolvedSymbolIsNamed) {
               HasSubstr("xffi_test_symbol_nobody_defines"));
 }
 
+TEST(Plugin, LegacyTargetsFromACPlugin) {
+  auto plugin = Plugin::Load(XFFI_TEST_PLUGIN_C_LEGACY);
+  ASSERT_TRUE(plugin.ok()) << plugin.status().ToString();
+  auto legacy = (*plugin)->RegisteredLegacyTargets();
+  ASSERT_EQ(legacy.size(), 2u);
+  for (const auto* target : legacy) {
+    EXPECT_EQ(target->api_version, xffi::LegacyApiVersion::kUnspecified);
+  }
+
+  float x = 2.5f, out = 0;
+  auto frame = xffi::LegacyCallFrame::Create(xffi::Platform::kHost,
+                                             {xffi::LegacyShape::Array()},
+                                             xffi::LegacyShape::Array());
+  ASSERT_TRUE(frame.SetOperandLeaf(0, &x).ok());
+  ASSERT_TRUE(frame.SetResultLeaf(0, &out).ok());
+  ASSERT_TRUE(xffi::CallLegacyTarget("c_negate",
+                                     xffi::LegacyApiVersion::kOriginal, frame)
+                  .ok());
+  EXPECT_EQ(out, -2.5f);
+  // Without a version anywhere the convention is unknown: refused.
+  EXPECT_EQ(xffi::CallLegacyTarget("c_negate",
+                                   xffi::LegacyApiVersion::kUnspecified, frame)
+                .code(),
+            XLA_FFI_Error_Code_FAILED_PRECONDITION);
+  xffi::Status status = xffi::CallLegacyTarget(
+      "c_fail", xffi::LegacyApiVersion::kStatusReturning, frame);
+  EXPECT_EQ(status.code(), XLA_FFI_Error_Code_INTERNAL);
+  EXPECT_THAT(status.message(), HasSubstr("failed in C"));
+}
+
 void Unrelated(void*, const void**) {}
 
 TEST(Plugin, FailedRegistrationNamesPluginAndTarget) {
