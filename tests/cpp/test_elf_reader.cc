@@ -256,6 +256,49 @@ TEST(ElfReader, EveryTruncationIsHandled) {
   }
 }
 
+std::vector<std::string> Names(const std::vector<ElfSymbol>& symbols) {
+  std::vector<std::string> names;
+  for (const ElfSymbol& symbol : symbols) names.push_back(symbol.name);
+  return names;
+}
+
+// A library whose section headers are gone (as after sstrip) still lists
+// the same symbols, read through its dynamic segment and hash table.
+TEST(ElfReader, SectionlessLibrariesAreReadThroughTheDynamicSegment) {
+  for (const char* path : {XFFI_TEST_ELF_SYSV_HASH, XFFI_TEST_ELF_GNU_HASH}) {
+    auto bytes = xffi::internal::ReadFileBytes(path);
+    ASSERT_TRUE(bytes.ok());
+    auto with_sections =
+        ParseElfDynamicSymbols(bytes->data(), bytes->size(), path);
+    ASSERT_TRUE(with_sections.ok()) << with_sections.status().ToString();
+
+    auto& header = *reinterpret_cast<Elf64_Ehdr*>(bytes->data());
+    header.e_shoff = 0;
+    header.e_shnum = 0;
+    header.e_shstrndx = 0;
+    auto without = ParseElfDynamicSymbols(bytes->data(), bytes->size(), path);
+    ASSERT_TRUE(without.ok()) << path << ": " << without.status().ToString();
+    EXPECT_EQ(Names(*without), Names(*with_sections)) << path;
+    EXPECT_THAT(Names(*without),
+                ::testing::Contains("xffi_export_exported_double"));
+
+    // Every truncation of the section-less file fails cleanly.
+    for (size_t size = 0; size < bytes->size(); size += 97) {
+      auto cut = ParseElfDynamicSymbols(bytes->data(), size, "cut");
+      (void)cut;
+    }
+  }
+}
+
+TEST(ElfReader, SectionlessWithoutDynamicSegmentSaysBoth) {
+  Synthetic image;
+  image.header().e_shoff = 0;
+  auto symbols = image.Parse();
+  ASSERT_FALSE(symbols.ok());
+  EXPECT_THAT(symbols.status().message(), HasSubstr("no section headers"));
+  EXPECT_THAT(symbols.status().message(), HasSubstr("no dynamic segment"));
+}
+
 TEST(ElfReader, ReadsARealLibrary) {
   auto symbols = xffi::internal::ReadElfDynamicSymbols(XFFI_TEST_LIBXFFI);
   ASSERT_TRUE(symbols.ok()) << symbols.status().ToString();
