@@ -498,6 +498,17 @@ struct Layout {
                 "RemainingArgs/RemainingRets may appear once");
 };
 
+// An extension node's type, read as the integer it is: xffi's own types lie
+// outside the C enum's enumerators, and loading such a value through the
+// enum type is undefined behaviour in C++.
+XFFI_ALWAYS_INLINE int64_t
+ExtensionType(const XLA_FFI_InternalExtension* node) {
+  std::underlying_type_t<XLA_FFI_InternalExtension_Type> raw;
+  static_assert(sizeof(raw) == sizeof(node->type), "enum storage");
+  std::memcpy(&raw, &node->type, sizeof(raw));
+  return static_cast<int64_t>(raw);
+}
+
 XFFI_COLD inline XLA_FFI_Error* InvalidArgument(const XLA_FFI_CallFrame* f,
                                                 const std::string& message) {
   return CreateError(f->api, XLA_FFI_Error_Code_INVALID_ARGUMENT, message);
@@ -610,7 +621,8 @@ class Handler final : public Ffi {
     // The handshake is answered before the stage is looked at: the runtime
     // asks every bundle member, whatever stage it was bound to.
     if (XFFI_UNLIKELY(f->extension_start != nullptr &&
-                      f->extension_start->type == XLA_FFI_Extension_Metadata)) {
+                      internal::ExtensionType(f->extension_start) ==
+                          XLA_FFI_Extension_Metadata)) {
       return PopulateMetadata(f);
     }
     if (XFFI_UNLIKELY(f->stage != kStage)) return WrongStage(f);
@@ -873,7 +885,7 @@ class Handler final : public Ffi {
     // never does, and a handler built with XLA's header never looks.
     for (XLA_FFI_InternalExtension* node = extension->extension_base.next;
          node != nullptr; node = node->next) {
-      if (node->type == XFFI_EXTENSION_SIGNATURE &&
+      if (internal::ExtensionType(node) == XFFI_EXTENSION_SIGNATURE &&
           node->struct_size >= XFFI_Signature_Extension_STRUCT_SIZE) {
         reinterpret_cast<XFFI_Signature_Extension*>(node)->signature =
             &signature_;
