@@ -341,4 +341,21 @@ TEST(FfiBuffer, AliasesAndTypeHelpers) {
   EXPECT_EQ(static_cast<int>(ffi::S1), 30);
 }
 
+TEST(FfiBuffer, NonBufferArgumentKindsAreRefused) {
+  float x[1] = {};
+  auto handler =
+      ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::AnyBuffer>().To(
+          [](ffi::AnyBuffer, ffi::Result<ffi::AnyBuffer>) {
+            return ffi::Error::Success();
+          });
+  auto frame = CallFrameBuilder().Arg(x, {1}).Ret(x, {1}).Build();
+  frame.get()->args.types[0] = static_cast<XLA_FFI_ArgType>(7);
+  EXPECT_EQ(Invoke(*handler, frame).message(),
+            "argument 0: expected a buffer, got argument type 7");
+  frame.get()->args.types[0] = XLA_FFI_ArgType_BUFFER;
+  frame.get()->rets.types[0] = static_cast<XLA_FFI_RetType>(9);
+  EXPECT_EQ(Invoke(*handler, frame).message(),
+            "result 0: expected a buffer, got result type 9");
+}
+
 }  // namespace
