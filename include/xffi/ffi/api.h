@@ -1074,11 +1074,8 @@ struct IsNamedAttr<::xffi::ffi::Attr<T, name>> : std::true_type {
   static constexpr const char* kName = name;
 };
 
-template <typename T, typename = void>
-struct IsAttrsType : std::false_type {};
 template <typename T>
-struct IsAttrsType<T, std::void_t<typename AttrsBinding<T>::Attrs>>
-    : std::true_type {};
+struct IsAttrsType : BindsAs<typename AttrsBinding<T>::Attrs> {};
 
 template <typename T, typename = void>
 struct IsSelfCtx : std::false_type {};

@@ -32,9 +32,12 @@ namespace xffi::ffi {
 template <typename T, typename = void>
 struct AttrDecoding;
 
-// Marks a type `.Attrs<T>()` may decode the whole attribute dictionary into.
+// Marks a type `.Attrs<T>()` may decode the whole attribute dictionary into
+// (`using Attrs = T;`, as the struct registration macro writes).
 template <typename T>
-struct AttrsBinding;
+struct AttrsBinding {
+  using Attrs = void;
+};
 
 // An attribute bound by name at compile time, for Ffi::BindTo:
 //   static constexpr char kEps[] = "eps";
