@@ -279,14 +279,18 @@ int main(int argc, char** argv) {
     std::printf("loaded %s: %zu FFI handler(s), %zu legacy target(s)",
                 path.c_str(), (*plugin)->RegisteredHandlers().size(),
                 (*plugin)->RegisteredLegacyTargets().size());
-    if (auto exported = (*plugin)->ExportedHandlers();
-        exported.ok() && !exported->empty()) {
-      std::printf(", exports");
-      for (const auto& handler : *exported) {
-        std::printf(" %s", handler.name.c_str());
-      }
-    }
     std::printf("\n");
+    // What `xffi inspect` shows: the exported symbols, self-described.
+    if (auto exported = xffi::DescribeExportedHandlers(**plugin);
+        exported.ok()) {
+      for (const xffi::TargetDescription& handler : *exported) {
+        std::printf("  exports %s: %s\n", handler.name.c_str(),
+                    handler.signature.empty() ? "(no signature)"
+                                              : handler.signature.c_str());
+      }
+    } else {
+      checks.push_back({"inspect " + path, "plugin", exported.status()});
+    }
   }
 
   std::printf("\nregistered targets:\n");
