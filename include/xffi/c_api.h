@@ -56,8 +56,12 @@ typedef struct XLA_FFI_InternalApi XLA_FFI_InternalApi;
 /* Internal extensions pass data between the runtime and a handler through
  * `extension_start` of any argument struct. XLA 0.1-0.3 called these
  * XLA_FFI_Extension_Base / XLA_FFI_Extension_Type. */
+/* XFFI_Extension_Signature is xffi's own (see the end of this file). Listing
+ * it here keeps the value inside the enum's range, so C++ may store and
+ * compare it without undefined behaviour; the enum stays 4 bytes. */
 typedef enum {
   XLA_FFI_Extension_Metadata = 1,
+  XFFI_Extension_Signature = 0x78666669, /* 'xffi' */
 } XLA_FFI_InternalExtension_Type;
 typedef XLA_FFI_InternalExtension_Type XLA_FFI_Extension_Type;
 
@@ -656,7 +660,7 @@ const XLA_FFI_Api* XLA_FFI_GetApi(void);
 /* ------------------------------------------------------------------------ */
 
 /* An extension type XLA does not define ('xffi' in ASCII). */
-#define XFFI_EXTENSION_SIGNATURE ((XLA_FFI_InternalExtension_Type)0x78666669)
+#define XFFI_EXTENSION_SIGNATURE XFFI_Extension_Signature
 
 /* What a parameter of a binding is. */
 typedef enum {
