@@ -631,6 +631,7 @@ namespace {
   PIN(XFFI_Param_ATTRS, 8) \
   PIN(XFFI_Param_CTX, 9) \
   PIN(XFFI_EXTENSION_SIGNATURE, 2019976809) \
+  PIN(XFFI_Extension_Signature, 2019976809) \
   PIN(XFFI_API_MINOR_OLDEST, 1) \
   PIN(sizeof(XLA_FFI_TypeId_Register_Args), 48) \
   PIN(alignof(XLA_FFI_TypeId_Register_Args), 8) \
