@@ -102,7 +102,7 @@ struct Param<ArgTag<T>> {
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t i, const DecodeState&, D& diag) {
-    if (XFFI_UNLIKELY(!CheckArgType(f->args.types[i], diag))) {
+    if (XFFI_UNLIKELY(!CheckArgType(&f->args.types[i], diag))) {
       return std::nullopt;
     }
     return BufferDecoding<T>::Decode(ArgAt(f, i), diag);
@@ -150,7 +150,7 @@ struct Param<RetTag<T>> {
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t i, const DecodeState&, D& diag) {
-    if (XFFI_UNLIKELY(!CheckRetType(f->rets.types[i], diag))) {
+    if (XFFI_UNLIKELY(!CheckRetType(&f->rets.types[i], diag))) {
       return std::nullopt;
     }
     std::optional<T> value = BufferDecoding<T>::Decode(RetAt(f, i), diag);

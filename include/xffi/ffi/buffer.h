@@ -6,6 +6,7 @@
 
 #include <cassert>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -231,17 +232,29 @@ struct IsResult<Result<T>> : std::true_type {
   using Inner = T;
 };
 
+// The kind of an argument or result, read as the integer it is: a caller
+// may put anything there, and loading a value outside a C enum's range
+// through the enum type is undefined behaviour in C++.
+template <typename Enum>
+XFFI_ALWAYS_INLINE int64_t RawKind(const Enum* slot) {
+  std::underlying_type_t<Enum> raw;
+  std::memcpy(&raw, slot, sizeof(raw));
+  return static_cast<int64_t>(raw);
+}
+
 template <typename D>
-XFFI_ALWAYS_INLINE bool CheckArgType(XLA_FFI_ArgType type, D& diag) {
-  if (XFFI_LIKELY(type == XLA_FFI_ArgType_BUFFER)) return true;
-  diag.Fail("expected a buffer, got argument type ", static_cast<int>(type));
+XFFI_ALWAYS_INLINE bool CheckArgType(const XLA_FFI_ArgType* type, D& diag) {
+  int64_t kind = RawKind(type);
+  if (XFFI_LIKELY(kind == XLA_FFI_ArgType_BUFFER)) return true;
+  diag.Fail("expected a buffer, got argument type ", kind);
   return false;
 }
 
 template <typename D>
-XFFI_ALWAYS_INLINE bool CheckRetType(XLA_FFI_RetType type, D& diag) {
-  if (XFFI_LIKELY(type == XLA_FFI_RetType_BUFFER)) return true;
-  diag.Fail("expected a buffer, got result type ", static_cast<int>(type));
+XFFI_ALWAYS_INLINE bool CheckRetType(const XLA_FFI_RetType* type, D& diag) {
+  int64_t kind = RawKind(type);
+  if (XFFI_LIKELY(kind == XLA_FFI_RetType_BUFFER)) return true;
+  diag.Fail("expected a buffer, got result type ", kind);
   return false;
 }
 

@@ -46,7 +46,7 @@ class RemainingArgs {
     }
     size_t i = index + offset_;
     if constexpr (D::kExplain) d.Fail("argument ", i, ": ");
-    if (!internal::CheckArgType(args_->types[i], d)) return std::nullopt;
+    if (!internal::CheckArgType(&args_->types[i], d)) return std::nullopt;
     return BufferDecoding<T>::Decode(
         static_cast<const XLA_FFI_Buffer*>(args_->args[i]), d);
   }
@@ -89,7 +89,7 @@ class RemainingRets {
     }
     size_t i = index + offset_;
     if constexpr (D::kExplain) d.Fail("result ", i, ": ");
-    if (!internal::CheckRetType(rets_->types[i], d)) return std::nullopt;
+    if (!internal::CheckRetType(&rets_->types[i], d)) return std::nullopt;
     return BufferDecoding<T>::Decode(
         static_cast<const XLA_FFI_Buffer*>(rets_->rets[i]), d);
   }
