@@ -55,8 +55,15 @@ using AttrValue = std::variant<
 class Dictionary {
  public:
   Dictionary& Set(std::string name, AttrValue value);
-  // Keeps a string literal from converting to bool.
-  Dictionary& Set(std::string name, const char* value);
+  // C strings become string attributes rather than bools. A template, not a
+  // `const char*` overload, because GCC takes an integer constant 0 (such as
+  // int64_t{0}) for a null pointer and would pick that overload.
+  template <typename CString,
+            typename = std::enable_if_t<std::is_same_v<CString, const char*> ||
+                                        std::is_same_v<CString, char*>>>
+  Dictionary& Set(std::string name, CString value) {
+    return SetCString(std::move(name), value);
+  }
 
   size_t size() const { return names_.size(); }
   bool empty() const { return names_.empty(); }
@@ -67,6 +74,8 @@ class Dictionary {
   const std::vector<AttrValue>& values() const { return values_; }
 
  private:
+  Dictionary& SetCString(std::string name, const char* value);
+
   std::vector<std::string> names_;
   std::vector<AttrValue> values_;
 };
@@ -156,7 +165,14 @@ class CallFrameBuilder {
   CallFrameBuilder& TokenRet();
 
   CallFrameBuilder& Attr(std::string name, AttrValue value);
-  CallFrameBuilder& Attr(std::string name, const char* value);
+  // See Dictionary::Set for why C strings take a template.
+  template <typename CString,
+            typename = std::enable_if_t<std::is_same_v<CString, const char*> ||
+                                        std::is_same_v<CString, char*>>>
+  CallFrameBuilder& Attr(std::string name, CString value) {
+    attrs_.Set(std::move(name), value);
+    return *this;
+  }
   // Adds every entry of `attrs`.
   CallFrameBuilder& Attrs(const Dictionary& attrs);
 

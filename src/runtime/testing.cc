@@ -25,7 +25,7 @@ Dictionary& Dictionary::Set(std::string name, AttrValue value) {
   return *this;
 }
 
-Dictionary& Dictionary::Set(std::string name, const char* value) {
+Dictionary& Dictionary::SetCString(std::string name, const char* value) {
   return Set(std::move(name), AttrValue(std::string(value ? value : "")));
 }
 
@@ -183,11 +183,6 @@ CallFrameBuilder& CallFrameBuilder::TokenRet() {
 
 CallFrameBuilder& CallFrameBuilder::Attr(std::string name, AttrValue value) {
   attrs_.Set(std::move(name), std::move(value));
-  return *this;
-}
-
-CallFrameBuilder& CallFrameBuilder::Attr(std::string name, const char* value) {
-  attrs_.Set(std::move(name), value);
   return *this;
 }
 

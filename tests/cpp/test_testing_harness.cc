@@ -277,6 +277,32 @@ TEST(TestingHarness, SettingANameAgainReplacesIt) {
   EXPECT_EQ(d.Find("q"), nullptr);
 }
 
+// GCC takes an integer constant 0 for a null pointer; a zero must still
+// arrive as the integer it is, and C strings (literal or not) as strings.
+TEST(TestingHarness, ZeroIntegersAreNotStrings) {
+  Dictionary d;
+  d.Set("i64", int64_t{0}).Set("u64", uint64_t{0}).Set("i32", 0);
+  const char* not_a_literal = "text";
+  char mutable_text[] = "mut";
+  d.Set("s", not_a_literal).Set("m", static_cast<char*>(mutable_text));
+  EXPECT_TRUE(std::holds_alternative<int64_t>(*d.Find("i64")));
+  EXPECT_TRUE(std::holds_alternative<uint64_t>(*d.Find("u64")));
+  EXPECT_TRUE(std::holds_alternative<int32_t>(*d.Find("i32")));
+  ASSERT_TRUE(std::holds_alternative<std::string>(*d.Find("s")));
+  EXPECT_EQ(std::get<std::string>(*d.Find("s")), "text");
+  EXPECT_EQ(std::get<std::string>(*d.Find("m")), "mut");
+
+  CallFrame frame =
+      CallFrameBuilder().Attr("z", int64_t{0}).Attr("t", "lit").Build();
+  const XLA_FFI_Attrs& attrs = frame.get()->attrs;
+  ASSERT_EQ(attrs.size, 2);
+  EXPECT_EQ(attrs.types[0], XLA_FFI_AttrType_STRING);  // "t" sorts first
+  EXPECT_EQ(attrs.types[1], XLA_FFI_AttrType_SCALAR);
+  auto* zero = static_cast<XLA_FFI_Scalar*>(attrs.attrs[1]);
+  EXPECT_EQ(zero->dtype, XLA_FFI_DataType_S64);
+  EXPECT_EQ(*static_cast<int64_t*>(zero->value), 0);
+}
+
 TEST(TestingHarness, AttrsFromADictionary) {
   Dictionary d;
   d.Set("b", 2).Set("a", 1);
