@@ -308,6 +308,10 @@ ffi::Future FillOnPool(ffi::ThreadPool pool, bool fail,
 
 // ---- exported handlers -----------------------------------------------------
 
+// The library is built with hidden visibility (so XLA's inline functions
+// stay private to it); what follows is its interface.
+#pragma GCC visibility push(default)
+
 XLA_FFI_DEFINE_HANDLER_SYMBOL(XFFI_SYM(AddBuffers), interop::AddBuffers,
                               (ffi::Ffi::Bind()
                                    .Arg<ffi::Buffer<ffi::F32, 1>>()
@@ -520,3 +524,5 @@ XLA_FFI_REGISTER_HANDLER(XLA_FFI_GetApi(),
 
 // The version this TU's header declares, for the driver's sanity checks.
 extern "C" int XFFI_SYM(HeaderMinor)() { return XLA_FFI_API_MINOR; }
+
+#pragma GCC visibility pop
