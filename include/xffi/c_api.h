@@ -6,7 +6,7 @@
  * ships; where an earlier version laid a struct out differently, the
  * difference is recorded next to the struct, because the runtime must still
  * accept callers built against it. tests/cpp/test_abi_layout.cc pins every
- * offset and size, and tests/cpp/test_abi_compare.cc compares them with the
+ * offset and size, and tests/cpp/xla/test_abi_compare.cc compares them with the
  * official header.
  *
  * Names are XLA's, so a handler ported from XLA changes only its includes.
@@ -72,7 +72,9 @@ typedef struct XLA_FFI_InternalExtension {
 } XLA_FFI_InternalExtension;
 typedef XLA_FFI_InternalExtension XLA_FFI_Extension_Base;
 XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_InternalExtension, next);
-enum { XLA_FFI_Extension_Base_STRUCT_SIZE = XLA_FFI_InternalExtension_STRUCT_SIZE };
+enum {
+  XLA_FFI_Extension_Base_STRUCT_SIZE = XLA_FFI_InternalExtension_STRUCT_SIZE
+};
 
 /* Backend extensions (0.4+) are attached to an invoke context and found with
  * InvokeContext_FindExtension. Each carries its own 64-bit type and version. */
@@ -268,7 +270,8 @@ typedef struct XLA_FFI_TypeId {
 } XLA_FFI_TypeId;
 
 #ifdef __cplusplus
-#define XLA_FFI_UNKNOWN_TYPE_ID XLA_FFI_TypeId{0}
+#define XLA_FFI_UNKNOWN_TYPE_ID \
+  XLA_FFI_TypeId { 0 }
 #endif
 
 typedef struct XLA_FFI_TypeInfo {
@@ -646,9 +649,9 @@ struct XLA_FFI_Api {
 XLA_FFI_DEFINE_STRUCT_TRAITS(XLA_FFI_Api, XLA_FFI_CustomOptions_Get);
 
 /* True when `api` has the slot `field` (its struct_size reaches past it). */
-#define XFFI_API_HAS(api, field)                                      \
-  ((api)->struct_size >= offsetof(XLA_FFI_Api, field) +              \
-                             sizeof(((XLA_FFI_Api*)0)->field))
+#define XFFI_API_HAS(api, field) \
+  ((api)->struct_size >=         \
+   offsetof(XLA_FFI_Api, field) + sizeof(((XLA_FFI_Api*)0)->field))
 
 /* Exported by libxffi with C linkage: the runtime's table. */
 const XLA_FFI_Api* XLA_FFI_GetApi(void);
@@ -684,7 +687,7 @@ typedef struct XFFI_Param {
   XLA_FFI_DataType dtype;
   int64_t rank;
   XLA_FFI_AttrType attr_type; /* 0 when not an attribute or several types */
-  const char* name;      /* attribute name, or null */
+  const char* name;           /* attribute name, or null */
   const char* type_name; /* the C++ type as written, e.g. "Buffer<F32, 2>" */
 } XFFI_Param;
 
