@@ -3,22 +3,16 @@
 
 #include <string>
 
+#include "xffi/ffi/types.h"
 #include "xffi/runtime/types.h"
 
 namespace xffi {
 
+// Takes an int: the stage may come from a foreign frame with any value.
 std::string ExecutionStageName(int stage) {
-  switch (stage) {
-    case XLA_FFI_ExecutionStage_INSTANTIATE:
-      return "INSTANTIATE";
-    case XLA_FFI_ExecutionStage_PREPARE:
-      return "PREPARE";
-    case XLA_FFI_ExecutionStage_INITIALIZE:
-      return "INITIALIZE";
-    case XLA_FFI_ExecutionStage_EXECUTE:
-      return "EXECUTE";
-    case XLA_FFI_ExecutionStage_RECORD:
-      return "RECORD";
+  if (stage >= XLA_FFI_ExecutionStage_INSTANTIATE &&
+      stage <= XLA_FFI_ExecutionStage_RECORD) {
+    return ffi::ExecutionStageName(static_cast<XLA_FFI_ExecutionStage>(stage));
   }
   return "stage " + std::to_string(stage);
 }

@@ -4,95 +4,20 @@
 #include <algorithm>
 #include <sstream>
 
+#include "xffi/ffi/types.h"
+#include "xffi/runtime/context.h"
 #include "xffi/runtime/registry.h"
 
 namespace xffi {
 namespace {
 
-const char* DataTypeName(XLA_FFI_DataType dtype) {
-  switch (dtype) {
-    case XLA_FFI_DataType_INVALID:
-      return "INVALID";
-    case XLA_FFI_DataType_PRED:
-      return "PRED";
-    case XLA_FFI_DataType_S1:
-      return "S1";
-    case XLA_FFI_DataType_S2:
-      return "S2";
-    case XLA_FFI_DataType_S4:
-      return "S4";
-    case XLA_FFI_DataType_S8:
-      return "S8";
-    case XLA_FFI_DataType_S16:
-      return "S16";
-    case XLA_FFI_DataType_S32:
-      return "S32";
-    case XLA_FFI_DataType_S64:
-      return "S64";
-    case XLA_FFI_DataType_U1:
-      return "U1";
-    case XLA_FFI_DataType_U2:
-      return "U2";
-    case XLA_FFI_DataType_U4:
-      return "U4";
-    case XLA_FFI_DataType_U8:
-      return "U8";
-    case XLA_FFI_DataType_U16:
-      return "U16";
-    case XLA_FFI_DataType_U32:
-      return "U32";
-    case XLA_FFI_DataType_U64:
-      return "U64";
-    case XLA_FFI_DataType_F16:
-      return "F16";
-    case XLA_FFI_DataType_F32:
-      return "F32";
-    case XLA_FFI_DataType_F64:
-      return "F64";
-    case XLA_FFI_DataType_BF16:
-      return "BF16";
-    case XLA_FFI_DataType_C64:
-      return "C64";
-    case XLA_FFI_DataType_C128:
-      return "C128";
-    case XLA_FFI_DataType_TOKEN:
-      return "TOKEN";
-    case XLA_FFI_DataType_F8E5M2:
-      return "F8E5M2";
-    case XLA_FFI_DataType_F8E3M4:
-      return "F8E3M4";
-    case XLA_FFI_DataType_F8E4M3:
-      return "F8E4M3";
-    case XLA_FFI_DataType_F8E4M3FN:
-      return "F8E4M3FN";
-    case XLA_FFI_DataType_F8E4M3B11FNUZ:
-      return "F8E4M3B11FNUZ";
-    case XLA_FFI_DataType_F8E5M2FNUZ:
-      return "F8E5M2FNUZ";
-    case XLA_FFI_DataType_F8E4M3FNUZ:
-      return "F8E4M3FNUZ";
-    case XLA_FFI_DataType_F4E2M1FN:
-      return "F4E2M1FN";
-    case XLA_FFI_DataType_F8E8M0FNU:
-      return "F8E8M0FNU";
+// Signatures read like calls: "execute(...)", so the stage is lower case.
+std::string StageName(XLA_FFI_ExecutionStage stage) {
+  std::string name = ExecutionStageName(static_cast<int>(stage));
+  for (char& c : name) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
-  return "?";
-}
-
-const char* StageName(XLA_FFI_ExecutionStage stage) {
-  switch (stage) {
-    case XLA_FFI_ExecutionStage_INSTANTIATE:
-      return "instantiate";
-    case XLA_FFI_ExecutionStage_PREPARE:
-      return "prepare";
-    case XLA_FFI_ExecutionStage_INITIALIZE:
-      return "initialize";
-    case XLA_FFI_ExecutionStage_EXECUTE:
-      return "execute";
-    case XLA_FFI_ExecutionStage_RECORD:
-      return "record";
-  }
-  return "stage?";
+  return name;
 }
 
 // The parameter's type as written, or one reconstructed from dtype and rank
@@ -108,9 +33,9 @@ std::string TypeOf(const XFFI_Param& param) {
     case XFFI_Param_OPTIONAL_RET:
       if (param.dtype == XLA_FFI_DataType_INVALID) return "AnyBuffer";
       if (param.rank < 0) {
-        return std::string("Buffer<") + DataTypeName(param.dtype) + ">";
+        return std::string("Buffer<") + ffi::DataTypeName(param.dtype) + ">";
       }
-      return std::string("Buffer<") + DataTypeName(param.dtype) + ", " +
+      return std::string("Buffer<") + ffi::DataTypeName(param.dtype) + ", " +
              std::to_string(param.rank) + ">";
     case XFFI_Param_REMAINING_ARGS:
       return "RemainingArgs";

@@ -20,8 +20,10 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 std::string_view PlatformName(Platform platform) {
   switch (platform) {
-    case Platform::kHost: return "Host";
-    case Platform::kCuda: return "CUDA";
+    case Platform::kHost:
+      return "Host";
+    case Platform::kCuda:
+      return "CUDA";
   }
   return "?";
 }

@@ -60,7 +60,7 @@ inline Status Internal(std::string message) {
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit
+  StatusOr(T value) : value_(std::move(value)) {}         // NOLINT: implicit
   StatusOr(Status status) : status_(std::move(status)) {  // NOLINT: implicit
     assert(!status_.ok() && "StatusOr needs a value or a failed status");
   }
