@@ -5,7 +5,16 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-scripts/build.sh release >/dev/null
+# The build's own output (and the stderr of tests that register bad targets
+# on purpose while ctest discovers them) goes to a log, shown on failure.
+mkdir -p build
+log=build/run_example.build.log
+echo "building xffi (log: $log) ..."
+if ! scripts/build.sh release >"$log" 2>&1; then
+  tail -n 60 "$log" >&2
+  echo "run_example.sh: the build failed; the whole log is $log" >&2
+  exit 1
+fi
 exec build/release/examples/seed_program/seed_program \
   --plugin build/release/examples/do_custom_call/libdo_custom_call.so \
   --plugin build/release/examples/subtract_f32/libsubtract_f32.so \
