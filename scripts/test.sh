@@ -29,6 +29,6 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 
 if compgen -G "tests/python/test_*.py" >/dev/null; then
   stage "Python tests"
-  .venv/bin/python -m pytest -q tests/python
+  XFFI_BUILD_DIR="$root/build/release" .venv/bin/python -m pytest -q tests/python
 fi
 stage "all tests passed"
