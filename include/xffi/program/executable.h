@@ -1,0 +1,64 @@
+// xffi: compiling a program and running it.
+//
+//   StatusOr<std::unique_ptr<Executable>> exe = Compile(std::move(module));
+//   StatusOr<std::vector<Literal>> out = (*exe)->Execute({x, y});
+//
+// Compile verifies the module, removes pure ops whose results nobody reads,
+// assigns buffers (reusing dead ones, honouring output_operand_aliases with a
+// copy where the aliased operand is still live), builds one call frame per
+// custom-call site, and resolves every handler and legacy target then, so a
+// missing one is an error at compile time naming the target and its
+// location. Handler stages instantiate, prepare and initialize run once per
+// call site, at the first execution; execute runs every time.
+#ifndef XFFI_PROGRAM_EXECUTABLE_H_
+#define XFFI_PROGRAM_EXECUTABLE_H_
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "xffi/program/ir.h"
+#include "xffi/runtime/context.h"
+#include "xffi/runtime/platform.h"
+
+namespace xffi {
+
+struct CompileOptions {
+  Platform platform = Platform::kHost;
+  // Threads of the intra-op pool handlers reach through ThreadPool; 0: one
+  // per hardware thread.
+  int intra_op_threads = 0;
+  // Remove pure ops whose results are never read.
+  bool eliminate_dead_code = true;
+};
+
+class Executable {
+ public:
+  virtual ~Executable() = default;
+
+  virtual const Module& module() const = 0;
+  // Entry parameter shapes, by parameter number.
+  virtual const std::vector<Shape>& parameter_shapes() const = 0;
+  // The entry root's shape (a tuple when the program returns several values).
+  virtual const Shape& result_shape() const = 0;
+
+  // Runs once. Arguments are one literal per entry parameter (shapes checked,
+  // a mismatch names the parameter). Results: the root's leaves in order (one
+  // literal for an array root).
+  virtual StatusOr<std::vector<Literal>> Execute(
+      const std::vector<Literal>& arguments) = 0;
+  // The same without copies: one pointer per parameter leaf, one per result
+  // leaf, row-major.
+  virtual Status ExecuteRaw(std::span<const void* const> argument_leaves,
+                            std::span<void* const> result_leaves) = 0;
+
+  // Handlers see this context: user data inserted here reaches them.
+  virtual ExecutionContext& context() = 0;
+};
+
+StatusOr<std::unique_ptr<Executable>> Compile(Module module,
+                                              const CompileOptions& options = {});
+
+}  // namespace xffi
+
+#endif  // XFFI_PROGRAM_EXECUTABLE_H_

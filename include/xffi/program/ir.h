@@ -1,0 +1,414 @@
+// xffi: the program IR.
+//
+// HLO's model: a Module holds Computations; a Computation holds Instructions
+// in an order where every operand comes before its users, parameters
+// numbered from 0 and one root. An op with several results (a variadic
+// reduce or sort, a while loop, a custom call returning several values) has a
+// tuple shape, and its users read the elements through get-tuple-element.
+// Regions (reduce bodies, comparators, loop bodies, branches) are
+// computations the op names in called_computations; they take every value
+// they use as a parameter (StableHLO's implicit captures become explicit
+// operands in the parser).
+//
+// Op-specific fields live in plain members grouped by the ops that use them;
+// a field an op does not use stays at its default. The verifier
+// (VerifyModule) checks every op's operands, fields and result shape.
+#ifndef XFFI_PROGRAM_IR_H_
+#define XFFI_PROGRAM_IR_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "xffi/program/literal.h"
+#include "xffi/program/shape.h"
+#include "xffi/runtime/status.h"
+#include "xffi/testing.h"
+
+namespace xffi {
+
+// X(enumerator, HLO spelling, StableHLO spelling or "" when it has none)
+#define XFFI_OPCODES(X)                                                      \
+  /* structure */                                                            \
+  X(kParameter, "parameter", "")                                             \
+  X(kConstant, "constant", "stablehlo.constant")                             \
+  X(kTuple, "tuple", "stablehlo.tuple")                                      \
+  X(kGetTupleElement, "get-tuple-element", "stablehlo.get_tuple_element")    \
+  X(kCall, "call", "func.call")                                              \
+  X(kWhile, "while", "stablehlo.while")                                      \
+  X(kConditional, "conditional", "stablehlo.case")                           \
+  X(kCustomCall, "custom-call", "stablehlo.custom_call")                     \
+  X(kOptimizationBarrier, "opt-barrier", "stablehlo.optimization_barrier")   \
+  X(kAfterAll, "after-all", "stablehlo.after_all")                           \
+  X(kCopy, "copy", "")                                                       \
+  /* elementwise unary */                                                    \
+  X(kAbs, "abs", "stablehlo.abs")                                            \
+  X(kNegate, "negate", "stablehlo.negate")                                   \
+  X(kSign, "sign", "stablehlo.sign")                                         \
+  X(kNot, "not", "stablehlo.not")                                            \
+  X(kFloor, "floor", "stablehlo.floor")                                      \
+  X(kCeil, "ceil", "stablehlo.ceil")                                         \
+  X(kRoundNearestAfz, "round-nearest-afz", "stablehlo.round_nearest_afz")    \
+  X(kRoundNearestEven, "round-nearest-even", "stablehlo.round_nearest_even") \
+  X(kExp, "exponential", "stablehlo.exponential")                            \
+  X(kExpm1, "exponential-minus-one", "stablehlo.exponential_minus_one")      \
+  X(kLog, "log", "stablehlo.log")                                            \
+  X(kLog1p, "log-plus-one", "stablehlo.log_plus_one")                        \
+  X(kLogistic, "logistic", "stablehlo.logistic")                             \
+  X(kSqrt, "sqrt", "stablehlo.sqrt")                                         \
+  X(kRsqrt, "rsqrt", "stablehlo.rsqrt")                                      \
+  X(kCbrt, "cbrt", "stablehlo.cbrt")                                         \
+  X(kTanh, "tanh", "stablehlo.tanh")                                         \
+  X(kSin, "sine", "stablehlo.sine")                                          \
+  X(kCos, "cosine", "stablehlo.cosine")                                      \
+  X(kTan, "tan", "stablehlo.tan")                                            \
+  X(kIsFinite, "is-finite", "stablehlo.is_finite")                           \
+  X(kPopulationCount, "popcnt", "stablehlo.popcnt")                          \
+  X(kClz, "count-leading-zeros", "stablehlo.count_leading_zeros")            \
+  X(kReal, "real", "stablehlo.real")                                         \
+  X(kImag, "imag", "stablehlo.imag")                                         \
+  X(kErf, "erf", "chlo.erf")                                                 \
+  X(kErfInv, "erf-inv", "chlo.erf_inv")                                      \
+  X(kLgamma, "lgamma", "chlo.lgamma")                                        \
+  X(kDigamma, "digamma", "chlo.digamma")                                     \
+  /* elementwise binary */                                                   \
+  X(kAdd, "add", "stablehlo.add")                                            \
+  X(kSubtract, "subtract", "stablehlo.subtract")                             \
+  X(kMultiply, "multiply", "stablehlo.multiply")                             \
+  X(kDivide, "divide", "stablehlo.divide")                                   \
+  X(kRemainder, "remainder", "stablehlo.remainder")                          \
+  X(kPower, "power", "stablehlo.power")                                      \
+  X(kMaximum, "maximum", "stablehlo.maximum")                                \
+  X(kMinimum, "minimum", "stablehlo.minimum")                                \
+  X(kAnd, "and", "stablehlo.and")                                            \
+  X(kOr, "or", "stablehlo.or")                                               \
+  X(kXor, "xor", "stablehlo.xor")                                            \
+  X(kShiftLeft, "shift-left", "stablehlo.shift_left")                        \
+  X(kShiftRightArithmetic, "shift-right-arithmetic",                         \
+    "stablehlo.shift_right_arithmetic")                                      \
+  X(kShiftRightLogical, "shift-right-logical",                               \
+    "stablehlo.shift_right_logical")                                         \
+  X(kAtan2, "atan2", "stablehlo.atan2")                                      \
+  X(kComplex, "complex", "stablehlo.complex")                                \
+  X(kCompare, "compare", "stablehlo.compare")                                \
+  /* elementwise, other */                                                   \
+  X(kSelect, "select", "stablehlo.select")                                   \
+  X(kClamp, "clamp", "stablehlo.clamp")                                      \
+  X(kConvert, "convert", "stablehlo.convert")                                \
+  X(kBitcastConvert, "bitcast-convert", "stablehlo.bitcast_convert")         \
+  X(kIota, "iota", "stablehlo.iota")                                         \
+  /* data movement */                                                        \
+  X(kBroadcast, "broadcast", "stablehlo.broadcast_in_dim")                   \
+  X(kReshape, "reshape", "stablehlo.reshape")                                \
+  X(kTranspose, "transpose", "stablehlo.transpose")                          \
+  X(kSlice, "slice", "stablehlo.slice")                                      \
+  X(kDynamicSlice, "dynamic-slice", "stablehlo.dynamic_slice")               \
+  X(kDynamicUpdateSlice, "dynamic-update-slice",                             \
+    "stablehlo.dynamic_update_slice")                                        \
+  X(kConcatenate, "concatenate", "stablehlo.concatenate")                    \
+  X(kPad, "pad", "stablehlo.pad")                                            \
+  X(kReverse, "reverse", "stablehlo.reverse")                                \
+  X(kGather, "gather", "stablehlo.gather")                                   \
+  X(kScatter, "scatter", "stablehlo.scatter")                                \
+  /* computation */                                                          \
+  X(kDot, "dot", "stablehlo.dot_general")                                    \
+  X(kReduce, "reduce", "stablehlo.reduce")                                   \
+  X(kReduceWindow, "reduce-window", "stablehlo.reduce_window")               \
+  X(kSort, "sort", "stablehlo.sort")
+
+enum class Opcode {
+#define XFFI_OPCODE_ENUM(e, hlo, shlo) e,
+  XFFI_OPCODES(XFFI_OPCODE_ENUM)
+#undef XFFI_OPCODE_ENUM
+};
+
+std::string_view OpcodeName(Opcode opcode);         // HLO spelling
+std::string_view StableHloOpcodeName(Opcode opcode);  // "" when none
+std::optional<Opcode> OpcodeFromName(std::string_view hlo_name);
+std::optional<Opcode> OpcodeFromStableHloName(std::string_view name);
+bool IsElementwiseUnary(Opcode opcode);
+bool IsElementwiseBinary(Opcode opcode);  // compare included
+
+enum class ComparisonDirection { kEq, kNe, kGe, kGt, kLe, kLt };
+// kDefault: FLOAT for floating types, SIGNED/UNSIGNED for integers, as HLO
+// derives it when the text does not say.
+enum class ComparisonType { kDefault, kFloat, kTotalOrder, kSigned, kUnsigned };
+std::string_view ComparisonDirectionName(ComparisonDirection d);  // "EQ"
+std::optional<ComparisonDirection> ComparisonDirectionFromName(
+    std::string_view name);
+std::string_view ComparisonTypeName(ComparisonType t);  // "FLOAT", "TOTALORDER"
+std::optional<ComparisonType> ComparisonTypeFromName(std::string_view name);
+
+struct PadDimension {
+  int64_t low = 0, high = 0, interior = 0;  // low/high may be negative
+  bool operator==(const PadDimension&) const = default;
+};
+
+struct DotDimensionNumbers {
+  std::vector<int64_t> lhs_batch, rhs_batch;
+  std::vector<int64_t> lhs_contracting, rhs_contracting;
+  bool operator==(const DotDimensionNumbers&) const = default;
+};
+
+struct GatherDimensionNumbers {
+  std::vector<int64_t> offset_dims;
+  std::vector<int64_t> collapsed_slice_dims;
+  std::vector<int64_t> operand_batching_dims;
+  std::vector<int64_t> start_indices_batching_dims;
+  std::vector<int64_t> start_index_map;
+  int64_t index_vector_dim = 0;
+  bool operator==(const GatherDimensionNumbers&) const = default;
+};
+
+struct ScatterDimensionNumbers {
+  std::vector<int64_t> update_window_dims;
+  std::vector<int64_t> inserted_window_dims;
+  std::vector<int64_t> input_batching_dims;
+  std::vector<int64_t> scatter_indices_batching_dims;
+  std::vector<int64_t> scatter_dims_to_operand_dims;
+  int64_t index_vector_dim = 0;
+  bool operator==(const ScatterDimensionNumbers&) const = default;
+};
+
+struct WindowDimension {
+  int64_t size = 1, stride = 1;
+  int64_t padding_low = 0, padding_high = 0;
+  int64_t window_dilation = 1, base_dilation = 1;
+  bool operator==(const WindowDimension&) const = default;
+};
+
+// XLA's CustomCallApiVersion numbers.
+enum class CustomCallApiVersion : int {
+  kUnspecified = 0,
+  kOriginal = 1,
+  kStatusReturning = 2,
+  kStatusReturningUnified = 3,
+  kTypedFfi = 4,
+};
+enum class CustomCallSchedule { kNone, kLatest, kEarliest };
+
+// Result element `output_index` (a tuple index path; {} for an untupled
+// result) reuses operand `operand`'s buffer (at `operand_index` within it).
+struct OutputOperandAlias {
+  std::vector<int64_t> output_index;
+  int64_t operand = 0;
+  std::vector<int64_t> operand_index;
+  bool operator==(const OutputOperandAlias&) const = default;
+};
+
+// Attributes of a typed FFI call, in the harness's representation (which
+// lays them into a call frame as XLA does).
+using FfiAttributes = testing::Dictionary;
+
+struct CustomCallConfig {
+  std::string target;
+  CustomCallApiVersion api_version = CustomCallApiVersion::kOriginal;
+  // Legacy calls: the opaque string handed to the target.
+  std::string opaque;
+  // Typed FFI calls: the attribute dictionary (StableHLO's
+  // mhlo.backend_config, or backend_config parsed as a dictionary).
+  FfiAttributes attributes;
+  bool has_side_effect = false;
+  std::vector<OutputOperandAlias> output_operand_aliases;
+  // Layouts the target requires (shapes with minor_to_major set); empty:
+  // the default layouts. When present there is one per operand and one per
+  // result leaf.
+  std::vector<Shape> operand_layouts;
+  std::vector<Shape> result_layouts;
+  CustomCallSchedule schedule = CustomCallSchedule::kNone;
+  std::optional<Literal> literal;
+};
+
+// Where an op came from: "file.mlir:12:3", or a name from the text's loc().
+struct Location {
+  std::string file;
+  int line = 0, column = 0;
+  std::string name;  // a loc("name") label, e.g. JAX's op path
+  bool known() const { return line > 0 || !name.empty(); }
+  std::string ToString() const;  // "file:12:3", "line 12:3" or the name
+};
+
+class Computation;
+
+class Instruction {
+ public:
+  Instruction(Opcode opcode, Shape shape) : opcode_(opcode), shape_(shape) {}
+
+  Opcode opcode() const { return opcode_; }
+  const Shape& shape() const { return shape_; }
+  void set_shape(Shape shape) { shape_ = std::move(shape); }
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+
+  const std::vector<Instruction*>& operands() const { return operands_; }
+  Instruction* operand(int64_t i) const {
+    return operands_[static_cast<size_t>(i)];
+  }
+  int64_t operand_count() const {
+    return static_cast<int64_t>(operands_.size());
+  }
+  void AppendOperand(Instruction* operand) { operands_.push_back(operand); }
+  void ReplaceOperand(int64_t i, Instruction* operand) {
+    operands_[static_cast<size_t>(i)] = operand;
+  }
+
+  const std::vector<Computation*>& called_computations() const {
+    return called_;
+  }
+  void AppendCalledComputation(Computation* c) { called_.push_back(c); }
+  void ReplaceCalledComputation(size_t i, Computation* c) { called_[i] = c; }
+
+  Computation* parent() const { return parent_; }
+  const Location& location() const { return location_; }
+  void set_location(Location location) { location_ = std::move(location); }
+
+  // "%name = f32[2] add(...)" without operands' shapes; for messages:
+  // "'add.3' (add) at file:4:7".
+  std::string Describe() const;
+
+  // --- op-specific fields (see each comment for the ops that use them) ---
+
+  // parameter
+  int64_t parameter_number = 0;
+  // get-tuple-element
+  int64_t tuple_index = 0;
+  // constant
+  Literal literal;
+  // broadcast: result dimension of each operand dimension (broadcast_in_dim);
+  // transpose: the permutation; reduce, reverse: the dimensions;
+  // concatenate, iota, sort: dimensions[0].
+  std::vector<int64_t> dimensions;
+  // compare
+  ComparisonDirection comparison_direction = ComparisonDirection::kEq;
+  ComparisonType comparison_type = ComparisonType::kDefault;
+  // slice
+  std::vector<int64_t> slice_starts, slice_limits, slice_strides;
+  // dynamic-slice
+  std::vector<int64_t> dynamic_slice_sizes;
+  // pad
+  std::vector<PadDimension> padding;
+  // dot
+  DotDimensionNumbers dot_dimension_numbers;
+  // gather
+  GatherDimensionNumbers gather_dimension_numbers;
+  std::vector<int64_t> gather_slice_sizes;
+  // scatter
+  ScatterDimensionNumbers scatter_dimension_numbers;
+  // gather, scatter
+  bool indices_are_sorted = false;
+  bool unique_indices = false;
+  // reduce-window
+  std::vector<WindowDimension> window;
+  // sort
+  bool is_stable = false;
+  // custom-call
+  CustomCallConfig custom_call;
+  // any op: a side-effecting op is never removed or reordered (custom calls
+  // set custom_call.has_side_effect instead).
+  bool HasSideEffect() const;
+
+ private:
+  friend class Computation;
+  Opcode opcode_;
+  Shape shape_;
+  std::string name_;
+  std::vector<Instruction*> operands_;
+  std::vector<Computation*> called_;
+  Computation* parent_ = nullptr;
+  Location location_;
+};
+
+class Module;
+
+class Computation {
+ public:
+  explicit Computation(std::string name) : name_(std::move(name)) {}
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  Module* parent() const { return parent_; }
+
+  // Appends; the caller keeps operands before users. Parameters are also
+  // indexed by parameter_number. Returns the added instruction.
+  Instruction* AddInstruction(std::unique_ptr<Instruction> instruction);
+  // Shorthand that creates the instruction.
+  Instruction* AddInstruction(Opcode opcode, Shape shape,
+                              std::vector<Instruction*> operands = {},
+                              std::string name = "");
+
+  const std::vector<std::unique_ptr<Instruction>>& instructions() const {
+    return instructions_;
+  }
+  int64_t instruction_count() const {
+    return static_cast<int64_t>(instructions_.size());
+  }
+  // Sorted by parameter_number.
+  std::vector<Instruction*> parameters() const;
+  int64_t num_parameters() const;
+  Instruction* parameter(int64_t number) const;  // null when absent
+
+  Instruction* root() const { return root_; }
+  void set_root(Instruction* root) { root_ = root; }
+
+  // Removes instructions for which `dead` is true; the caller guarantees no
+  // remaining instruction uses them.
+  template <typename Pred>
+  void RemoveInstructionsIf(Pred dead);
+
+ private:
+  friend class Module;
+  std::string name_;
+  Module* parent_ = nullptr;
+  std::vector<std::unique_ptr<Instruction>> instructions_;
+  Instruction* root_ = nullptr;
+};
+
+class Module {
+ public:
+  explicit Module(std::string name = "module") : name_(std::move(name)) {}
+  Module(Module&&) = default;
+  Module& operator=(Module&&) = default;
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+
+  Computation* AddComputation(std::unique_ptr<Computation> computation);
+  const std::vector<std::unique_ptr<Computation>>& computations() const {
+    return computations_;
+  }
+  Computation* FindComputation(std::string_view name) const;
+
+  Computation* entry() const { return entry_; }
+  void set_entry(Computation* entry) { entry_ = entry; }
+
+  // A deep copy (instruction and computation pointers remapped).
+  Module Clone() const;
+
+ private:
+  std::string name_;
+  std::vector<std::unique_ptr<Computation>> computations_;
+  Computation* entry_ = nullptr;
+};
+
+template <typename Pred>
+void Computation::RemoveInstructionsIf(Pred dead) {
+  std::vector<std::unique_ptr<Instruction>> kept;
+  kept.reserve(instructions_.size());
+  for (auto& instruction : instructions_)
+    if (!dead(instruction.get())) kept.push_back(std::move(instruction));
+  instructions_ = std::move(kept);
+}
+
+// Checks every computation: operand counts and shapes, op fields, result
+// shapes (against the ones ShapeInference computes), parameter numbering,
+// called computations' signatures, the entry. The first problem is
+// INVALID_ARGUMENT naming the op, its computation and location.
+Status VerifyModule(const Module& module);
+
+}  // namespace xffi
+
+#endif  // XFFI_PROGRAM_IR_H_
