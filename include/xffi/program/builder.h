@@ -128,24 +128,22 @@ class Builder {
 
   // XLA's CustomCall. `opaque` is the legacy backend_config; typed FFI calls
   // (api_version kTypedFfi) take their attributes in `attributes`.
-  Op CustomCall(std::string target, const std::vector<Op>& operands,
-                const Shape& shape, std::string opaque = "",
-                bool has_side_effect = false,
-                std::vector<OutputOperandAlias> output_operand_aliasing = {},
-                const Literal* literal = nullptr,
-                CustomCallSchedule schedule = CustomCallSchedule::kNone,
-                CustomCallApiVersion api_version =
-                    CustomCallApiVersion::kOriginal,
-                FfiAttributes attributes = {});
+  Op CustomCall(
+      std::string target, const std::vector<Op>& operands, const Shape& shape,
+      std::string opaque = "", bool has_side_effect = false,
+      std::vector<OutputOperandAlias> output_operand_aliasing = {},
+      const Literal* literal = nullptr,
+      CustomCallSchedule schedule = CustomCallSchedule::kNone,
+      CustomCallApiVersion api_version = CustomCallApiVersion::kOriginal,
+      FfiAttributes attributes = {});
   // The same with layouts the target requires.
-  Op CustomCallWithLayout(std::string target, const std::vector<Op>& operands,
-                          const Shape& shape_with_layout,
-                          std::vector<Shape> operand_shapes_with_layout,
-                          std::string opaque = "",
-                          bool has_side_effect = false,
-                          CustomCallApiVersion api_version =
-                              CustomCallApiVersion::kOriginal,
-                          FfiAttributes attributes = {});
+  Op CustomCallWithLayout(
+      std::string target, const std::vector<Op>& operands,
+      const Shape& shape_with_layout,
+      std::vector<Shape> operand_shapes_with_layout, std::string opaque = "",
+      bool has_side_effect = false,
+      CustomCallApiVersion api_version = CustomCallApiVersion::kOriginal,
+      FfiAttributes attributes = {});
 
  private:
   struct State;

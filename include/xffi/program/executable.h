@@ -56,8 +56,8 @@ class Executable {
   virtual ExecutionContext& context() = 0;
 };
 
-StatusOr<std::unique_ptr<Executable>> Compile(Module module,
-                                              const CompileOptions& options = {});
+StatusOr<std::unique_ptr<Executable>> Compile(
+    Module module, const CompileOptions& options = {});
 
 }  // namespace xffi
 

@@ -125,7 +125,7 @@ enum class Opcode {
 #undef XFFI_OPCODE_ENUM
 };
 
-std::string_view OpcodeName(Opcode opcode);         // HLO spelling
+std::string_view OpcodeName(Opcode opcode);           // HLO spelling
 std::string_view StableHloOpcodeName(Opcode opcode);  // "" when none
 std::optional<Opcode> OpcodeFromName(std::string_view hlo_name);
 std::optional<Opcode> OpcodeFromStableHloName(std::string_view name);

@@ -19,17 +19,28 @@ namespace xffi {
 template <typename T>
 constexpr ElementType ElementTypeOf() {
   using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, bool>) return ElementType::kPred;
-  else if constexpr (std::is_same_v<U, int8_t>) return ElementType::kS8;
-  else if constexpr (std::is_same_v<U, int16_t>) return ElementType::kS16;
-  else if constexpr (std::is_same_v<U, int32_t>) return ElementType::kS32;
-  else if constexpr (std::is_same_v<U, int64_t>) return ElementType::kS64;
-  else if constexpr (std::is_same_v<U, uint8_t>) return ElementType::kU8;
-  else if constexpr (std::is_same_v<U, uint16_t>) return ElementType::kU16;
-  else if constexpr (std::is_same_v<U, uint32_t>) return ElementType::kU32;
-  else if constexpr (std::is_same_v<U, uint64_t>) return ElementType::kU64;
-  else if constexpr (std::is_same_v<U, float>) return ElementType::kF32;
-  else if constexpr (std::is_same_v<U, double>) return ElementType::kF64;
+  if constexpr (std::is_same_v<U, bool>)
+    return ElementType::kPred;
+  else if constexpr (std::is_same_v<U, int8_t>)
+    return ElementType::kS8;
+  else if constexpr (std::is_same_v<U, int16_t>)
+    return ElementType::kS16;
+  else if constexpr (std::is_same_v<U, int32_t>)
+    return ElementType::kS32;
+  else if constexpr (std::is_same_v<U, int64_t>)
+    return ElementType::kS64;
+  else if constexpr (std::is_same_v<U, uint8_t>)
+    return ElementType::kU8;
+  else if constexpr (std::is_same_v<U, uint16_t>)
+    return ElementType::kU16;
+  else if constexpr (std::is_same_v<U, uint32_t>)
+    return ElementType::kU32;
+  else if constexpr (std::is_same_v<U, uint64_t>)
+    return ElementType::kU64;
+  else if constexpr (std::is_same_v<U, float>)
+    return ElementType::kF32;
+  else if constexpr (std::is_same_v<U, double>)
+    return ElementType::kF64;
   else if constexpr (std::is_same_v<U, std::complex<float>>)
     return ElementType::kC64;
   else if constexpr (std::is_same_v<U, std::complex<double>>)
