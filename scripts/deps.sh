@@ -4,6 +4,7 @@
 #                          jaxlib, and real JAX for interop tests)
 #   .deps/jaxlib-<v>/      the FFI headers of the newest jaxlib the registry
 #                          serves (built for a newer Python, so only unpacked)
+#   libeigen3-dev          Eigen's headers, from Debian's packages (when root)
 # Prints nothing on success except pip's own errors; fails with a message
 # naming what is missing. Idempotent.
 set -euo pipefail
@@ -18,6 +19,17 @@ fail() {
   echo "scripts/deps.sh: $*" >&2
   exit 1
 }
+
+# Eigen (the matrix kernels of the CPU executor) comes from Debian's package.
+if [ ! -f /usr/include/eigen3/Eigen/Core ]; then
+  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    apt-get install -y -q libeigen3-dev >/dev/null ||
+      { apt-get update -q >/dev/null && apt-get install -y -q libeigen3-dev >/dev/null; } ||
+      fail "cannot install libeigen3-dev with apt-get"
+  else
+    fail "Eigen 3 is missing: install libeigen3-dev (Debian) or eigen3 headers"
+  fi
+fi
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv || fail "cannot create .venv (is python3-venv installed?)"
