@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "xffi/program/ir.h"
@@ -149,7 +150,14 @@ class Builder {
   struct State;
   Builder(std::string computation_name, std::shared_ptr<State> state);
   Op Emit(std::unique_ptr<Instruction> instruction);
-  bool Check(const std::vector<Op>& ops, const char* what);
+  // False (recording the first error) when the builder is finished, an
+  // earlier op failed, or an operand is invalid or another builder's.
+  bool Check(const std::vector<Op>& ops, std::string_view what);
+  // False when a region is null or not a computation this builder's family
+  // finished with BuildSubcomputation.
+  bool CheckRegions(const std::vector<Computation*>& regions,
+                    std::string_view what);
+  void Fail(Status status);
 
   std::shared_ptr<State> state_;  // shared by a builder and its sub-builders
   std::unique_ptr<Computation> computation_;
