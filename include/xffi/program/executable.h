@@ -14,9 +14,9 @@
 #define XFFI_PROGRAM_EXECUTABLE_H_
 
 #include <memory>
-#include <span>
 #include <vector>
 
+#include "xffi/ffi/types.h"
 #include "xffi/program/ir.h"
 #include "xffi/runtime/context.h"
 #include "xffi/runtime/platform.h"
@@ -49,8 +49,9 @@ class Executable {
       const std::vector<Literal>& arguments) = 0;
   // The same without copies: one pointer per parameter leaf, one per result
   // leaf, row-major.
-  virtual Status ExecuteRaw(std::span<const void* const> argument_leaves,
-                            std::span<void* const> result_leaves) = 0;
+  // ffi::Span rather than std::span: this header is C++17.
+  virtual Status ExecuteRaw(ffi::Span<const void* const> argument_leaves,
+                            ffi::Span<void* const> result_leaves) = 0;
 
   // Handlers see this context: user data inserted here reaches them.
   virtual ExecutionContext& context() = 0;

@@ -144,13 +144,25 @@ std::optional<ComparisonType> ComparisonTypeFromName(std::string_view name);
 
 struct PadDimension {
   int64_t low = 0, high = 0, interior = 0;  // low/high may be negative
-  bool operator==(const PadDimension&) const = default;
+  // Spelled out: defaulted comparisons are C++20 and this header is C++17.
+  bool operator==(const PadDimension& o) const {
+    return low == o.low &&
+           high == o.high &&
+           interior == o.interior;
+  }
+  bool operator!=(const PadDimension& o) const { return !(*this == o); }
 };
 
 struct DotDimensionNumbers {
   std::vector<int64_t> lhs_batch, rhs_batch;
   std::vector<int64_t> lhs_contracting, rhs_contracting;
-  bool operator==(const DotDimensionNumbers&) const = default;
+  bool operator==(const DotDimensionNumbers& o) const {
+    return lhs_batch == o.lhs_batch &&
+           rhs_batch == o.rhs_batch &&
+           lhs_contracting == o.lhs_contracting &&
+           rhs_contracting == o.rhs_contracting;
+  }
+  bool operator!=(const DotDimensionNumbers& o) const { return !(*this == o); }
 };
 
 struct GatherDimensionNumbers {
@@ -160,7 +172,15 @@ struct GatherDimensionNumbers {
   std::vector<int64_t> start_indices_batching_dims;
   std::vector<int64_t> start_index_map;
   int64_t index_vector_dim = 0;
-  bool operator==(const GatherDimensionNumbers&) const = default;
+  bool operator==(const GatherDimensionNumbers& o) const {
+    return offset_dims == o.offset_dims &&
+           collapsed_slice_dims == o.collapsed_slice_dims &&
+           operand_batching_dims == o.operand_batching_dims &&
+           start_indices_batching_dims == o.start_indices_batching_dims &&
+           start_index_map == o.start_index_map &&
+           index_vector_dim == o.index_vector_dim;
+  }
+  bool operator!=(const GatherDimensionNumbers& o) const { return !(*this == o); }
 };
 
 struct ScatterDimensionNumbers {
@@ -170,14 +190,30 @@ struct ScatterDimensionNumbers {
   std::vector<int64_t> scatter_indices_batching_dims;
   std::vector<int64_t> scatter_dims_to_operand_dims;
   int64_t index_vector_dim = 0;
-  bool operator==(const ScatterDimensionNumbers&) const = default;
+  bool operator==(const ScatterDimensionNumbers& o) const {
+    return update_window_dims == o.update_window_dims &&
+           inserted_window_dims == o.inserted_window_dims &&
+           input_batching_dims == o.input_batching_dims &&
+           scatter_indices_batching_dims == o.scatter_indices_batching_dims &&
+           scatter_dims_to_operand_dims == o.scatter_dims_to_operand_dims &&
+           index_vector_dim == o.index_vector_dim;
+  }
+  bool operator!=(const ScatterDimensionNumbers& o) const { return !(*this == o); }
 };
 
 struct WindowDimension {
   int64_t size = 1, stride = 1;
   int64_t padding_low = 0, padding_high = 0;
   int64_t window_dilation = 1, base_dilation = 1;
-  bool operator==(const WindowDimension&) const = default;
+  bool operator==(const WindowDimension& o) const {
+    return size == o.size &&
+           stride == o.stride &&
+           padding_low == o.padding_low &&
+           padding_high == o.padding_high &&
+           window_dilation == o.window_dilation &&
+           base_dilation == o.base_dilation;
+  }
+  bool operator!=(const WindowDimension& o) const { return !(*this == o); }
 };
 
 // XLA's CustomCallApiVersion numbers.
@@ -196,7 +232,12 @@ struct OutputOperandAlias {
   std::vector<int64_t> output_index;
   int64_t operand = 0;
   std::vector<int64_t> operand_index;
-  bool operator==(const OutputOperandAlias&) const = default;
+  bool operator==(const OutputOperandAlias& o) const {
+    return output_index == o.output_index &&
+           operand == o.operand &&
+           operand_index == o.operand_index;
+  }
+  bool operator!=(const OutputOperandAlias& o) const { return !(*this == o); }
 };
 
 // Attributes of a typed FFI call, in the harness's representation (which
