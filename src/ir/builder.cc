@@ -66,9 +66,7 @@ void Builder::Fail(Status status) {
 bool Builder::Check(const std::vector<Op>& ops, std::string_view what) {
   if (!state_->status.ok()) return false;
   if (computation_ == nullptr || state_->built) {
-    Fail(InvalidArgument(std::string(what) + ": builder '" +
-                         (computation_ ? computation_->name() : "") +
-                         "' is already finished"));
+    Fail(InvalidArgument(std::string(what) + ": builder is already finished"));
     return false;
   }
   for (size_t i = 0; i < ops.size(); ++i) {

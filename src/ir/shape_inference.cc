@@ -148,15 +148,14 @@ class OpView {
                   ", got ", in_.called_computations().size());
     return Status::Ok();
   }
-  Status ExpectIntegralScalars(int64_t begin, int64_t end,
-                               std::string_view role) const {
+  Status ExpectStartIndices(int64_t begin, int64_t end) const {
     for (int64_t i = begin; i < end; ++i) {
       if (!shape(i).IsArray() || shape(i).rank() != 0 ||
           !IsIntegralType(shape(i).element_type()))
-        return Fail(role, " (operand ", i, ") must be an integer scalar, got ",
-                    shape(i).ToString());
+        return Fail("start index (operand ", i,
+                    ") must be an integer scalar, got ", shape(i).ToString());
       if (shape(i).element_type() != shape(begin).element_type())
-        return Fail(role, "s must share one element type, got ",
+        return Fail("start indices must share one element type, got ",
                     shape(begin).ToString(), " and ", shape(i).ToString());
     }
     return Status::Ok();
@@ -540,7 +539,7 @@ Status InferDynamicSlice(const OpView& op, Shape* out) {
   XFFI_TRY(op.ExpectArray(0));
   const Shape& operand = op.shape(0);
   XFFI_TRY(op.ExpectOperands(1 + operand.rank()));
-  XFFI_TRY(op.ExpectIntegralScalars(1, op.count(), "start index"));
+  XFFI_TRY(op.ExpectStartIndices(1, op.count()));
   const std::vector<int64_t>& sizes = op.in().dynamic_slice_sizes;
   if (static_cast<int64_t>(sizes.size()) != operand.rank())
     return Fail("slice sizes ", List(sizes), " do not have rank ",
@@ -561,7 +560,7 @@ Status InferDynamicUpdateSlice(const OpView& op, Shape* out) {
   const Shape& operand = op.shape(0);
   const Shape& update = op.shape(1);
   XFFI_TRY(op.ExpectOperands(2 + operand.rank()));
-  XFFI_TRY(op.ExpectIntegralScalars(2, op.count(), "start index"));
+  XFFI_TRY(op.ExpectStartIndices(2, op.count()));
   if (update.element_type() != operand.element_type() ||
       update.rank() != operand.rank())
     return Fail("update ", update.ToString(false),
