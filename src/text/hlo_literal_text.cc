@@ -383,6 +383,7 @@ struct ArrayReader {
     int64_t count = 0;
     if (!s.TryConsume('}')) {
       while (true) {
+        s.SkipSpace();
         if (count == extent)
           return s.Expected("'}' after " + std::to_string(extent) +
                             " elements of dimension " + std::to_string(dim));

@@ -273,7 +273,12 @@ Status HloParser::ParseComputation() {
   while (s_.TryConsume(',')) {  // execution_thread="main"
     if (s_.Name().empty()) return s_.Expected("a computation attribute name");
     XFFI_RETURN_IF_ERROR(s_.Expect('='));
-    XFFI_RETURN_IF_ERROR(SkipValue());
+    s_.SkipSpace();
+    if (s_.Peek() == '"') {
+      XFFI_RETURN_IF_ERROR(s_.SkipQuoted());
+    } else if (s_.Name().empty()) {
+      return s_.Expected("a computation attribute value");
+    }
   }
   XFFI_RETURN_IF_ERROR(s_.Expect('{'));
   while (!s_.TryConsume('}')) {
