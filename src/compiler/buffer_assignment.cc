@@ -1,0 +1,579 @@
+// Buffer assignment: values to buffers, aliasing with copy insertion, and
+// the arena layout with reuse of dead buffers.
+#include "compiler/buffer_assignment.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
+
+namespace xffi::compiler {
+namespace {
+
+size_t AlignUp(size_t size) {
+  size_t aligned = (size + kBufferAlignment - 1) / kBufferAlignment;
+  // Even an empty array gets its own address.
+  return std::max<size_t>(aligned, 1) * kBufferAlignment;
+}
+
+int64_t LeafCount(const Shape& shape) {
+  if (!shape.IsTuple()) return 1;
+  int64_t count = 0;
+  for (const Shape& element : shape.tuple_shapes()) count += LeafCount(element);
+  return count;
+}
+
+// The leaf range [first, first + count) of the subshape at `index`; false
+// when the path leaves the tuple.
+bool LeafRangeOf(const Shape& shape, const std::vector<int64_t>& index,
+                 int64_t* first, int64_t* count) {
+  const Shape* current = &shape;
+  int64_t offset = 0;
+  for (int64_t i : index) {
+    if (!current->IsTuple() || i < 0 || i >= current->tuple_size())
+      return false;
+    offset += TupleElementLeafOffset(*current, i);
+    current = &current->tuple_shape(i);
+  }
+  *first = offset;
+  *count = LeafCount(*current);
+  return true;
+}
+
+bool IsPermutation(const std::vector<int64_t>& order, int64_t rank) {
+  if (static_cast<int64_t>(order.size()) != rank) return false;
+  std::vector<bool> seen(static_cast<size_t>(rank), false);
+  for (int64_t d : order) {
+    if (d < 0 || d >= rank || seen[static_cast<size_t>(d)]) return false;
+    seen[static_cast<size_t>(d)] = true;
+  }
+  return true;
+}
+
+// The leaves of `layouts` (flattened), checked against the value leaves
+// they describe. Returns, per leaf, whether it asks for a non-row-major
+// layout.
+StatusOr<std::vector<bool>> NonDefaultLayouts(
+    const Instruction& op, const std::vector<Shape>& layouts,
+    const std::vector<const Shape*>& leaves, const char* what) {
+  std::vector<bool> non_default(leaves.size(), false);
+  if (layouts.empty()) return non_default;
+  std::vector<const Shape*> layout_leaves;
+  for (const Shape& layout : layouts)
+    for (const Shape* leaf : layout.Leaves()) layout_leaves.push_back(leaf);
+  if (layout_leaves.size() != leaves.size()) {
+    return InvalidArgument(op.Describe() + ": " + what + " has " +
+                           std::to_string(layout_leaves.size()) +
+                           " array layouts for " +
+                           std::to_string(leaves.size()) + " leaves");
+  }
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const Shape& layout = *layout_leaves[i];
+    if (!leaves[i]->IsArray() || !layout.has_layout()) continue;
+    if (layout.rank() != leaves[i]->rank() ||
+        !IsPermutation(layout.minor_to_major(), leaves[i]->rank())) {
+      return InvalidArgument(
+          op.Describe() + ": " + what + " entry " + std::to_string(i) + " (" +
+          layout.ToString() + ") is not a layout of " +
+          leaves[i]->ToString(false) +
+          " (minor_to_major must be a permutation of its dimensions)");
+    }
+    non_default[i] = !layout.HasDefaultLayout();
+  }
+  return non_default;
+}
+
+// Follows views (tuple, get-tuple-element, optimization barrier) from leaf
+// `leaf` of `value` to the instruction that produces it.
+const Instruction* ProducerOfLeaf(const Instruction* value, int64_t leaf,
+                                  int64_t* producer_leaf) {
+  while (true) {
+    switch (value->opcode()) {
+      case Opcode::kTuple: {
+        int64_t i = 0;
+        for (; i < value->operand_count(); ++i) {
+          int64_t n = LeafCount(value->operand(i)->shape());
+          if (leaf < n) break;
+          leaf -= n;
+        }
+        value = value->operand(i);
+        continue;
+      }
+      case Opcode::kGetTupleElement:
+        leaf += TupleElementLeafOffset(value->operand(0)->shape(),
+                                       value->tuple_index);
+        value = value->operand(0);
+        continue;
+      case Opcode::kOptimizationBarrier:
+        value = value->operand(0);
+        continue;
+      default:
+        *producer_leaf = leaf;
+        return value;
+    }
+  }
+}
+
+class Assigner {
+ public:
+  explicit Assigner(const Computation& computation) {
+    result_.computation = &computation;
+  }
+
+  StatusOr<BufferAssignment> Run();
+
+ private:
+  BufferId NewBuffer(BufferKind kind, size_t size, int64_t position) {
+    Buffer buffer;
+    buffer.kind = kind;
+    buffer.size = size;
+    buffer.defined_at = position;
+    buffer.live_until = position;
+    result_.buffers.push_back(buffer);
+    return static_cast<BufferId>(result_.buffers.size() - 1);
+  }
+  std::vector<BufferId> FreshLeaves(const Instruction& op, int64_t position) {
+    std::vector<BufferId> leaves;
+    for (const Shape* leaf : op.shape().Leaves()) {
+      leaves.push_back(leaf->IsArray() ? NewBuffer(BufferKind::kArena,
+                                                   leaf->byte_size(), position)
+                                       : kNoBuffer);
+    }
+    return leaves;
+  }
+  // The buffer result leaf of `op` takes for aliasing operand leaf
+  // (`operand`, `leaf`): the operand's own when nothing reads it after the
+  // op, else a copy made before the op (which the op then reads).
+  BufferId Alias(const Instruction& op, int64_t position,
+                 InstructionBuffers& buffers, size_t operand, size_t leaf,
+                 std::vector<BufferId>& claimed);
+
+  Status AssignCustomCall(const Instruction& op, int64_t position,
+                          InstructionBuffers& buffers);
+  void AssignWhile(const Instruction& op, int64_t position,
+                   InstructionBuffers& buffers);
+  void LayOutArena();
+
+  BufferAssignment result_;
+  std::vector<int64_t> last_use_;  // by position
+};
+
+BufferId Assigner::Alias(const Instruction& op, int64_t position,
+                         InstructionBuffers& buffers, size_t operand,
+                         size_t leaf, std::vector<BufferId>& claimed) {
+  BufferId source = buffers.operands[operand][leaf];
+  if (source == kNoBuffer) return kNoBuffer;
+  const Buffer buffer = result_.buffers[static_cast<size_t>(source)];
+  int uses = 0;
+  for (const auto& list : buffers.operands)
+    uses += static_cast<int>(std::count(list.begin(), list.end(), source));
+  bool shareable =
+      buffer.kind == BufferKind::kArena && buffer.live_until <= position &&
+      uses == 1 &&
+      std::find(claimed.begin(), claimed.end(), source) == claimed.end();
+  (void)op;
+  if (shareable) {
+    claimed.push_back(source);
+    return source;
+  }
+  BufferId copy = NewBuffer(BufferKind::kArena, buffer.size, position);
+  buffers.copies_before.push_back({source, copy, buffer.size});
+  buffers.operands[operand][leaf] = copy;
+  claimed.push_back(copy);
+  return copy;
+}
+
+Status Assigner::AssignCustomCall(const Instruction& op, int64_t position,
+                                  InstructionBuffers& buffers) {
+  const CustomCallConfig& config = op.custom_call;
+  std::vector<const Shape*> operand_leaves;
+  std::vector<std::pair<size_t, size_t>> operand_leaf_index;  // (op, leaf)
+  for (int64_t i = 0; i < op.operand_count(); ++i) {
+    std::vector<const Shape*> leaves = op.operand(i)->shape().Leaves();
+    for (size_t j = 0; j < leaves.size(); ++j) {
+      operand_leaves.push_back(leaves[j]);
+      operand_leaf_index.emplace_back(static_cast<size_t>(i), j);
+    }
+  }
+  std::vector<const Shape*> result_leaves = op.shape().Leaves();
+  StatusOr<std::vector<bool>> operand_relayout = NonDefaultLayouts(
+      op, config.operand_layouts, operand_leaves, "operand_layouts");
+  if (!operand_relayout.ok()) return operand_relayout.status();
+  StatusOr<std::vector<bool>> result_relayout = NonDefaultLayouts(
+      op, config.result_layouts, result_leaves, "result_layouts");
+  if (!result_relayout.ok()) return result_relayout.status();
+
+  // Aliases by result leaf: the flattened operand leaf it reuses.
+  std::vector<int64_t> aliased_operand_leaf(result_leaves.size(), -1);
+  for (const OutputOperandAlias& alias : config.output_operand_aliases) {
+    int64_t out_first = 0, out_count = 0, in_first = 0, in_count = 0;
+    if (!LeafRangeOf(op.shape(), alias.output_index, &out_first, &out_count)) {
+      return InvalidArgument(op.Describe() +
+                             ": output_operand_aliases names an output index "
+                             "outside the result " +
+                             op.shape().ToString(false));
+    }
+    if (alias.operand < 0 || alias.operand >= op.operand_count()) {
+      return InvalidArgument(op.Describe() +
+                             ": output_operand_aliases names operand " +
+                             std::to_string(alias.operand) + " of " +
+                             std::to_string(op.operand_count()));
+    }
+    const Shape& operand_shape = op.operand(alias.operand)->shape();
+    if (!LeafRangeOf(operand_shape, alias.operand_index, &in_first,
+                     &in_count)) {
+      return InvalidArgument(op.Describe() +
+                             ": output_operand_aliases names an index outside "
+                             "operand " +
+                             std::to_string(alias.operand) + " " +
+                             operand_shape.ToString(false));
+    }
+    const Shape* out_shape = op.shape().Subshape(alias.output_index);
+    const Shape* in_shape = operand_shape.Subshape(alias.operand_index);
+    if (out_shape == nullptr || in_shape == nullptr ||
+        !out_shape->WithoutLayout().Compatible(in_shape->WithoutLayout())) {
+      return InvalidArgument(
+          op.Describe() + ": output_operand_aliases pairs result " +
+          (out_shape ? out_shape->ToString(false) : "?") + " with operand " +
+          std::to_string(alias.operand) + " " +
+          (in_shape ? in_shape->ToString(false) : "?") +
+          "; aliased buffers must have the same shape");
+    }
+    int64_t base = 0;
+    for (int64_t i = 0; i < alias.operand; ++i)
+      base += LeafCount(op.operand(i)->shape());
+    for (int64_t k = 0; k < out_count; ++k) {
+      if (aliased_operand_leaf[static_cast<size_t>(out_first + k)] >= 0) {
+        return InvalidArgument(op.Describe() +
+                               ": output_operand_aliases aliases result leaf " +
+                               std::to_string(out_first + k) + " twice");
+      }
+      aliased_operand_leaf[static_cast<size_t>(out_first + k)] =
+          base + in_first + k;
+    }
+  }
+
+  // Relayout scratch per operand leaf, then per result leaf.
+  buffers.temps.assign(operand_leaves.size() + result_leaves.size(), kNoBuffer);
+  for (size_t i = 0; i < operand_leaves.size(); ++i) {
+    if ((*operand_relayout)[i])
+      buffers.temps[i] = NewBuffer(BufferKind::kArena,
+                                   operand_leaves[i]->byte_size(), position);
+  }
+
+  std::vector<BufferId> claimed;
+  buffers.leaves.clear();
+  for (size_t r = 0; r < result_leaves.size(); ++r) {
+    int64_t source = aliased_operand_leaf[r];
+    bool relayout = (*result_relayout)[r];
+    size_t temp_slot = operand_leaves.size() + r;
+    if (source < 0) {
+      buffers.leaves.push_back(result_leaves[r]->IsArray()
+                                   ? NewBuffer(BufferKind::kArena,
+                                               result_leaves[r]->byte_size(),
+                                               position)
+                                   : kNoBuffer);
+      if (relayout)
+        buffers.temps[temp_slot] = NewBuffer(
+            BufferKind::kArena, result_leaves[r]->byte_size(), position);
+      continue;
+    }
+    bool operand_relayout_here =
+        (*operand_relayout)[static_cast<size_t>(source)];
+    if (relayout || operand_relayout_here) {
+      // The target reads and writes one buffer in its layout: the operand's
+      // relayout scratch, copied back into a fresh result buffer.
+      const Shape* in_layout = nullptr;
+      const Shape* out_layout = nullptr;
+      {
+        std::vector<const Shape*> all_in, all_out;
+        for (const Shape& s : config.operand_layouts)
+          for (const Shape* l : s.Leaves()) all_in.push_back(l);
+        for (const Shape& s : config.result_layouts)
+          for (const Shape* l : s.Leaves()) all_out.push_back(l);
+        if (!all_in.empty()) in_layout = all_in[static_cast<size_t>(source)];
+        if (!all_out.empty()) out_layout = all_out[r];
+      }
+      std::vector<int64_t> in_order =
+          in_layout ? in_layout->EffectiveMinorToMajor()
+                    : operand_leaves[static_cast<size_t>(source)]
+                          ->EffectiveMinorToMajor();
+      std::vector<int64_t> out_order =
+          out_layout
+              ? out_layout->EffectiveMinorToMajor()
+              : result_leaves[r]->WithoutLayout().EffectiveMinorToMajor();
+      if (in_order != out_order) {
+        return InvalidArgument(
+            op.Describe() + ": result leaf " + std::to_string(r) +
+            " aliases operand leaf " + std::to_string(source) +
+            " but their layouts differ; an aliased pair needs one layout");
+      }
+      buffers.leaves.push_back(NewBuffer(
+          BufferKind::kArena, result_leaves[r]->byte_size(), position));
+      buffers.temps[temp_slot] = buffers.temps[static_cast<size_t>(source)];
+      continue;
+    }
+    auto [operand, leaf] = operand_leaf_index[static_cast<size_t>(source)];
+    buffers.leaves.push_back(
+        Alias(op, position, buffers, operand, leaf, claimed));
+  }
+  return Status::Ok();
+}
+
+void Assigner::AssignWhile(const Instruction& op, int64_t position,
+                           InstructionBuffers& buffers) {
+  std::vector<BufferId> claimed;
+  buffers.leaves.clear();
+  for (size_t leaf = 0; leaf < buffers.operands[0].size(); ++leaf)
+    buffers.leaves.push_back(Alias(op, position, buffers, 0, leaf, claimed));
+
+  // The body writes the next state while it reads the current one, so it
+  // gets a second set, except where it returns its parameter's leaf as is.
+  const Computation* body = op.called_computations()[1];
+  const Instruction* root = body->root();
+  std::vector<const Shape*> leaves = op.shape().Leaves();
+  for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+    int64_t producer_leaf = 0;
+    const Instruction* producer =
+        ProducerOfLeaf(root, static_cast<int64_t>(leaf), &producer_leaf);
+    bool passed_through = producer->opcode() == Opcode::kParameter &&
+                          producer->parameter_number == 0 &&
+                          producer_leaf == static_cast<int64_t>(leaf);
+    if (!leaves[leaf]->IsArray())
+      buffers.temps.push_back(kNoBuffer);
+    else if (passed_through)
+      buffers.temps.push_back(buffers.leaves[leaf]);
+    else
+      buffers.temps.push_back(
+          NewBuffer(BufferKind::kArena, leaves[leaf]->byte_size(), position));
+  }
+  buffers.temps.push_back(NewBuffer(BufferKind::kArena, 1, position));
+}
+
+void Assigner::LayOutArena() {
+  // Events by position: allocate what is defined there, then free what
+  // dies there, so an op's results never overlap its operands.
+  int64_t end = static_cast<int64_t>(result_.schedule.size());
+  std::vector<std::vector<BufferId>> defined(static_cast<size_t>(end + 1));
+  std::vector<std::vector<BufferId>> dying(static_cast<size_t>(end + 1));
+  for (size_t id = 0; id < result_.buffers.size(); ++id) {
+    const Buffer& buffer = result_.buffers[id];
+    if (buffer.kind != BufferKind::kArena) continue;
+    result_.unshared_arena_size += AlignUp(buffer.size);
+    defined[static_cast<size_t>(buffer.defined_at)].push_back(
+        static_cast<BufferId>(id));
+    dying[static_cast<size_t>(std::min(buffer.live_until, end))].push_back(
+        static_cast<BufferId>(id));
+  }
+  std::map<size_t, size_t> free_blocks;  // offset -> size
+  size_t top = 0;
+  auto allocate = [&](size_t size) {
+    for (auto it = free_blocks.begin(); it != free_blocks.end(); ++it) {
+      if (it->second < size) continue;
+      size_t offset = it->first, remaining = it->second - size;
+      free_blocks.erase(it);
+      if (remaining > 0) free_blocks[offset + size] = remaining;
+      return offset;
+    }
+    // Grow the arena, starting inside a free block that ends at the top.
+    if (!free_blocks.empty()) {
+      auto last = std::prev(free_blocks.end());
+      if (last->first + last->second == top) {
+        size_t offset = last->first;
+        free_blocks.erase(last);
+        top = offset + size;
+        return offset;
+      }
+    }
+    size_t offset = top;
+    top += size;
+    return offset;
+  };
+  auto release = [&](size_t offset, size_t size) {
+    auto next = free_blocks.lower_bound(offset);
+    if (next != free_blocks.end() && offset + size == next->first) {
+      size += next->second;
+      next = free_blocks.erase(next);
+    }
+    if (next != free_blocks.begin()) {
+      auto previous = std::prev(next);
+      if (previous->first + previous->second == offset) {
+        previous->second += size;
+        return;
+      }
+    }
+    free_blocks[offset] = size;
+  };
+  for (int64_t p = 0; p <= end; ++p) {
+    for (BufferId id : defined[static_cast<size_t>(p)]) {
+      Buffer& buffer = result_.buffers[static_cast<size_t>(id)];
+      buffer.offset = allocate(AlignUp(buffer.size));
+    }
+    for (BufferId id : dying[static_cast<size_t>(p)]) {
+      const Buffer& buffer = result_.buffers[static_cast<size_t>(id)];
+      release(buffer.offset, AlignUp(buffer.size));
+    }
+  }
+  result_.arena_size = top;
+}
+
+StatusOr<BufferAssignment> Assigner::Run() {
+  const Computation& computation = *result_.computation;
+  for (const auto& instruction : computation.instructions())
+    result_.schedule.push_back(instruction.get());
+  const int64_t end = static_cast<int64_t>(result_.schedule.size());
+  for (int64_t p = 0; p < end; ++p)
+    result_.position[result_.schedule[static_cast<size_t>(p)]] = p;
+
+  // An op's value is read up to its last user; the root's to the end; an
+  // unread value still occupies its buffer while its op runs.
+  last_use_.assign(static_cast<size_t>(end), 0);
+  for (int64_t p = 0; p < end; ++p) {
+    last_use_[static_cast<size_t>(p)] =
+        std::max(last_use_[static_cast<size_t>(p)], p);
+    for (const Instruction* operand :
+         result_.schedule[static_cast<size_t>(p)]->operands()) {
+      int64_t& use =
+          last_use_[static_cast<size_t>(result_.position.at(operand))];
+      use = std::max(use, p);
+    }
+  }
+  if (computation.root() != nullptr)
+    last_use_[static_cast<size_t>(result_.position.at(computation.root()))] =
+        end;
+
+  // Parameter leaves are numbered in parameter order.
+  std::vector<int64_t> parameter_leaf_base;
+  for (const Instruction* parameter : computation.parameters()) {
+    parameter_leaf_base.push_back(result_.num_parameter_leaves);
+    result_.num_parameter_leaves += LeafCount(parameter->shape());
+  }
+
+  result_.instructions.resize(static_cast<size_t>(end));
+  for (int64_t p = 0; p < end; ++p) {
+    const Instruction& op = *result_.schedule[static_cast<size_t>(p)];
+    InstructionBuffers& buffers = result_.instructions[static_cast<size_t>(p)];
+    for (const Instruction* operand : op.operands())
+      buffers.operands.push_back(result_.Of(operand).leaves);
+    switch (op.opcode()) {
+      case Opcode::kParameter: {
+        int64_t number =
+            parameter_leaf_base[static_cast<size_t>(op.parameter_number)];
+        for (const Shape* leaf : op.shape().Leaves()) {
+          if (leaf->IsArray()) {
+            BufferId id =
+                NewBuffer(BufferKind::kParameter, leaf->byte_size(), p);
+            result_.buffers[static_cast<size_t>(id)].number = number;
+            buffers.leaves.push_back(id);
+          } else {
+            buffers.leaves.push_back(kNoBuffer);
+          }
+          ++number;
+        }
+        break;
+      }
+      case Opcode::kConstant: {
+        std::vector<const Literal*> literal_leaves;
+        // Depth first, as Shape::Leaves orders them.
+        std::function<void(const Literal&)> walk = [&](const Literal& l) {
+          if (l.shape().IsTuple()) {
+            for (const Literal& e : l.tuple_elements()) walk(e);
+          } else {
+            literal_leaves.push_back(&l);
+          }
+        };
+        walk(op.literal);
+        std::vector<const Shape*> leaves = op.shape().Leaves();
+        for (size_t i = 0; i < leaves.size(); ++i) {
+          if (!leaves[i]->IsArray() || i >= literal_leaves.size() ||
+              literal_leaves[i]->size_bytes() < leaves[i]->byte_size()) {
+            if (leaves[i]->IsArray()) {
+              return InvalidArgument(op.Describe() +
+                                     ": the literal does not match the shape " +
+                                     op.shape().ToString(false));
+            }
+            buffers.leaves.push_back(kNoBuffer);
+            continue;
+          }
+          BufferId id =
+              NewBuffer(BufferKind::kConstant, leaves[i]->byte_size(), p);
+          result_.buffers[static_cast<size_t>(id)].constant =
+              literal_leaves[i]->data();
+          buffers.leaves.push_back(id);
+        }
+        break;
+      }
+      case Opcode::kTuple:
+        for (const auto& list : buffers.operands)
+          buffers.leaves.insert(buffers.leaves.end(), list.begin(), list.end());
+        break;
+      case Opcode::kGetTupleElement: {
+        const Shape& tuple = op.operand(0)->shape();
+        int64_t first = TupleElementLeafOffset(tuple, op.tuple_index);
+        int64_t count = LeafCount(tuple.tuple_shape(op.tuple_index));
+        buffers.leaves.assign(buffers.operands[0].begin() + first,
+                              buffers.operands[0].begin() + first + count);
+        break;
+      }
+      case Opcode::kOptimizationBarrier:
+        buffers.leaves = buffers.operands[0];
+        break;
+      case Opcode::kCustomCall: {
+        Status status = AssignCustomCall(op, p, buffers);
+        if (!status.ok()) return status;
+        break;
+      }
+      case Opcode::kWhile:
+        AssignWhile(op, p, buffers);
+        break;
+      default:
+        buffers.leaves = FreshLeaves(op, p);
+        break;
+    }
+    // Whatever this value maps to lives as long as the value is read.
+    for (BufferId id : buffers.leaves) {
+      if (id == kNoBuffer) continue;
+      Buffer& buffer = result_.buffers[static_cast<size_t>(id)];
+      buffer.live_until =
+          std::max(buffer.live_until, last_use_[static_cast<size_t>(p)]);
+    }
+  }
+
+  // Root leaves computed here are computed straight into the caller's
+  // memory; the others are copied there at the end.
+  if (computation.root() != nullptr) {
+    const std::vector<BufferId>& root = result_.Of(computation.root()).leaves;
+    result_.num_output_leaves = static_cast<int64_t>(root.size());
+    for (size_t k = 0; k < root.size(); ++k) {
+      BufferId id = root[k];
+      if (id == kNoBuffer) continue;
+      Buffer& buffer = result_.buffers[static_cast<size_t>(id)];
+      if (buffer.kind == BufferKind::kArena) {
+        buffer.kind = BufferKind::kOutput;
+        buffer.number = static_cast<int64_t>(k);
+        continue;
+      }
+      size_t size = buffer.size;
+      BufferId output = NewBuffer(BufferKind::kOutput, size, end);
+      result_.buffers[static_cast<size_t>(output)].number =
+          static_cast<int64_t>(k);
+      result_.output_copies.push_back({id, output, size});
+    }
+  }
+  LayOutArena();
+  return std::move(result_);
+}
+
+}  // namespace
+
+int64_t TupleElementLeafOffset(const Shape& tuple, int64_t index) {
+  int64_t offset = 0;
+  for (int64_t i = 0; i < index; ++i) offset += LeafCount(tuple.tuple_shape(i));
+  return offset;
+}
+
+StatusOr<BufferAssignment> AssignBuffers(const Computation& computation) {
+  return Assigner(computation).Run();
+}
+
+}  // namespace xffi::compiler

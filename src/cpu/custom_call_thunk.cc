@@ -1,0 +1,297 @@
+// Typed and legacy custom-call thunks.
+#include "cpu/custom_call_thunk.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cpu/executor_relayout.h"
+#include "xffi/runtime/call.h"
+#include "xffi/runtime/legacy.h"
+#include "xffi/runtime/registry.h"
+#include "xffi/testing.h"
+
+namespace xffi::cpu {
+namespace {
+
+using compiler::BufferId;
+using compiler::kNoBuffer;
+
+std::string Site(const Instruction& op) {
+  return "custom call '" + op.custom_call.target + "' at " +
+         op.location().ToString();
+}
+
+// The buffers of one side (operands or results), leaf by leaf, with the
+// relayout into or out of the target's layout where it asked for one.
+struct Leaf {
+  BufferId buffer = kNoBuffer;   // kNoBuffer: a token
+  BufferId scratch = kNoBuffer;  // the target's layout, or kNoBuffer
+  Relayout relayout;
+};
+
+// The layouts of `layouts` flattened; empty when none were given.
+std::vector<std::vector<int64_t>> LeafOrders(
+    const std::vector<Shape>& layouts) {
+  std::vector<std::vector<int64_t>> orders;
+  for (const Shape& layout : layouts)
+    for (const Shape* leaf : layout.Leaves())
+      orders.push_back(leaf->EffectiveMinorToMajor());
+  return orders;
+}
+
+// The parts shared by both kinds: the leaves and their relayouts.
+class CustomCallThunkBase : public Thunk {
+ protected:
+  CustomCallThunkBase(const Instruction& op,
+                      const compiler::InstructionBuffers& buffers)
+      : op_(op) {
+    std::vector<std::vector<int64_t>> in_orders =
+        LeafOrders(op.custom_call.operand_layouts);
+    std::vector<std::vector<int64_t>> out_orders =
+        LeafOrders(op.custom_call.result_layouts);
+    size_t flat = 0;
+    for (int64_t i = 0; i < op.operand_count(); ++i) {
+      std::vector<const Shape*> shapes = op.operand(i)->shape().Leaves();
+      for (size_t j = 0; j < shapes.size(); ++j, ++flat) {
+        Leaf leaf;
+        leaf.buffer = buffers.operands[static_cast<size_t>(i)][j];
+        leaf.scratch = buffers.temps[flat];
+        if (leaf.scratch != kNoBuffer) {
+          leaf.relayout = Relayout(
+              *shapes[j], shapes[j]->WithoutLayout().EffectiveMinorToMajor(),
+              in_orders[flat]);
+        }
+        operands_.push_back(std::move(leaf));
+        operand_shapes_.push_back(shapes[j]);
+      }
+    }
+    std::vector<const Shape*> shapes = op.shape().Leaves();
+    for (size_t r = 0; r < shapes.size(); ++r) {
+      Leaf leaf;
+      leaf.buffer = buffers.leaves[r];
+      leaf.scratch = buffers.temps[operands_.size() + r];
+      if (leaf.scratch != kNoBuffer) {
+        std::vector<int64_t> order =
+            out_orders.empty() ? in_orders[FindOperandWithScratch(leaf.scratch)]
+                               : out_orders[r];
+        leaf.relayout =
+            Relayout(*shapes[r], order,
+                     shapes[r]->WithoutLayout().EffectiveMinorToMajor());
+      }
+      results_.push_back(std::move(leaf));
+      result_shapes_.push_back(shapes[r]);
+    }
+  }
+
+  size_t FindOperandWithScratch(BufferId scratch) const {
+    for (size_t i = 0; i < operands_.size(); ++i)
+      if (operands_[i].scratch == scratch) return i;
+    return 0;
+  }
+
+  // The address the target sees for operand leaf `i`, relayouting first.
+  void* OperandAddress(void* const* addresses, size_t i) const {
+    const Leaf& leaf = operands_[i];
+    if (leaf.buffer == kNoBuffer) return nullptr;
+    void* data = addresses[leaf.buffer];
+    if (leaf.scratch == kNoBuffer) return data;
+    void* scratch = addresses[leaf.scratch];
+    leaf.relayout.Run(data, scratch);
+    return scratch;
+  }
+  void* ResultAddress(void* const* addresses, size_t r) const {
+    const Leaf& leaf = results_[r];
+    if (leaf.buffer == kNoBuffer) return nullptr;
+    return addresses[leaf.scratch == kNoBuffer ? leaf.buffer : leaf.scratch];
+  }
+  void RelayoutResults(void* const* addresses) const {
+    for (const Leaf& leaf : results_) {
+      if (leaf.buffer == kNoBuffer || leaf.scratch == kNoBuffer) continue;
+      leaf.relayout.Run(addresses[leaf.scratch], addresses[leaf.buffer]);
+    }
+  }
+
+  const Instruction& op_;
+  std::vector<Leaf> operands_, results_;
+  std::vector<const Shape*> operand_shapes_, result_shapes_;
+};
+
+class FfiCallThunk : public CustomCallThunkBase {
+ public:
+  FfiCallThunk(const Instruction& op,
+               const compiler::InstructionBuffers& buffers,
+               const HandlerRecord& record, ExecutionContext* context)
+      : CustomCallThunkBase(op, buffers),
+        record_(record),
+        context_(context),
+        frame_(BuildFrame()) {}
+
+  Status Run(void* const* addresses) override {
+    for (size_t i = 0; i < operands_.size(); ++i)
+      if (operands_[i].buffer != kNoBuffer)
+        frame_.SetArgData(i, OperandAddress(addresses, i));
+    for (size_t r = 0; r < results_.size(); ++r)
+      if (results_[r].buffer != kNoBuffer)
+        frame_.SetRetData(r, ResultAddress(addresses, r));
+    if (!prepared_) {
+      for (XLA_FFI_ExecutionStage stage :
+           {XLA_FFI_ExecutionStage_INSTANTIATE, XLA_FFI_ExecutionStage_PREPARE,
+            XLA_FFI_ExecutionStage_INITIALIZE}) {
+        Status status = Call(stage);
+        if (!status.ok()) return status;
+      }
+      prepared_ = true;
+    }
+    Status status = Call(XLA_FFI_ExecutionStage_EXECUTE);
+    if (!status.ok()) return status;
+    RelayoutResults(addresses);
+    return Status::Ok();
+  }
+
+ private:
+  testing::CallFrame BuildFrame() const {
+    testing::CallFrameBuilder builder;
+    for (const Shape* shape : operand_shapes_) {
+      if (shape->IsArray())
+        builder.Arg(static_cast<void*>(nullptr),
+                    ToFfiDataType(shape->element_type()), shape->dims());
+      else
+        builder.TokenArg();
+    }
+    for (const Shape* shape : result_shapes_) {
+      if (shape->IsArray())
+        builder.Ret(static_cast<void*>(nullptr),
+                    ToFfiDataType(shape->element_type()), shape->dims());
+      else
+        builder.TokenRet();
+    }
+    builder.Attrs(op_.custom_call.attributes);
+    return builder.Build();
+  }
+
+  Status Call(XLA_FFI_ExecutionStage stage) {
+    CallOptions options;
+    options.stage = stage;
+    options.context = context_;
+    options.state = &state_;
+    CallResult result = CallHandler(record_, frame_.get(), options);
+    Status status = std::move(result.status);
+    if (status.ok() && result.future != nullptr) status = result.future->Wait();
+    if (status.ok()) return status;
+    std::string when = stage == XLA_FFI_ExecutionStage_EXECUTE
+                           ? ""
+                           : " in stage " + ExecutionStageName(stage);
+    return Status(status.code(),
+                  Site(op_) + " failed" + when + ": " + status.message());
+  }
+
+  const HandlerRecord& record_;
+  ExecutionContext* context_;
+  testing::CallFrame frame_;
+  CallSiteState state_;
+  bool prepared_ = false;
+};
+
+LegacyShape ToLegacyShape(const Shape& shape) {
+  if (shape.IsTuple()) {
+    std::vector<LegacyShape> elements;
+    for (const Shape& element : shape.tuple_shapes())
+      elements.push_back(ToLegacyShape(element));
+    return LegacyShape::Tuple(std::move(elements));
+  }
+  return shape.IsToken() ? LegacyShape::Token() : LegacyShape::Array();
+}
+
+class LegacyCallThunk : public CustomCallThunkBase {
+ public:
+  LegacyCallThunk(const Instruction& op,
+                  const compiler::InstructionBuffers& buffers,
+                  const LegacyTargetRecord& target, Platform platform)
+      : CustomCallThunkBase(op, buffers),
+        target_(target),
+        version_(static_cast<LegacyApiVersion>(
+            static_cast<int>(op.custom_call.api_version))),
+        frame_(BuildFrame(op, platform)) {
+    frame_.set_opaque(op.custom_call.opaque);
+  }
+
+  Status Run(void* const* addresses) override {
+    for (size_t i = 0; i < operands_.size(); ++i) {
+      if (operands_[i].buffer == kNoBuffer) continue;
+      Status status = frame_.SetOperandLeaf(i, OperandAddress(addresses, i));
+      if (!status.ok())
+        return Status(status.code(), Site(op_) + ": " + status.message());
+    }
+    for (size_t r = 0; r < results_.size(); ++r) {
+      if (results_[r].buffer == kNoBuffer) continue;
+      Status status = frame_.SetResultLeaf(r, ResultAddress(addresses, r));
+      if (!status.ok())
+        return Status(status.code(), Site(op_) + ": " + status.message());
+    }
+    Status status = CallLegacyTarget(target_, version_, frame_);
+    if (!status.ok()) {
+      return Status(status.code(), Site(op_) + " failed: " + status.message());
+    }
+    RelayoutResults(addresses);
+    return Status::Ok();
+  }
+
+ private:
+  static LegacyCallFrame BuildFrame(const Instruction& op, Platform platform) {
+    std::vector<LegacyShape> operands;
+    for (const Instruction* operand : op.operands())
+      operands.push_back(ToLegacyShape(operand->shape()));
+    return LegacyCallFrame::Create(platform, operands,
+                                   ToLegacyShape(op.shape()));
+  }
+
+  const LegacyTargetRecord& target_;
+  LegacyApiVersion version_;
+  LegacyCallFrame frame_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<Thunk>> MakeCustomCallThunk(
+    const Instruction& op, const compiler::InstructionBuffers& buffers,
+    Platform platform, ExecutionContext* context) {
+  const CustomCallConfig& config = op.custom_call;
+  std::string_view platform_name = PlatformName(platform);
+  bool typed = config.api_version == CustomCallApiVersion::kTypedFfi ||
+               !config.attributes.empty();
+  if (typed) {
+    StatusOr<const HandlerRecord*> record =
+        FindHandler(config.target, platform_name);
+    if (!record.ok()) {
+      return Status(record.status().code(),
+                    Site(op) + ": " + record.status().message());
+    }
+    return std::unique_ptr<Thunk>(
+        new FfiCallThunk(op, buffers, **record, context));
+  }
+  int version = static_cast<int>(config.api_version);
+  if (version < 0 || version > 3) {
+    return InvalidArgument(Site(op) + ": api_version " +
+                           std::to_string(version) + " is not one of 0-4");
+  }
+  StatusOr<const LegacyTargetRecord*> target =
+      FindLegacyTarget(config.target, platform_name);
+  if (!target.ok()) {
+    return Status(target.status().code(),
+                  Site(op) + ": " + target.status().message());
+  }
+  if (!LegacyVersionsCompatible(platform, (*target)->api_version,
+                                static_cast<LegacyApiVersion>(version))) {
+    return FailedPrecondition(
+        Site(op) + " uses API version " +
+        std::string(
+            LegacyApiVersionName(static_cast<LegacyApiVersion>(version))) +
+        " but the target was registered as " +
+        std::string(LegacyApiVersionName((*target)->api_version)));
+  }
+  return std::unique_ptr<Thunk>(
+      new LegacyCallThunk(op, buffers, **target, platform));
+}
+
+}  // namespace xffi::cpu

@@ -1,0 +1,549 @@
+// The CPU executor: thunk emission, runs, and the Executable.
+#include "cpu/executor.h"
+
+#include <cstring>
+#include <new>
+#include <string>
+#include <thread>
+
+#include "cpu/custom_call_thunk.h"
+#include "cpu/region_runner.h"
+#include "xffi/runtime/thread_pool.h"
+
+namespace xffi::cpu {
+namespace {
+
+using compiler::BufferCopy;
+using compiler::BufferId;
+using compiler::BufferKind;
+using compiler::InstructionBuffers;
+using compiler::kNoBuffer;
+
+std::vector<BufferId> Flatten(const std::vector<std::vector<BufferId>>& lists,
+                              size_t first = 0) {
+  std::vector<BufferId> flat;
+  for (size_t i = first; i < lists.size(); ++i)
+    flat.insert(flat.end(), lists[i].begin(), lists[i].end());
+  return flat;
+}
+
+std::vector<size_t> LeafSizes(const Shape& shape) {
+  std::vector<size_t> sizes;
+  for (const Shape* leaf : shape.Leaves()) sizes.push_back(leaf->byte_size());
+  return sizes;
+}
+
+// Resolves buffer ids to addresses into a reusable pointer array.
+template <typename Pointer>
+void Resolve(const std::vector<BufferId>& ids, void* const* addresses,
+             std::vector<Pointer>& out) {
+  for (size_t i = 0; i < ids.size(); ++i)
+    out[i] = ids[i] == kNoBuffer ? nullptr : addresses[ids[i]];
+}
+
+class CopyThunk : public Thunk {
+ public:
+  explicit CopyThunk(std::vector<BufferCopy> copies)
+      : copies_(std::move(copies)) {}
+  Status Run(void* const* addresses) override {
+    for (const BufferCopy& copy : copies_) {
+      void* to = addresses[copy.to];
+      const void* from = addresses[copy.from];
+      if (to != from && copy.size > 0) std::memcpy(to, from, copy.size);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  std::vector<BufferCopy> copies_;
+};
+
+class KernelThunk : public Thunk {
+ public:
+  KernelThunk(const Instruction& op, Kernel kernel,
+              std::vector<BufferId> operand_ids,
+              std::vector<BufferId> result_ids, RegionRunner* regions,
+              ThreadPool* pool)
+      : op_(op),
+        kernel_(std::move(kernel)),
+        operand_ids_(std::move(operand_ids)),
+        result_ids_(std::move(result_ids)) {
+    for (const Instruction* operand : op.operands())
+      operands_.push_back({&operand->shape(), nullptr});
+    for (const Shape* leaf : op.shape().Leaves())
+      results_.push_back({leaf, nullptr});
+    args_.operands = operands_;
+    args_.results = results_;
+    args_.regions = regions;
+    args_.pool = pool;
+  }
+
+  Status Run(void* const* addresses) override {
+    for (size_t i = 0; i < operands_.size(); ++i)
+      operands_[i].data = addresses[operand_ids_[i]];
+    for (size_t i = 0; i < results_.size(); ++i)
+      results_[i].data = addresses[result_ids_[i]];
+    Status status = kernel_(args_);
+    if (!status.ok()) return AtLocation(op_, status);
+    return status;
+  }
+
+ private:
+  const Instruction& op_;
+  Kernel kernel_;
+  std::vector<BufferId> operand_ids_, result_ids_;
+  std::vector<ArrayView> operands_, results_;
+  KernelArgs args_;
+};
+
+class CallThunk : public Thunk {
+ public:
+  CallThunk(CompiledComputation* callee, std::vector<BufferId> arguments,
+            std::vector<BufferId> results)
+      : callee_(callee),
+        argument_ids_(std::move(arguments)),
+        result_ids_(std::move(results)),
+        arguments_(argument_ids_.size()),
+        results_(result_ids_.size()) {}
+
+  Status Run(void* const* addresses) override {
+    Resolve(argument_ids_, addresses, arguments_);
+    Resolve(result_ids_, addresses, results_);
+    return callee_->Run(arguments_.data(), results_.data());
+  }
+
+ private:
+  CompiledComputation* callee_;
+  std::vector<BufferId> argument_ids_, result_ids_;
+  std::vector<const void*> arguments_;
+  std::vector<void*> results_;
+};
+
+class ConditionalThunk : public Thunk {
+ public:
+  struct Branch {
+    CompiledComputation* computation;
+    std::vector<BufferId> argument_ids;
+  };
+  ConditionalThunk(BufferId index, bool is_pred, std::vector<Branch> branches,
+                   std::vector<BufferId> results)
+      : index_(index),
+        is_pred_(is_pred),
+        branches_(std::move(branches)),
+        result_ids_(std::move(results)),
+        results_(result_ids_.size()) {
+    size_t most = 0;
+    for (const Branch& branch : branches_)
+      most = std::max(most, branch.argument_ids.size());
+    arguments_.resize(most);
+  }
+
+  Status Run(void* const* addresses) override {
+    size_t chosen;
+    if (is_pred_) {
+      chosen = *static_cast<const unsigned char*>(addresses[index_]) ? 0 : 1;
+    } else {
+      int32_t index;
+      std::memcpy(&index, addresses[index_], sizeof(index));
+      // Out of range picks the last branch, as in HLO.
+      chosen = index < 0 || static_cast<size_t>(index) >= branches_.size()
+                   ? branches_.size() - 1
+                   : static_cast<size_t>(index);
+    }
+    const Branch& branch = branches_[chosen];
+    Resolve(branch.argument_ids, addresses, arguments_);
+    Resolve(result_ids_, addresses, results_);
+    return branch.computation->Run(arguments_.data(), results_.data());
+  }
+
+ private:
+  BufferId index_;
+  bool is_pred_;
+  std::vector<Branch> branches_;
+  std::vector<BufferId> result_ids_;
+  std::vector<const void*> arguments_;
+  std::vector<void*> results_;
+};
+
+// Loop state lives in the while's buffers (set A); the body writes the next
+// state into set B while it reads A, then the roles swap, so no iteration
+// copies the state. Leaves the body passes through unchanged are the same
+// buffer in both sets.
+class WhileThunk : public Thunk {
+ public:
+  WhileThunk(CompiledComputation* condition, CompiledComputation* body,
+             std::vector<BufferId> state, std::vector<BufferId> next,
+             BufferId pred, std::vector<size_t> sizes)
+      : condition_(condition),
+        body_(body),
+        state_ids_(std::move(state)),
+        next_ids_(std::move(next)),
+        pred_(pred),
+        sizes_(std::move(sizes)),
+        a_(state_ids_.size()),
+        b_(state_ids_.size()),
+        a_const_(state_ids_.size()) {}
+
+  Status Run(void* const* addresses) override {
+    Resolve(state_ids_, addresses, a_);
+    Resolve(next_ids_, addresses, b_);
+    void* pred = addresses[pred_];
+    std::vector<void*>* current = &a_;
+    std::vector<void*>* next = &b_;
+    while (true) {
+      for (size_t i = 0; i < current->size(); ++i) a_const_[i] = (*current)[i];
+      Status status = condition_->Run(a_const_.data(), &pred);
+      if (!status.ok()) return status;
+      if (*static_cast<const unsigned char*>(pred) == 0) break;
+      status = body_->Run(a_const_.data(), next->data());
+      if (!status.ok()) return status;
+      std::swap(current, next);
+    }
+    if (current != &a_) {
+      for (size_t i = 0; i < sizes_.size(); ++i)
+        if (a_[i] != b_[i] && sizes_[i] > 0)
+          std::memcpy(a_[i], b_[i], sizes_[i]);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  CompiledComputation* condition_;
+  CompiledComputation* body_;
+  std::vector<BufferId> state_ids_, next_ids_;
+  BufferId pred_;
+  std::vector<size_t> sizes_;
+  std::vector<void*> a_, b_;
+  std::vector<const void*> a_const_;
+};
+
+Status NotArrays(const Instruction& op) {
+  return Unimplemented("op " + op.Describe() +
+                       " takes tuple or token operands, which only "
+                       "structural ops accept");
+}
+
+// Mutable state of an executable that handlers and thunks point into.
+struct Runtime {
+  explicit Runtime(Platform platform) : context(platform) {}
+  ExecutionContext context;
+  std::unique_ptr<ThreadPool> pool;
+  ExecutorEnv env;
+  std::unique_ptr<ExecutorRegionRunner> regions;
+};
+
+class CpuExecutable : public Executable {
+ public:
+  CpuExecutable(Module module, std::unique_ptr<Runtime> runtime,
+                CompiledComputation* entry)
+      : module_(std::move(module)),
+        runtime_(std::move(runtime)),
+        entry_(entry) {
+    const Computation& computation = entry_->computation();
+    for (const Instruction* parameter : computation.parameters()) {
+      parameter_shapes_.push_back(parameter->shape());
+      for (const Shape* leaf : parameter->shape().Leaves())
+        parameter_leaves_.push_back(leaf);
+    }
+    result_shape_ = computation.root()->shape();
+    for (const Shape* leaf : computation.root()->shape().Leaves())
+      result_leaves_.push_back(leaf);
+    argument_addresses_.resize(parameter_leaves_.size());
+    result_addresses_.resize(result_leaves_.size());
+  }
+
+  const Module& module() const override { return module_; }
+  const std::vector<Shape>& parameter_shapes() const override {
+    return parameter_shapes_;
+  }
+  const Shape& result_shape() const override { return result_shape_; }
+  ExecutionContext& context() override { return runtime_->context; }
+
+  StatusOr<std::vector<Literal>> Execute(
+      const std::vector<Literal>& arguments) override {
+    if (arguments.size() != parameter_shapes_.size()) {
+      return InvalidArgument(
+          "the program takes " + std::to_string(parameter_shapes_.size()) +
+          " arguments, got " + std::to_string(arguments.size()));
+    }
+    size_t leaf = 0;
+    const std::vector<Instruction*> parameters =
+        entry_->computation().parameters();
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      const Shape& expected = parameter_shapes_[i];
+      if (!(arguments[i].shape().WithoutLayout() == expected.WithoutLayout())) {
+        return InvalidArgument("argument " + std::to_string(i) +
+                               " for parameter '" + parameters[i]->name() +
+                               "' is " + arguments[i].shape().ToString(false) +
+                               ", expected " + expected.ToString(false));
+      }
+      CollectLeaves(arguments[i], leaf);
+    }
+    std::vector<Literal> results;
+    results.reserve(result_leaves_.size());
+    for (size_t r = 0; r < result_leaves_.size(); ++r) {
+      results.emplace_back(*result_leaves_[r]);
+      result_addresses_[r] =
+          result_leaves_[r]->IsArray() ? results.back().data() : nullptr;
+    }
+    Status status =
+        entry_->Run(argument_addresses_.data(), result_addresses_.data());
+    if (!status.ok()) return status;
+    return results;
+  }
+
+  Status ExecuteRaw(std::span<const void* const> argument_leaves,
+                    std::span<void* const> result_leaves) override {
+    if (argument_leaves.size() != parameter_leaves_.size()) {
+      return InvalidArgument(
+          "the program's parameters have " +
+          std::to_string(parameter_leaves_.size()) + " leaves, got " +
+          std::to_string(argument_leaves.size()) + " argument addresses");
+    }
+    if (result_leaves.size() != result_leaves_.size()) {
+      return InvalidArgument(
+          "the program's result has " + std::to_string(result_leaves_.size()) +
+          " leaves, got " + std::to_string(result_leaves.size()) +
+          " result addresses");
+    }
+    for (size_t i = 0; i < argument_leaves.size(); ++i) {
+      if (argument_leaves[i] == nullptr && parameter_leaves_[i]->IsArray() &&
+          parameter_leaves_[i]->byte_size() > 0)
+        return InvalidArgument("argument leaf " + std::to_string(i) +
+                               " is null");
+    }
+    for (size_t i = 0; i < result_leaves.size(); ++i) {
+      if (result_leaves[i] == nullptr && result_leaves_[i]->IsArray() &&
+          result_leaves_[i]->byte_size() > 0)
+        return InvalidArgument("result leaf " + std::to_string(i) + " is null");
+    }
+    return entry_->Run(argument_leaves.data(), result_leaves.data());
+  }
+
+ private:
+  void CollectLeaves(const Literal& literal, size_t& leaf) {
+    if (literal.shape().IsTuple()) {
+      for (const Literal& element : literal.tuple_elements())
+        CollectLeaves(element, leaf);
+      return;
+    }
+    argument_addresses_[leaf++] =
+        literal.shape().IsArray() ? literal.data() : nullptr;
+  }
+
+  Module module_;
+  std::unique_ptr<Runtime> runtime_;
+  CompiledComputation* entry_;
+  std::vector<Shape> parameter_shapes_;
+  Shape result_shape_;
+  std::vector<const Shape*> parameter_leaves_, result_leaves_;
+  std::vector<const void*> argument_addresses_;
+  std::vector<void*> result_addresses_;
+};
+
+}  // namespace
+
+StatusOr<CompiledComputation*> ExecutorEnv::Get(
+    const Computation* computation) {
+  if (CompiledComputation* found = Find(computation)) return found;
+  if (!in_progress.insert(computation).second) {
+    return InvalidArgument("computation '" + computation->name() +
+                           "' calls itself; HLO programs have no recursion");
+  }
+  StatusOr<std::unique_ptr<CompiledComputation>> built =
+      CompiledComputation::Build(*computation, *this);
+  in_progress.erase(computation);
+  if (!built.ok()) return built.status();
+  CompiledComputation* pointer = built->get();
+  compiled[computation] = std::move(*built);
+  return pointer;
+}
+
+CompiledComputation* ExecutorEnv::Find(const Computation* computation) const {
+  auto found = compiled.find(computation);
+  return found == compiled.end() ? nullptr : found->second.get();
+}
+
+CompiledComputation::CompiledComputation(const Computation& computation,
+                                         compiler::BufferAssignment assignment)
+    : computation_(computation), assignment_(std::move(assignment)) {}
+
+CompiledComputation::~CompiledComputation() {
+  if (arena_ != nullptr)
+    ::operator delete(arena_, std::align_val_t(compiler::kBufferAlignment));
+}
+
+StatusOr<std::unique_ptr<CompiledComputation>> CompiledComputation::Build(
+    const Computation& computation, ExecutorEnv& env) {
+  StatusOr<compiler::BufferAssignment> assignment =
+      compiler::AssignBuffers(computation);
+  if (!assignment.ok()) return assignment.status();
+  std::unique_ptr<CompiledComputation> compiled(
+      new CompiledComputation(computation, std::move(*assignment)));
+  Status status = compiled->EmitThunks(env);
+  if (!status.ok()) return status;
+  return compiled;
+}
+
+Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
+  const compiler::BufferAssignment& assignment = assignment_;
+  if (assignment.arena_size > 0) {
+    arena_ = ::operator new(assignment.arena_size,
+                            std::align_val_t(compiler::kBufferAlignment));
+  }
+  addresses_.assign(assignment.buffers.size(), nullptr);
+  for (size_t id = 0; id < assignment.buffers.size(); ++id) {
+    const compiler::Buffer& buffer = assignment.buffers[id];
+    switch (buffer.kind) {
+      case BufferKind::kArena:
+        addresses_[id] = static_cast<unsigned char*>(arena_) + buffer.offset;
+        break;
+      case BufferKind::kConstant:
+        // Never written: no op writes into a constant's buffer.
+        addresses_[id] = const_cast<void*>(buffer.constant);
+        break;
+      case BufferKind::kParameter:
+        parameter_slots_.emplace_back(static_cast<BufferId>(id), buffer.number);
+        break;
+      case BufferKind::kOutput:
+        output_slots_.emplace_back(static_cast<BufferId>(id), buffer.number);
+        break;
+    }
+  }
+
+  for (size_t p = 0; p < assignment.schedule.size(); ++p) {
+    const Instruction& op = *assignment.schedule[p];
+    const InstructionBuffers& buffers = assignment.instructions[p];
+    if (!buffers.copies_before.empty())
+      thunks_.push_back(std::make_unique<CopyThunk>(buffers.copies_before));
+    switch (op.opcode()) {
+      case Opcode::kParameter:
+      case Opcode::kConstant:
+      case Opcode::kTuple:
+      case Opcode::kGetTupleElement:
+      case Opcode::kOptimizationBarrier:
+      case Opcode::kAfterAll:
+        break;  // views and tokens: nothing runs
+      case Opcode::kCopy: {
+        std::vector<BufferCopy> copies;
+        std::vector<BufferId> from = Flatten(buffers.operands);
+        std::vector<size_t> sizes = LeafSizes(op.shape());
+        for (size_t i = 0; i < buffers.leaves.size(); ++i)
+          if (buffers.leaves[i] != kNoBuffer)
+            copies.push_back({from[i], buffers.leaves[i], sizes[i]});
+        thunks_.push_back(std::make_unique<CopyThunk>(std::move(copies)));
+        break;
+      }
+      case Opcode::kCall: {
+        StatusOr<CompiledComputation*> callee =
+            env.Get(op.called_computations()[0]);
+        if (!callee.ok()) return callee.status();
+        thunks_.push_back(std::make_unique<CallThunk>(
+            *callee, Flatten(buffers.operands), buffers.leaves));
+        break;
+      }
+      case Opcode::kConditional: {
+        std::vector<ConditionalThunk::Branch> branches;
+        for (size_t b = 0; b < op.called_computations().size(); ++b) {
+          StatusOr<CompiledComputation*> branch =
+              env.Get(op.called_computations()[b]);
+          if (!branch.ok()) return branch.status();
+          branches.push_back({*branch, buffers.operands[b + 1]});
+        }
+        bool is_pred =
+            op.operand(0)->shape().element_type() == ElementType::kPred;
+        thunks_.push_back(std::make_unique<ConditionalThunk>(
+            buffers.operands[0][0], is_pred, std::move(branches),
+            buffers.leaves));
+        break;
+      }
+      case Opcode::kWhile: {
+        StatusOr<CompiledComputation*> condition =
+            env.Get(op.called_computations()[0]);
+        if (!condition.ok()) return condition.status();
+        StatusOr<CompiledComputation*> body =
+            env.Get(op.called_computations()[1]);
+        if (!body.ok()) return body.status();
+        size_t n = buffers.leaves.size();
+        std::vector<BufferId> next(buffers.temps.begin(),
+                                   buffers.temps.begin() + n);
+        thunks_.push_back(std::make_unique<WhileThunk>(
+            *condition, *body, buffers.leaves, std::move(next),
+            buffers.temps[n], LeafSizes(op.shape())));
+        break;
+      }
+      case Opcode::kCustomCall: {
+        StatusOr<std::unique_ptr<Thunk>> thunk =
+            MakeCustomCallThunk(op, buffers, env.platform, env.context);
+        if (!thunk.ok()) return thunk.status();
+        thunks_.push_back(std::move(*thunk));
+        break;
+      }
+      default: {
+        std::vector<BufferId> operands;
+        for (const auto& list : buffers.operands) {
+          if (list.size() != 1 || list[0] == kNoBuffer) return NotArrays(op);
+          operands.push_back(list[0]);
+        }
+        for (BufferId id : buffers.leaves)
+          if (id == kNoBuffer) return NotArrays(op);
+        // Regions first, so the kernel's runner finds them compiled.
+        for (const Computation* region : op.called_computations()) {
+          StatusOr<CompiledComputation*> compiled = env.Get(region);
+          if (!compiled.ok()) return compiled.status();
+        }
+        StatusOr<Kernel> kernel = env.kernels(op);
+        if (!kernel.ok()) return kernel.status();
+        thunks_.push_back(std::make_unique<KernelThunk>(
+            op, std::move(*kernel), std::move(operands), buffers.leaves,
+            env.regions, env.pool));
+        break;
+      }
+    }
+  }
+  if (!assignment.output_copies.empty())
+    thunks_.push_back(std::make_unique<CopyThunk>(assignment.output_copies));
+  return Status::Ok();
+}
+
+Status CompiledComputation::Run(const void* const* parameters,
+                                void* const* outputs) {
+  for (const auto& [id, number] : parameter_slots_)
+    addresses_[static_cast<size_t>(id)] = const_cast<void*>(parameters[number]);
+  for (const auto& [id, number] : output_slots_)
+    addresses_[static_cast<size_t>(id)] = outputs[number];
+  void* const* addresses = addresses_.data();
+  for (const auto& thunk : thunks_) {
+    Status status = thunk->Run(addresses);
+    if (!status.ok()) return status;
+  }
+  return Status::Ok();
+}
+
+StatusOr<std::unique_ptr<Executable>> CreateExecutable(
+    Module module, const CompileOptions& options, KernelFactory kernels) {
+  if (options.platform != Platform::kHost) {
+    return Unimplemented(
+        "Compile: this build executes programs on the Host platform only, "
+        "not " +
+        std::string(PlatformName(options.platform)));
+  }
+  auto runtime = std::make_unique<Runtime>(options.platform);
+  int threads = options.intra_op_threads > 0
+                    ? options.intra_op_threads
+                    : static_cast<int>(std::thread::hardware_concurrency());
+  runtime->pool = std::make_unique<ThreadPool>(threads);
+  runtime->context.set_thread_pool(runtime->pool.get());
+  runtime->env.platform = options.platform;
+  runtime->env.kernels = std::move(kernels);
+  runtime->env.context = &runtime->context;
+  runtime->env.pool = runtime->pool.get();
+  runtime->regions = std::make_unique<ExecutorRegionRunner>(&runtime->env);
+  runtime->env.regions = runtime->regions.get();
+  StatusOr<CompiledComputation*> entry = runtime->env.Get(module.entry());
+  if (!entry.ok()) return entry.status();
+  return std::unique_ptr<Executable>(
+      new CpuExecutable(std::move(module), std::move(runtime), *entry));
+}
+
+}  // namespace xffi::cpu

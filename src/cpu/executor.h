@@ -1,0 +1,93 @@
+// xffi: the CPU executor.
+//
+// Every computation the entry reaches (loop bodies, branches, callees and
+// the regions kernels run) is compiled once into a CompiledComputation: its
+// buffer assignment, an arena allocated once and reused by every run, and a
+// list of thunks. Running one writes the parameter and output addresses into
+// its address table and runs the thunks; nothing is allocated per op.
+//
+// A computation is never active twice at once (HLO has no recursion), which
+// is what lets each own one arena. Runs are not thread-safe: an Executable
+// runs one Execute at a time.
+#ifndef XFFI_SRC_CPU_EXECUTOR_H_
+#define XFFI_SRC_CPU_EXECUTOR_H_
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "compiler/buffer_assignment.h"
+#include "cpu/executor_thunk.h"
+#include "cpu/kernel.h"
+#include "xffi/program/executable.h"
+
+namespace xffi::cpu {
+
+// Makes the kernel of one non-structural op (cpu::MakeKernel in the
+// library; tests may substitute their own).
+using KernelFactory = std::function<StatusOr<Kernel>(const Instruction&)>;
+
+class CompiledComputation;
+
+// What building thunks needs: the platform, the shared run-time objects, and
+// the other computations (compiled on first request).
+struct ExecutorEnv {
+  Platform platform = Platform::kHost;
+  KernelFactory kernels;
+  ExecutionContext* context = nullptr;
+  ThreadPool* pool = nullptr;
+  RegionRunner* regions = nullptr;
+
+  StatusOr<CompiledComputation*> Get(const Computation* computation);
+  CompiledComputation* Find(const Computation* computation) const;
+
+  std::unordered_map<const Computation*, std::unique_ptr<CompiledComputation>>
+      compiled;
+  std::unordered_set<const Computation*> in_progress;
+};
+
+class CompiledComputation {
+ public:
+  static StatusOr<std::unique_ptr<CompiledComputation>> Build(
+      const Computation& computation, ExecutorEnv& env);
+  ~CompiledComputation();
+
+  // One address per parameter leaf and per root leaf (null for tokens).
+  // Outputs must not overlap parameters, except that an output may be the
+  // very buffer of the same-numbered parameter leaf when the computation
+  // returns that leaf unchanged (a loop body's pass-through state).
+  Status Run(const void* const* parameters, void* const* outputs);
+
+  const Computation& computation() const { return computation_; }
+  const compiler::BufferAssignment& assignment() const { return assignment_; }
+  int64_t num_parameter_leaves() const {
+    return assignment_.num_parameter_leaves;
+  }
+  int64_t num_output_leaves() const { return assignment_.num_output_leaves; }
+
+ private:
+  CompiledComputation(const Computation& computation,
+                      compiler::BufferAssignment assignment);
+  Status EmitThunks(ExecutorEnv& env);
+
+  const Computation& computation_;
+  compiler::BufferAssignment assignment_;
+  void* arena_ = nullptr;
+  std::vector<void*> addresses_;
+  std::vector<std::pair<compiler::BufferId, int64_t>> parameter_slots_;
+  std::vector<std::pair<compiler::BufferId, int64_t>> output_slots_;
+  std::vector<std::unique_ptr<Thunk>> thunks_;
+};
+
+// The Executable behind Compile on the Host platform. `module` must have
+// passed VerifyForCompile.
+StatusOr<std::unique_ptr<Executable>> CreateExecutable(
+    Module module, const CompileOptions& options, KernelFactory kernels);
+
+}  // namespace xffi::cpu
+
+#endif  // XFFI_SRC_CPU_EXECUTOR_H_
