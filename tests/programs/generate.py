@@ -12,7 +12,7 @@ libraries (examples/rms_norm, examples/do_custom_call): they are registered
 with jax.ffi.register_ffi_target and called with jax.ffi.ffi_call, so the
 text holds real stablehlo.custom_call ops with an mhlo.backend_config.
 
-  /work/main/.venv/bin/python tests/programs/generate.py \
+  .venv/bin/python tests/programs/generate.py \
       --examples build/dev/examples
 
 (build the `rms_norm` and `do_custom_call` targets first). Made with jax
