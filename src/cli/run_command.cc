@@ -314,7 +314,10 @@ int RunCommand(const std::vector<std::string>& args) {
                   ": " + error.message());
     }
   }
-  std::printf("%s: %zu result(s)\n", options.program.c_str(), results.size());
+  std::printf(
+      "%s (%s): %zu result(s)\n", options.program.c_str(),
+      DetectProgramFormat(text) == ProgramFormat::kHlo ? "HLO" : "StableHLO",
+      results.size());
   for (size_t i = 0; i < results.size(); ++i) {
     const Literal& result = results[i];
     std::string where;

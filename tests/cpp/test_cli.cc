@@ -182,7 +182,7 @@ TEST(CliTest, RunWritesResultsAndChecksThem) {
   Outcome outcome = Xffi("run " + Corpus("dot.mlir") + inputs +
                          " --output-dir " + dir + " --repeat 3" + expects);
   EXPECT_EQ(outcome.status, 0) << outcome.output;
-  EXPECT_THAT(outcome.output, HasSubstr("4 result(s)"));
+  EXPECT_THAT(outcome.output, HasSubstr("dot.mlir (StableHLO): 4 result(s)"));
   EXPECT_THAT(outcome.output, HasSubstr("result 0: f32[4,5]"));
   EXPECT_THAT(outcome.output, HasSubstr("result 2: f32[] = "));
   EXPECT_THAT(outcome.output, HasSubstr("over 3 run(s)"));
