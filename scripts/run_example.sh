@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# The main job: builds xffi and runs the seed program end to end: handler
-# libraries (typed FFI and legacy) loaded as plugins, dispatched through the
-# runtime, results checked against a reference computed on the host.
+# The main job: builds xffi, then
+#  1. runs the seed program: handler libraries (typed FFI and legacy) loaded
+#     as plugins, dispatched through the runtime, results checked against a
+#     reference computed on the host;
+#  2. runs a real program with `xffi run`: examples/programs/norm_block, a
+#     JAX function exported as StableHLO (and HLO) text that calls the
+#     rms_norm and do_custom_call handlers among ordinary ops, on its saved
+#     inputs, checked against the outputs JAX computed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -15,9 +20,37 @@ if ! scripts/build.sh release >"$log" 2>&1; then
   echo "run_example.sh: the build failed; the whole log is $log" >&2
   exit 1
 fi
-exec build/release/examples/seed_program/seed_program \
-  --plugin build/release/examples/do_custom_call/libdo_custom_call.so \
-  --plugin build/release/examples/subtract_f32/libsubtract_f32.so \
-  --plugin build/release/examples/rms_norm/librms_norm.so \
-  --plugin build/release/examples/do_custom_call_legacy/libdo_custom_call_legacy.so \
-  "$@"
+bin=build/release
+status=0
+echo "== seed program =="
+$bin/examples/seed_program/seed_program \
+  --plugin $bin/examples/do_custom_call/libdo_custom_call.so \
+  --plugin $bin/examples/subtract_f32/libsubtract_f32.so \
+  --plugin $bin/examples/rms_norm/librms_norm.so \
+  --plugin $bin/examples/do_custom_call_legacy/libdo_custom_call_legacy.so \
+  || status=1
+
+program=examples/programs/norm_block
+for text in "$program.mlir" "$program.hlo"; do
+  echo
+  echo "== xffi run $text =="
+  if $bin/src/xffi run "$text" \
+      --plugin $bin/examples/rms_norm/librms_norm.so \
+      --plugin $bin/examples/do_custom_call/libdo_custom_call.so \
+      --input "$program.in_0.npy" --input "$program.in_1.npy" \
+      --input "$program.in_2.npy" \
+      --expect "$program.out_0.npy" --expect "$program.out_1.npy" \
+      --output-dir build/run_example.out --repeat 20; then
+    echo "main job: $text PASSED (matches JAX's results)"
+  else
+    echo "main job: $text FAILED"
+    status=1
+  fi
+done
+echo
+if [ $status -eq 0 ]; then
+  echo "run_example.sh: PASS"
+else
+  echo "run_example.sh: FAIL"
+fi
+exit $status

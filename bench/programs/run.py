@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Corpus programs under jax.jit (XLA:CPU) and under xffi, side by side.
+
+For each program of tests/programs/ (and examples/programs/norm_block), in
+one run on one machine:
+  XLA   the JAX function of tests/programs/generate.py, jax.jit-compiled,
+        called on device-resident inputs with block_until_ready, after a
+        warm-up: the median over 5 batches of the mean time per call.
+        This includes JAX's Python dispatch (a few microseconds per call),
+        which is what a JAX user pays per execution.
+  xffi  bench_programs (bench/programs/bench_programs.cc): the program's
+        StableHLO text parsed and compiled once, then Executable::Execute
+        on the corpus inputs, timed the same way, in process.
+Prints a markdown table with the ratio xffi/XLA (below 1: xffi is faster)
+and writes it to --markdown.
+
+  .venv/bin/python bench/programs/run.py --build build/release \
+      --markdown bench/programs/latest.md [NAME...]
+"""
+
+import argparse
+import ctypes
+import importlib.util
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))
+
+import jax
+import numpy as np
+
+
+def load_generator(folder):
+  """The generate.py of tests/programs or examples/programs, as a module."""
+  path = os.path.join(ROOT, folder, "generate.py")
+  spec = importlib.util.spec_from_file_location(
+      folder.replace("/", "_") + "_generate", path)
+  module = importlib.util.module_from_spec(spec)
+  spec.loader.exec_module(module)
+  return module
+
+
+def time_jax(f, args, min_time, batches=5):
+  jitted = jax.jit(f)
+  args = [jax.device_put(a) for a in args]
+  for _ in range(3):
+    jax.block_until_ready(jitted(*args))
+  per_call = []
+  for _ in range(batches):
+    runs = 0
+    start = time.perf_counter()
+    while True:
+      jax.block_until_ready(jitted(*args))
+      runs += 1
+      elapsed = time.perf_counter() - start
+      if elapsed >= min_time / batches:
+        break
+    per_call.append(elapsed / runs)
+  return statistics.median(per_call)
+
+
+def register_handlers(build):
+  for target, path, symbol in (
+      ("rms_norm", "examples/rms_norm/librms_norm.so", "RmsNorm"),
+      ("do_custom_call", "examples/do_custom_call/libdo_custom_call.so",
+       "DoCustomCall")):
+    lib = ctypes.cdll.LoadLibrary(os.path.join(build, path))
+    jax.ffi.register_ffi_target(target,
+                                jax.ffi.pycapsule(getattr(lib, symbol)),
+                                platform="cpu")
+
+
+def fmt_us(seconds):
+  return f"{seconds * 1e6:.1f}"
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--build", default="build/release",
+                      help="build folder with bench/programs/bench_programs "
+                      "and the example handler libraries")
+  parser.add_argument("--min-time", type=float, default=0.5,
+                      help="seconds of timed runs per program and engine")
+  parser.add_argument("--markdown", help="also write the table here")
+  parser.add_argument("names", nargs="*", help="only these programs")
+  args = parser.parse_args()
+  jax.config.update("jax_platforms", "cpu")
+  build = os.path.join(ROOT, args.build)
+  register_handlers(build)
+
+  corpus = load_generator("tests/programs")
+  example = load_generator("examples/programs")
+  programs = {}
+  for name, (f, inputs) in corpus.PROGRAMS.items():
+    programs[name] = (f, inputs,
+                      os.path.join("tests", "programs", name + ".mlir"))
+  example_dir = os.path.join("examples", "programs")
+  programs["norm_block"] = (example.norm_block, [
+      np.load(os.path.join(ROOT, example_dir, f"norm_block.in_{k}.npy"))
+      for k in range(3)
+  ], os.path.join(example_dir, "norm_block.mlir"))
+  if args.names:
+    programs = {k: v for k, v in programs.items() if k in args.names}
+
+  bench = os.path.join(build, "bench", "programs", "bench_programs")
+  command = [bench, "--min-time", str(args.min_time)]
+  for lib in ("examples/rms_norm/librms_norm.so",
+              "examples/do_custom_call/libdo_custom_call.so"):
+    command += ["--plugin", os.path.join(build, lib)]
+  command += [path for _, _, path in programs.values()]
+  xffi_times = {}
+  output = subprocess.run(command, capture_output=True, text=True,
+                          check=False, cwd=ROOT)
+  if output.returncode != 0:
+    sys.exit(f"run.py: {bench} failed:\n{output.stderr}")
+  for line in output.stdout.splitlines():
+    record = json.loads(line)
+    xffi_times[record["program"]] = record
+
+  rows = []
+  ratios = []
+  for name, (f, inputs, path) in programs.items():
+    xla = time_jax(f, inputs, args.min_time)
+    record = xffi_times.get(path, {"error": "not run"})
+    if "seconds" in record:
+      ratio = record["seconds"] / xla
+      ratios.append(ratio)
+      rows.append((name, fmt_us(xla), fmt_us(record["seconds"]),
+                   f"{ratio:.2f}"))
+    else:
+      error = record["error"].splitlines()[0][:90]
+      rows.append((name, fmt_us(xla), "-", f"error: {error}"))
+    print(" | ".join(rows[-1]), flush=True)
+
+  lines = [
+      f"jax {jax.__version__}, {platform.machine()}, "
+      f"{os.cpu_count()} cores; median of 5 batches, "
+      f"{args.min_time:g} s per program and engine.",
+      "",
+      "| program | XLA us | xffi us | xffi/XLA |",
+      "|---|---:|---:|---:|",
+  ]
+  lines += [f"| {' | '.join(row)} |" for row in rows]
+  if ratios:
+    geomean = float(np.exp(np.mean(np.log(ratios))))
+    lines += [
+        "",
+        f"{len(ratios)} of {len(rows)} programs ran under xffi; geometric "
+        f"mean of xffi/XLA {geomean:.2f}, worst {max(ratios):.2f}.",
+    ]
+  table = "\n".join(lines) + "\n"
+  print()
+  print(table)
+  if args.markdown:
+    with open(args.markdown, "w") as file:
+      file.write(table)
+
+
+if __name__ == "__main__":
+  main()

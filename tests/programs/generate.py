@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""Writes the program corpus: JAX functions lowered to StableHLO and HLO text.
+
+For each program NAME this writes, beside this script:
+  NAME.mlir      jax.jit(f).lower(*args).as_text()         (StableHLO)
+  NAME.hlo       jax.jit(f).lower(*args).as_text("hlo")    (HLO text)
+  NAME.in_K.npy  the K-th input (small, deterministic)
+  NAME.out_K.npy the K-th result, as JAX itself computes it on the CPU
+
+Programs named cc_* contain typed-FFI custom calls to the example handler
+libraries (examples/rms_norm, examples/do_custom_call): they are registered
+with jax.ffi.register_ffi_target and called with jax.ffi.ffi_call, so the
+text holds real stablehlo.custom_call ops with an mhlo.backend_config.
+
+  .venv/bin/python tests/programs/generate.py \
+      --examples build/dev/examples
+
+(build the `rms_norm` and `do_custom_call` targets first). Made with jax
+0.10.2 on CPU; rerunning it with that version gives identical files.
+
+NumPy saves ml_dtypes types (bfloat16, float8_*) with a raw-bytes descr
+('<V2' for bfloat16, '<V1' for most float8 types, '<f1' for float8_e5m2):
+readers take the element type from the program, not from the file.
+"""
+
+import argparse
+import ctypes
+import os
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.scipy import special
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def rng(seed):
+  return np.random.default_rng(seed)
+
+
+def f32(seed, *shape, scale=1.0, offset=0.0):
+  return (rng(seed).standard_normal(shape) * scale + offset).astype(np.float32)
+
+
+def i32(seed, *shape, low=-10, high=10):
+  return rng(seed).integers(low, high, shape).astype(np.int32)
+
+
+PROGRAMS = {}
+
+
+def program(name, *args):
+  """Registers f under `name` with the inputs `args`."""
+
+  def wrap(f):
+    PROGRAMS[name] = (f, args)
+    return f
+
+  return wrap
+
+
+# Elementwise math.
+@program("elementwise_f32", f32(1, 4, 8), f32(2, 4, 8))
+def _(x, y):
+  a = jnp.sin(x) * jnp.exp(-jnp.abs(y)) + jnp.cos(y) - jnp.tanh(x * y)
+  b = jnp.sqrt(jnp.abs(x)) + jnp.log1p(jnp.abs(y)) - jnp.expm1(x * 0.5)
+  c = jax.nn.sigmoid(x) * jnp.arctan2(x, y) + lax.rsqrt(1.0 + y * y)
+  d = jnp.floor(x * 3) + jnp.ceil(y * 2) + jnp.round(x * 5) + jnp.sign(y)
+  e = jnp.maximum(x, y) - jnp.minimum(x, y) + jnp.power(jnp.abs(x) + 1, y)
+  f = jnp.cbrt(x) + jnp.tan(x * 0.3) + jnp.log(jnp.abs(y) + 1) / (x * x + 1)
+  return a + b + c + d + e + f + jnp.remainder(x, 0.75)
+
+
+@program("elementwise_i32", i32(3, 16), i32(4, 16, low=1, high=7))
+def _(x, y):
+  a = x // y + x % y - jnp.abs(x) * jnp.sign(x)
+  b = (x & 0xF) | (y << 2) ^ (x >> 1)
+  c = lax.shift_right_logical(x, y) + jnp.maximum(x, y) * jnp.minimum(x, y)
+  return a + b + c + jnp.clip(x, -3, 4) + ~x
+
+
+@program("compare_where", f32(5, 3, 5), f32(6, 3, 5))
+def _(x, y):
+  z = jnp.where(x > y, x, y * 2)
+  z = jnp.where((x <= 0) & (y != y + 1), z, -z)
+  finite = jnp.isfinite(jnp.log(x))
+  return z, finite, x == y, jnp.clip(x, -0.5, 0.5)
+
+
+# Conversions.
+@program("convert_types", f32(7, 12, scale=40.0))
+def _(x):
+  return (x.astype(jnp.float16), x.astype(jnp.bfloat16), x.astype(jnp.int8),
+          jnp.abs(x).astype(jnp.uint32), x > 0, x.astype(jnp.complex64),
+          x.astype(jnp.float16).astype(jnp.float32) +
+          x.astype(jnp.bfloat16).astype(jnp.float32))
+
+
+@program("half_math", f32(8, 2, 8).astype(jnp.float16),
+         f32(9, 2, 8).astype(jnp.bfloat16))
+def _(h, b):
+  return h * h + jnp.exp(h) - h / 3, b * b + b.astype(jnp.float32).astype(
+      jnp.bfloat16) - 1
+
+
+@program("complex_math", f32(10, 6), f32(11, 6))
+def _(re, im):
+  z = lax.complex(re, im)
+  w = z * z + jnp.conj(z) / (z + 2)
+  return w, jnp.abs(w), jnp.real(w) + jnp.imag(w), jnp.exp(z)
+
+
+@program("bitcast", f32(12, 8))
+def _(x):
+  bits = lax.bitcast_convert_type(x, jnp.uint32)
+  return bits >> 16, lax.bitcast_convert_type(bits ^ jnp.uint32(0x80000000), jnp.float32)
+
+
+# Shapes.
+@program("broadcast", f32(13, 5), f32(14, 3))
+def _(x, y):
+  return x[:, None] * y[None, :] + 1.0, x + 2.0
+
+
+@program("reshape_transpose", f32(15, 2, 3, 4))
+def _(x):
+  return (jnp.transpose(x, (2, 0, 1)).reshape(4, 6), x.reshape(6, 4).T,
+          jnp.swapaxes(x, 0, 2) * 2)
+
+
+@program("iota", f32(16, 3, 4))
+def _(x):
+  return x + jnp.arange(4, dtype=jnp.float32), jnp.arange(12).reshape(3, 4)
+
+
+# Indexing.
+@program("slicing", f32(17, 6, 8))
+def _(x):
+  return x[1:5, ::3], x[::-1, 2], x[2:, -3:]
+
+
+@program("dynamic_index", f32(18, 5, 4), np.int32(3), np.int32(-2))
+def _(x, i, j):
+  return x[i], lax.dynamic_slice(x, (j, 1), (2, 3)), x[:, i % 4]
+
+
+@program("gather", f32(19, 7, 3), np.array([0, 6, 2, 2, 4], np.int32))
+def _(x, idx):
+  return x[idx], x[idx, idx % 3], jnp.take(x, idx, axis=0, mode="clip")
+
+
+@program("scatter", f32(20, 6, 2), np.int32(4),
+         np.array([1, 3, 1, 5], np.int32), f32(21, 4, 2))
+def _(x, i, idx, v):
+  return (x.at[i].set(9.0), x.at[idx].add(v), x.at[idx].max(v),
+          x.at[2, 1].multiply(3.0))
+
+
+@program("dynamic_update_slice", f32(22, 4, 6), f32(23, 2, 3), np.int32(1))
+def _(x, u, i):
+  return lax.dynamic_update_slice(x, u, (i, i + 2))
+
+
+@program("concat_pad_flip", f32(24, 3, 4), f32(25, 2, 4))
+def _(x, y):
+  c = jnp.concatenate([x, y, x[:1]], axis=0)
+  p = jnp.pad(x, ((1, 2), (0, 3)), constant_values=-1.0)
+  q = lax.pad(x, 0.5, ((1, -1, 1), (0, 0, 2)))
+  return c, p, q, jnp.flip(x, axis=(0, 1))
+
+
+# Linear algebra.
+@program("dot", f32(26, 4, 6), f32(27, 6, 5), f32(28, 6))
+def _(a, b, v):
+  return a @ b, a @ v, jnp.dot(v, v), jnp.outer(v, v)
+
+
+@program("batch_matmul", f32(29, 3, 4, 5), f32(30, 3, 5, 2))
+def _(a, b):
+  return jnp.matmul(a, b), jnp.einsum("bij,bjk->bki", a, b)
+
+
+@program("einsum", f32(31, 2, 3, 4), f32(32, 4, 3, 5))
+def _(a, b):
+  return jnp.einsum("ijk,kjl->il", a, b), jnp.einsum("ijk->kj", a)
+
+
+@program("dot_int", i32(33, 3, 4), i32(34, 4, 2))
+def _(a, b):
+  return a @ b
+
+
+# Reductions.
+@program("reductions", f32(35, 4, 6), i32(36, 4, 6))
+def _(x, n):
+  return (jnp.sum(x), jnp.max(x, axis=0), jnp.mean(x, axis=1),
+          jnp.argmax(x, axis=1), jnp.argmin(x, axis=0), jnp.prod(n % 3 + 1,
+                                                                  axis=1),
+          jnp.min(n), jnp.any(x > 2.0), jnp.all(n > -10, axis=0))
+
+
+@program("cumulative", f32(37, 8), i32(38, 3, 5))
+def _(x, n):
+  return jnp.cumsum(x), jnp.cumsum(n, axis=1), lax.cummax(x)
+
+
+@program("reduce_window", f32(39, 1, 6, 6, 2))
+def _(x):
+  m = lax.reduce_window(x, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1),
+                        "VALID")
+  s = lax.reduce_window(x, 0.0, lax.add, (1, 3, 3, 1), (1, 1, 1, 1), "SAME")
+  return m, s
+
+
+# Sorting.
+@program("sort", f32(40, 3, 7), i32(41, 9))
+def _(x, n):
+  return (jnp.sort(x, axis=1), jnp.argsort(x, axis=0), jnp.sort(n),
+          jnp.argsort(-n, stable=True))
+
+
+# Control flow.
+@program("while_loop", f32(42, 4), np.int32(5))
+def _(x, n):
+
+  def body(carry):
+    i, v = carry
+    return i + 1, v * 0.5 + jnp.sin(v)
+
+  return lax.while_loop(lambda c: c[0] < n, body, (0, x))
+
+
+@program("fori_loop", f32(43, 3, 3))
+def _(x):
+  return lax.fori_loop(0, 4, lambda i, a: a @ x * 0.5 + i, jnp.eye(3))
+
+
+@program("cond", f32(44, 5), np.float32(0.25))
+def _(x, t):
+  return lax.cond(t > 0, lambda v: jnp.exp(v), lambda v: -v, x), lax.cond(
+      t < 0, lambda v: v * 2, lambda v: v + 1, x)
+
+
+@program("switch", f32(45, 4), np.int32(2))
+def _(x, k):
+  branches = [lambda v: v + 1, lambda v: v * v, lambda v: jnp.cos(v)]
+  return lax.switch(k, branches, x), lax.switch(k - 2, branches, x)
+
+
+# Special functions (chlo ops).
+@program("special", f32(46, 8, scale=0.4), f32(47, 8, offset=3.0))
+def _(x, y):
+  return (lax.erf(x), lax.erf_inv(x), lax.lgamma(y), lax.digamma(y),
+          special.erfc(x))
+
+
+# Small networks.
+@program("mlp", f32(48, 4, 8), f32(49, 8, 16, scale=0.3), f32(50, 16),
+         f32(51, 16, 3, scale=0.3), f32(52, 3))
+def _(x, w1, b1, w2, b2):
+  h = jax.nn.relu(x @ w1 + b1)
+  h = jax.nn.gelu(h, approximate=True)
+  return h @ w2 + b2
+
+
+@program("softmax", f32(53, 3, 10, scale=3.0))
+def _(x):
+  return jax.nn.softmax(x, axis=-1), jax.nn.log_softmax(x, axis=0)
+
+
+@program("layernorm", f32(54, 4, 12, scale=2.0, offset=1.0), f32(55, 12),
+         f32(56, 12))
+def _(x, gamma, beta):
+  mean = jnp.mean(x, axis=-1, keepdims=True)
+  var = jnp.var(x, axis=-1, keepdims=True)
+  return (x - mean) * lax.rsqrt(var + 1e-5) * gamma + beta
+
+
+# Custom calls to the example handler libraries.
+def rms_norm(x, eps=1e-5):
+  return jax.ffi.ffi_call("rms_norm", jax.ShapeDtypeStruct(x.shape, x.dtype))(
+      x, eps=np.float32(eps))
+
+
+def do_custom_call(b, c):
+  return jax.ffi.ffi_call("do_custom_call",
+                          jax.ShapeDtypeStruct(c.shape, c.dtype))(b, c)
+
+
+@program("cc_rms_norm", f32(57, 4, 16, scale=2.0))
+def _(x):
+  return rms_norm(x)
+
+
+@program("cc_do_custom_call", f32(58, 128), f32(59, 2048))
+def _(b, c):
+  return do_custom_call(b, c)
+
+
+@program("cc_mixed", f32(60, 128), f32(61, 16, 128), f32(62, 128))
+def _(b, x, gamma):
+  # Ordinary ops around two custom calls, one inside a loop body.
+  y = rms_norm(x * 2.0 + 1.0, eps=1e-6) * gamma
+  c = y.reshape(2048)
+  a = do_custom_call(b, c)
+
+  def body(i, acc):
+    return rms_norm(acc + jnp.float32(0.1) * i.astype(jnp.float32))
+
+  z = lax.fori_loop(0, 3, body, a.reshape(16, 128))
+  return jnp.sum(z, axis=1), jnp.max(a)
+
+
+def register_handlers(examples):
+  libs = {
+      "rms_norm": ("rms_norm/librms_norm.so", "RmsNorm"),
+      "do_custom_call": ("do_custom_call/libdo_custom_call.so", "DoCustomCall"),
+  }
+  for target, (path, symbol) in libs.items():
+    full = os.path.join(examples, path)
+    if not os.path.exists(full):
+      sys.exit(f"generate.py: {full} is missing; build the example targets "
+               "(cmake --build BUILD --target rms_norm do_custom_call)")
+    lib = ctypes.cdll.LoadLibrary(full)
+    jax.ffi.register_ffi_target(target,
+                                jax.ffi.pycapsule(getattr(lib, symbol)),
+                                platform="cpu")
+
+
+def main():
+  parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+  parser.add_argument("--examples", default="build/dev/examples",
+                      help="build folder of the example handler libraries")
+  parser.add_argument("--out", default=HERE, help="where the files go")
+  parser.add_argument("names", nargs="*", help="only these programs")
+  args = parser.parse_args()
+  jax.config.update("jax_platforms", "cpu")
+  register_handlers(args.examples)
+  total = 0
+  for name, (f, inputs) in PROGRAMS.items():
+    if args.names and name not in args.names:
+      continue
+    jitted = jax.jit(f)
+    lowered = jitted.lower(*inputs)
+    outputs = jax.tree_util.tree_leaves(jitted(*inputs))
+    files = {
+        f"{name}.mlir": lowered.as_text().encode(),
+        f"{name}.hlo": lowered.as_text("hlo").encode(),
+    }
+    for path, text in files.items():
+      with open(os.path.join(args.out, path), "wb") as file:
+        file.write(text)
+    for kind, values in (("in", inputs), ("out", outputs)):
+      for k, value in enumerate(values):
+        path = os.path.join(args.out, f"{name}.{kind}_{k}.npy")
+        np.save(path, np.asarray(value))
+    size = sum(
+        os.path.getsize(os.path.join(args.out, p))
+        for p in os.listdir(args.out)
+        if p.startswith(name + "."))
+    total += size
+    print(f"{name}: {len(inputs)} input(s), {len(outputs)} output(s), "
+          f"{size} bytes")
+  print(f"total {total} bytes")
+
+
+if __name__ == "__main__":
+  main()
