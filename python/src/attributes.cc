@@ -1,9 +1,12 @@
 #include "attributes.h"
 
+#include "xffi/runtime/registry.h"
+
 #include <nanobind/stl/string.h>
 
 #include <complex>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 namespace xffi::python {
@@ -260,7 +263,8 @@ AttrValue SequenceValue(nb::handle value, XLA_FFI_DataType dtype,
   }
 }
 
-Dictionary ConvertDict(nb::handle dict, const XFFI_Signature* signature,
+Dictionary ConvertDict(nb::handle dict,
+                       const std::vector<const XFFI_Signature*>* signatures,
                        const std::string& target, const std::string& prefix);
 
 // No declaration to follow: each value takes its natural type.
@@ -368,18 +372,27 @@ AttrValue DeclaredValue(nb::handle value, const XFFI_Param& param,
   }
 }
 
-Dictionary ConvertDict(nb::handle dict, const XFFI_Signature* signature,
+Dictionary ConvertDict(nb::handle dict,
+                       const std::vector<const XFFI_Signature*>* signatures,
                        const std::string& target, const std::string& prefix) {
   Dictionary out;
-  bool takes_any = signature == nullptr;
+  bool takes_any = signatures == nullptr || signatures->empty();
   std::vector<const XFFI_Param*> declared;
-  if (signature != nullptr) {
+  for (const XFFI_Signature* signature :
+       signatures ? *signatures : std::vector<const XFFI_Signature*>{}) {
+    if (signature == nullptr) {
+      takes_any = true;
+      continue;
+    }
     for (int64_t i = 0; i < signature->num_params; ++i) {
       const XFFI_Param& p = signature->params[i];
       if (p.kind == XFFI_Param_ATTRS) takes_any = true;
-      if (p.kind == XFFI_Param_ATTR && p.name != nullptr) {
-        declared.push_back(&p);
+      if (p.kind != XFFI_Param_ATTR || p.name == nullptr) continue;
+      bool seen = false;
+      for (const XFFI_Param* d : declared) {
+        seen = seen || std::string_view(d->name) == p.name;
       }
+      if (!seen) declared.push_back(&p);
     }
   }
   for (auto [key, value] : nb::borrow<nb::dict>(dict)) {
@@ -419,10 +432,26 @@ Dictionary ConvertDict(nb::handle dict, const XFFI_Signature* signature,
 
 }  // namespace
 
-testing::Dictionary ConvertAttributes(nb::handle kwargs,
-                                      const XFFI_Signature* signature,
-                                      const std::string& target) {
-  return ConvertDict(kwargs, signature, target, "");
+std::vector<const XFFI_Signature*> StageSignatures(
+    const std::string& target, const XLA_FFI_Handler_Bundle& bundle) {
+  std::vector<const XFFI_Signature*> out;
+  for (XLA_FFI_Handler* stage : {bundle.instantiate, bundle.prepare,
+                                 bundle.initialize, bundle.execute}) {
+    if (stage == nullptr) continue;
+    // A handler built with xffi's header describes itself whatever its
+    // stage, so each one is asked as if it were an execute handler.
+    XLA_FFI_Handler_Bundle alone{};
+    alone.execute = stage;
+    StatusOr<HandlerRecord> record = DescribeHandler(target, alone);
+    out.push_back(record.ok() ? record->signature : nullptr);
+  }
+  return out;
+}
+
+testing::Dictionary ConvertAttributes(
+    nb::handle kwargs, const std::vector<const XFFI_Signature*>& signatures,
+    const std::string& target) {
+  return ConvertDict(kwargs, &signatures, target, "");
 }
 
 }  // namespace xffi::python

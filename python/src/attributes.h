@@ -7,18 +7,27 @@
 #define XFFI_PYTHON_ATTRIBUTES_H_
 
 #include <string>
+#include <vector>
 
 #include "common.h"
 #include "xffi/testing.h"
 
 namespace xffi::python {
 
-// `signature` may be null (the handler does not describe itself): values
-// then take their natural types (int: int64, float: f64, list of ints:
-// int64 array, ...). `target` names the call in messages.
-testing::Dictionary ConvertAttributes(nb::handle kwargs,
-                                      const XFFI_Signature* signature,
-                                      const std::string& target);
+// The signatures of every stage of `bundle` (each stage sees every
+// attribute: an instantiate handler's Attr<int64_t>("start") is as much the
+// call's attribute as execute's). A null entry: that stage does not
+// describe itself.
+std::vector<const XFFI_Signature*> StageSignatures(
+    const std::string& target, const XLA_FFI_Handler_Bundle& bundle);
+
+// Attributes no stage declares are refused, unless a stage takes the whole
+// dictionary or does not describe itself; values then take their natural
+// types (int: int64, float: f64, list of ints: int64 array, ...). `target`
+// names the call in messages.
+testing::Dictionary ConvertAttributes(
+    nb::handle kwargs, const std::vector<const XFFI_Signature*>& signatures,
+    const std::string& target);
 
 }  // namespace xffi::python
 

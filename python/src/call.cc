@@ -372,8 +372,12 @@ class Caller {
     }
 
     if (record_ != nullptr) {
+      if (!signatures_known_) {
+        signatures_ = StageSignatures(target_, record_->bundle);
+        signatures_known_ = true;
+      }
       testing::Dictionary attrs =
-          ConvertAttributes(kwargs, record_->signature, target_);
+          ConvertAttributes(kwargs, signatures_, target_);
       testing::CallFrameBuilder builder;
       for (size_t i = 0; i < n; ++i) {
         PyArrayObject* a = view[i].array;
@@ -465,6 +469,8 @@ class Caller {
   const LegacyTargetRecord* legacy_ = nullptr;
   std::string backend_config_;
   bool given_results_ = false;
+  bool signatures_known_ = false;
+  std::vector<const XFFI_Signature*> signatures_;
   std::vector<ResultSpec> results_;
 
   // The frame of the last call, and what it was built for.

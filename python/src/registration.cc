@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "attributes.h"
 #include "common.h"
 #include "xffi/runtime/introspect.h"
 #include "xffi/runtime/legacy.h"
@@ -314,6 +315,27 @@ void BindRegistration(nb::module_& m) {
         return d;
       },
       nb::arg("name"), nb::arg("execute"));
+
+  // Checks (and would narrow) `kwargs` against the self-description of the
+  // handler at `execute`, raising what an eager call would raise; xffi.jax
+  // runs it before building a jax.ffi.ffi_call.
+  m.def(
+      "_check_attributes",
+      [](const std::string& target, nb::dict stages, nb::dict kwargs) {
+        XLA_FFI_Handler_Bundle bundle{};
+        for (auto [key, value] : stages) {
+          std::string stage = nb::cast<std::string>(key);
+          auto* handler =
+              reinterpret_cast<XLA_FFI_Handler*>(nb::cast<uintptr_t>(value));
+          if (stage == "instantiate") bundle.instantiate = handler;
+          if (stage == "prepare") bundle.prepare = handler;
+          if (stage == "initialize") bundle.initialize = handler;
+          if (stage == "execute") bundle.execute = handler;
+        }
+        (void)ConvertAttributes(kwargs, StageSignatures(target, bundle),
+                                target);
+      },
+      nb::arg("target"), nb::arg("stages"), nb::arg("kwargs"));
 
   m.def(
       "_legacy_target_info",
