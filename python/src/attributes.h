@@ -1,0 +1,34 @@
+// Python keyword arguments to FFI attributes (xffi::testing::Dictionary),
+// checked and narrowed against the handler's self-description when it has
+// one: a Python float given to an Attr<float> becomes an f32, and a value
+// of the wrong kind is refused before the handler runs, naming the
+// attribute and both types.
+#ifndef XFFI_PYTHON_ATTRIBUTES_H_
+#define XFFI_PYTHON_ATTRIBUTES_H_
+
+#include <string>
+#include <vector>
+
+#include "common.h"
+#include "xffi/testing.h"
+
+namespace xffi::python {
+
+// The signatures of every stage of `bundle` (each stage sees every
+// attribute: an instantiate handler's Attr<int64_t>("start") is as much the
+// call's attribute as execute's). A null entry: that stage does not
+// describe itself.
+std::vector<const XFFI_Signature*> StageSignatures(
+    const std::string& target, const XLA_FFI_Handler_Bundle& bundle);
+
+// Attributes no stage declares are refused, unless a stage takes the whole
+// dictionary or does not describe itself; values then take their natural
+// types (int: int64, float: f64, list of ints: int64 array, ...). `target`
+// names the call in messages.
+testing::Dictionary ConvertAttributes(
+    nb::handle kwargs, const std::vector<const XFFI_Signature*>& signatures,
+    const std::string& target);
+
+}  // namespace xffi::python
+
+#endif  // XFFI_PYTHON_ATTRIBUTES_H_

@@ -1,0 +1,571 @@
+// Eager calls: the object xffi.ffi_call returns. Its __call__ is the hot
+// path, so it reads NumPy arrays straight from their C structs, keeps the
+// call frame it built for the last shapes and attributes, and only repoints
+// buffer addresses when they repeat (as an executor does between runs).
+// Anything that is not a C-contiguous NumPy array (a list, a JAX array, a
+// vmap tracer) goes to the Python fallback, which converts it or batches
+// the call and comes back here.
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attributes.h"
+#include "common.h"
+#include "xffi/runtime/call.h"
+#include "xffi/runtime/context.h"
+#include "xffi/runtime/legacy.h"
+#include "xffi/runtime/registry.h"
+#include "xffi/testing.h"
+
+namespace xffi::python {
+namespace {
+
+static_assert(sizeof(npy_intp) == sizeof(int64_t), "LP64 only");
+
+// The context eager calls on this thread use (xffi.execution_context);
+// null: the process-wide default one.
+thread_local ExecutionContext* current_context = nullptr;
+
+ExecutionContext& DefaultContext() {
+  static ExecutionContext* context = new ExecutionContext(Platform::kHost);
+  return *context;
+}
+
+struct ArgView {
+  PyArrayObject* array;
+  XLA_FFI_DataType dtype;
+};
+
+struct ResultSpec {
+  std::vector<int64_t> dims;
+  XLA_FFI_DataType dtype = XLA_FFI_DataType_INVALID;
+  nb::object descr;  // numpy.dtype
+};
+
+std::string ShapeText(const std::vector<int64_t>& dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    s += (i ? "," : "") + std::to_string(dims[i]);
+  }
+  return s + "]";
+}
+
+std::string ArrayText(XLA_FFI_DataType dtype, int ndim, const npy_intp* dims) {
+  return DtypeName(dtype) + ShapeText(std::vector<int64_t>(dims, dims + ndim));
+}
+
+// Attribute values whose identity proves equality: immutable ones.
+bool ImmutableValue(PyObject* v) {
+  return PyLong_CheckExact(v) || PyFloat_CheckExact(v) || PyBool_Check(v) ||
+         PyUnicode_CheckExact(v) || PyBytes_CheckExact(v) ||
+         PyArray_IsScalar(v, Generic);
+}
+
+class Caller {
+ public:
+  Caller(std::string target, std::string platform, nb::object results,
+         bool single_result, bool tuple_result, int api_version,
+         std::string backend_config, std::vector<std::pair<int, int>> aliases,
+         nb::object fallback)
+      : target_(std::move(target)),
+        platform_(std::move(platform)),
+        single_result_(single_result),
+        tuple_result_(tuple_result),
+        api_version_(api_version),
+        aliases_(std::move(aliases)),
+        fallback_(std::move(fallback)) {
+    if (api_version_ >= 4) {
+      StatusOr<const HandlerRecord*> record = FindHandler(target_, platform_);
+      if (!record.ok()) ThrowStatus(record.status());
+      record_ = *record;
+    } else {
+      StatusOr<const LegacyTargetRecord*> record =
+          FindLegacyTarget(target_, platform_);
+      if (!record.ok()) ThrowStatus(record.status());
+      legacy_ = *record;
+      backend_config_ = std::move(backend_config);
+    }
+    if (!results.is_none()) {
+      given_results_ = true;
+      for (nb::handle spec : results) {
+        ResultSpec r;
+        if (!PyTuple_Check(spec.ptr()) || PyTuple_GET_SIZE(spec.ptr()) != 3) {
+          ThrowTypeError(
+              "_Caller: results are (shape, xla dtype, numpy dtype)");
+        }
+        nb::handle shape = PyTuple_GET_ITEM(spec.ptr(), 0);
+        for (nb::handle d : shape) r.dims.push_back(nb::cast<int64_t>(d));
+        r.dtype = static_cast<XLA_FFI_DataType>(
+            nb::cast<int>(nb::handle(PyTuple_GET_ITEM(spec.ptr(), 1))));
+        r.descr = nb::borrow(PyTuple_GET_ITEM(spec.ptr(), 2));
+        results_.push_back(std::move(r));
+      }
+    } else if (record_ == nullptr || record_->signature == nullptr) {
+      ThrowValueError("ffi_call('" + target_ +
+                      "'): result_shape_dtypes is required: the target does "
+                      "not describe its results (only handlers built with "
+                      "xffi's header do)");
+    }
+  }
+
+  const std::string& target() const { return target_; }
+  const std::vector<ResultSpec>& results() const { return results_; }
+  bool single_result() const { return single_result_; }
+  bool tuple_result() const { return tuple_result_; }
+
+  nb::object Call(nb::handle self, nb::args args, nb::kwargs kwargs) {
+    const size_t n = args.size();
+    ArgView views[kMaxFastArgs];
+    std::vector<ArgView> many;
+    ArgView* view = views;
+    if (n > kMaxFastArgs) {
+      many.resize(n);
+      view = many.data();
+    }
+    for (size_t i = 0; i < n; ++i) {
+      PyObject* a = PyTuple_GET_ITEM(args.ptr(), i);
+      if (!PyArray_Check(a)) return fallback_(self, args, kwargs);
+      auto* array = reinterpret_cast<PyArrayObject*>(a);
+      constexpr int kNeed = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED;
+      if ((PyArray_FLAGS(array) & kNeed) != kNeed) {
+        return fallback_(self, args, kwargs);
+      }
+      XLA_FFI_DataType dtype = DtypeOfTypeNum(PyArray_TYPE(array));
+      if (dtype == XLA_FFI_DataType_INVALID) {
+        ThrowTypeError("ffi_call('" + target_ + "'): argument " +
+                       std::to_string(i) + " has dtype " +
+                       nb::cast<std::string>(nb::str(
+                           reinterpret_cast<PyObject*>(PyArray_DESCR(array)))) +
+                       ", which has no XLA element type");
+      }
+      view[i] = {array, dtype};
+    }
+    if (!CacheHit(view, n, kwargs)) Rebuild(view, n, kwargs);
+
+    // Results, then the addresses that changed since the last call.
+    const size_t num_results = results_.size();
+    nb::object outputs[kMaxFastArgs];
+    std::vector<nb::object> more;
+    nb::object* out = outputs;
+    if (num_results > kMaxFastArgs) {
+      more.resize(num_results);
+      out = more.data();
+    }
+    for (size_t r = 0; r < num_results; ++r) {
+      const ResultSpec& spec = results_[r];
+      Py_INCREF(spec.descr.ptr());
+      PyObject* array = PyArray_Empty(
+          static_cast<int>(spec.dims.size()),
+          reinterpret_cast<npy_intp*>(const_cast<int64_t*>(spec.dims.data())),
+          reinterpret_cast<PyArray_Descr*>(spec.descr.ptr()), 0);
+      if (array == nullptr) throw nb::python_error();
+      out[r] = nb::steal(array);
+    }
+    for (auto [in, o] : aliases_) {
+      auto* dst = reinterpret_cast<PyArrayObject*>(out[o].ptr());
+      std::memcpy(PyArray_DATA(dst), PyArray_DATA(view[in].array),
+                  static_cast<size_t>(PyArray_NBYTES(dst)));
+    }
+
+    if (record_ != nullptr) {
+      for (size_t i = 0; i < n; ++i) {
+        frame_->SetArgData(i, PyArray_DATA(view[i].array));
+      }
+      for (size_t r = 0; r < num_results; ++r) {
+        frame_->SetRetData(
+            r, PyArray_DATA(reinterpret_cast<PyArrayObject*>(out[r].ptr())));
+      }
+      RunTyped();
+    } else {
+      for (size_t i = 0; i < n; ++i) {
+        ThrowIfError(
+            legacy_frame_->SetOperandLeaf(i, PyArray_DATA(view[i].array)));
+      }
+      for (size_t r = 0; r < num_results; ++r) {
+        ThrowIfError(legacy_frame_->SetResultLeaf(
+            r, PyArray_DATA(reinterpret_cast<PyArrayObject*>(out[r].ptr()))));
+      }
+      ThrowIfError(CallLegacyTarget(*legacy_,
+                                    static_cast<LegacyApiVersion>(api_version_),
+                                    *legacy_frame_));
+    }
+
+    if (single_result_) return std::move(out[0]);
+    PyObject* seq =
+        tuple_result_ ? PyTuple_New(num_results) : PyList_New(num_results);
+    for (size_t r = 0; r < num_results; ++r) {
+      PyObject* item = out[r].release().ptr();
+      if (tuple_result_) {
+        PyTuple_SET_ITEM(seq, r, item);
+      } else {
+        PyList_SET_ITEM(seq, r, item);
+      }
+    }
+    return nb::steal(seq);
+  }
+
+  // The result specs the given arrays lead to, without calling anything
+  // (xffi.vmap and tests use it): [(shape, numpy dtype)].
+  nb::list ResultsFor(nb::args args) {
+    std::vector<ArgView> view(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      nb::handle a = args[i];
+      if (!PyArray_Check(a.ptr())) {
+        ThrowTypeError("results_for: arguments must be NumPy arrays");
+      }
+      auto* array = reinterpret_cast<PyArrayObject*>(a.ptr());
+      view[i] = {array, DtypeOfTypeNum(PyArray_TYPE(array))};
+    }
+    std::vector<ResultSpec> specs =
+        given_results_ ? results_ : DeriveResults(view.data(), view.size());
+    nb::list out;
+    for (const ResultSpec& spec : specs) {
+      nb::list dims;
+      for (int64_t d : spec.dims) dims.append(d);
+      out.append(nb::make_tuple(nb::tuple(dims), spec.descr));
+    }
+    return out;
+  }
+
+ private:
+  static constexpr size_t kMaxFastArgs = 16;
+
+  bool CacheHit(const ArgView* view, size_t n, nb::handle kwargs) {
+    if (!cache_valid_ || n != num_args_) return false;
+    const int64_t* k = key_.data();
+    for (size_t i = 0; i < n; ++i) {
+      PyArrayObject* a = view[i].array;
+      const int nd = PyArray_NDIM(a);
+      if (*k++ != view[i].dtype || *k++ != nd) return false;
+      const npy_intp* dims = PyArray_DIMS(a);
+      for (int d = 0; d < nd; ++d) {
+        if (*k++ != dims[d]) return false;
+      }
+    }
+    // Attributes: equal when the same immutable objects come again.
+    PyObject* given = kwargs.ptr();
+    const Py_ssize_t num_attrs = PyDict_GET_SIZE(given);
+    if (num_attrs != static_cast<Py_ssize_t>(cached_attrs_.size())) {
+      return false;
+    }
+    if (num_attrs == 0) return true;
+    if (!attrs_cacheable_) return false;
+    Py_ssize_t pos = 0, index = 0;
+    PyObject *name, *value;
+    while (PyDict_Next(given, &pos, &name, &value)) {
+      const auto& [cached_name, cached_value] = cached_attrs_[index++];
+      if (value != cached_value.ptr()) return false;
+      if (name != cached_name.ptr() &&
+          PyUnicode_Compare(name, cached_name.ptr()) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // "like argument 0" is not something XFFI_Signature can say; what it
+  // does say (each result's dtype and rank) decides what can be derived:
+  //  - a rank-0 result of a fixed dtype is a scalar of that dtype;
+  //  - a single other result whose rank is any or argument 0's, and whose
+  //    dtype is any or argument 0's, takes argument 0's shape and dtype.
+  // Anything else needs result_shape_dtypes.
+  std::vector<ResultSpec> DeriveResults(const ArgView* view, size_t n) const {
+    const XFFI_Signature& sig = *record_->signature;
+    std::vector<const XFFI_Param*> rets;
+    for (int64_t i = 0; i < sig.num_params; ++i) {
+      const XFFI_Param& p = sig.params[i];
+      if (p.kind == XFFI_Param_OPTIONAL_RET ||
+          p.kind == XFFI_Param_REMAINING_RETS) {
+        ThrowValueError("ffi_call('" + target_ +
+                        "'): result_shape_dtypes is required: the handler "
+                        "takes optional or remaining results");
+      }
+      if (p.kind == XFFI_Param_RET) rets.push_back(&p);
+    }
+    size_t non_scalar = 0;
+    for (const XFFI_Param* p : rets) {
+      if (!(p->rank == 0 && p->dtype != XLA_FFI_DataType_INVALID)) ++non_scalar;
+    }
+    std::vector<ResultSpec> out;
+    for (size_t r = 0; r < rets.size(); ++r) {
+      const XFFI_Param& p = *rets[r];
+      ResultSpec spec;
+      if (p.rank == 0 && p.dtype != XLA_FFI_DataType_INVALID) {
+        spec.dtype = p.dtype;
+      } else {
+        const std::string why = "ffi_call('" + target_ +
+                                "'): result_shape_dtypes is required: result " +
+                                std::to_string(r) + " (" +
+                                (p.type_name ? p.type_name : "?") + ") ";
+        if (non_scalar > 1) {
+          ThrowValueError(why +
+                          "is one of several array results, whose shapes the "
+                          "handler's description does not give");
+        }
+        if (n == 0) {
+          ThrowValueError(why +
+                          "could only be derived from argument 0, and "
+                          "there are no arguments");
+        }
+        PyArrayObject* a0 = view[0].array;
+        if ((p.rank >= 0 && p.rank != PyArray_NDIM(a0)) ||
+            (p.dtype != XLA_FFI_DataType_INVALID && p.dtype != view[0].dtype)) {
+          ThrowValueError(
+              why + "is not like argument 0 (" +
+              ArrayText(view[0].dtype, PyArray_NDIM(a0), PyArray_DIMS(a0)) +
+              ")");
+        }
+        spec.dtype = view[0].dtype;
+        spec.dims.assign(PyArray_DIMS(a0), PyArray_DIMS(a0) + PyArray_NDIM(a0));
+      }
+      PyArray_Descr* descr = DescrOfDtype(spec.dtype);
+      if (descr == nullptr) {
+        ThrowValueError("ffi_call('" + target_ + "'): result " +
+                        std::to_string(r) + " has dtype " +
+                        DtypeName(spec.dtype) + ", which has no NumPy dtype");
+      }
+      spec.descr = nb::steal(reinterpret_cast<PyObject*>(descr));
+      out.push_back(std::move(spec));
+    }
+    return out;
+  }
+
+  void Rebuild(const ArgView* view, size_t n, nb::handle kwargs) {
+    cache_valid_ = false;
+    key_.clear();
+    for (size_t i = 0; i < n; ++i) {
+      PyArrayObject* a = view[i].array;
+      key_.push_back(view[i].dtype);
+      key_.push_back(PyArray_NDIM(a));
+      for (int d = 0; d < PyArray_NDIM(a); ++d) {
+        key_.push_back(PyArray_DIMS(a)[d]);
+      }
+    }
+    if (!given_results_) results_ = DeriveResults(view, n);
+    for (auto [in, o] : aliases_) {
+      if (in < 0 || static_cast<size_t>(in) >= n || o < 0 ||
+          static_cast<size_t>(o) >= results_.size()) {
+        ThrowValueError(
+            "ffi_call('" + target_ + "'): input_output_aliases maps argument " +
+            std::to_string(in) + " to result " + std::to_string(o) +
+            ", but there are " + std::to_string(n) + " arguments and " +
+            std::to_string(results_.size()) + " results");
+      }
+      PyArrayObject* a = view[in].array;
+      const ResultSpec& spec = results_[o];
+      std::vector<int64_t> dims(PyArray_DIMS(a),
+                                PyArray_DIMS(a) + PyArray_NDIM(a));
+      if (dims != spec.dims || view[in].dtype != spec.dtype) {
+        ThrowValueError(
+            "ffi_call('" + target_ + "'): argument " + std::to_string(in) +
+            " (" + ArrayText(view[in].dtype, PyArray_NDIM(a), PyArray_DIMS(a)) +
+            ") cannot alias result " + std::to_string(o) + " (" +
+            DtypeName(spec.dtype) + ShapeText(spec.dims) +
+            "): shapes and dtypes must match");
+      }
+    }
+
+    if (record_ != nullptr) {
+      if (!signatures_known_) {
+        signatures_ = StageSignatures(target_, record_->bundle);
+        signatures_known_ = true;
+      }
+      testing::Dictionary attrs =
+          ConvertAttributes(kwargs, signatures_, target_);
+      testing::CallFrameBuilder builder;
+      for (size_t i = 0; i < n; ++i) {
+        PyArrayObject* a = view[i].array;
+        builder.Arg(PyArray_DATA(a), view[i].dtype,
+                    std::vector<int64_t>(PyArray_DIMS(a),
+                                         PyArray_DIMS(a) + PyArray_NDIM(a)));
+      }
+      for (const ResultSpec& spec : results_) {
+        builder.Ret(nullptr, spec.dtype, spec.dims);
+      }
+      builder.Attrs(attrs);
+      frame_.emplace(builder.Build());
+      // A new call site for XLA (other shapes or attributes): state anew.
+      state_ = std::make_unique<CallSiteState>();
+      instantiated_ = false;
+    } else {
+      if (PyDict_GET_SIZE(kwargs.ptr()) != 0) {
+        ThrowValueError("ffi_call('" + target_ +
+                        "'): a legacy custom call (custom_call_api_version " +
+                        std::to_string(api_version_) +
+                        ") takes no attributes; pass legacy_backend_config");
+      }
+      std::vector<LegacyShape> operands(n, LegacyShape::Array());
+      LegacyShape result = LegacyShape::Array();
+      if (results_.size() != 1) {
+        result = LegacyShape::Tuple(
+            std::vector<LegacyShape>(results_.size(), LegacyShape::Array()));
+      }
+      legacy_frame_.emplace(
+          LegacyCallFrame::Create(legacy_->platform, operands, result));
+      legacy_frame_->set_opaque(backend_config_);
+    }
+
+    num_args_ = n;
+    cached_attrs_.clear();
+    attrs_cacheable_ = true;
+    for (auto [name, value] : nb::borrow<nb::dict>(kwargs)) {
+      if (!ImmutableValue(value.ptr())) attrs_cacheable_ = false;
+      cached_attrs_.emplace_back(nb::borrow(name), nb::borrow(value));
+    }
+    cache_valid_ = true;
+  }
+
+  void RunStage(XLA_FFI_ExecutionStage stage, ExecutionContext* context) {
+    CallOptions options;
+    options.stage = stage;
+    options.context = context;
+    options.state = state_.get();
+    CallResult result = CallHandler(*record_, frame_->get(), options);
+    if (result.future != nullptr) {
+      Status status;
+      {
+        nb::gil_scoped_release release;
+        status = result.future->Wait();
+      }
+      ThrowIfError(status);
+      return;
+    }
+    ThrowIfError(result.status);
+  }
+
+  void RunTyped() {
+    ExecutionContext* context =
+        current_context != nullptr ? current_context : &DefaultContext();
+    const XLA_FFI_Handler_Bundle& bundle = record_->bundle;
+    if (!instantiated_) {
+      if (bundle.instantiate != nullptr) {
+        RunStage(XLA_FFI_ExecutionStage_INSTANTIATE, context);
+      }
+      instantiated_ = true;
+    }
+    if (bundle.prepare != nullptr) {
+      RunStage(XLA_FFI_ExecutionStage_PREPARE, context);
+    }
+    if (bundle.initialize != nullptr) {
+      RunStage(XLA_FFI_ExecutionStage_INITIALIZE, context);
+    }
+    RunStage(XLA_FFI_ExecutionStage_EXECUTE, context);
+  }
+
+  std::string target_;
+  std::string platform_;
+  bool single_result_;
+  bool tuple_result_;
+  int api_version_;
+  std::vector<std::pair<int, int>> aliases_;
+  nb::object fallback_;
+  const HandlerRecord* record_ = nullptr;
+  const LegacyTargetRecord* legacy_ = nullptr;
+  std::string backend_config_;
+  bool given_results_ = false;
+  bool signatures_known_ = false;
+  std::vector<const XFFI_Signature*> signatures_;
+  std::vector<ResultSpec> results_;
+
+  // The frame of the last call, and what it was built for.
+  bool cache_valid_ = false;
+  size_t num_args_ = 0;
+  std::vector<int64_t> key_;
+  std::vector<std::pair<nb::object, nb::object>> cached_attrs_;
+  bool attrs_cacheable_ = true;
+  std::optional<testing::CallFrame> frame_;
+  std::optional<LegacyCallFrame> legacy_frame_;
+  std::unique_ptr<CallSiteState> state_;
+  bool instantiated_ = false;
+};
+
+// Python's view of an ExecutionContext: user data for eager calls.
+struct PyExecutionContext {
+  ExecutionContext context{Platform::kHost};
+};
+
+}  // namespace
+
+void BindCall(nb::module_& m) {
+  nb::class_<Caller>(m, "_Caller", nb::dynamic_attr())
+      .def(
+          nb::init<std::string, std::string, nb::object, bool, bool, int,
+                   std::string, std::vector<std::pair<int, int>>, nb::object>(),
+          nb::arg("target"), nb::arg("platform"), nb::arg("results").none(),
+          nb::arg("single_result"), nb::arg("tuple_result"),
+          nb::arg("api_version"), nb::arg("backend_config"), nb::arg("aliases"),
+          nb::arg("fallback"))
+      .def("__call__",
+           [](nb::handle self, nb::args args, nb::kwargs kwargs) {
+             return nb::inst_ptr<Caller>(self)->Call(self, std::move(args),
+                                                     std::move(kwargs));
+           })
+      .def("results_for", &Caller::ResultsFor)
+      .def_prop_ro("target", &Caller::target)
+      .def_prop_ro("single_result", &Caller::single_result)
+      .def_prop_ro("tuple_result", &Caller::tuple_result);
+
+  nb::class_<PyExecutionContext>(m, "ExecutionContext",
+                                 "User data and settings eager calls see "
+                                 "(use with xffi.execution_context).")
+      .def(nb::init<>())
+      .def(
+          "insert_user_data",
+          [](PyExecutionContext& self, int64_t type_id, uintptr_t address,
+             bool take_ownership) {
+            XLA_FFI_TypeId id{type_id};
+            void* data = reinterpret_cast<void*>(address);
+            ThrowIfError(take_ownership
+                             ? self.context.AdoptUserData(id, data)
+                             : self.context.InsertUserData(id, data));
+          },
+          nb::arg("type_id"), nb::arg("address"),
+          nb::arg("take_ownership") = false,
+          "Makes `address` the user data of type `type_id` (an id from "
+          "register_ffi_type or a library's registration). With "
+          "take_ownership, the context deletes it with the type's "
+          "registered deleter.")
+      .def(
+          "user_data",
+          [](const PyExecutionContext& self, int64_t type_id) {
+            StatusOr<void*> data = self.context.LookupUserData({type_id});
+            if (!data.ok()) ThrowStatus(data.status());
+            return reinterpret_cast<uintptr_t>(*data);
+          },
+          nb::arg("type_id"))
+      .def_prop_rw(
+          "run_id",
+          [](const PyExecutionContext& self) { return self.context.run_id(); },
+          [](PyExecutionContext& self, int64_t id) {
+            self.context.set_run_id(id);
+          })
+      .def_prop_rw(
+          "device_ordinal",
+          [](const PyExecutionContext& self) {
+            return self.context.device_ordinal();
+          },
+          [](PyExecutionContext& self, int32_t ordinal) {
+            self.context.set_device_ordinal(ordinal);
+          });
+
+  m.def(
+      "_set_current_context",
+      [](nb::handle context) -> nb::object {
+        ExecutionContext* previous = current_context;
+        (void)previous;
+        current_context =
+            context.is_none()
+                ? nullptr
+                : &nb::inst_ptr<PyExecutionContext>(context)->context;
+        return nb::none();
+      },
+      nb::arg("context").none());
+}
+
+}  // namespace xffi::python

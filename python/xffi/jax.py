@@ -1,0 +1,214 @@
+"""xffi handler libraries in JAX.
+
+    import xffi.jax
+    lib = xffi.jax.register_library("libmy_handlers.so")   # one call
+    y = jax.jit(lambda x: lib.RmsNorm(x, eps=1e-6))(x)
+
+`register_library` loads the library into xffi (running its registrations),
+registers every handler it has into JAX (the names it registered itself,
+and every exported handler symbol), with the state types they use, and
+returns an object whose attributes (and items, for names that are not
+identifiers) are `jax.ffi.ffi_call` wrappers built from each handler's
+self-description: attributes are checked and narrowed as xffi.ffi_call does
+(a Python float for an Attr<float> becomes np.float32, which XLA needs),
+and results are derived by xffi.ffi_call's rules when not given.
+"""
+
+import ctypes
+from typing import Any, Dict, Optional, Union
+
+import numpy as np
+
+from . import _core
+from ._dtypes import numpy_dtype
+from ._library import Library, load_library
+
+# Type ids and infos handed to XLA: it keeps pointers to them for good.
+_type_storage = []
+_registered_types: Dict[tuple, int] = {}
+
+
+class _TypeInfo(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t),
+                ("extension_start", ctypes.c_void_p),
+                ("deleter", ctypes.c_void_p)]
+
+
+def _jax_platform(platform: str) -> str:
+    canonical = _core.canonical_platform(platform)
+    return "cpu" if canonical == "Host" else canonical
+
+
+def register_type(type_id: int, platform: str = "cpu") -> None:
+    """Registers xffi's type `type_id` (state or user data) with XLA under
+    the same id, name and deleter, so handlers that store it run in JAX."""
+    import jax
+    key = (type_id, _jax_platform(platform))
+    if key in _registered_types:
+        return
+    name = _core.type_name(type_id)
+    if not name:
+        raise ValueError(f"xffi.jax.register_type: type id {type_id} is not "
+                         "registered with xffi")
+    storage = ctypes.c_int64(type_id)
+    info = _TypeInfo(ctypes.sizeof(_TypeInfo), None,
+                     _core._type_deleter(type_id) or None)
+    _type_storage.append((storage, info))
+    jax.ffi.register_ffi_type(
+        name,
+        {"type_id": _core._capsule(ctypes.addressof(storage)),
+         "type_info": _core._capsule(ctypes.addressof(info))},
+        platform=key[1])
+    if storage.value != type_id:
+        raise RuntimeError(
+            f"xffi.jax.register_type: XLA gave type '{name}' id "
+            f"{storage.value}, but the handlers use xffi's id {type_id}")
+    _registered_types[key] = type_id
+
+
+class Handler:
+    """A handler registered in JAX, callable like jax.ffi.ffi_call's result:
+    handler(*arrays, result_shape_dtypes=None, vmap_method=None, **attrs)."""
+
+    def __init__(self, target: str, stages: Dict[str, int], params,
+                 vmap_method=None):
+        self.target = target
+        self._stages = stages  # {stage: handler address}
+        self._execute = stages["execute"]
+        self.params = params or []
+        self.vmap_method = vmap_method
+
+    @property
+    def signature(self) -> str:
+        return _core._describe_handler(self.target, self._execute)["signature"]
+
+    def _attributes(self, kwargs: Dict[str, Any]) -> Dict[str, Any]:
+        _core._check_attributes(self.target, self._stages, kwargs)
+        declared = {p["name"]: p for p in self.params if p["kind"] == "attr"}
+        out = {}
+        for name, value in kwargs.items():
+            p = declared.get(name)
+            if p is None or p["dtype"] == 0:
+                out[name] = value
+            elif p["attr_type"] == 3 and not isinstance(value, np.generic):
+                out[name] = numpy_dtype(p["dtype"]).type(value)
+            elif p["attr_type"] == 1 and not isinstance(value, np.ndarray):
+                out[name] = np.asarray(value, dtype=numpy_dtype(p["dtype"]))
+            else:
+                out[name] = value
+        return out
+
+    def _results(self, args):
+        import jax
+        rets = [p for p in self.params if p["kind"] in ("ret", "optional_ret",
+                                                         "remaining_rets")]
+        fail = (f"xffi.jax: '{self.target}' needs result_shape_dtypes")
+        if not self.params or any(p["kind"] != "ret" for p in rets):
+            raise ValueError(fail + ": its description does not give them")
+        arrays = [p for p in rets if not (p["rank"] == 0 and p["dtype"] != 0)]
+        out = []
+        for p in rets:
+            if p["rank"] == 0 and p["dtype"] != 0:
+                out.append(jax.ShapeDtypeStruct((), numpy_dtype(p["dtype"])))
+                continue
+            if len(arrays) > 1 or not args:
+                raise ValueError(fail + ": it has several array results, or "
+                                 "no argument 0 to shape one like")
+            x = args[0]
+            if (p["rank"] >= 0 and p["rank"] != len(x.shape)) or (
+                    p["dtype"] != 0 and numpy_dtype(p["dtype"]) != x.dtype):
+                raise ValueError(fail + f": its result ({p['type_name']}) is "
+                                 f"not like argument 0 ({x.dtype}{list(x.shape)})")
+            out.append(jax.ShapeDtypeStruct(x.shape, x.dtype))
+        return out[0] if len(out) == 1 else out
+
+    def __call__(self, *args, result_shape_dtypes=None, vmap_method=None,
+                 **kwargs):
+        import jax
+        attrs = self._attributes(kwargs)
+        if result_shape_dtypes is None:
+            result_shape_dtypes = self._results(args)
+        return jax.ffi.ffi_call(
+            self.target, result_shape_dtypes,
+            vmap_method=vmap_method or self.vmap_method)(*args, **attrs)
+
+    def __repr__(self) -> str:
+        return f"<xffi.jax.Handler {self.target}: {self.signature}>"
+
+
+class JaxLibrary:
+    """What register_library returns: its handlers as attributes (by symbol)
+    and items (by registered name)."""
+
+    def __init__(self, library: Library, handlers: Dict[str, Handler],
+                 legacy: Dict[str, str]):
+        self.library = library
+        self.handlers = handlers
+        self.legacy_targets = legacy
+
+    def __getitem__(self, name: str) -> Handler:
+        return self.handlers[name]
+
+    def __getattr__(self, name: str) -> Handler:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return self.handlers[name]
+        except KeyError:
+            raise AttributeError(
+                f"xffi.jax: the library has no handler '{name}'; it has "
+                f"{sorted(self.handlers)}") from None
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.handlers))
+
+
+def register_library(library: Union[str, Library], *, platform: str = "cpu",
+                     prefix: str = "",
+                     vmap_method: Optional[str] = None) -> JaxLibrary:
+    """Registers every handler of an xffi plugin library into JAX.
+
+    FFI handlers the library registered with xffi are registered under their
+    names (with their stage bundles and traits, after the state types they
+    use); exported handler symbols under their symbol names; legacy targets
+    as api_version=0 targets. `prefix` goes in front of every name.
+    Re-registering is harmless. Returns wrappers for the FFI handlers.
+    """
+    import jax
+    lib = library if isinstance(library, Library) else load_library(library)
+    jax_platform = _jax_platform(platform)
+    canonical = _core.canonical_platform(platform)
+    handlers: Dict[str, Handler] = {}
+    legacy: Dict[str, str] = {}
+
+    for name, info in sorted(lib.registered.items()):
+        if info["platform"] != canonical:
+            continue
+        record = _core._handler_info(name, info["platform"])
+        if record["state_type_id"]:
+            register_type(record["state_type_id"], platform)
+        stages = info["stages"]
+        fn = stages["execute"] if set(stages) == {"execute"} else dict(stages)
+        jax.ffi.register_ffi_target(prefix + name, fn, platform=jax_platform,
+                                    api_version=1, traits=info["traits"])
+        handlers[prefix + name] = Handler(
+            prefix + name,
+            {s: _core._capsule_address(c) for s, c in stages.items()},
+            record["params"], vmap_method)
+
+    for symbol, capsule in sorted(lib.handlers.items()):
+        address = _core._capsule_address(capsule)
+        described = _core._describe_handler(symbol, address)
+        jax.ffi.register_ffi_target(prefix + symbol, capsule,
+                                    platform=jax_platform, api_version=1)
+        handlers[prefix + symbol] = Handler(prefix + symbol,
+                                            {"execute": address},
+                                            described["params"], vmap_method)
+
+    for name, info in sorted(lib.legacy_targets.items()):
+        if info["platform"] != canonical:
+            continue
+        jax.ffi.register_ffi_target(prefix + name, info["capsule"],
+                                    platform=jax_platform, api_version=0)
+        legacy[prefix + name] = name
+    return JaxLibrary(lib, handlers, legacy)

@@ -1,0 +1,254 @@
+// Handlers the Python tests and bench/python_dispatch.py call through xffi's
+// eager runtime and through JAX: a no-op, attribute decoding, a forward and
+// backward pair for custom_vjp, a batch-aware add for every vmap_method, a
+// stateful counter (instantiate + execute) and a user-data reader.
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "xffi/ffi.h"
+
+namespace ffi = xffi::ffi;
+
+#define TEST_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+std::atomic<int64_t> execute_calls{0};
+
+ffi::Error NoopImpl(ffi::AnyBuffer, ffi::AnyBuffer,
+                    ffi::Result<ffi::AnyBuffer>) {
+  return ffi::Error::Success();
+}
+
+// y = x * factor + offset: a float and an int attribute, narrowed from
+// Python's float and int.
+ffi::Error ScaleImpl(ffi::Buffer<ffi::F32> x, float factor, int32_t offset,
+                     ffi::ResultBuffer<ffi::F32> y) {
+  ++execute_calls;
+  for (size_t i = 0; i < x.element_count(); ++i) {
+    y->typed_data()[i] =
+        x.typed_data()[i] * factor + static_cast<float>(offset);
+  }
+  return ffi::Error::Success();
+}
+
+// Writes what it decoded, so the tests read back every attribute kind:
+// out = [flag, count, ratio, sum(ints), sum(weights), len(name),
+//        nested.depth, nested.scale]
+ffi::Error AttrSummaryImpl(bool flag, int64_t count, double ratio,
+                           ffi::Span<const int64_t> ints,
+                           ffi::Span<const float> weights,
+                           std::string_view name, ffi::Dictionary nested,
+                           ffi::ResultBuffer<ffi::F64, 1> out) {
+  if (out->element_count() != 8) {
+    return ffi::Error::InvalidArgument("attr_summary: out must hold 8 values");
+  }
+  double sum_ints = 0, sum_weights = 0;
+  for (int64_t v : ints) sum_ints += static_cast<double>(v);
+  for (float v : weights) sum_weights += v;
+  auto depth = nested.get<int64_t>("depth");
+  auto scale = nested.get<double>("scale");
+  if (!depth.has_value() || !scale.has_value()) {
+    return ffi::Error::InvalidArgument(
+        "attr_summary: nested needs depth (int64) and scale (double)");
+  }
+  double* o = out->typed_data();
+  o[0] = flag;
+  o[1] = static_cast<double>(count);
+  o[2] = ratio;
+  o[3] = sum_ints;
+  o[4] = sum_weights;
+  o[5] = static_cast<double>(name.size());
+  o[6] = static_cast<double>(*depth);
+  o[7] = *scale;
+  return ffi::Error::Success();
+}
+
+// RMS norm forward (y and the per-row scale the backward pass needs) and
+// backward, the pairing JAX's custom_vjp tutorial uses.
+ffi::Error RmsNormFwdImpl(float eps, ffi::Buffer<ffi::F32> x,
+                          ffi::ResultBuffer<ffi::F32> y,
+                          ffi::ResultBuffer<ffi::F32> scale) {
+  auto dims = x.dimensions();
+  if (dims.empty()) {
+    return ffi::Error::InvalidArgument("rms_norm_fwd: x must have rank >= 1");
+  }
+  const int64_t n = dims.back();
+  const int64_t rows = n == 0 ? 0 : static_cast<int64_t>(x.element_count()) / n;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = x.typed_data() + r * n;
+    float sum = 0;
+    for (int64_t i = 0; i < n; ++i) sum += xr[i] * xr[i];
+    float s = 1.0f / std::sqrt(sum / static_cast<float>(n) + eps);
+    scale->typed_data()[r] = s;
+    for (int64_t i = 0; i < n; ++i) y->typed_data()[r * n + i] = xr[i] * s;
+  }
+  return ffi::Error::Success();
+}
+
+// dx = s * ct - x * s^3 * mean(ct * x)
+ffi::Error RmsNormBwdImpl(ffi::Buffer<ffi::F32> scale, ffi::Buffer<ffi::F32> x,
+                          ffi::Buffer<ffi::F32> ct,
+                          ffi::ResultBuffer<ffi::F32> dx) {
+  auto dims = x.dimensions();
+  if (dims.empty()) {
+    return ffi::Error::InvalidArgument("rms_norm_bwd: x must have rank >= 1");
+  }
+  const int64_t n = dims.back();
+  const int64_t rows = n == 0 ? 0 : static_cast<int64_t>(x.element_count()) / n;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = x.typed_data() + r * n;
+    const float* cr = ct.typed_data() + r * n;
+    const float s = scale.typed_data()[r];
+    float dot = 0;
+    for (int64_t i = 0; i < n; ++i) dot += cr[i] * xr[i];
+    const float mean = dot / static_cast<float>(n);
+    for (int64_t i = 0; i < n; ++i) {
+      dx->typed_data()[r * n + i] = s * cr[i] - xr[i] * s * s * s * mean;
+    }
+  }
+  return ffi::Error::Success();
+}
+
+// out = x + y, where y's leading dimension, if x has one more dimension than
+// a row, may be x's (broadcast_all), 1 (expand_dims) or absent
+// (legacy_vectorized): so one handler serves every vmap_method, and the
+// tests see which layout each method hands it.
+ffi::Error BatchAddImpl(ffi::Buffer<ffi::F32> x, ffi::Buffer<ffi::F32> y,
+                        ffi::ResultBuffer<ffi::F32> out) {
+  ++execute_calls;
+  const size_t nx = x.element_count(), ny = y.element_count();
+  if (ny == 0 || nx % ny != 0) {
+    return ffi::Error::InvalidArgument(
+        "batch_add: y's size must divide x's size");
+  }
+  for (size_t i = 0; i < nx; ++i) {
+    out->typed_data()[i] = x.typed_data()[i] + y.typed_data()[i % ny];
+  }
+  return ffi::Error::Success();
+}
+
+struct Counter {
+  static ffi::TypeId id;
+  explicit Counter(int64_t start) : value(start) {}
+  int64_t value;
+};
+ffi::TypeId Counter::id = {};
+
+ffi::ErrorOr<std::unique_ptr<Counter>> MakeCounter(int64_t start) {
+  if (start < 0) {
+    return ffi::Unexpected(
+        ffi::Error::InvalidArgument("counter: start must be >= 0"));
+  }
+  return std::make_unique<Counter>(start);
+}
+
+ffi::Error BumpCounter(Counter* counter,
+                       ffi::Result<ffi::BufferR0<ffi::S64>> out) {
+  *out->typed_data() = ++counter->value;
+  return ffi::Error::Success();
+}
+
+struct Offset {
+  static ffi::TypeId id;
+  float value;
+};
+ffi::TypeId Offset::id = {};
+
+ffi::Error AddUserOffsetImpl(Offset* offset, ffi::Buffer<ffi::F32> x,
+                             ffi::ResultBuffer<ffi::F32> y) {
+  for (size_t i = 0; i < x.element_count(); ++i) {
+    y->typed_data()[i] = x.typed_data()[i] + offset->value;
+  }
+  return ffi::Error::Success();
+}
+
+}  // namespace
+
+XFFI_DEFINE_HANDLER_SYMBOL(Noop, NoopImpl,
+                           ffi::Ffi::Bind()
+                               .Arg<ffi::AnyBuffer>()
+                               .Arg<ffi::AnyBuffer>()
+                               .Ret<ffi::AnyBuffer>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(Scale, ScaleImpl,
+                           ffi::Ffi::Bind()
+                               .Arg<ffi::Buffer<ffi::F32>>()
+                               .Attr<float>("factor")
+                               .Attr<int32_t>("offset")
+                               .Ret<ffi::Buffer<ffi::F32>>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(AttrSummary, AttrSummaryImpl,
+                           ffi::Ffi::Bind()
+                               .Attr<bool>("flag")
+                               .Attr<int64_t>("count")
+                               .Attr<double>("ratio")
+                               .Attr<ffi::Span<const int64_t>>("ints")
+                               .Attr<ffi::Span<const float>>("weights")
+                               .Attr<std::string_view>("name")
+                               .Attr<ffi::Dictionary>("nested")
+                               .Ret<ffi::Buffer<ffi::F64, 1>>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(RmsNormFwd, RmsNormFwdImpl,
+                           ffi::Ffi::Bind()
+                               .Attr<float>("eps")
+                               .Arg<ffi::Buffer<ffi::F32>>()
+                               .Ret<ffi::Buffer<ffi::F32>>()
+                               .Ret<ffi::Buffer<ffi::F32>>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(RmsNormBwd, RmsNormBwdImpl,
+                           ffi::Ffi::Bind()
+                               .Arg<ffi::Buffer<ffi::F32>>()
+                               .Arg<ffi::Buffer<ffi::F32>>()
+                               .Arg<ffi::Buffer<ffi::F32>>()
+                               .Ret<ffi::Buffer<ffi::F32>>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(BatchAdd, BatchAddImpl,
+                           ffi::Ffi::Bind()
+                               .Arg<ffi::Buffer<ffi::F32>>()
+                               .Arg<ffi::Buffer<ffi::F32>>()
+                               .Ret<ffi::Buffer<ffi::F32>>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(CounterInstantiate, MakeCounter,
+                           ffi::Ffi::BindInstantiate().Attr<int64_t>("start"));
+
+XFFI_DEFINE_HANDLER_SYMBOL(
+    CounterExecute, BumpCounter,
+    ffi::Ffi::Bind().Ctx<ffi::State<Counter>>().Ret<ffi::BufferR0<ffi::S64>>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(AddUserOffset, AddUserOffsetImpl,
+                           ffi::Ffi::Bind()
+                               .Ctx<ffi::UserData<Offset>>()
+                               .Arg<ffi::Buffer<ffi::F32>>()
+                               .Ret<ffi::Buffer<ffi::F32>>());
+
+// Types before the handlers that use them: the registration handshake reads
+// Counter::id, so it must be assigned first (initialisers run in order).
+XFFI_REGISTER_TYPE(::xffi::ffi::RuntimeApi(), "python_test.Counter",
+                   &Counter::id, ffi::MakeTypeInfo<Counter>());
+XFFI_REGISTER_TYPE(::xffi::ffi::RuntimeApi(), "python_test.Offset", &Offset::id,
+                   ffi::MakeTypeInfo<Offset>());
+
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.scale", "Host", Scale);
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.rms_norm_fwd", "Host",
+                                   RmsNormFwd);
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.rms_norm_bwd", "Host",
+                                   RmsNormBwd);
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.counter", "Host",
+                                   XLA_FFI_Handler_Bundle{
+                                       CounterInstantiate, nullptr, nullptr,
+                                       CounterExecute, nullptr});
+
+// How many times Scale and BatchAdd executed, so tests can tell one batched
+// call from a loop of calls.
+TEST_EXPORT int64_t python_test_execute_calls() { return execute_calls.load(); }
+
+// User data for AddUserOffset, owned by whoever inserts it (deleted with
+// the type's registered deleter when an execution context adopts it).
+TEST_EXPORT void* python_test_new_offset(float value) {
+  return new Offset{value};
+}
+TEST_EXPORT int64_t python_test_offset_type_id() { return Offset::id.type_id; }
