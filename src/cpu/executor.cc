@@ -292,8 +292,8 @@ class CpuExecutable : public Executable {
     return results;
   }
 
-  Status ExecuteRaw(std::span<const void* const> argument_leaves,
-                    std::span<void* const> result_leaves) override {
+  Status ExecuteRaw(ffi::Span<const void* const> argument_leaves,
+                    ffi::Span<void* const> result_leaves) override {
     if (argument_leaves.size() != parameter_leaves_.size()) {
       return InvalidArgument(
           "the program's parameters have " +
