@@ -134,8 +134,9 @@ StatusOr<Kernel> MakeReduceKernel(const Instruction& inst) {
   std::vector<size_t> sizes;
   for (ElementType t : types) sizes.push_back(ElementByteSize(t));
   const std::string name = inst.name();
+  const std::optional<ScalarProgram> program = ScalarProgram::Compile(*region);
   return Kernel([=](const KernelArgs& args) -> Status {
-    if (args.regions == nullptr)
+    if (!program && args.regions == nullptr)
       return Internal("op '" + name + "' (reduce): no region runner");
     std::vector<char*> out(n);
     std::vector<const char*> in(n);
@@ -144,7 +145,7 @@ StatusOr<Kernel> MakeReduceKernel(const Instruction& inst) {
       in[i] = static_cast<const char*>(args.operands[i].data);
       FillElements(out[i], out_count, args.operands[n + i].data, sizes[i]);
     }
-    ScalarCombiner combiner(region, types);
+    ScalarCombiner combiner(region, types, program ? &*program : nullptr);
     std::vector<void*> acc(n);
     std::vector<const void*> values(n);
     const int64_t in_inner = loops.a_strides.back();

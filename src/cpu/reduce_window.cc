@@ -22,6 +22,7 @@ struct WindowPlan {
   std::vector<std::vector<int64_t>> tables;  // [out index * window + w]
   int64_t out_count = 0;
   const Computation* region = nullptr;
+  std::optional<ScalarProgram> program;  // the region, when it compiles
 };
 
 // Calls visit(input element offset) for each input element in the window of
@@ -74,10 +75,11 @@ Kernel FastWindow(WindowPlan plan, Op op) {
 
 Status RunRegionWindow(const WindowPlan& plan, const KernelArgs& args,
                        const std::string& name) {
-  if (args.regions == nullptr)
+  if (!plan.program && args.regions == nullptr)
     return Internal("op '" + name + "' (reduce-window): no region runner");
   const size_t n = plan.n;
-  ScalarCombiner combiner(plan.region, plan.types);
+  ScalarCombiner combiner(plan.region, plan.types,
+                          plan.program ? &*plan.program : nullptr);
   std::vector<void*> acc(n);
   std::vector<const void*> values(n);
   Status status;
@@ -188,6 +190,7 @@ StatusOr<Kernel> MakeReduceWindowKernel(const Instruction& inst) {
     });
     if (kernel) return std::move(*kernel);
   }
+  plan.program = ScalarProgram::Compile(*plan.region);
   return Kernel(
       [plan = std::move(plan), name = inst.name()](const KernelArgs& args) {
         return RunRegionWindow(plan, args, name);

@@ -39,9 +39,15 @@ CombineOp MatchCombineRegion(const Computation* region) {
 }
 
 ScalarCombiner::ScalarCombiner(const Computation* region,
-                               std::vector<ElementType> types)
-    : region_(region), types_(std::move(types)) {
+                               std::vector<ElementType> types,
+                               const ScalarProgram* program)
+    : region_(region), program_(program), types_(std::move(types)) {
   const size_t n = types_.size();
+  if (program_ != nullptr) {
+    registers_.resize(program_->num_registers());
+    parameters_.resize(2 * n);
+    return;
+  }
   for (ElementType t : types_) {
     sizes_.push_back(ElementByteSize(t));
     shapes_.push_back(Shape::Scalar(t));
@@ -60,6 +66,14 @@ ScalarCombiner::ScalarCombiner(const Computation* region,
 Status ScalarCombiner::Combine(RegionRunner* runner, void* const* acc,
                                const void* const* values) {
   const size_t n = types_.size();
+  if (program_ != nullptr) {
+    for (size_t i = 0; i < n; ++i) {
+      parameters_[i] = acc[i];
+      parameters_[n + i] = values[i];
+    }
+    program_->Run(parameters_.data(), acc, registers_.data());
+    return Status::Ok();
+  }
   for (size_t i = 0; i < n; ++i) {
     arguments_[i].data = acc[i];
     arguments_[n + i].data = const_cast<void*>(values[i]);

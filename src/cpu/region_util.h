@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cpu/kernel.h"
+#include "cpu/scalar_program.h"
 
 namespace xffi::cpu {
 
@@ -155,12 +156,15 @@ void DispatchCombine(CombineOp op, F&& f) {
 }
 
 // Calls a region of 2*n scalar parameters (n accumulators, then n values)
-// and n scalar results: the slow, general path of reduce, reduce-window and
-// scatter. Owns the scalar buffers; one per kernel run (not thread-safe).
+// and n scalar results: the general path of reduce, reduce-window and
+// scatter. It evaluates `program` (the region compiled, when it could be)
+// directly, else runs the region through the RegionRunner. Owns the scalar
+// buffers; one per kernel run (not thread-safe).
 class ScalarCombiner {
  public:
   // `types`: the n element types.
-  ScalarCombiner(const Computation* region, std::vector<ElementType> types);
+  ScalarCombiner(const Computation* region, std::vector<ElementType> types,
+                 const ScalarProgram* program = nullptr);
 
   size_t arity() const { return types_.size(); }
   size_t element_size(size_t i) const { return sizes_[i]; }
@@ -170,6 +174,9 @@ class ScalarCombiner {
 
  private:
   const Computation* region_;
+  const ScalarProgram* program_;
+  std::vector<ScalarValue> registers_;
+  std::vector<const void*> parameters_;
   std::vector<ElementType> types_;
   std::vector<size_t> sizes_;
   std::vector<Shape> shapes_;

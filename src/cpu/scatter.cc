@@ -31,6 +31,7 @@ struct ScatterPlan {
   DualLoops window;  // a: the update, b: the operand (elements)
   CombineOp op = CombineOp::kNone;
   const Computation* region = nullptr;
+  std::optional<ScalarProgram> program;  // the region, when it compiles
 };
 
 // Calls apply(update_offset, operand_offset) for each update window that
@@ -134,9 +135,10 @@ Status RunScatter(const ScatterPlan& plan, const KernelArgs& args,
     });
     return Status::Ok();
   }
-  if (args.regions == nullptr)
+  if (!plan.program && args.regions == nullptr)
     return Internal("op '" + name + "' (scatter): no region runner");
-  ScalarCombiner combiner(plan.region, plan.types);
+  ScalarCombiner combiner(plan.region, plan.types,
+                          plan.program ? &*plan.program : nullptr);
   std::vector<void*> acc(n);
   std::vector<const void*> values(n);
   Status status;
@@ -298,6 +300,8 @@ StatusOr<Kernel> MakeScatterKernel(const Instruction& inst) {
   // A set for n > 1 needs every region result to be its update parameter.
   if (n > 1) plan.op = CombineOp::kNone;
   if (plan.op != CombineOp::kSet) plan.op = CombineOp::kNone;
+  if (plan.op == CombineOp::kNone)
+    plan.program = ScalarProgram::Compile(*plan.region);
   return Kernel(
       [plan = std::move(plan), name = inst.name()](const KernelArgs& args) {
         return RunScatter(plan, args, name);

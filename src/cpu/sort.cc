@@ -3,7 +3,8 @@
 // bounds even when a comparator region is not a strict weak order), then
 // applied to every operand. When the comparator is one LT/GT compare of
 // operand 0's two parameters, positions are sorted by typed keys; otherwise
-// the region decides each comparison.
+// the region decides each comparison, evaluated as a ScalarProgram when it
+// compiles to one and through the RegionRunner when not.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -27,6 +28,7 @@ struct SortPlan {
   int64_t stride = 0;                 // elements between neighbours along it
   std::vector<int64_t> slice_starts;  // element offset of each slice
   const Computation* region = nullptr;
+  std::optional<ScalarProgram> program;  // the comparator, when it compiles
 };
 
 // Float keys under TOTALORDER: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN.
@@ -95,8 +97,35 @@ Kernel KeySort(SortPlan plan, bool descending, Key key) {
   };
 }
 
+// Sorts with the compiled comparator.
+void RunProgramSort(const SortPlan& plan, const KernelArgs& args) {
+  const size_t n = plan.n;
+  std::vector<ScalarValue> registers(plan.program->num_registers());
+  std::vector<const void*> parameters(2 * n);
+  std::vector<int64_t> perm(static_cast<size_t>(plan.length));
+  for (int64_t start : plan.slice_starts) {
+    for (int64_t j = 0; j < plan.length; ++j) perm[static_cast<size_t>(j)] = j;
+    auto element = [&](size_t i, int64_t j) {
+      return static_cast<const char*>(args.operands[i].data) +
+             (start + j * plan.stride) * static_cast<int64_t>(plan.sizes[i]);
+    };
+    std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+      for (size_t i = 0; i < n; ++i) {
+        parameters[2 * i] = element(i, a);
+        parameters[2 * i + 1] = element(i, b);
+      }
+      return plan.program->RunPredicate(parameters.data(), registers.data());
+    });
+    ApplyPermutation(plan, args, start, perm);
+  }
+}
+
 Status RunRegionSort(const SortPlan& plan, const KernelArgs& args,
                      const std::string& name) {
+  if (plan.program) {
+    RunProgramSort(plan, args);
+    return Status::Ok();
+  }
   if (args.regions == nullptr)
     return Internal("op '" + name + "' (sort): no region runner");
   const size_t n = plan.n;
@@ -254,6 +283,7 @@ StatusOr<Kernel> MakeSortKernel(const Instruction& inst) {
       });
     if (kernel) return std::move(*kernel);
   }
+  plan.program = ScalarProgram::Compile(*plan.region);
   return Kernel(
       [plan = std::move(plan), name = inst.name()](const KernelArgs& args) {
         return RunRegionSort(plan, args, name);

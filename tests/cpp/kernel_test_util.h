@@ -45,7 +45,9 @@ struct OpUnderTest {
 };
 
 // Interprets scalar regions made of parameters, scalar constants, the
-// arithmetic, logical, compare and select ops and a tuple root. Values are
+// arithmetic (remainder too, which ScalarProgram does not compile, so a
+// region using it exercises the RegionRunner path), logical, compare and
+// select ops and a tuple root. Values are
 // held as doubles (exact for the integers the tests use).
 class TestRegionRunner : public RegionRunner {
  public:
@@ -75,6 +77,9 @@ class TestRegionRunner : public RegionRunner {
           break;
         case Opcode::kMultiply:
           v = in(0) * in(1);
+          break;
+        case Opcode::kRemainder:  // not in ScalarProgram: forces this path
+          v = std::fmod(in(0), in(1));
           break;
         case Opcode::kMaximum:
           v = std::fmax(in(0), in(1));

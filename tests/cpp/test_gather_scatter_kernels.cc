@@ -229,8 +229,8 @@ TEST(ScatterKernel, BatchingDims) {
             (std::vector<int32_t>{0, 1, 102, 3, 204, 5, 6, 7}));
 }
 
-TEST(ScatterKernel, GeneralRegionPath) {
-  // A combiner no fast path covers: old - update.
+TEST(ScatterKernel, SubtractRegionAsScalarProgram) {
+  // A combiner no typed fast path covers: old - update.
   auto sub = BinaryRegion(Opcode::kSubtract, ElementType::kF32);
   OpUnderTest t;
   auto* s =
@@ -241,6 +241,21 @@ TEST(ScatterKernel, GeneralRegionPath) {
   TestRegionRunner runner;
   EXPECT_EQ(RunOne(*s, {&x, &idx, &u}, &runner).ToVector<float>(),
             (std::vector<float>{7, 10, 10, 6}));
+  EXPECT_EQ(runner.calls, 0);
+}
+
+TEST(ScatterKernel, RegionThroughTheRunner) {
+  // fmod(old, update): fmod(fmod(10, 4), 3) = 2 at 0; fmod(10, 4) = 2 at 3.
+  auto rem = BinaryRegion(Opcode::kRemainder, ElementType::kF32);
+  OpUnderTest t;
+  auto* s =
+      Scatter(t, F32({4}), S32({3, 1}), F32({3}), PointScatter(1), rem.get());
+  Literal x = Literal::FromVector<float>({4}, {10, 10, 10, 10});
+  Literal idx = Literal::FromVector<int32_t>({3, 1}, {0, 0, 3});
+  Literal u = Literal::Vector<float>({4, 3, 4});
+  TestRegionRunner runner;
+  EXPECT_EQ(RunOne(*s, {&x, &idx, &u}, &runner).ToVector<float>(),
+            (std::vector<float>{2, 10, 10, 2}));
   EXPECT_EQ(runner.calls, 3);
 }
 

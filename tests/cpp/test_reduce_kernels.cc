@@ -1,5 +1,6 @@
 // reduce and reduce-window against NumPy: fast paths (one add/max/min/and
-// region) and the general region path (a variadic argmax).
+// region), regions compiled as ScalarPrograms (a variadic argmax) and the
+// RegionRunner path (a remainder region).
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -135,7 +136,7 @@ std::unique_ptr<Computation> ArgMaxRegion() {
   return c;
 }
 
-TEST(ReduceKernel, VariadicArgMaxThroughTheRegion) {
+TEST(ReduceKernel, VariadicArgMaxAsScalarProgram) {
   auto region = ArgMaxRegion();
   OpUnderTest t;
   auto* v = t.Param(F32({3, 4}));
@@ -162,7 +163,37 @@ TEST(ReduceKernel, VariadicArgMaxThroughTheRegion) {
   EXPECT_EQ(max_out.ToVector<float>(), (std::vector<float>{5, 4, 3}));
   // np.argmax(y, axis=1)
   EXPECT_EQ(arg_out.ToVector<int32_t>(), (std::vector<int32_t>{3, 2, 1}));
-  EXPECT_EQ(runner.calls, 12);
+  // Compiled, so the RegionRunner is never called (nor needed).
+  EXPECT_EQ(runner.calls, 0);
+  Literal max_again(F32({3})), arg_again(S32({3}));
+  ASSERT_TRUE(testing_util::RunKernel(*kernel, {&values, &indices, &v0, &i0},
+                                      {&max_again, &arg_again})
+                  .ok());
+  EXPECT_EQ(arg_again.ToVector<int32_t>(), (std::vector<int32_t>{3, 2, 1}));
+}
+
+TEST(ReduceKernel, RegionOutsideScalarProgramsRunsThroughTheRunner) {
+  // fmod(acc, x) over rows: fmod(fmod(100, 7), 5) = 2, fmod(fmod(100, 30),
+  // 6) = 4.
+  auto rem = BinaryRegion(Opcode::kRemainder, ElementType::kF32);
+  OpUnderTest t;
+  auto* r = Reduce(t, F32({2, 2}), F32({2}), {1}, rem.get());
+  Literal x = Literal::FromVector<float>({2, 2}, {7, 5, 30, 6});
+  Literal init = Literal::Scalar<float>(100);
+  TestRegionRunner runner;
+  EXPECT_EQ(RunOne(*r, {&x, &init}, &runner).ToVector<float>(),
+            (std::vector<float>{2, 4}));
+  EXPECT_EQ(runner.calls, 4);
+
+  // Without a runner that path is an error naming the op.
+  StatusOr<Kernel> kernel = MakeStructuralKernel(*r);
+  ASSERT_TRUE(kernel.ok());
+  Literal out(F32({2}));
+  Status s = testing_util::RunKernel(*kernel, {&x, &init}, {&out});
+  EXPECT_EQ(s.code(), XLA_FFI_Error_Code_INTERNAL);
+  EXPECT_NE(s.message().find("'op' (reduce): no region runner"),
+            std::string::npos)
+      << s.message();
 }
 
 TEST(ReduceKernel, RejectsRegionOfTheWrongType) {
@@ -235,7 +266,7 @@ TEST(ReduceWindowKernel, BaseAndWindowDilation) {
             (std::vector<float>{4, 6, 8}));
 }
 
-TEST(ReduceWindowKernel, VariadicThroughTheRegion) {
+TEST(ReduceWindowKernel, VariadicArgMaxAsScalarProgram) {
   auto region = ArgMaxRegion();
   OpUnderTest t;
   auto* v = t.Param(F32({4}));
@@ -261,6 +292,27 @@ TEST(ReduceWindowKernel, VariadicThroughTheRegion) {
                   .ok());
   EXPECT_EQ(max_out.ToVector<float>(), (std::vector<float>{5, 5, 3}));
   EXPECT_EQ(arg_out.ToVector<int32_t>(), (std::vector<int32_t>{1, 1, 3}));
+  EXPECT_EQ(runner.calls, 0);
+}
+
+TEST(ReduceWindowKernel, RegionThroughTheRunner) {
+  // Windows of 2 with stride 1 over [7, 5, 3], init 100, fmod(acc, x):
+  // fmod(fmod(100, 7), 5) = 2, fmod(fmod(100, 5), 3) = 0.
+  auto rem = BinaryRegion(Opcode::kRemainder, ElementType::kF32);
+  OpUnderTest t;
+  auto* x = t.Param(F32({3}));
+  auto* init = t.Param(F32({}));
+  auto* r = t.Op(Opcode::kReduceWindow, F32({2}), {x, init});
+  WindowDimension w;
+  w.size = 2;
+  r->window = {w};
+  r->AppendCalledComputation(rem.get());
+  Literal in = Literal::Vector<float>({7, 5, 3});
+  Literal hundred = Literal::Scalar<float>(100);
+  TestRegionRunner runner;
+  EXPECT_EQ(RunOne(*r, {&in, &hundred}, &runner).ToVector<float>(),
+            (std::vector<float>{2, 0}));
+  EXPECT_EQ(runner.calls, 4);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // sort: the key fast path (one LT/GT compare, FLOAT or TOTALORDER), the
-// argsort form (values + iota), sorting along an outer dimension, and a
-// lexicographic comparator run through the region.
+// argsort form (values + iota), sorting along an outer dimension, a
+// lexicographic comparator compiled as a ScalarProgram, and a comparator
+// only the RegionRunner can run.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -108,7 +109,7 @@ TEST(SortKernel, TotalOrderPlacesSignedZerosAndNaN) {
   EXPECT_TRUE(std::isnan(out[6]) && !std::signbit(out[6]));
 }
 
-TEST(SortKernel, LexicographicComparatorThroughTheRegion) {
+TEST(SortKernel, LexicographicComparatorAsScalarProgram) {
   // Sort by (key0, key1): key0 < key0' or (key0 == key0' and key1 < key1').
   auto c = std::make_unique<Computation>("lex");
   Shape s32 = Shape::Scalar(ElementType::kS32);
@@ -143,6 +144,35 @@ TEST(SortKernel, LexicographicComparatorThroughTheRegion) {
   ASSERT_TRUE(RunKernel(*k, {&k0, &k1}, {&o0, &o1}, &runner).ok());
   EXPECT_EQ(o0.ToVector<int32_t>(), (std::vector<int32_t>{0, 1, 1, 2, 2}));
   EXPECT_EQ(o1.ToVector<int32_t>(), (std::vector<int32_t>{4, 7, 9, 3, 5}));
+  EXPECT_EQ(runner.calls, 0);
+}
+
+TEST(SortKernel, ComparatorThroughTheRunner) {
+  // Sort by the last digit: fmod(a, 10) < fmod(b, 10), stable.
+  auto c = std::make_unique<Computation>("digit");
+  Shape f32 = Shape::Scalar(ElementType::kF32);
+  auto* a = c->AddInstruction(Opcode::kParameter, f32, {}, "a");
+  a->parameter_number = 0;
+  auto* b = c->AddInstruction(Opcode::kParameter, f32, {}, "b");
+  b->parameter_number = 1;
+  Literal ten_value = Literal::Scalar<float>(10);
+  auto* ten = c->AddInstruction(Opcode::kConstant, f32, {}, "ten");
+  ten->literal = ten_value;
+  auto* ra = c->AddInstruction(Opcode::kRemainder, f32, {a, ten}, "ra");
+  auto* rb = c->AddInstruction(Opcode::kRemainder, f32, {b, ten}, "rb");
+  auto* lt = c->AddInstruction(
+      Opcode::kCompare, Shape::Scalar(ElementType::kPred), {ra, rb}, "lt");
+  lt->comparison_direction = ComparisonDirection::kLt;
+  c->set_root(lt);
+  OpUnderTest t;
+  auto* p = t.Param(F32({5}));
+  auto* s = t.Op(Opcode::kSort, F32({5}), {p});
+  s->dimensions = {0};
+  s->AppendCalledComputation(c.get());
+  Literal in = Literal::Vector<float>({23, 41, 13, 30, 2});
+  TestRegionRunner runner;
+  EXPECT_EQ(RunOne(*s, {&in}, &runner).ToVector<float>(),
+            (std::vector<float>{30, 41, 2, 23, 13}));
   EXPECT_GT(runner.calls, 0);
 }
 
