@@ -125,15 +125,25 @@ class FfiCallThunk : public CustomCallThunkBase {
       : CustomCallThunkBase(op, buffers),
         record_(record),
         context_(context),
-        frame_(BuildFrame()) {}
+        frame_(BuildFrame()) {
+    // The frame's buffers never move once built: a run writes their data
+    // fields directly.
+    XLA_FFI_CallFrame* frame = frame_.get();
+    for (size_t i = 0; i < operands_.size(); ++i)
+      arg_data_.push_back(
+          &static_cast<XLA_FFI_Buffer*>(frame->args.args[i])->data);
+    for (size_t r = 0; r < results_.size(); ++r)
+      ret_data_.push_back(
+          &static_cast<XLA_FFI_Buffer*>(frame->rets.rets[r])->data);
+  }
 
   Status Run(void* const* addresses) override {
     for (size_t i = 0; i < operands_.size(); ++i)
       if (operands_[i].buffer != kNoBuffer)
-        frame_.SetArgData(i, OperandAddress(addresses, i));
+        *arg_data_[i] = OperandAddress(addresses, i);
     for (size_t r = 0; r < results_.size(); ++r)
       if (results_[r].buffer != kNoBuffer)
-        frame_.SetRetData(r, ResultAddress(addresses, r));
+        *ret_data_[r] = ResultAddress(addresses, r);
     if (!prepared_) {
       for (XLA_FFI_ExecutionStage stage :
            {XLA_FFI_ExecutionStage_INSTANTIATE, XLA_FFI_ExecutionStage_PREPARE,
@@ -189,6 +199,7 @@ class FfiCallThunk : public CustomCallThunkBase {
   const HandlerRecord& record_;
   ExecutionContext* context_;
   testing::CallFrame frame_;
+  std::vector<void**> arg_data_, ret_data_;
   CallSiteState state_;
   bool prepared_ = false;
 };
