@@ -153,7 +153,7 @@ class FfiCallThunk : public CustomCallThunkBase {
       }
       prepared_ = true;
     }
-    Status status = Call(XLA_FFI_ExecutionStage_EXECUTE);
+    Status status = Execute();
     if (!status.ok()) return status;
     RelayoutResults(addresses);
     return Status::Ok();
@@ -185,7 +185,21 @@ class FfiCallThunk : public CustomCallThunkBase {
     options.stage = stage;
     options.context = context_;
     options.state = &state_;
-    CallResult result = CallHandler(record_, frame_.get(), options);
+    return Finish(stage, CallHandler(record_, frame_.get(), options));
+  }
+
+  // The execute stage without a lookup by stage or a copy of the options.
+  Status Execute() {
+    if (record_.bundle.execute == nullptr)
+      return Call(XLA_FFI_ExecutionStage_EXECUTE);
+    CallResult result =
+        CallHandler(record_.bundle.execute, frame_.get(), execute_options_);
+    if (result.status.ok() && result.future == nullptr) [[likely]]
+      return Status();
+    return Finish(XLA_FFI_ExecutionStage_EXECUTE, std::move(result));
+  }
+
+  Status Finish(XLA_FFI_ExecutionStage stage, CallResult result) {
     Status status = std::move(result.status);
     if (status.ok() && result.future != nullptr) status = result.future->Wait();
     if (status.ok()) return status;
@@ -196,11 +210,22 @@ class FfiCallThunk : public CustomCallThunkBase {
                   Site(op_) + " failed" + when + ": " + status.message());
   }
 
+  CallOptions ExecuteOptions() {
+    CallOptions options;
+    options.stage = XLA_FFI_ExecutionStage_EXECUTE;
+    options.context = context_;
+    options.state = &state_;
+    options.handler_api_minor = record_.api_minor;
+    options.target_name = record_.name;
+    return options;
+  }
+
   const HandlerRecord& record_;
   ExecutionContext* context_;
   testing::CallFrame frame_;
   std::vector<void**> arg_data_, ret_data_;
   CallSiteState state_;
+  CallOptions execute_options_ = ExecuteOptions();
   bool prepared_ = false;
 };
 
