@@ -102,6 +102,10 @@ XLA_FFI_Error* CountStages(XLA_FFI_CallFrame* frame) {
   return nullptr;
 }
 
+XFFI_DEFINE_HANDLER(
+    kFail, []() { return ffi::Error::Internal("out of coffee"); },
+    ffi::Ffi::Bind());
+
 // y = x * factor, typed.
 XFFI_DEFINE_HANDLER(
     kScale,
@@ -139,6 +143,11 @@ void Register() {
         xffi::RegisterHandler(
             "ed.scale", "Host",
             XLA_FFI_Handler_Bundle{nullptr, nullptr, nullptr, kScale, nullptr})
+            .ok());
+    EXPECT_TRUE(
+        xffi::RegisterHandler(
+            "ed.fail", "Host",
+            XLA_FFI_Handler_Bundle{nullptr, nullptr, nullptr, kFail, nullptr})
             .ok());
     EXPECT_TRUE(xffi::RegisterLegacyTarget(
                     "ed.add_v3", reinterpret_cast<void*>(&LegacyAddV3), "Host",
@@ -211,6 +220,29 @@ TEST(ExecutorDispatch, StagesBeforeExecuteRunOncePerCallSite) {
   EXPECT_EQ(calls[XLA_FFI_ExecutionStage_PREPARE], 2);
   EXPECT_EQ(calls[XLA_FFI_ExecutionStage_INITIALIZE], 2);
   EXPECT_EQ(calls[XLA_FFI_ExecutionStage_EXECUTE], 6);
+}
+
+TEST(ExecutorDispatch, AHandlerErrorStopsTheRun) {
+  exec_dispatch_test::Register();
+  TestModule m;
+  IrBuilder b(m.Entry());
+  Instruction* fail = b.CustomCall("ed.fail", {}, Shape::Tuple({}));
+  fail->custom_call.has_side_effect = true;
+  Instruction* after = b.CustomCall("ed.count_stages", {}, F32({}));
+  after->custom_call.has_side_effect = true;
+  b.Root(after);
+  auto exe = CompileForTest(std::move(m.module));
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  int* calls = exec_dispatch_test::stage_calls;
+  std::fill(calls, calls + 4, 0);
+  auto out = (*exe)->Execute({});
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), XLA_FFI_Error_Code_INTERNAL);
+  EXPECT_EQ(out.status().message(),
+            "custom call 'ed.fail' at test.hlo:1:1 failed: out of coffee");
+  // The op after the failing one never ran, not even its first stages.
+  EXPECT_EQ(calls[XLA_FFI_ExecutionStage_INSTANTIATE], 0);
+  EXPECT_EQ(calls[XLA_FFI_ExecutionStage_EXECUTE], 0);
 }
 
 TEST(ExecutorDispatch, WarmRunsAllocateNothing) {
