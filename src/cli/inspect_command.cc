@@ -10,6 +10,7 @@
 #include "xffi/runtime/introspect.h"
 #include "xffi/runtime/plugin.h"
 #include "xffi/runtime/registry.h"
+#include "xffi/runtime/types.h"
 
 namespace xffi::cli {
 
@@ -26,7 +27,8 @@ const char kInspectHelp[] =
     "traits and execution stages (typed FFI), and the signature where the\n"
     "handler describes itself (handlers built with xffi's ffi.h do): the\n"
     "execute stage's on the line, each other stage's on a line below; a\n"
-    "legacy target shows its C calling convention. For example\n"
+    "handler that keeps state names its type; a legacy target shows its C\n"
+    "calling convention. For example\n"
     "  Host ffi rms_norm [api 0.3, traits none, stages execute]\n"
     "      execute(Attr<float> eps, Buffer<F32> arg0) -> (Buffer<F32>)\n"
     "\n"
@@ -92,6 +94,10 @@ int Inspect(const std::string& path) {
     if (it->second != nullptr) {
       for (const std::string& stage : OtherStageSignatures(*it->second)) {
         text += "\n        " + stage;
+      }
+      if (it->second->state_type_id.type_id != 0) {
+        text += "\n        state " + DescribeType(it->second->state_type_id) +
+                ", made by the instantiate stage, one per call site";
       }
     }
     registered.push_back(text);

@@ -474,9 +474,15 @@ TEST_F(CliTest, InspectShowsStagesTraitsAndExportsOnly) {
                         "COMMAND_BUFFER_COMPATIBLE, stages "
                         "instantiate+execute] execute(Ctx<State<"));
   // The instantiate stage describes itself on the next line.
+  EXPECT_THAT(
+      outcome.output,
+      HasSubstr(
+          "Counter>>, Buffer<F32, 1> arg0) -> (Buffer<F32, "
+          "1>)\n        instantiate(Attr<float> start) -> ()\n        state "
+          "'cli_test.Counter' (id "));
   EXPECT_THAT(outcome.output,
-              HasSubstr("Counter>>, Buffer<F32, 1> arg0) -> (Buffer<F32, "
-                        "1>)\n        instantiate(Attr<float> start) -> ()\n"));
+              HasSubstr("), made by the instantiate stage, one per call "
+                        "site\n"));
   EXPECT_THAT(outcome.output,
               HasSubstr("    Host ffi cli_fail [api 0.3, traits none, stages "
                         "execute] execute(Buffer<F32, 1> arg0) -> "
