@@ -72,14 +72,20 @@ class Caller {
   Caller(std::string target, std::string platform, nb::object results,
          bool single_result, bool tuple_result, int api_version,
          std::string backend_config, std::vector<std::pair<int, int>> aliases,
-         nb::object fallback)
+         bool donate, nb::object fallback)
       : target_(std::move(target)),
         platform_(std::move(platform)),
         single_result_(single_result),
         tuple_result_(tuple_result),
         api_version_(api_version),
         aliases_(std::move(aliases)),
+        donate_(donate),
         fallback_(std::move(fallback)) {
+    for (auto [in, o] : aliases_) {
+      if (o < 0) continue;
+      if (donated_.size() <= static_cast<size_t>(o)) donated_.resize(o + 1);
+      donated_[o] = true;
+    }
     if (api_version_ >= 4) {
       StatusOr<const HandlerRecord*> record = FindHandler(target_, platform_);
       if (!record.ok()) ThrowStatus(record.status());
@@ -157,7 +163,23 @@ class Caller {
       more.resize(num_results);
       out = more.data();
     }
+    if (donate_) {
+      // The aliased result is the argument itself: the handler writes into
+      // the caller's memory, as XLA does with a donated buffer.
+      for (auto [in, o] : aliases_) {
+        PyArrayObject* a = view[in].array;
+        if (!PyArray_ISWRITEABLE(a)) {
+          ThrowValueError("ffi_call('" + target_ + "'): argument " +
+                          std::to_string(in) +
+                          " is read-only, so it cannot be donated to "
+                          "result " +
+                          std::to_string(o));
+        }
+        out[o] = nb::borrow(reinterpret_cast<PyObject*>(a));
+      }
+    }
     for (size_t r = 0; r < num_results; ++r) {
+      if (donate_ && r < donated_.size() && donated_[r]) continue;
       const ResultSpec& spec = results_[r];
       Py_INCREF(spec.descr.ptr());
       PyObject* array = PyArray_Empty(
@@ -168,6 +190,7 @@ class Caller {
       out[r] = nb::steal(array);
     }
     for (auto [in, o] : aliases_) {
+      if (donate_) break;
       auto* dst = reinterpret_cast<PyArrayObject*>(out[o].ptr());
       std::memcpy(PyArray_DATA(dst), PyArray_DATA(view[in].array),
                   static_cast<size_t>(PyArray_NBYTES(dst)));
@@ -464,6 +487,8 @@ class Caller {
   bool tuple_result_;
   int api_version_;
   std::vector<std::pair<int, int>> aliases_;
+  bool donate_;
+  std::vector<bool> donated_;  // by result: an argument given to it
   nb::object fallback_;
   const HandlerRecord* record_ = nullptr;
   const LegacyTargetRecord* legacy_ = nullptr;
@@ -494,13 +519,13 @@ struct PyExecutionContext {
 
 void BindCall(nb::module_& m) {
   nb::class_<Caller>(m, "_Caller", nb::dynamic_attr())
-      .def(
-          nb::init<std::string, std::string, nb::object, bool, bool, int,
-                   std::string, std::vector<std::pair<int, int>>, nb::object>(),
-          nb::arg("target"), nb::arg("platform"), nb::arg("results").none(),
-          nb::arg("single_result"), nb::arg("tuple_result"),
-          nb::arg("api_version"), nb::arg("backend_config"), nb::arg("aliases"),
-          nb::arg("fallback"))
+      .def(nb::init<std::string, std::string, nb::object, bool, bool, int,
+                    std::string, std::vector<std::pair<int, int>>, bool,
+                    nb::object>(),
+           nb::arg("target"), nb::arg("platform"), nb::arg("results").none(),
+           nb::arg("single_result"), nb::arg("tuple_result"),
+           nb::arg("api_version"), nb::arg("backend_config"),
+           nb::arg("aliases"), nb::arg("donate"), nb::arg("fallback"))
       .def("__call__",
            [](nb::handle self, nb::args args, nb::kwargs kwargs) {
              return nb::inst_ptr<Caller>(self)->Call(self, std::move(args),

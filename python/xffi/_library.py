@@ -25,6 +25,8 @@ class Library:
         # handlers under other names (those carry its origin too).
         self._registered_at_load = {
             name for name, *_ in handle.registered_handlers()}
+        self._legacy_at_load = {
+            name for name, *_ in handle.registered_legacy_targets()}
 
     @property
     def path(self) -> str:
@@ -73,6 +75,7 @@ class Library:
                    "api_version": version}
             for name, platform, address, version in
             self._handle.registered_legacy_targets()
+            if name in self._legacy_at_load
         }
 
     def __getattr__(self, symbol: str) -> Any:
