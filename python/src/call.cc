@@ -7,6 +7,7 @@
 // the call and comes back here.
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
 #include <cstring>
@@ -125,8 +126,10 @@ class Caller {
   bool single_result() const { return single_result_; }
   bool tuple_result() const { return tuple_result_; }
 
-  nb::object Call(nb::handle self, nb::args args, nb::kwargs kwargs) {
-    const size_t n = args.size();
+  // `kwargs` is null when the call has no keyword arguments (tp_call).
+  nb::object Call(nb::handle self, nb::handle args, nb::handle kwargs) {
+    if (!kwargs) kwargs = EmptyDict();
+    const size_t n = static_cast<size_t>(PyTuple_GET_SIZE(args.ptr()));
     ArgView views[kMaxFastArgs];
     std::vector<ArgView> many;
     ArgView* view = views;
@@ -156,10 +159,12 @@ class Caller {
 
     // Results, then the addresses that changed since the last call.
     const size_t num_results = results_.size();
-    nb::object outputs[kMaxFastArgs];
+    // Few on the stack: every slot is destroyed on return, used or not.
+    constexpr size_t kMaxFastResults = 4;
+    nb::object outputs[kMaxFastResults];
     std::vector<nb::object> more;
     nb::object* out = outputs;
-    if (num_results > kMaxFastArgs) {
+    if (num_results > kMaxFastResults) {
       more.resize(num_results);
       out = more.data();
     }
@@ -181,11 +186,13 @@ class Caller {
     for (size_t r = 0; r < num_results; ++r) {
       if (donate_ && r < donated_.size() && donated_[r]) continue;
       const ResultSpec& spec = results_[r];
+      // Uninitialised, as numpy.empty (no dtype here holds objects).
       Py_INCREF(spec.descr.ptr());
-      PyObject* array = PyArray_Empty(
+      PyObject* array = PyArray_NewFromDescr(
+          &PyArray_Type, reinterpret_cast<PyArray_Descr*>(spec.descr.ptr()),
           static_cast<int>(spec.dims.size()),
           reinterpret_cast<npy_intp*>(const_cast<int64_t*>(spec.dims.data())),
-          reinterpret_cast<PyArray_Descr*>(spec.descr.ptr()), 0);
+          nullptr, nullptr, 0, nullptr);
       if (array == nullptr) throw nb::python_error();
       out[r] = nb::steal(array);
     }
@@ -258,6 +265,11 @@ class Caller {
 
  private:
   static constexpr size_t kMaxFastArgs = 16;
+
+  static nb::handle EmptyDict() {
+    static PyObject* empty = PyDict_New();  // only ever read
+    return empty;
+  }
 
   bool CacheHit(const ArgView* view, size_t n, nb::handle kwargs) {
     if (!cache_valid_ || n != num_args_) return false;
@@ -510,6 +522,24 @@ class Caller {
   bool instantiated_ = false;
 };
 
+PyObject* CallerTpCall(PyObject* self, PyObject* args, PyObject* kwargs) {
+  try {
+    return nb::inst_ptr<Caller>(self)->Call(self, args, kwargs).release().ptr();
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+// A call frame over given arrays, for bench/python_dispatch.py's floor: a
+// handler called through ctypes on it does the handler's own work only.
+struct FrameOverArrays {
+  std::optional<testing::CallFrame> frame;
+  nb::list arrays;  // keeps the buffers alive
+};
+
 // Python's view of an ExecutionContext: user data for eager calls.
 struct PyExecutionContext {
   ExecutionContext context{Platform::kHost};
@@ -518,7 +548,13 @@ struct PyExecutionContext {
 }  // namespace
 
 void BindCall(nb::module_& m) {
-  nb::class_<Caller>(m, "_Caller", nb::dynamic_attr())
+  // The call slot itself, not a __call__ method: Python then calls it
+  // straight, without looking __call__ up, binding a method or building a
+  // keyword dictionary, and nanobind's overload dispatch is skipped.
+  static PyType_Slot caller_slots[] = {
+      {Py_tp_call, reinterpret_cast<void*>(CallerTpCall)}, {0, nullptr}};
+  nb::class_<Caller>(m, "_Caller", nb::dynamic_attr(),
+                     nb::type_slots(caller_slots))
       .def(nb::init<std::string, std::string, nb::object, bool, bool, int,
                     std::string, std::vector<std::pair<int, int>>, bool,
                     nb::object>(),
@@ -526,15 +562,42 @@ void BindCall(nb::module_& m) {
            nb::arg("single_result"), nb::arg("tuple_result"),
            nb::arg("api_version"), nb::arg("backend_config"),
            nb::arg("aliases"), nb::arg("donate"), nb::arg("fallback"))
-      .def("__call__",
-           [](nb::handle self, nb::args args, nb::kwargs kwargs) {
-             return nb::inst_ptr<Caller>(self)->Call(self, std::move(args),
-                                                     std::move(kwargs));
-           })
+
       .def("results_for", &Caller::ResultsFor)
       .def_prop_ro("target", &Caller::target)
       .def_prop_ro("single_result", &Caller::single_result)
       .def_prop_ro("tuple_result", &Caller::tuple_result);
+
+  nb::class_<FrameOverArrays>(m, "_FrameOverArrays")
+      .def_prop_ro("address", [](FrameOverArrays& f) {
+        return reinterpret_cast<uintptr_t>(f.frame->get());
+      });
+  m.def(
+      "_frame_over_arrays",
+      [](nb::list args, nb::list rets) {
+        auto out = std::make_unique<FrameOverArrays>();
+        testing::CallFrameBuilder builder;
+        for (size_t k = 0; k < 2; ++k) {
+          for (nb::handle a : k == 0 ? args : rets) {
+            if (!PyArray_Check(a.ptr())) {
+              ThrowTypeError("_frame_over_arrays: NumPy arrays only");
+            }
+            auto* array = reinterpret_cast<PyArrayObject*>(a.ptr());
+            std::vector<int64_t> dims(
+                PyArray_DIMS(array), PyArray_DIMS(array) + PyArray_NDIM(array));
+            XLA_FFI_DataType dtype = DtypeOfTypeNum(PyArray_TYPE(array));
+            if (k == 0) {
+              builder.Arg(PyArray_DATA(array), dtype, std::move(dims));
+            } else {
+              builder.Ret(PyArray_DATA(array), dtype, std::move(dims));
+            }
+            out->arrays.append(a);
+          }
+        }
+        out->frame.emplace(builder.Build());
+        return out;
+      },
+      nb::arg("args"), nb::arg("rets"));
 
   nb::class_<PyExecutionContext>(m, "ExecutionContext",
                                  "User data and settings eager calls see "
