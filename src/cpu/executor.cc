@@ -292,6 +292,8 @@ class CpuExecutable : public Executable {
     return results;
   }
 
+  const ExecutorEnv& env() const { return runtime_->env; }
+
   Status ExecuteRaw(ffi::Span<const void* const> argument_leaves,
                     ffi::Span<void* const> result_leaves) override {
     if (argument_leaves.size() != parameter_leaves_.size()) {
@@ -518,6 +520,19 @@ Status CompiledComputation::Run(const void* const* parameters,
     if (!status.ok()) return status;
   }
   return Status::Ok();
+}
+
+ExecutorStats GetExecutorStats(const Executable& executable) {
+  ExecutorStats stats;
+  const auto* cpu = dynamic_cast<const CpuExecutable*>(&executable);
+  if (cpu == nullptr) return stats;
+  for (const auto& [computation, compiled] : cpu->env().compiled) {
+    stats.arena_bytes += compiled->assignment().arena_size;
+    stats.unshared_arena_bytes += compiled->assignment().unshared_arena_size;
+    stats.thunks += static_cast<int64_t>(compiled->num_thunks());
+    ++stats.computations;
+  }
+  return stats;
 }
 
 StatusOr<std::unique_ptr<Executable>> CreateExecutable(
