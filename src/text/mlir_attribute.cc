@@ -404,7 +404,7 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseHashAttribute() {
     XFFI_RETURN_IF_ERROR(Expect(TokenKind::kEqual, "'=' after '" + key + "'"));
     StatusOr<MlirAttr> value = ParseAttribute();
     if (!value.ok()) return value.status();
-    attr.entries.emplace_back(std::move(key), std::move(*value));
+    attr.entries.push_back(MlirNamedAttr{std::move(key), std::move(*value)});
     if (Consume(TokenKind::kComma)) continue;
     XFFI_RETURN_IF_ERROR(
         Expect(TokenKind::kGreater, "',' or '>' in #" + name + "<...>"));
@@ -459,7 +459,7 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseDictionary() {
       if (!parsed.ok()) return parsed.status();
       value = std::move(*parsed);
     }
-    attr.entries.emplace_back(std::move(key), std::move(value));
+    attr.entries.push_back(MlirNamedAttr{std::move(key), std::move(value)});
     if (Consume(TokenKind::kComma)) continue;
     XFFI_RETURN_IF_ERROR(
         Expect(TokenKind::kRBrace, "',' or '}' in an attribute dictionary"));

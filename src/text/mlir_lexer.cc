@@ -150,7 +150,10 @@ void MlirLexer::LexString(size_t start, TokenKind kind) {
       ++p;
       continue;
     }
-    if (p + 1 >= text_.size()) continue;  // reported as unterminated
+    if (p + 1 >= text_.size()) {  // a backslash ends the text
+      ++p;                        // reported as unterminated next time round
+      continue;
+    }
     char e = text_[p + 1];
     if (e == '"' || e == '\\') {
       value.push_back(e);
