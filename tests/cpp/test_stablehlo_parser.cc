@@ -939,8 +939,12 @@ TEST(StableHloParserErrors, CustomCallAttributesAreChecked) {
                  "tensor<1xindex>]"),
             "test.mlir:2:59: attribute 'operand_layouts' has 2 layouts for 1 "
             "values");
-  EXPECT_EQ(call("result_layouts = [dense<[1]> : tensor<1xindex>]"),
-            "test.mlir:2:59: attribute 'result_layouts': layout 0 is not a "
+  EXPECT_EQ(call("operand_layouts = [dense<0> : tensor<1xindex>]"),
+            "test.mlir:2:8: stablehlo.custom_call: has operand_layouts "
+            "without result_layouts; give both or neither");
+  EXPECT_EQ(call("operand_layouts = [dense<0> : tensor<1xindex>], "
+                 "result_layouts = [dense<[1]> : tensor<1xindex>]"),
+            "test.mlir:2:107: attribute 'result_layouts': layout 0 is not a "
             "permutation of the 1 dimensions");
   EXPECT_EQ(call("output_operand_aliases = "
                  "[#stablehlo.output_operand_alias<output_tuple_indices = [], "
