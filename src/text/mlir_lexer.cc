@@ -82,7 +82,7 @@ std::vector<int64_t> MlirLexer::ScanDimensions() {
     } else {
       while (p < text_.size() && IsDigit(text_[p])) {
         if (dim > (INT64_MAX - 9) / 10) overflow = true;
-        dim = dim * 10 + (text_[p] - '0');
+        if (!overflow) dim = dim * 10 + (text_[p] - '0');
         ++p;
       }
     }
