@@ -17,7 +17,8 @@ fail() {
 
 case "$flavour" in
   release)
-    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
+    # The Python module too: tests/python imports it from the build tree.
+    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DXFFI_BUILD_PYTHON=ON) ;;
   asan)
     # Benchmarks are not tests. Examples stay: test_ffi_examples loads the
     # example handler libraries, and they should run sanitized too.

@@ -29,7 +29,7 @@ def rms_norm_jnp(x, eps=1e-5):
 
 def test_one_call_registers_every_handler(lib):
     assert sorted(lib.handlers) == sorted(
-        ["jx.AddUserOffset", "jx.AttrSummary", "jx.BatchAdd",
+        ["jx.AddUserOffset", "jx.Address", "jx.AttrSummary", "jx.BatchAdd",
          "jx.CounterExecute", "jx.CounterInstantiate", "jx.Noop",
          "jx.RmsNormBwd", "jx.RmsNormFwd", "jx.Scale", "jx.python_test.counter",
          "jx.python_test.rms_norm_bwd", "jx.python_test.rms_norm_fwd",
