@@ -84,7 +84,8 @@ class KernelThunk : public Thunk {
     for (size_t i = 0; i < results_.size(); ++i)
       results_[i].data = addresses[result_ids_[i]];
     Status status = kernel_(args_);
-    if (!status.ok()) return AtLocation(op_, status);
+    if (!status.ok()) [[unlikely]]
+      status = AtLocation(op_, status);
     return status;
   }
 
@@ -217,6 +218,17 @@ class WhileThunk : public Thunk {
   std::vector<const void*> a_const_;
 };
 
+// Shape equality without layouts, and without the copies WithoutLayout
+// makes: this runs on every Execute.
+bool SameTypesAndDims(const Shape& a, const Shape& b) {
+  if (a.element_type() != b.element_type()) return false;
+  if (!a.IsTuple()) return a.dims() == b.dims();
+  if (a.tuple_size() != b.tuple_size()) return false;
+  for (int64_t i = 0; i < a.tuple_size(); ++i)
+    if (!SameTypesAndDims(a.tuple_shape(i), b.tuple_shape(i))) return false;
+  return true;
+}
+
 Status NotArrays(const Instruction& op) {
   return Unimplemented("op " + op.Describe() +
                        " takes tuple or token operands, which only "
@@ -267,13 +279,12 @@ class CpuExecutable : public Executable {
           " arguments, got " + std::to_string(arguments.size()));
     }
     size_t leaf = 0;
-    const std::vector<Instruction*> parameters =
-        entry_->computation().parameters();
     for (size_t i = 0; i < arguments.size(); ++i) {
       const Shape& expected = parameter_shapes_[i];
-      if (!(arguments[i].shape().WithoutLayout() == expected.WithoutLayout())) {
+      if (!SameTypesAndDims(arguments[i].shape(), expected)) {
         return InvalidArgument("argument " + std::to_string(i) +
-                               " for parameter '" + parameters[i]->name() +
+                               " for parameter '" +
+                               entry_->computation().parameters()[i]->name() +
                                "' is " + arguments[i].shape().ToString(false) +
                                ", expected " + expected.ToString(false));
       }

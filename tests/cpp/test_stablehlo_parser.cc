@@ -823,6 +823,30 @@ TEST(StableHloParser, EverySampleParsesAndVerifies) {
   }
 }
 
+TEST(StableHloParser, ChloOpsWithoutAnOpcodeAreDecomposed) {
+  ASSERT_PARSES(module, Wrap(R"(
+    %0 = chlo.square %arg0 : tensor<3xf32> -> tensor<3xf32>
+    %1 = chlo.erfc %0 : tensor<3xf32> -> tensor<3xf32>
+    %2 = chlo.erf_inv %1 : tensor<3xf32> -> tensor<3xf32>
+    return %2 : tensor<3xf32>
+)"));
+  const Computation& main = *module.entry();
+  const Instruction* square = Only(main, Opcode::kMultiply);
+  ASSERT_NE(square, nullptr);
+  EXPECT_EQ(square->operand(0), main.parameter(0));
+  EXPECT_EQ(square->operand(1), main.parameter(0));
+  // erfc(x) = 1 - erf(x), with the 1 broadcast to the shape.
+  const Instruction* erfc = Only(main, Opcode::kSubtract);
+  ASSERT_NE(erfc, nullptr);
+  ASSERT_EQ(erfc->operand(0)->opcode(), Opcode::kBroadcast);
+  EXPECT_EQ(erfc->operand(0)->operand(0)->literal, Literal::Scalar(1.0f));
+  ASSERT_EQ(erfc->operand(1)->opcode(), Opcode::kErf);
+  EXPECT_EQ(erfc->operand(1)->operand(0), square);
+  EXPECT_EQ(erfc->location().line, 4);
+  EXPECT_EQ(main.root()->opcode(), Opcode::kErfInv);
+  EXPECT_TRUE(VerifyModule(module).ok()) << VerifyModule(module).ToString();
+}
+
 // --- errors ------------------------------------------------------------------
 
 TEST(StableHloParserErrors, SyntaxErrorsSayWhereAndWhat) {

@@ -1,0 +1,159 @@
+// dot_general against NumPy: plain, batched, operands in transposed and
+// scrambled orders, mixed result types, integers and complex numbers.
+#include <gtest/gtest.h>
+
+#include <complex>
+
+#include "ir/float_types.h"
+#include "kernel_test_util.h"
+
+namespace xffi::cpu {
+namespace {
+
+using testing_util::F32;
+using testing_util::OpUnderTest;
+using testing_util::RunOne;
+
+Instruction* Dot(OpUnderTest& t, const Shape& lhs, const Shape& rhs,
+                 const Shape& out, DotDimensionNumbers dn) {
+  auto* a = t.Param(lhs);
+  auto* b = t.Param(rhs);
+  auto* d = t.Op(Opcode::kDot, out, {a, b});
+  d->dot_dimension_numbers = std::move(dn);
+  return d;
+}
+
+// a = ((arange(6)*5) % 7 - 3).reshape(2,3); b = ((arange(6)*3) % 5 - 3)...
+const std::vector<float> kA = {-3, 2, 0, -2, 3, 1};
+const std::vector<float> kB = {-3, 0, -2, 1, -1, -3};
+
+TEST(DotKernel, MatrixProduct) {
+  OpUnderTest t;
+  auto* d = Dot(t, F32({2, 3}), F32({3, 2}), F32({2, 2}), {{}, {}, {1}, {0}});
+  Literal a = Literal::FromVector<float>({2, 3}, kA);
+  Literal b = Literal::FromVector<float>({3, 2}, kB);
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{5, 2, -1, 0}));
+}
+
+TEST(DotKernel, TransposedOperandsUsedInPlace) {
+  OpUnderTest t;
+  // lhs stored [k, m], rhs stored [n, k]: a.T and b.T of the test above.
+  auto* d = Dot(t, F32({3, 2}), F32({2, 3}), F32({2, 2}), {{}, {}, {0}, {1}});
+  Literal a = Literal::FromVector<float>({3, 2}, {-3, -2, 2, 3, 0, 1});
+  Literal b = Literal::FromVector<float>({2, 3}, {-3, -2, -1, 0, 1, -3});
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{5, 2, -1, 0}));
+}
+
+TEST(DotKernel, MatrixVector) {
+  OpUnderTest t;
+  auto* d = Dot(t, F32({2, 3}), F32({3}), F32({2}), {{}, {}, {1}, {0}});
+  Literal a = Literal::FromVector<float>({2, 3}, kA);
+  Literal v = Literal::Vector<float>({1, 2, 3});
+  EXPECT_EQ(RunOne(*d, {&a, &v}).ToVector<float>(), (std::vector<float>{1, 7}));
+}
+
+TEST(DotKernel, BatchDims) {
+  OpUnderTest t;
+  auto* d = Dot(t, F32({2, 2, 3}), F32({2, 3, 2}), F32({2, 2, 2}),
+                {{0}, {0}, {2}, {1}});
+  Literal a = Literal::FromVector<float>(
+      {2, 2, 3}, {-3, 2, 0, -2, 3, 1, -1, -3, 2, 0, -2, 3});
+  Literal b = Literal::FromVector<float>(
+      {2, 3, 2}, {-3, 0, -2, 1, -1, -3, 0, -2, 1, -1, -3, 0});
+  // A @ B
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{5, 2, -1, 0, -9, 5, -11, 2}));
+}
+
+TEST(DotKernel, ScrambledBatchAndContractingDims) {
+  OpUnderTest t;
+  // einsum('kbm,bnk->bmn', L, R): lhs needs packing, rhs is [b, n, k].
+  auto* d = Dot(t, F32({3, 2, 2}), F32({2, 2, 3}), F32({2, 2, 2}),
+                {{1}, {0}, {0}, {2}});
+  Literal l = Literal::FromVector<float>(
+      {3, 2, 2}, {-3, 2, 0, -2, 3, 1, -1, -3, 2, 0, -2, 3});
+  Literal r = Literal::FromVector<float>(
+      {2, 2, 3}, {-3, 0, -2, 1, -1, -3, 0, -2, 1, -1, -3, 0});
+  EXPECT_EQ(RunOne(*d, {&l, &r}).ToVector<float>(),
+            (std::vector<float>{5, -12, -6, 1, 0, 3, 9, 11}));
+}
+
+TEST(DotKernel, Float64AndZeroContraction) {
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kF64, {2, 0});
+  Shape r = Shape::Array(ElementType::kF64, {0, 3});
+  auto* d =
+      Dot(t, l, r, Shape::Array(ElementType::kF64, {2, 3}), {{}, {}, {1}, {0}});
+  Literal a(l), b(r);
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<double>(),
+            std::vector<double>(6, 0.0));
+}
+
+TEST(DotKernel, Bf16OperandsWithF32Result) {
+  OpUnderTest t;
+  Shape bf = Shape::Array(ElementType::kBF16, {2, 3});
+  Shape bf2 = Shape::Array(ElementType::kBF16, {3, 2});
+  auto* d = Dot(t, bf, bf2, F32({2, 2}), {{}, {}, {1}, {0}});
+  Literal a(bf), b(bf2);
+  for (size_t i = 0; i < 6; ++i) {
+    a.data<uint16_t>()[i] = FloatToBFloat16(kA[i]);
+    b.data<uint16_t>()[i] = FloatToBFloat16(kB[i]);
+  }
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{5, 2, -1, 0}));
+
+  // f16 in, f16 out: accumulated in f32, rounded once.
+  OpUnderTest h;
+  Shape f16a = Shape::Array(ElementType::kF16, {1, 3});
+  Shape f16b = Shape::Array(ElementType::kF16, {3, 1});
+  auto* hd = Dot(h, f16a, f16b, Shape::Array(ElementType::kF16, {1, 1}),
+                 {{}, {}, {1}, {0}});
+  Literal x(f16a), y(f16b);
+  const float xs[] = {0.5f, 1.5f, -2.0f}, ys[] = {4.0f, 2.0f, 0.25f};
+  for (size_t i = 0; i < 3; ++i) {
+    x.data<uint16_t>()[i] = FloatToHalf(xs[i]);
+    y.data<uint16_t>()[i] = FloatToHalf(ys[i]);
+  }
+  Literal out = RunOne(*hd, {&x, &y});
+  EXPECT_EQ(HalfToFloat(out.data<uint16_t>()[0]), 4.5f);
+}
+
+TEST(DotKernel, Int8OperandsWithS32ResultDoNotOverflowEarly) {
+  OpUnderTest t;
+  Shape a8 = Shape::Array(ElementType::kS8, {2, 3});
+  Shape b8 = Shape::Array(ElementType::kS8, {3, 1});
+  auto* d = Dot(t, a8, b8, testing_util::S32({2, 1}), {{}, {}, {1}, {0}});
+  Literal a = Literal::FromVector<int8_t>({2, 3}, {100, -100, 27, 5, 6, 7});
+  Literal b = Literal::FromVector<int8_t>({3, 1}, {100, 100, 2});
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<int32_t>(),
+            (std::vector<int32_t>{54, 1114}));
+}
+
+TEST(DotKernel, Complex64) {
+  using C = std::complex<float>;
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kC64, {2, 2});
+  Shape r = Shape::Array(ElementType::kC64, {2, 1});
+  auto* d = Dot(t, l, r, r, {{}, {}, {1}, {0}});
+  Literal a =
+      Literal::FromVector<C>({2, 2}, {{1, 2}, {3, -1}, {0, 0.5f}, {2, 0}});
+  Literal b = Literal::FromVector<C>({2, 1}, {{2, -1}, {1, 1}});
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<C>(),
+            (std::vector<C>{{8, 5}, {2.5f, 3}}));
+}
+
+TEST(DotKernel, RejectsMismatchedContractingSizes) {
+  OpUnderTest t;
+  auto* d = Dot(t, F32({2, 3}), F32({4, 2}), F32({2, 2}), {{}, {}, {1}, {0}});
+  StatusOr<Kernel> k = MakeStructuralKernel(*d);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.status().message().find("(dot)"), std::string::npos);
+  EXPECT_NE(k.status().message().find("contracting dimension 0"),
+            std::string::npos)
+      << k.status().message();
+}
+
+}  // namespace
+}  // namespace xffi::cpu
