@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace xffi::cpu {
 namespace {
@@ -218,22 +219,35 @@ ScalarValue Convert(ScalarValue v, Kind from, Kind to, uint8_t bits) {
 }  // namespace
 
 std::optional<ScalarProgram> ScalarProgram::Compile(const Computation& region) {
+  return Compile(region, region.root());
+}
+
+std::optional<ScalarProgram> ScalarProgram::Compile(const Computation& region,
+                                                    const Instruction* root) {
   ScalarProgram program;
-  const Instruction* root = region.root();
-  if (root == nullptr) return std::nullopt;
+  if (root == nullptr || root->parent() != &region) return std::nullopt;
+  // What `root` uses; instructions come operands first, so one backward
+  // sweep finds them all.
+  std::unordered_set<const Instruction*> used = {root};
+  const auto& instructions = region.instructions();
+  for (auto it = instructions.rbegin(); it != instructions.rend(); ++it)
+    if (used.count(it->get()) != 0)
+      for (const Instruction* o : (*it)->operands()) used.insert(o);
   const int64_t num_parameters = region.num_parameters();
   for (int64_t i = 0; i < num_parameters; ++i) {
     const Instruction* p = region.parameter(i);
     Kind kind;
     uint8_t bits;
-    if (p == nullptr || !IsScalar(p->shape()) ||
-        !KindOf(p->shape().element_type(), kind, bits))
+    if (p == nullptr) return std::nullopt;
+    if (used.count(p) != 0 && (!IsScalar(p->shape()) ||
+                               !KindOf(p->shape().element_type(), kind, bits)))
       return std::nullopt;
     program.parameter_types_.push_back(p->shape().element_type());
   }
   std::unordered_map<const Instruction*, uint32_t> reg;
-  for (const auto& owned : region.instructions()) {
+  for (const auto& owned : instructions) {
     const Instruction* inst = owned.get();
+    if (used.count(inst) == 0) continue;
     if (inst->opcode() == Opcode::kTuple) {
       if (inst != root) return std::nullopt;
       continue;

@@ -32,6 +32,11 @@ class ScalarProgram {
   // nullopt when `region` uses an op, element type or shape this evaluator
   // does not cover (the caller then uses the RegionRunner).
   static std::optional<ScalarProgram> Compile(const Computation& region);
+  // The same for the value of `root`, an instruction of `region`, computed
+  // from the region's parameters (instructions `root` does not use are left
+  // out, so parameters it does not use are never read).
+  static std::optional<ScalarProgram> Compile(const Computation& region,
+                                              const Instruction* root);
 
   size_t num_parameters() const { return parameter_types_.size(); }
   size_t num_results() const { return results_.size(); }

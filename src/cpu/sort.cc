@@ -2,12 +2,15 @@
 // stable sort of positions (std::stable_sort: a merge sort that stays in
 // bounds even when a comparator region is not a strict weak order), then
 // applied to every operand. When the comparator is one LT/GT compare of
-// operand 0's two parameters, positions are sorted by typed keys; otherwise
+// the same function of operand 0's two parameters (the plain comparator, or
+// JAX's float comparator that canonicalises -0 and NaN first), positions are
+// sorted by typed keys computed once per element; otherwise
 // the region decides each comparison, evaluated as a ScalarProgram when it
 // compiles to one and through the RegionRunner when not.
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <utility>
@@ -70,18 +73,39 @@ void ApplyPermutation(const SortPlan& plan, const KernelArgs& args,
   }
 }
 
-// Sorts by typed keys of operand 0. `key(value)` maps an element to a
+// Sorts by typed keys of operand 0: `key(value)` maps an element's key
+// value (the element itself, or what `key_program` computes from it) to a
 // totally ordered key; `descending` for GT.
 template <typename T, typename Key>
-Kernel KeySort(SortPlan plan, bool descending, Key key) {
-  return [plan = std::move(plan), descending, key](const KernelArgs& args) {
-    const T* data = static_cast<const T*>(args.operands[0].data);
+Kernel KeySort(SortPlan plan, bool descending, Key key,
+               std::optional<ScalarProgram> key_program = std::nullopt) {
+  return [plan = std::move(plan), descending, key,
+          key_program = std::move(key_program)](const KernelArgs& args) {
+    const char* data = static_cast<const char*>(args.operands[0].data);
+    const int64_t element_size = static_cast<int64_t>(plan.sizes[0]);
     using K = decltype(key(T{}));
     std::vector<std::pair<K, int64_t>> items(static_cast<size_t>(plan.length));
     std::vector<int64_t> perm(static_cast<size_t>(plan.length));
+    std::vector<ScalarValue> registers;
+    std::vector<const void*> parameters;
+    if (key_program) {
+      registers.resize(key_program->num_registers());
+      parameters.resize(key_program->num_parameters());
+    }
     for (int64_t start : plan.slice_starts) {
-      for (int64_t j = 0; j < plan.length; ++j)
-        items[static_cast<size_t>(j)] = {key(data[start + j * plan.stride]), j};
+      for (int64_t j = 0; j < plan.length; ++j) {
+        const char* element = data + (start + j * plan.stride) * element_size;
+        T value{};
+        if (key_program) {
+          // The program reads parameter 0 only.
+          std::fill(parameters.begin(), parameters.end(), element);
+          void* out = &value;
+          key_program->Run(parameters.data(), &out, registers.data());
+        } else {
+          std::memcpy(&value, element, sizeof(T));
+        }
+        items[static_cast<size_t>(j)] = {key(value), j};
+      }
       if (descending)
         std::stable_sort(
             items.begin(), items.end(),
@@ -163,43 +187,122 @@ Status RunRegionSort(const SortPlan& plan, const KernelArgs& args,
   return Status::Ok();
 }
 
-// The direction when the comparator is `compare(p0, p1)` (or the swapped
-// `compare(p1, p0)`) with LT/GT and a type the key sort reproduces.
-std::optional<bool> MatchSimpleComparator(const Computation* region,
-                                          ElementType type) {
+// Whether `a` computes from `pa` what `b` computes from `pb`: the same ops
+// with the same attributes and constants, and no other parameter.
+bool SameExpression(const Instruction* a, const Instruction* b,
+                    const Instruction* pa, const Instruction* pb) {
+  if (a == pa || b == pb) return a == pa && b == pb;
+  if (a == b) return a->opcode() == Opcode::kConstant;
+  if (a->opcode() != b->opcode() || a->shape() != b->shape() ||
+      a->operand_count() != b->operand_count() ||
+      !a->called_computations().empty() || !b->called_computations().empty())
+    return false;
+  switch (a->opcode()) {
+    case Opcode::kParameter:
+      return false;
+    case Opcode::kConstant:
+      return a->literal.shape() == b->literal.shape() &&
+             a->literal.size_bytes() == b->literal.size_bytes() &&
+             std::memcmp(a->literal.data(), b->literal.data(),
+                         a->literal.size_bytes()) == 0;
+    case Opcode::kCompare:
+      if (a->comparison_direction != b->comparison_direction ||
+          a->comparison_type != b->comparison_type)
+        return false;
+      break;
+    default:
+      // Ops with other attributes never compile to a ScalarProgram, which
+      // the key path needs anyway.
+      break;
+  }
+  for (int64_t i = 0; i < a->operand_count(); ++i)
+    if (!SameExpression(a->operand(i), b->operand(i), pa, pb)) return false;
+  return true;
+}
+
+// A comparator `compare(f(p0), f(p1))` with LT or GT: f is the sort key of
+// operand 0 (f(x) = x for the plain comparator; JAX's float comparator maps
+// -0 to +0 and NaNs to one NaN first).
+struct KeyComparator {
+  const Instruction* key;      // f(p0)
+  const Instruction* compare;  // the root
+  bool descending;
+};
+
+std::optional<KeyComparator> MatchKeyComparator(const Computation* region) {
   const Instruction* root = region->root();
-  if (root == nullptr || root->opcode() != Opcode::kCompare ||
-      root->operand_count() != 2)
-    return std::nullopt;
   const Instruction* p0 = region->parameter(0);
   const Instruction* p1 = region->parameter(1);
-  bool swapped;
-  if (root->operand(0) == p0 && root->operand(1) == p1)
-    swapped = false;
-  else if (root->operand(0) == p1 && root->operand(1) == p0)
-    swapped = true;
-  else
+  if (root == nullptr || p0 == nullptr || p1 == nullptr ||
+      root->opcode() != Opcode::kCompare || root->operand_count() != 2)
     return std::nullopt;
-  bool descending;
-  if (root->comparison_direction == ComparisonDirection::kLt)
-    descending = false;
-  else if (root->comparison_direction == ComparisonDirection::kGt)
-    descending = true;
-  else
+  const ComparisonDirection d = root->comparison_direction;
+  if (d != ComparisonDirection::kLt && d != ComparisonDirection::kGt)
     return std::nullopt;
-  const ComparisonType ct = root->comparison_type;
-  const bool is_float = type == ElementType::kF32 || type == ElementType::kF64;
-  if (is_float) {
-    if (ct != ComparisonType::kDefault && ct != ComparisonType::kFloat &&
-        ct != ComparisonType::kTotalOrder)
-      return std::nullopt;
-  } else if (ct == ComparisonType::kFloat ||
-             ct == ComparisonType::kTotalOrder ||
-             (ct == ComparisonType::kSigned && IsUnsignedIntegralType(type)) ||
-             (ct == ComparisonType::kUnsigned && IsSignedIntegralType(type))) {
+  const bool gt = d == ComparisonDirection::kGt;
+  const Instruction* lhs = root->operand(0);
+  const Instruction* rhs = root->operand(1);
+  if (SameExpression(lhs, rhs, p0, p1)) return KeyComparator{lhs, root, gt};
+  // compare(f(p1), f(p0)) orders the other way round.
+  if (SameExpression(rhs, lhs, p0, p1)) return KeyComparator{rhs, root, !gt};
+  return std::nullopt;
+}
+
+// Whether the compare's type means the natural order of `type` (a SIGNED
+// compare of unsigned values, say, reinterprets them: left to the region).
+bool NaturalComparison(ComparisonType ct, ElementType type) {
+  if (type == ElementType::kF32 || type == ElementType::kF64)
+    return ct == ComparisonType::kDefault || ct == ComparisonType::kFloat ||
+           ct == ComparisonType::kTotalOrder;
+  if (ct == ComparisonType::kFloat || ct == ComparisonType::kTotalOrder)
+    return false;
+  if (ct == ComparisonType::kSigned) return IsSignedIntegralType(type);
+  if (ct == ComparisonType::kUnsigned) return !IsSignedIntegralType(type);
+  return true;
+}
+
+// The key sort for `comparator`, or nullopt when its key type or compare
+// is one the key sort does not reproduce.
+std::optional<Kernel> MakeKeySort(const SortPlan& plan,
+                                  const KeyComparator& comparator) {
+  const Instruction* p0 = plan.region->parameter(0);
+  const ElementType key_type = comparator.key->shape().element_type();
+  const ComparisonType ct = comparator.compare->comparison_type;
+  if (!comparator.key->shape().IsArray() ||
+      comparator.key->shape().rank() != 0 || !NaturalComparison(ct, key_type) ||
+      key_type == ElementType::kPred)
     return std::nullopt;
+  std::optional<ScalarProgram> program;
+  if (comparator.key != p0) {
+    program = ScalarProgram::Compile(*plan.region, comparator.key);
+    if (!program) return std::nullopt;
   }
-  return swapped ? !descending : descending;
+  // Without a program the key is the element itself, so T is operand 0's
+  // type; with one, the program's result type.
+  if (program == std::nullopt && key_type != plan.types[0]) return std::nullopt;
+  const bool descending = comparator.descending;
+  if (key_type == ElementType::kF32 || key_type == ElementType::kF64) {
+    const bool total = ct == ComparisonType::kTotalOrder;
+    if (key_type == ElementType::kF32)
+      return total ? KeySort<float>(
+                         plan, descending,
+                         [](float v) { return TotalOrderKey(v); }, program)
+                   : KeySort<float>(
+                         plan, descending, [](float v) { return v; }, program);
+    return total ? KeySort<double>(
+                       plan, descending,
+                       [](double v) { return TotalOrderKey(v); }, program)
+                 : KeySort<double>(
+                       plan, descending, [](double v) { return v; }, program);
+  }
+  std::optional<Kernel> kernel;
+  DispatchFastType(key_type, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_integral_v<T>)
+      kernel = KeySort<T>(
+          plan, descending, [](T v) { return v; }, program);
+  });
+  return kernel;
 }
 
 }  // namespace
@@ -258,29 +361,9 @@ StatusOr<Kernel> MakeSortKernel(const Instruction& inst) {
     } while (NextIndex(index, outer_dims));
   }
 
-  const ElementType key_type = plan.types[0];
-  std::optional<bool> descending = MatchSimpleComparator(plan.region, key_type);
-  const ComparisonType ct = plan.region->root()->comparison_type;
-  if (descending) {
-    if (key_type == ElementType::kF32 || key_type == ElementType::kF64) {
-      const bool total = ct == ComparisonType::kTotalOrder;
-      if (key_type == ElementType::kF32)
-        return total ? KeySort<float>(plan, *descending,
-                                      [](float v) { return TotalOrderKey(v); })
-                     : KeySort<float>(plan, *descending,
-                                      [](float v) { return v; });
-      return total ? KeySort<double>(plan, *descending,
-                                     [](double v) { return TotalOrderKey(v); })
-                   : KeySort<double>(plan, *descending,
-                                     [](double v) { return v; });
-    }
-    std::optional<Kernel> kernel;
-    if (key_type != ElementType::kPred)
-      DispatchFastType(key_type, [&](auto zero) {
-        using T = decltype(zero);
-        if constexpr (std::is_integral_v<T>)
-          kernel = KeySort<T>(plan, *descending, [](T v) { return v; });
-      });
+  if (std::optional<KeyComparator> comparator =
+          MatchKeyComparator(plan.region)) {
+    std::optional<Kernel> kernel = MakeKeySort(plan, *comparator);
     if (kernel) return std::move(*kernel);
   }
   plan.program = ScalarProgram::Compile(*plan.region);

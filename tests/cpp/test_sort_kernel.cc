@@ -109,6 +109,75 @@ TEST(SortKernel, TotalOrderPlacesSignedZerosAndNaN) {
   EXPECT_TRUE(std::isnan(out[6]) && !std::signbit(out[6]));
 }
 
+// jnp.sort's comparator for floats: canonicalise -0 to +0 and NaN to +NaN,
+// then compare TOTALORDER (as tests/programs/sort.mlir holds it).
+std::unique_ptr<Computation> JaxFloatComparator(bool swapped) {
+  auto c = std::make_unique<Computation>("jax_lt");
+  Shape f32 = Shape::Scalar(ElementType::kF32);
+  Shape pred = Shape::Scalar(ElementType::kPred);
+  Instruction* p[2];
+  for (int i = 0; i < 2; ++i) {
+    p[i] =
+        c->AddInstruction(Opcode::kParameter, f32, {}, "p" + std::to_string(i));
+    p[i]->parameter_number = i;
+  }
+  auto constant = [&](float v) {
+    auto* k = c->AddInstruction(Opcode::kConstant, f32, {}, "k");
+    k->literal = Literal::Scalar<float>(v);
+    return k;
+  };
+  auto canonical = [&](Instruction* x) {
+    auto* zero = c->AddInstruction(Opcode::kCompare, pred, {x, constant(0)});
+    zero->comparison_type = ComparisonType::kFloat;
+    auto* plus_zero =
+        c->AddInstruction(Opcode::kSelect, f32, {zero, constant(0), x});
+    auto* nan = c->AddInstruction(Opcode::kCompare, pred, {x, x});
+    nan->comparison_direction = ComparisonDirection::kNe;
+    nan->comparison_type = ComparisonType::kFloat;
+    return c->AddInstruction(Opcode::kSelect, f32,
+                             {nan, constant(NAN), plus_zero});
+  };
+  Instruction* a = canonical(p[0]);
+  Instruction* b = canonical(p[1]);
+  // Swapped: compare(f(p1), f(p0), GT) is the same order as (f(p0), f(p1),
+  // LT).
+  auto* cmp = c->AddInstruction(Opcode::kCompare, pred,
+                                swapped ? std::vector<Instruction*>{b, a}
+                                        : std::vector<Instruction*>{a, b});
+  cmp->comparison_direction =
+      swapped ? ComparisonDirection::kGt : ComparisonDirection::kLt;
+  cmp->comparison_type = ComparisonType::kTotalOrder;
+  c->set_root(cmp);
+  return c;
+}
+
+TEST(SortKernel, JaxFloatComparatorSortsByCanonicalKeys) {
+  for (bool swapped : {false, true}) {
+    auto cmp = JaxFloatComparator(swapped);
+    OpUnderTest t;
+    auto* x = t.Param(F32({7}));
+    auto* s = t.Op(Opcode::kSort, F32({7}), {x});
+    s->dimensions = {0};
+    s->AppendCalledComputation(cmp.get());
+    // jnp.sort([nan, 1, 0., -0., -inf, -1, -nan]): NaNs last, -0 and +0
+    // equal (so kept in input order), -NaN a NaN like any other.
+    Literal in =
+        Literal::Vector<float>({NAN, 1, 0.0f, -0.0f, -INFINITY, -1, -NAN});
+    TestRegionRunner runner;
+    std::vector<float> out = RunOne(*s, {&in}, &runner).ToVector<float>();
+    ASSERT_EQ(out.size(), 7u);
+    EXPECT_EQ(out[0], -INFINITY);
+    EXPECT_EQ(out[1], -1);
+    EXPECT_TRUE(out[2] == 0 && !std::signbit(out[2]));  // stable: +0 first
+    EXPECT_TRUE(out[3] == 0 && std::signbit(out[3]));
+    EXPECT_EQ(out[4], 1);
+    EXPECT_TRUE(std::isnan(out[5]) && !std::signbit(out[5]));
+    EXPECT_TRUE(std::isnan(out[6]) && std::signbit(out[6]));
+    // Keys come from the compiled key expression, not the runner.
+    EXPECT_EQ(runner.calls, 0);
+  }
+}
+
 TEST(SortKernel, LexicographicComparatorAsScalarProgram) {
   // Sort by (key0, key1): key0 < key0' or (key0 == key0' and key1 < key1').
   auto c = std::make_unique<Computation>("lex");
