@@ -165,3 +165,13 @@ def test_handler_errors_surface_in_jax(lib):
     with pytest.raises(Exception, match="counter: start must be >= 0"):
         jax.block_until_ready(
             jax.jit(lambda: lib["jx.python_test.counter"](start=-1))())
+
+
+def test_user_data_cannot_reach_a_handler_in_jax(lib):
+    # JAX has no Python API to put user data into XLA's execution context
+    # (xffi.execution_context is xffi's own); a handler that needs it fails
+    # with the type named, as in XLA itself.
+    with pytest.raises(Exception, match=r"UserData<.*Offset>: cannot get "
+                                        r"user data"):
+        jax.block_until_ready(jax.jit(lambda v: lib["jx.AddUserOffset"](v))(
+            np.ones(3, np.float32)))
