@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <string>
+#include <vector>
 
 #include "ir/float_types.h"
 #include "kernel_test_util.h"
@@ -44,6 +46,54 @@ TEST(DotKernel, TransposedOperandsUsedInPlace) {
   Literal b = Literal::FromVector<float>({2, 3}, {-3, -2, -1, 0, 1, -3});
   EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
             (std::vector<float>{5, 2, -1, 0}));
+}
+
+// Products past the small-product loop go through Eigen, with each operand
+// in either order. a = ((arange(480)*7) % 11 - 5).reshape(24, 20), b =
+// ((arange(320)*5) % 9 - 4).reshape(20, 16); c = a @ b (NumPy, exact).
+template <typename T>
+void CheckLargeProduct(ElementType type) {
+  std::vector<T> a(24 * 20), b(20 * 16), a_t(a.size()), b_t(b.size());
+  for (int i = 0; i < 480; ++i) a[i] = static_cast<T>((i * 7) % 11 - 5);
+  for (int i = 0; i < 320; ++i) b[i] = static_cast<T>((i * 5) % 9 - 4);
+  for (int i = 0; i < 24; ++i)
+    for (int p = 0; p < 20; ++p) a_t[p * 24 + i] = a[i * 20 + p];
+  for (int p = 0; p < 20; ++p)
+    for (int j = 0; j < 16; ++j) b_t[j * 20 + p] = b[p * 16 + j];
+  for (bool lhs_t : {false, true})
+    for (bool rhs_t : {false, true}) {
+      SCOPED_TRACE(std::to_string(lhs_t) + std::to_string(rhs_t));
+      OpUnderTest t;
+      Shape lhs = Shape::Array(type, lhs_t ? std::vector<int64_t>{20, 24}
+                                           : std::vector<int64_t>{24, 20});
+      Shape rhs = Shape::Array(type, rhs_t ? std::vector<int64_t>{16, 20}
+                                           : std::vector<int64_t>{20, 16});
+      auto* d = Dot(t, lhs, rhs, Shape::Array(type, {24, 16}),
+                    {{}, {}, {lhs_t ? 0 : 1}, {rhs_t ? 1 : 0}});
+      Literal la = Literal::FromVector<T>(lhs.dims(), lhs_t ? a_t : a);
+      Literal lb = Literal::FromVector<T>(rhs.dims(), rhs_t ? b_t : b);
+      std::vector<T> c = RunOne(*d, {&la, &lb}).template ToVector<T>();
+      ASSERT_EQ(c.size(), 384u);
+      T sum = 0, squares = 0;
+      for (T v : c) {
+        sum += v;
+        squares += v * v;
+      }
+      EXPECT_EQ(sum, -17);
+      EXPECT_EQ(squares, 308277);
+      EXPECT_EQ(c[0], -11);
+      EXPECT_EQ(c[5 * 16 + 7], -22);
+      EXPECT_EQ(c[23 * 16 + 15], -3);
+      const std::vector<T> column3 = {-50, 18, 64, 11,  -31, -7, -5,  -3,
+                                      10,  1,  -8, -50, 18,  64, 11,  -31,
+                                      -7,  -5, -3, 10,  1,   -8, -50, 18};
+      for (int i = 0; i < 24; ++i) EXPECT_EQ(c[i * 16 + 3], column3[i]) << i;
+    }
+}
+
+TEST(DotKernel, LargeProductsThroughEigen) {
+  CheckLargeProduct<float>(ElementType::kF32);
+  CheckLargeProduct<double>(ElementType::kF64);
 }
 
 TEST(DotKernel, MatrixVector) {
