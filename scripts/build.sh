@@ -44,5 +44,6 @@ jobs=${XFFI_JOBS:-$(nproc)}
 cmake -S . -B "build/$flavour" -G "Unix Makefiles" "${flags[@]}" \
   "-DXFFI_XLA_INCLUDE_DIRS=$xla_local;$xla_newest" \
   -DXFFI_REQUIRE_XLA_HEADERS=ON \
-  -DPython3_EXECUTABLE="$root/.venv/bin/python" >/dev/null
+  -DPython3_EXECUTABLE="$root/.venv/bin/python" \
+  -DPython_EXECUTABLE="$root/.venv/bin/python" >/dev/null
 cmake --build "build/$flavour" -j "$jobs"

@@ -68,7 +68,16 @@ bool ImmutableValue(PyObject* v) {
          PyArray_IsScalar(v, Generic);
 }
 
-class Caller {
+// The first bytes of a Caller: Python finds the vectorcall entry point of
+// an instance at a fixed offset in the object (tp_vectorcall_offset).
+struct VectorcallEntry {
+  vectorcallfunc vectorcall = nullptr;
+};
+
+PyObject* CallerVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                           PyObject* kwnames);
+
+class Caller : public VectorcallEntry {
  public:
   Caller(std::string target, std::string platform, nb::object results,
          bool single_result, bool tuple_result, int api_version,
@@ -82,6 +91,7 @@ class Caller {
         aliases_(std::move(aliases)),
         donate_(donate),
         fallback_(std::move(fallback)) {
+    vectorcall = CallerVectorcall;
     for (auto [in, o] : aliases_) {
       if (o < 0) continue;
       if (donated_.size() <= static_cast<size_t>(o)) donated_.resize(o + 1);
@@ -127,9 +137,9 @@ class Caller {
   bool tuple_result() const { return tuple_result_; }
 
   // `kwargs` is null when the call has no keyword arguments (tp_call).
-  nb::object Call(nb::handle self, nb::handle args, nb::handle kwargs) {
+  nb::object Call(nb::handle self, PyObject* const* argv, size_t n,
+                  nb::handle kwargs) {
     if (!kwargs) kwargs = EmptyDict();
-    const size_t n = static_cast<size_t>(PyTuple_GET_SIZE(args.ptr()));
     ArgView views[kMaxFastArgs];
     std::vector<ArgView> many;
     ArgView* view = views;
@@ -138,12 +148,12 @@ class Caller {
       view = many.data();
     }
     for (size_t i = 0; i < n; ++i) {
-      PyObject* a = PyTuple_GET_ITEM(args.ptr(), i);
-      if (!PyArray_Check(a)) return fallback_(self, args, kwargs);
+      PyObject* a = argv[i];
+      if (!PyArray_Check(a)) return Fallback(self, argv, n, kwargs);
       auto* array = reinterpret_cast<PyArrayObject*>(a);
       constexpr int kNeed = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED;
       if ((PyArray_FLAGS(array) & kNeed) != kNeed) {
-        return fallback_(self, args, kwargs);
+        return Fallback(self, argv, n, kwargs);
       }
       XLA_FFI_DataType dtype = DtypeOfTypeNum(PyArray_TYPE(array));
       if (dtype == XLA_FFI_DataType_INVALID) {
@@ -265,6 +275,16 @@ class Caller {
 
  private:
   static constexpr size_t kMaxFastArgs = 16;
+
+  nb::object Fallback(nb::handle self, PyObject* const* argv, size_t n,
+                      nb::handle kwargs) {
+    nb::object args = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(n)));
+    for (size_t i = 0; i < n; ++i) {
+      Py_INCREF(argv[i]);
+      PyTuple_SET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i), argv[i]);
+    }
+    return fallback_(self, args, kwargs);
+  }
 
   static nb::handle EmptyDict() {
     static PyObject* empty = PyDict_New();  // only ever read
@@ -524,13 +544,61 @@ class Caller {
 
 PyObject* CallerTpCall(PyObject* self, PyObject* args, PyObject* kwargs) {
   try {
-    return nb::inst_ptr<Caller>(self)->Call(self, args, kwargs).release().ptr();
+    return nb::inst_ptr<Caller>(self)
+        ->Call(self, &PyTuple_GET_ITEM(args, 0),
+               static_cast<size_t>(PyTuple_GET_SIZE(args)), kwargs)
+        .release()
+        .ptr();
   } catch (nb::python_error& e) {
     e.restore();
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   }
   return nullptr;
+}
+
+// Python's fast calling convention: the arguments arrive as an array, so no
+// tuple is made for a call without attributes.
+PyObject* CallerVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                           PyObject* kwnames) {
+  try {
+    const size_t n = static_cast<size_t>(PyVectorcall_NARGS(nargsf));
+    nb::object kwargs;
+    if (kwnames != nullptr && PyTuple_GET_SIZE(kwnames) > 0) {
+      kwargs = nb::steal(PyDict_New());
+      for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); ++i) {
+        if (PyDict_SetItem(kwargs.ptr(), PyTuple_GET_ITEM(kwnames, i),
+                           args[n + static_cast<size_t>(i)]) != 0) {
+          throw nb::python_error();
+        }
+      }
+    }
+    return nb::inst_ptr<Caller>(self)
+        ->Call(self, args, n, kwargs)
+        .release()
+        .ptr();
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+// Turns vectorcall on for _Caller instances. nanobind keeps a Caller inside
+// its Python object at an offset fixed per type, and a Caller starts with
+// its VectorcallEntry, so that offset is where Python must look. It is
+// measured on an instance nanobind allocates (and never constructs).
+void EnableVectorcall(nb::handle type) {
+  nb::object probe = nb::inst_alloc(type);
+  const Py_ssize_t offset =
+      reinterpret_cast<char*>(
+          static_cast<VectorcallEntry*>(nb::inst_ptr<Caller>(probe))) -
+      reinterpret_cast<char*>(probe.ptr());
+  auto* tp = reinterpret_cast<PyTypeObject*>(type.ptr());
+  tp->tp_vectorcall_offset = offset;
+  tp->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+  PyType_Modified(tp);
 }
 
 // A call frame over given arrays, for bench/python_dispatch.py's floor: a
@@ -553,20 +621,23 @@ void BindCall(nb::module_& m) {
   // keyword dictionary, and nanobind's overload dispatch is skipped.
   static PyType_Slot caller_slots[] = {
       {Py_tp_call, reinterpret_cast<void*>(CallerTpCall)}, {0, nullptr}};
-  nb::class_<Caller>(m, "_Caller", nb::dynamic_attr(),
-                     nb::type_slots(caller_slots))
-      .def(nb::init<std::string, std::string, nb::object, bool, bool, int,
-                    std::string, std::vector<std::pair<int, int>>, bool,
-                    nb::object>(),
-           nb::arg("target"), nb::arg("platform"), nb::arg("results").none(),
-           nb::arg("single_result"), nb::arg("tuple_result"),
-           nb::arg("api_version"), nb::arg("backend_config"),
-           nb::arg("aliases"), nb::arg("donate"), nb::arg("fallback"))
+  auto caller =
+      nb::class_<Caller>(m, "_Caller", nb::dynamic_attr(),
+                         nb::type_slots(caller_slots))
+          .def(nb::init<std::string, std::string, nb::object, bool, bool, int,
+                        std::string, std::vector<std::pair<int, int>>, bool,
+                        nb::object>(),
+               nb::arg("target"), nb::arg("platform"),
+               nb::arg("results").none(), nb::arg("single_result"),
+               nb::arg("tuple_result"), nb::arg("api_version"),
+               nb::arg("backend_config"), nb::arg("aliases"), nb::arg("donate"),
+               nb::arg("fallback"))
 
-      .def("results_for", &Caller::ResultsFor)
-      .def_prop_ro("target", &Caller::target)
-      .def_prop_ro("single_result", &Caller::single_result)
-      .def_prop_ro("tuple_result", &Caller::tuple_result);
+          .def("results_for", &Caller::ResultsFor)
+          .def_prop_ro("target", &Caller::target)
+          .def_prop_ro("single_result", &Caller::single_result)
+          .def_prop_ro("tuple_result", &Caller::tuple_result);
+  EnableVectorcall(caller);
 
   nb::class_<FrameOverArrays>(m, "_FrameOverArrays")
       .def_prop_ro("address", [](FrameOverArrays& f) {

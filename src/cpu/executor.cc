@@ -62,19 +62,20 @@ class KernelThunk : public Thunk {
  public:
   KernelThunk(const Instruction& op, Kernel kernel,
               std::vector<BufferId> operand_ids,
-              std::vector<BufferId> result_ids, RegionRunner* regions,
-              ThreadPool* pool)
+              std::vector<BufferId> result_ids,
+              std::unique_ptr<ExecutorRegionRunner> regions, ThreadPool* pool)
       : op_(op),
         kernel_(std::move(kernel)),
         operand_ids_(std::move(operand_ids)),
-        result_ids_(std::move(result_ids)) {
+        result_ids_(std::move(result_ids)),
+        regions_(std::move(regions)) {
     for (const Instruction* operand : op.operands())
       operands_.push_back({&operand->shape(), nullptr});
     for (const Shape* leaf : op.shape().Leaves())
       results_.push_back({leaf, nullptr});
     args_.operands = operands_;
     args_.results = results_;
-    args_.regions = regions;
+    args_.regions = regions_.get();
     args_.pool = pool;
   }
 
@@ -94,6 +95,7 @@ class KernelThunk : public Thunk {
   Kernel kernel_;
   std::vector<BufferId> operand_ids_, result_ids_;
   std::vector<ArrayView> operands_, results_;
+  std::unique_ptr<ExecutorRegionRunner> regions_;  // null: no regions
   KernelArgs args_;
 };
 
@@ -241,7 +243,6 @@ struct Runtime {
   ExecutionContext context;
   std::unique_ptr<ThreadPool> pool;
   ExecutorEnv env;
-  std::unique_ptr<ExecutorRegionRunner> regions;
 };
 
 class CpuExecutable : public Executable {
@@ -500,16 +501,20 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
         }
         for (BufferId id : buffers.leaves)
           if (id == kNoBuffer) return NotArrays(op);
-        // Regions first, so the kernel's runner finds them compiled.
+        std::vector<std::pair<const Computation*, CompiledComputation*>>
+            regions;
         for (const Computation* region : op.called_computations()) {
           StatusOr<CompiledComputation*> compiled = env.Get(region);
           if (!compiled.ok()) return compiled.status();
+          regions.emplace_back(region, *compiled);
         }
         StatusOr<Kernel> kernel = env.kernels(op);
         if (!kernel.ok()) return kernel.status();
         thunks_.push_back(std::make_unique<KernelThunk>(
             op, std::move(*kernel), std::move(operands), buffers.leaves,
-            env.regions, env.pool));
+            regions.empty() ? nullptr
+                            : std::make_unique<ExecutorRegionRunner>(regions),
+            env.pool));
         break;
       }
     }
@@ -564,8 +569,6 @@ StatusOr<std::unique_ptr<Executable>> CreateExecutable(
   runtime->env.kernels = std::move(kernels);
   runtime->env.context = &runtime->context;
   runtime->env.pool = runtime->pool.get();
-  runtime->regions = std::make_unique<ExecutorRegionRunner>(&runtime->env);
-  runtime->env.regions = runtime->regions.get();
   StatusOr<CompiledComputation*> entry = runtime->env.Get(module.entry());
   if (!entry.ok()) return entry.status();
   return std::unique_ptr<Executable>(

@@ -40,7 +40,6 @@ struct ExecutorEnv {
   KernelFactory kernels;
   ExecutionContext* context = nullptr;
   ThreadPool* pool = nullptr;
-  RegionRunner* regions = nullptr;
 
   StatusOr<CompiledComputation*> Get(const Computation* computation);
   CompiledComputation* Find(const Computation* computation) const;

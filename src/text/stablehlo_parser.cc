@@ -2209,6 +2209,17 @@ StatusOr<Outcome> Parser::BuildCustomCall(Scope* scope, OpSpec& spec,
   RETURN_IF_ERROR(
       layouts("operand_layouts", operand_shapes, &config.operand_layouts));
   RETURN_IF_ERROR(layouts("result_layouts", results, &config.result_layouts));
+  // As StableHLO's verifier says: both or neither.
+  if ((Attr(spec, "operand_layouts") == nullptr) !=
+      (Attr(spec, "result_layouts") == nullptr))
+    return OpError(spec,
+                   std::string("has ") +
+                       (Attr(spec, "operand_layouts") ? "operand_layouts"
+                                                      : "result_layouts") +
+                       " without " +
+                       (Attr(spec, "operand_layouts") ? "result_layouts"
+                                                      : "operand_layouts") +
+                       "; give both or neither");
   if (const MlirAttr* aliases = Attr(spec, "output_operand_aliases")) {
     if (aliases->kind != MlirAttr::Kind::kArray)
       return lex_.ErrorAt(

@@ -200,6 +200,10 @@ TEST(MlirAttributesTest, SyntaxErrorsNameLineAndColumn) {
   EXPECT_EQ(ErrorOf("{a = \"open"),
             "<input>:1:6: expected an attribute value, got an unterminated "
             "string");
+  // Found by fuzz_mlir_attributes: a backslash at the very end looped.
+  EXPECT_EQ(ErrorOf("{a = \"x\\"),
+            "<input>:1:6: expected an attribute value, got an unterminated "
+            "string");
   EXPECT_EQ(ErrorOf("{\n  a = 1,\n  b = 2 : f17\n}"),
             "<input>:3:11: expected an integer or float type after ':', got "
             "'f17'");

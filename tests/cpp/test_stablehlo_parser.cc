@@ -921,6 +921,22 @@ TEST(StableHloParserErrors, SemanticErrorsNameTheValueOrOp) {
             "test.mlir:2:3: the op has 1 result(s), the text names 3");
 }
 
+TEST(StableHloParserErrors, SizesThatCannotBeHeldAreRefused) {
+  // Found by fuzzing: element counts that overflow, splats that would take
+  // all memory.
+  EXPECT_EQ(ErrorOf("func.func @main(%a: tensor<4294967296x4294967296xf32>) "
+                    "{\n  return\n}\n"),
+            "test.mlir:1:28: the tensor has more than 2^48 elements");
+  EXPECT_EQ(ErrorOf(Wrap("  %0 = stablehlo.constant dense<1.0> : "
+                         "tensor<65536x65536xf32>\n")),
+            "test.mlir:2:27: dense<...> of type f32[65536,65536] needs "
+            "17179869184 bytes; constants are limited to 1073741824 bytes");
+  EXPECT_EQ(ErrorOf("func.func @main(%a: tensor<99999999999999999999x3xf32>) "
+                    "{\n  return\n}\n"),
+            "test.mlir:1:28: expected an element type, got "
+            "'99999999999999999999'");
+}
+
 TEST(StableHloParserErrors, CustomCallAttributesAreChecked) {
   auto call = [](const std::string& attrs) {
     return ErrorOf(Wrap("  %0 = stablehlo.custom_call @t(%arg0) {" + attrs +
@@ -939,8 +955,12 @@ TEST(StableHloParserErrors, CustomCallAttributesAreChecked) {
                  "tensor<1xindex>]"),
             "test.mlir:2:59: attribute 'operand_layouts' has 2 layouts for 1 "
             "values");
-  EXPECT_EQ(call("result_layouts = [dense<[1]> : tensor<1xindex>]"),
-            "test.mlir:2:59: attribute 'result_layouts': layout 0 is not a "
+  EXPECT_EQ(call("operand_layouts = [dense<0> : tensor<1xindex>]"),
+            "test.mlir:2:8: stablehlo.custom_call: has operand_layouts "
+            "without result_layouts; give both or neither");
+  EXPECT_EQ(call("operand_layouts = [dense<0> : tensor<1xindex>], "
+                 "result_layouts = [dense<[1]> : tensor<1xindex>]"),
+            "test.mlir:2:107: attribute 'result_layouts': layout 0 is not a "
             "permutation of the 1 dimensions");
   EXPECT_EQ(call("output_operand_aliases = "
                  "[#stablehlo.output_operand_alias<output_tuple_indices = [], "

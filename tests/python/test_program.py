@@ -252,3 +252,56 @@ def test_donated_aliased_output_is_the_callers_memory(test_plugin):
     readonly.flags.writeable = False
     with pytest.raises(ValueError, match="argument 0 is read-only"):
         scale(readonly, factor=1.0, offset=0)
+
+
+def _kernels_missing():
+    b = xffi.Builder("probe")
+    x = b.parameter(0, f32(2))
+    try:
+        xffi.Program(b.build(b.binary("add", x, x)))
+    except Exception as e:  # noqa: BLE001
+        return str(e)
+    return None
+
+
+# Ops other than custom calls, tuples, parameters and constants run on the
+# CPU kernels; these tests run once the build has them.
+needs_kernels = pytest.mark.skipif(
+    _kernels_missing() is not None,
+    reason=f"xffi's CPU kernels are missing: {_kernels_missing()}")
+
+
+@needs_kernels
+def test_builder_ops_with_a_reduce_region(test_plugin):
+    b = xffi.Builder("sum_of_scaled_squares")
+    x = b.parameter(0, f32(2, 3), "x")
+    scaled = b.custom_call("python_test.scale", [x], x.shape, api_version=4,
+                           attributes={"factor": 2.0, "offset": 0})
+    squares = b.binary("multiply", scaled, x)
+    add = b.create_sub_builder("add")
+    lhs = add.parameter(0, xffi.Shape.scalar_shape(F32))
+    rhs = add.parameter(1, xffi.Shape.scalar_shape(F32))
+    region = add.build_subcomputation(add.binary("add", lhs, rhs))
+    total = b.reduce([squares], [b.constant(F32(0))], region, [1])
+    program = xffi.Program(b.build(b.tuple([total, b.unary("sqrt", total)])))
+    v = np.arange(6, dtype=F32).reshape(2, 3)
+    total, root = program(v)
+    np.testing.assert_allclose(total, (2 * v * v).sum(axis=1), rtol=1e-6)
+    np.testing.assert_allclose(root, np.sqrt((2 * v * v).sum(axis=1)),
+                               rtol=1e-6)
+
+
+@needs_kernels
+def test_stablehlo_ops_around_a_custom_call(test_plugin):
+    program = xffi.Program.from_text("""
+func.func public @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.add %x, %y : tensor<4xf32>
+  %1 = stablehlo.custom_call @python_test.scale(%0) {
+      mhlo.backend_config = {factor = 0.5 : f32, offset = 0 : i32},
+      api_version = 4 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = stablehlo.multiply %1, %y : tensor<4xf32>
+  return %2 : tensor<4xf32>
+}""")
+    x = np.array([1, 2, 3, 4], F32)
+    y = np.array([3, 2, 1, 0], F32)
+    np.testing.assert_array_equal(program(x, y), (x + y) * 0.5 * y)

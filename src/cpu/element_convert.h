@@ -1,0 +1,92 @@
+// xffi: one element converted between element types with XLA's semantics.
+//
+//  - float to integer truncates toward zero and saturates: NaN gives 0, out
+//    of range values give the type's minimum or maximum (LLVM's fptosi.sat,
+//    which XLA:CPU emits);
+//  - integer to integer wraps (keeps the low bits, sign-extending first);
+//  - anything to pred is `!= 0` (a NaN is true); complex to pred tests both
+//    parts;
+//  - complex to a real type takes the real part; real to complex has a zero
+//    imaginary part;
+//  - float to float rounds once, to nearest even.
+#ifndef XFFI_SRC_CPU_ELEMENT_CONVERT_H_
+#define XFFI_SRC_CPU_ELEMENT_CONVERT_H_
+
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "cpu/element_traits.h"
+
+namespace xffi::cpu {
+
+// A float (or double) into integer type To, truncated and saturated.
+template <typename To, typename F>
+typename To::Value SaturatingCast(F x) {
+  using TV = typename To::Value;
+  constexpr int kBits = To::kBits;
+  if (x != x) return TV{0};
+  if constexpr (To::kIsSigned) {
+    constexpr int64_t kLow = kBits == 64 ? std::numeric_limits<int64_t>::min()
+                                         : -(int64_t{1} << (kBits - 1));
+    constexpr int64_t kHigh = kBits == 64 ? std::numeric_limits<int64_t>::max()
+                                          : (int64_t{1} << (kBits - 1)) - 1;
+    // kHigh may round up to a power of two in F; anything below that
+    // truncates into range.
+    if (x <= static_cast<F>(kLow)) return static_cast<TV>(kLow);
+    if (x >= static_cast<F>(kHigh)) return static_cast<TV>(kHigh);
+    return static_cast<TV>(static_cast<int64_t>(x));
+  } else {
+    constexpr uint64_t kHigh = kBits == 64
+                                   ? std::numeric_limits<uint64_t>::max()
+                                   : (uint64_t{1} << kBits) - 1;
+    if (x <= F{0}) return TV{0};
+    if (x >= static_cast<F>(kHigh)) return static_cast<TV>(kHigh);
+    return static_cast<TV>(static_cast<uint64_t>(x));
+  }
+}
+
+template <typename From, typename To>
+typename To::Storage ConvertElement(typename From::Value v) {
+  using TV = typename To::Value;
+  if constexpr (To::kIsPred) {
+    if constexpr (From::kIsComplex)
+      return To::Store(v.real() != 0 || v.imag() != 0);
+    else
+      return To::Store(v != 0);
+  } else if constexpr (To::kIsComplex) {
+    using C = typename TV::value_type;
+    if constexpr (From::kIsComplex)
+      return TV(static_cast<C>(v.real()), static_cast<C>(v.imag()));
+    else
+      return TV(static_cast<C>(v), C{0});
+  } else {
+    auto x = [&] {
+      if constexpr (From::kIsComplex)
+        return v.real();
+      else
+        return v;
+    }();
+    using X = decltype(x);
+    if constexpr (To::kIsFloat) {
+      if constexpr (To::kNative) {
+        return static_cast<TV>(x);
+      } else if constexpr (std::is_same_v<X, double> ||
+                           (From::kIsInteger && From::kBits > 24)) {
+        // Through float would round twice.
+        return To::StoreDouble(static_cast<double>(x));
+      } else {
+        return To::Store(static_cast<float>(x));
+      }
+    } else if constexpr (std::is_floating_point_v<X>) {
+      return To::Store(SaturatingCast<To>(x));
+    } else {
+      return To::Store(static_cast<TV>(x));
+    }
+  }
+}
+
+}  // namespace xffi::cpu
+
+#endif  // XFFI_SRC_CPU_ELEMENT_CONVERT_H_

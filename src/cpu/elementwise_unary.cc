@@ -1,0 +1,113 @@
+// Unary elementwise kernels: one instantiation per (op, element type), chosen
+// when the program compiles.
+#include "cpu/element_traits.h"
+#include "cpu/elementwise_internal.h"
+#include "cpu/elementwise_loops.h"
+#include "cpu/elementwise_ops.h"
+
+namespace xffi::cpu::internal {
+namespace {
+
+template <template <typename> class Op>
+StatusOr<Kernel> MakeUnary(const Instruction& inst, ElementType in_type) {
+  return VisitElementType(in_type, [&](auto traits) -> StatusOr<Kernel> {
+    using In = decltype(traits);
+    using Fn = Op<In>;
+    if constexpr (!Fn::kSupported) {
+      return UnsupportedType(inst, In::kType);
+    } else {
+      using Out = typename Fn::Out;
+      if (inst.shape().element_type() != Out::kType)
+        return InvalidArgument(
+            inst.Describe() + " of " + std::string(ElementTypeName(In::kType)) +
+            " produces " + std::string(ElementTypeName(Out::kType)) + ", not " +
+            std::string(ElementTypeName(inst.shape().element_type())));
+      const int64_t n = inst.shape().num_elements();
+      const Opcode opcode = inst.opcode();
+      return Kernel([n, opcode](const KernelArgs& args) -> Status {
+        if (Status s = CheckArity(args, 1, opcode); !s.ok()) return s;
+        const auto* in =
+            static_cast<const typename In::Storage*>(args.operands[0].data);
+        auto* out = static_cast<typename Out::Storage*>(args.results[0].data);
+        ParallelFor(args.pool, n, [&](int64_t begin, int64_t end) {
+          MapUnary<In, Out>(in, out, begin, end, Fn{});
+        });
+        return Status();
+      });
+    }
+  });
+}
+
+}  // namespace
+
+StatusOr<Kernel> MakeUnaryKernel(const Instruction& inst) {
+  auto shapes = OperandShapes(inst, 1);
+  if (!shapes.ok()) return shapes.status();
+  const Shape& operand = *(*shapes)[0];
+  if (Status s = CheckElementCount(inst, 0, operand); !s.ok()) return s;
+  const ElementType type = operand.element_type();
+  switch (inst.opcode()) {
+    case Opcode::kAbs:
+      return MakeUnary<ops::Abs>(inst, type);
+    case Opcode::kNegate:
+      return MakeUnary<ops::Negate>(inst, type);
+    case Opcode::kSign:
+      return MakeUnary<ops::Sign>(inst, type);
+    case Opcode::kNot:
+      return MakeUnary<ops::Not>(inst, type);
+    case Opcode::kFloor:
+      return MakeUnary<ops::Floor>(inst, type);
+    case Opcode::kCeil:
+      return MakeUnary<ops::Ceil>(inst, type);
+    case Opcode::kRoundNearestAfz:
+      return MakeUnary<ops::RoundNearestAfz>(inst, type);
+    case Opcode::kRoundNearestEven:
+      return MakeUnary<ops::RoundNearestEven>(inst, type);
+    case Opcode::kExp:
+      return MakeUnary<ops::Exp>(inst, type);
+    case Opcode::kExpm1:
+      return MakeUnary<ops::Expm1>(inst, type);
+    case Opcode::kLog:
+      return MakeUnary<ops::Log>(inst, type);
+    case Opcode::kLog1p:
+      return MakeUnary<ops::Log1p>(inst, type);
+    case Opcode::kLogistic:
+      return MakeUnary<ops::Logistic>(inst, type);
+    case Opcode::kSqrt:
+      return MakeUnary<ops::Sqrt>(inst, type);
+    case Opcode::kRsqrt:
+      return MakeUnary<ops::Rsqrt>(inst, type);
+    case Opcode::kCbrt:
+      return MakeUnary<ops::Cbrt>(inst, type);
+    case Opcode::kTanh:
+      return MakeUnary<ops::Tanh>(inst, type);
+    case Opcode::kSin:
+      return MakeUnary<ops::Sin>(inst, type);
+    case Opcode::kCos:
+      return MakeUnary<ops::Cos>(inst, type);
+    case Opcode::kTan:
+      return MakeUnary<ops::Tan>(inst, type);
+    case Opcode::kIsFinite:
+      return MakeUnary<ops::IsFinite>(inst, type);
+    case Opcode::kPopulationCount:
+      return MakeUnary<ops::PopulationCount>(inst, type);
+    case Opcode::kClz:
+      return MakeUnary<ops::CountLeadingZeros>(inst, type);
+    case Opcode::kReal:
+      return MakeUnary<ops::Real>(inst, type);
+    case Opcode::kImag:
+      return MakeUnary<ops::Imag>(inst, type);
+    case Opcode::kErf:
+      return MakeUnary<ops::Erf>(inst, type);
+    case Opcode::kErfInv:
+      return MakeUnary<ops::ErfInv>(inst, type);
+    case Opcode::kLgamma:
+      return MakeUnary<ops::Lgamma>(inst, type);
+    case Opcode::kDigamma:
+      return MakeUnary<ops::Digamma>(inst, type);
+    default:
+      return NotFound(inst.Describe() + " is not a unary elementwise op");
+  }
+}
+
+}  // namespace xffi::cpu::internal
