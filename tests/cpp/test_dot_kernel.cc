@@ -130,6 +130,78 @@ TEST(DotKernel, ScrambledBatchAndContractingDims) {
             (std::vector<float>{5, -12, -6, 1, 0, 3, 9, 11}));
 }
 
+TEST(DotKernel, BatchDimInTheMiddleAndTwoContractingDims) {
+  // einsum('mkbj,jbkn->bmn', L, R): L = ((arange(24)*5) % 7 - 3) as
+  // [2,3,2,2], R = ((arange(24)*3) % 5 - 2) as [2,2,3,2]; both need packing.
+  OpUnderTest t;
+  auto* d = Dot(t, F32({2, 3, 2, 2}), F32({2, 2, 3, 2}), F32({2, 2, 2}),
+                {{2}, {1}, {1, 3}, {2, 0}});
+  std::vector<float> l(24), r(24);
+  for (int i = 0; i < 24; ++i) {
+    l[i] = static_cast<float>((i * 5) % 7 - 3);
+    r[i] = static_cast<float>((i * 3) % 5 - 2);
+  }
+  Literal a = Literal::FromVector<float>({2, 3, 2, 2}, l);
+  Literal b = Literal::FromVector<float>({2, 2, 3, 2}, r);
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{1, 1, -4, 8, 1, 1, 1, 6}));
+}
+
+TEST(DotKernel, Bf16ResultAccumulatesInF32) {
+  // [256, 1, 1, 1, 1] . ones: step by step in bf16 every +1 rounds back to
+  // 256; XLA (jnp.dot on CPU) accumulates in f32 and gives 260.
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kBF16, {1, 5});
+  Shape r = Shape::Array(ElementType::kBF16, {5, 1});
+  auto* d = Dot(t, l, r, Shape::Array(ElementType::kBF16, {1, 1}),
+                {{}, {}, {1}, {0}});
+  Literal a(l), b(r);
+  const float values[] = {256, 1, 1, 1, 1};
+  for (size_t i = 0; i < 5; ++i) {
+    a.data<uint16_t>()[i] = FloatToBFloat16(values[i]);
+    b.data<uint16_t>()[i] = FloatToBFloat16(1.0f);
+  }
+  Literal out = RunOne(*d, {&a, &b});
+  EXPECT_EQ(BFloat16ToFloat(out.data<uint16_t>()[0]), 260.0f);
+}
+
+TEST(DotKernel, F16OperandsWithF32PreferredType) {
+  // lax.dot(x, y, preferred_element_type=f32) for f16 x: [1,3], y: [3,2]:
+  // 2049 is not an f16, so the f32 result shows no f16 rounding.
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kF16, {1, 3});
+  Shape r = Shape::Array(ElementType::kF16, {3, 2});
+  auto* d = Dot(t, l, r, F32({1, 2}), {{}, {}, {1}, {0}});
+  Literal a(l), b(r);
+  const float xs[] = {2048, 1, 0.5f}, ys[] = {1, 0, 1, 1, 2, -4};
+  for (size_t i = 0; i < 3; ++i) a.data<uint16_t>()[i] = FloatToHalf(xs[i]);
+  for (size_t i = 0; i < 6; ++i) b.data<uint16_t>()[i] = FloatToHalf(ys[i]);
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{2050, -1}));
+}
+
+TEST(DotKernel, Int32AndUnsignedProductsWrap) {
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kU8, {1, 2});
+  Shape r = Shape::Array(ElementType::kU8, {2, 1});
+  auto* d =
+      Dot(t, l, r, Shape::Array(ElementType::kU8, {1, 1}), {{}, {}, {1}, {0}});
+  Literal a = Literal::FromVector<uint8_t>({1, 2}, {200, 3});
+  Literal b = Literal::FromVector<uint8_t>({2, 1}, {2, 100});
+  // (400 + 300) mod 256
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<uint8_t>(),
+            (std::vector<uint8_t>{188}));
+
+  OpUnderTest s;
+  auto* e = Dot(s, testing_util::S32({2, 2}), testing_util::S32({2}),
+                testing_util::S32({2}), {{}, {}, {1}, {0}});
+  Literal m = Literal::FromVector<int32_t>({2, 2}, {-7, 3, 2000000000, 1});
+  Literal v = Literal::Vector<int32_t>({5, 2});
+  // 2e9 * 5 + 2 wraps: 10000000002 mod 2^32 = 1410065410
+  EXPECT_EQ(RunOne(*e, {&m, &v}).ToVector<int32_t>(),
+            (std::vector<int32_t>{-29, 1410065410}));
+}
+
 TEST(DotKernel, Float64AndZeroContraction) {
   OpUnderTest t;
   Shape l = Shape::Array(ElementType::kF64, {2, 0});
