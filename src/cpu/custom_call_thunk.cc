@@ -248,22 +248,34 @@ class LegacyCallThunk : public CustomCallThunkBase {
         target_(target),
         version_(static_cast<LegacyApiVersion>(
             static_cast<int>(op.custom_call.api_version))),
-        frame_(BuildFrame(op, platform)) {
+        frame_(BuildFrame(op, platform)),
+        operand_seen_(operands_.size(), nullptr),
+        result_seen_(results_.size(), nullptr) {
     frame_.set_opaque(op.custom_call.opaque);
   }
 
   Status Run(void* const* addresses) override {
+    // Arena addresses never change and parameters rarely do: the frame is
+    // only told about a leaf whose address differs from the last run's.
     for (size_t i = 0; i < operands_.size(); ++i) {
       if (operands_[i].buffer == kNoBuffer) continue;
-      Status status = frame_.SetOperandLeaf(i, OperandAddress(addresses, i));
+      void* data = OperandAddress(addresses, i);
+      if (data == operand_seen_[i]) [[likely]]
+        continue;
+      Status status = frame_.SetOperandLeaf(i, data);
       if (!status.ok())
         return Status(status.code(), Site(op_) + ": " + status.message());
+      operand_seen_[i] = data;
     }
     for (size_t r = 0; r < results_.size(); ++r) {
       if (results_[r].buffer == kNoBuffer) continue;
-      Status status = frame_.SetResultLeaf(r, ResultAddress(addresses, r));
+      void* data = ResultAddress(addresses, r);
+      if (data == result_seen_[r]) [[likely]]
+        continue;
+      Status status = frame_.SetResultLeaf(r, data);
       if (!status.ok())
         return Status(status.code(), Site(op_) + ": " + status.message());
+      result_seen_[r] = data;
     }
     Status status = CallLegacyTarget(target_, version_, frame_);
     if (!status.ok()) {
@@ -285,6 +297,8 @@ class LegacyCallThunk : public CustomCallThunkBase {
   const LegacyTargetRecord& target_;
   LegacyApiVersion version_;
   LegacyCallFrame frame_;
+  // The address each leaf of frame_ holds (null: never set).
+  std::vector<void*> operand_seen_, result_seen_;
 };
 
 }  // namespace

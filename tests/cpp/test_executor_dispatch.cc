@@ -196,6 +196,37 @@ TEST(ExecutorDispatch, CallFrameIsBuiltOnceAndOnlyAddressesChange) {
   EXPECT_THAT(out_b, ::testing::ElementsAre(5, 6, 7, 8));
 }
 
+TEST(ExecutorDispatch, LegacyFrameFollowsArgumentsThatMove) {
+  // The legacy frame is updated only where an address changed since the
+  // last run: arguments that move between runs must still be seen.
+  exec_dispatch_test::Register();
+  TestModule m;
+  IrBuilder b(m.Entry());
+  Instruction* x = b.Param(0, F32({4}), "x");
+  Instruction* y = b.Param(1, F32({4}), "y");
+  b.Root(b.CustomCall("ed.add_v3", {x, y}, F32({4}),
+                      CustomCallApiVersion::kStatusReturningUnified));
+  auto exe = CompileForTest(std::move(m.module));
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  float a[4] = {1, 2, 3, 4}, b2[4] = {10, 20, 30, 40}, c[4] = {5, 5, 5, 5};
+  float out_1[4] = {}, out_2[4] = {}, out_3[4] = {};
+  std::vector<const void*> args = {a, b2};
+  std::vector<void*> results = {out_1};
+  ASSERT_TRUE((*exe)->ExecuteRaw(args, results).ok());
+  results = {out_2};  // same arguments, another result buffer
+  ASSERT_TRUE((*exe)->ExecuteRaw(args, results).ok());
+  args = {c, a};  // both arguments move
+  results = {out_3};
+  ASSERT_TRUE((*exe)->ExecuteRaw(args, results).ok());
+  EXPECT_THAT(out_1, ::testing::ElementsAre(11, 22, 33, 44));
+  EXPECT_THAT(out_2, ::testing::ElementsAre(11, 22, 33, 44));
+  EXPECT_THAT(out_3, ::testing::ElementsAre(6, 7, 8, 9));
+  c[0] = 100;  // same addresses, new contents
+  results = {out_1};
+  ASSERT_TRUE((*exe)->ExecuteRaw(args, results).ok());
+  EXPECT_THAT(out_1, ::testing::ElementsAre(101, 7, 8, 9));
+}
+
 TEST(ExecutorDispatch, StagesBeforeExecuteRunOncePerCallSite) {
   exec_dispatch_test::Register();
   TestModule m;
