@@ -3,10 +3,14 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set_target_properties(xffi_headers PROPERTIES EXPORT_NAME headers)
-install(TARGETS xffi_headers xffi EXPORT xffiTargets
+set_target_properties(xffi_program PROPERTIES EXPORT_NAME program)
+install(TARGETS xffi_headers xffi xffi_program EXPORT xffiTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET xffi_cli)
+  install(TARGETS xffi_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/xffi
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 

@@ -17,7 +17,8 @@ fail() {
 
 case "$flavour" in
   release)
-    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
+    # The Python module too: tests/python imports it from the build tree.
+    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DXFFI_BUILD_PYTHON=ON) ;;
   asan)
     # Benchmarks are not tests. Examples stay: test_ffi_examples loads the
     # example handler libraries, and they should run sanitized too.
@@ -40,8 +41,14 @@ for dir in "$xla_local" "$xla_newest"; do
 done
 
 jobs=${XFFI_JOBS:-$(nproc)}
+# ccache (used when installed, see CMakeLists.txt) keys objects by paths
+# relative to the checkout and not by the build directory, so a fresh clone
+# of the same sources reuses what an earlier checkout compiled.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 cmake -S . -B "build/$flavour" -G "Unix Makefiles" "${flags[@]}" \
   "-DXFFI_XLA_INCLUDE_DIRS=$xla_local;$xla_newest" \
   -DXFFI_REQUIRE_XLA_HEADERS=ON \
-  -DPython3_EXECUTABLE="$root/.venv/bin/python" >/dev/null
+  -DPython3_EXECUTABLE="$root/.venv/bin/python" \
+  -DPython_EXECUTABLE="$root/.venv/bin/python" >/dev/null
 cmake --build "build/$flavour" -j "$jobs"

@@ -34,9 +34,9 @@ fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv || fail "cannot create .venv (is python3-venv installed?)"
 fi
-if ! .venv/bin/python -c "import jaxlib, jax, numpy, pytest, sys; sys.exit(jaxlib.__version__ != '$JAXLIB_LOCAL_VERSION' or jax.__version__ != '$JAXLIB_LOCAL_VERSION')" 2>/dev/null; then
+if ! .venv/bin/python -c "import jaxlib, jax, numpy, pytest, nanobind, sys; sys.exit(jaxlib.__version__ != '$JAXLIB_LOCAL_VERSION' or jax.__version__ != '$JAXLIB_LOCAL_VERSION')" 2>/dev/null; then
   .venv/bin/pip install -q --disable-pip-version-check \
-    "jax==$JAXLIB_LOCAL_VERSION" "jaxlib==$JAXLIB_LOCAL_VERSION" numpy pytest
+    "jax==$JAXLIB_LOCAL_VERSION" "jaxlib==$JAXLIB_LOCAL_VERSION" numpy pytest nanobind
 fi
 
 newest=.deps/jaxlib-$JAXLIB_NEWEST_VERSION

@@ -1,16 +1,30 @@
 // Wall time per execution of programs under xffi, measured in process:
 // each program is parsed and compiled once, run a few times to warm up, then
-// timed in batches. Prints one JSON object per program on stdout, for
-// bench/programs/run.py:
-//   {"program": "tests/programs/dot.mlir", "seconds": 1.2e-06, "runs": 4096}
+// timed in batches of Executable::ExecuteRaw calls on buffers allocated once
+// (what an embedding application pays per execution). Prints one JSON
+// object per program on stdout, for bench/programs/run.py:
+//   {"program": "tests/programs/dot.mlir", "seconds": 1.2e-06, "runs": 4096,
+//    "kernel_seconds": 8.1e-07, "thunks": 5, "ops": [["dot.6 (dot)",
+//    7.9e-07], ...]}
 //   {"program": "...", "error": "..."}
 //
 //   bench_programs [--plugin LIB]... [--min-time SECONDS] PROGRAM...
 //
 // Inputs are PROGRAM's siblings STEM.in_0.npy, STEM.in_1.npy, ... (the
-// corpus layout). The figure is the median over 5 batches of the mean time
+// corpus layout). "seconds" is the median over 5 batches of the mean time
 // per execution within a batch; a batch runs until it has taken at least
 // min-time / 5 (default min-time 0.5 s).
+//
+// The split between kernels and the executor comes from a second
+// executable of the same program whose kernels are wrapped in timers
+// (compiled with compiler::CompileWithKernels): "kernel_seconds" is the
+// time per execution spent inside the op kernels the executor calls
+// directly (a kernel run from the region of another kernel, such as a
+// reduce body, counts in its caller's time), measured over min-time / 5; the
+// rest of "seconds" is the executor's own (thunk dispatch, control flow,
+// copies, custom calls). "ops" lists the 6 kernels that took longest, per
+// execution. The timers cost about 40 ns per kernel call, which the profile's
+// total includes and kernel_seconds does not.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,11 +32,17 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/npy.h"
+#include "compiler/compiler.h"
+#include "cpu/executor.h"
+#include "cpu/kernel.h"
 #include "xffi/program/executable.h"
 #include "xffi/program/text.h"
 #include "xffi/runtime/plugin.h"
@@ -55,6 +75,112 @@ void Report(const std::string& program, const std::string& error) {
   std::fflush(stdout);
 }
 
+// Time spent in each kernel the executor calls, summed over runs.
+struct KernelProfile {
+  std::map<std::string, double> seconds;  // "name (opcode)" -> total
+  // The regions kernels run (reduce bodies, comparators, ...): their own
+  // kernels count in the caller's time, and may run on pool threads.
+  std::set<const xffi::Computation*> regions;
+};
+
+// Computations run by a kernel's RegionRunner rather than by the executor's
+// control flow (while, conditional, call, custom call), and what they call.
+std::set<const xffi::Computation*> KernelRegions(const xffi::Module& module) {
+  std::set<const xffi::Computation*> regions;
+  std::vector<const xffi::Computation*> pending;
+  for (const auto& computation : module.computations()) {
+    for (const auto& op : computation->instructions()) {
+      switch (op->opcode()) {
+        case xffi::Opcode::kWhile:
+        case xffi::Opcode::kConditional:
+        case xffi::Opcode::kCall:
+        case xffi::Opcode::kCustomCall:
+          continue;
+        default:
+          break;
+      }
+      for (const xffi::Computation* called : op->called_computations()) {
+        pending.push_back(called);
+      }
+    }
+  }
+  while (!pending.empty()) {
+    const xffi::Computation* region = pending.back();
+    pending.pop_back();
+    if (!regions.insert(region).second) continue;
+    for (const auto& op : region->instructions()) {
+      for (const xffi::Computation* called : op->called_computations()) {
+        pending.push_back(called);
+      }
+    }
+  }
+  return regions;
+}
+
+xffi::cpu::KernelFactory TimedKernels(KernelProfile* profile) {
+  return [profile](
+             const xffi::Instruction& op) -> xffi::StatusOr<xffi::cpu::Kernel> {
+    xffi::StatusOr<xffi::cpu::Kernel> kernel = xffi::cpu::MakeKernel(op);
+    if (!kernel.ok() || profile->regions.count(op.parent())) return kernel;
+    std::string key =
+        op.name() + " (" + std::string(xffi::OpcodeName(op.opcode())) + ")";
+    double* total = &profile->seconds[key];
+    return xffi::cpu::Kernel(
+        [total, inner = std::move(*kernel)](
+            const xffi::cpu::KernelArgs& args) -> xffi::Status {
+          auto start = Clock::now();
+          xffi::Status status = inner(args);
+          *total += std::chrono::duration<double>(Clock::now() - start).count();
+          return status;
+        });
+  };
+}
+
+// The calls of one executable on fixed buffers.
+class Runner {
+ public:
+  Runner(xffi::Executable* exe, const std::vector<xffi::Literal>& arguments)
+      : exe_(exe) {
+    for (const xffi::Literal& argument : arguments) {
+      argument_leaves_.push_back(argument.data());
+    }
+    for (const xffi::Shape* leaf : exe->result_shape().Leaves()) {
+      results_.emplace_back(*leaf);
+    }
+    for (xffi::Literal& result : results_) {
+      result_leaves_.push_back(result.shape().IsArray() ? result.data()
+                                                        : nullptr);
+    }
+  }
+
+  xffi::Status Run() {
+    return exe_->ExecuteRaw(
+        xffi::ffi::Span<const void* const>(argument_leaves_.data(),
+                                           argument_leaves_.size()),
+        xffi::ffi::Span<void* const>(result_leaves_.data(),
+                                     result_leaves_.size()));
+  }
+
+  // Runs until `seconds` have passed; the mean time per run, or an error.
+  xffi::StatusOr<std::pair<double, int64_t>> Batch(double seconds) {
+    int64_t runs = 0;
+    auto start = Clock::now();
+    double elapsed = 0;
+    do {
+      if (xffi::Status status = Run(); !status.ok()) return status;
+      ++runs;
+      elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    } while (elapsed < seconds);
+    return std::make_pair(elapsed / static_cast<double>(runs), runs);
+  }
+
+ private:
+  xffi::Executable* exe_;
+  std::vector<const void*> argument_leaves_;
+  std::vector<xffi::Literal> results_;
+  std::vector<void*> result_leaves_;
+};
+
 void Bench(const std::string& program, double min_time) {
   std::ifstream file(program, std::ios::binary);
   if (!file) return Report(program, "cannot open the file");
@@ -62,6 +188,8 @@ void Bench(const std::string& program, double min_time) {
                    std::istreambuf_iterator<char>());
   xffi::StatusOr<xffi::Module> module = xffi::ParseProgram(text, program);
   if (!module.ok()) return Report(program, module.status().ToString());
+  xffi::StatusOr<xffi::Module> profiled_module =
+      xffi::ParseProgram(text, program);
   auto exe = xffi::Compile(std::move(*module));
   if (!exe.ok()) return Report(program, exe.status().ToString());
   const std::vector<xffi::Shape>& parameters = (*exe)->parameter_shapes();
@@ -73,30 +201,63 @@ void Bench(const std::string& program, double min_time) {
     if (!input.ok()) return Report(program, input.status().ToString());
     arguments.push_back(std::move(*input));
   }
+
+  Runner runner(exe->get(), arguments);
   for (int i = 0; i < 3; ++i) {
-    auto out = (*exe)->Execute(arguments);
-    if (!out.ok()) return Report(program, out.status().ToString());
+    if (xffi::Status status = runner.Run(); !status.ok()) {
+      return Report(program, status.ToString());
+    }
   }
   constexpr int kBatches = 5;
   std::vector<double> per_run;
   int64_t total_runs = 0;
   for (int batch = 0; batch < kBatches; ++batch) {
-    int64_t runs = 0;
-    auto start = Clock::now();
-    double elapsed = 0;
-    do {
-      auto out = (*exe)->Execute(arguments);
-      if (!out.ok()) return Report(program, out.status().ToString());
-      ++runs;
-      elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-    } while (elapsed < min_time / kBatches);
-    per_run.push_back(elapsed / static_cast<double>(runs));
-    total_runs += runs;
+    auto mean = runner.Batch(min_time / kBatches);
+    if (!mean.ok()) return Report(program, mean.status().ToString());
+    per_run.push_back(mean->first);
+    total_runs += mean->second;
   }
   std::sort(per_run.begin(), per_run.end());
-  std::printf("{\"program\": %s, \"seconds\": %.6g, \"runs\": %lld}\n",
-              Json(program).c_str(), per_run[kBatches / 2],
-              static_cast<long long>(total_runs));
+
+  if (!profiled_module.ok()) {
+    return Report(program, profiled_module.status().ToString());
+  }
+  KernelProfile profile;
+  profile.regions = KernelRegions(*profiled_module);
+  auto profiled = xffi::compiler::CompileWithKernels(
+      std::move(*profiled_module), {}, TimedKernels(&profile));
+  if (!profiled.ok()) return Report(program, profiled.status().ToString());
+  Runner profiled_runner(profiled->get(), arguments);
+  if (auto warm = profiled_runner.Batch(0); !warm.ok()) {
+    return Report(program, warm.status().ToString());
+  }
+  // Zeroed, not cleared: the timed kernels hold pointers to the entries.
+  for (auto& entry : profile.seconds) entry.second = 0;
+  auto measured = profiled_runner.Batch(min_time / kBatches);
+  if (!measured.ok()) return Report(program, measured.status().ToString());
+  const double runs = static_cast<double>(measured->second);
+  std::vector<std::pair<double, std::string>> ops;
+  double kernel_seconds = 0;
+  for (const auto& [op, seconds] : profile.seconds) {
+    ops.push_back({seconds / runs, op});
+    kernel_seconds += seconds / runs;
+  }
+  std::sort(ops.rbegin(), ops.rend());
+  std::string top;
+  for (size_t i = 0; i < ops.size() && i < 6; ++i) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.4g", ops[i].first);
+    top += std::string(i > 0 ? ", " : "") + "[" + Json(ops[i].second) + ", " +
+           seconds + "]";
+  }
+  xffi::cpu::ExecutorStats stats = xffi::cpu::GetExecutorStats(**exe);
+  std::printf(
+      "{\"program\": %s, \"seconds\": %.6g, \"runs\": %lld, "
+      "\"kernel_seconds\": %.6g, \"profiled_seconds\": %.6g, \"thunks\": "
+      "%lld, \"ops\": [%s]}\n",
+      Json(program).c_str(), per_run[kBatches / 2],
+      static_cast<long long>(total_runs), kernel_seconds, measured->first,
+      static_cast<long long>(stats.thunks), top.c_str());
   std::fflush(stdout);
 }
 
@@ -105,6 +266,7 @@ void Bench(const std::string& program, double min_time) {
 int main(int argc, char** argv) {
   double min_time = 0.5;
   std::vector<std::string> programs;
+  std::vector<std::shared_ptr<const xffi::Plugin>> plugins;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--plugin" && i + 1 < argc) {
@@ -114,6 +276,7 @@ int main(int argc, char** argv) {
                      plugin.status().ToString().c_str());
         return 1;
       }
+      plugins.push_back(*plugin);
     } else if (arg == "--min-time" && i + 1 < argc) {
       min_time = std::atof(argv[++i]);
     } else if (arg.rfind("--", 0) == 0) {

@@ -6,11 +6,14 @@ one run on one machine:
   XLA   the JAX function of tests/programs/generate.py, jax.jit-compiled,
         called on device-resident inputs with block_until_ready, after a
         warm-up: the median over 5 batches of the mean time per call.
-        This includes JAX's Python dispatch (a few microseconds per call),
-        which is what a JAX user pays per execution.
+        This includes JAX's Python dispatch, which is what a JAX user pays
+        per execution; the table's header gives that floor (a jitted x + 1
+        on an f32 scalar) so it can be told apart.
   xffi  bench_programs (bench/programs/bench_programs.cc): the program's
-        StableHLO text parsed and compiled once, then Executable::Execute
-        on the corpus inputs, timed the same way, in process.
+        StableHLO text parsed and compiled once, then Executable::ExecuteRaw
+        on buffers allocated once, timed the same way, in process; plus the
+        part of that time spent inside op kernels and the kernels that
+        took longest (from a second, profiled executable).
 Prints a markdown table with the ratio xffi/XLA (below 1: xffi is faster)
 and writes it to --markdown.
 
@@ -77,7 +80,8 @@ def register_handlers(build):
 
 
 def fmt_us(seconds):
-  return f"{seconds * 1e6:.1f}"
+  us = seconds * 1e6
+  return f"{us:.2f}" if us < 10 else f"{us:.1f}"
 
 
 def main():
@@ -123,36 +127,46 @@ def main():
     record = json.loads(line)
     xffi_times[record["program"]] = record
 
+  floor = time_jax(lambda x: x + 1, [np.float32(1)], args.min_time)
   rows = []
   ratios = []
   for name, (f, inputs, path) in programs.items():
     xla = time_jax(f, inputs, args.min_time)
     record = xffi_times.get(path, {"error": "not run"})
     if "seconds" in record:
-      ratio = record["seconds"] / xla
+      seconds = record["seconds"]
+      ratio = seconds / xla
       ratios.append(ratio)
-      rows.append((name, fmt_us(xla), fmt_us(record["seconds"]),
-                   f"{ratio:.2f}"))
+      kernels = record["kernel_seconds"]
+      share = f"{100 * min(kernels / seconds, 1):.0f}%" if seconds else "-"
+      top = ", ".join(f"{op} {fmt_us(t)}" for op, t in record["ops"][:3])
+      rows.append((name, fmt_us(xla), fmt_us(seconds), f"{ratio:.2f}",
+                   f"{fmt_us(kernels)} ({share})", str(record["thunks"]),
+                   top or "-"))
     else:
       error = record["error"].splitlines()[0][:90]
-      rows.append((name, fmt_us(xla), "-", f"error: {error}"))
+      rows.append((name, fmt_us(xla), "-", f"error: {error}", "-", "-", "-"))
     print(" | ".join(rows[-1]), flush=True)
 
   lines = [
       f"jax {jax.__version__}, {platform.machine()}, "
       f"{os.cpu_count()} cores; median of 5 batches, "
-      f"{args.min_time:g} s per program and engine.",
+      f"{args.min_time:g} s per program and engine. JAX's per-call floor "
+      f"(jit of x + 1 on an f32 scalar): {fmt_us(floor)} us.",
       "",
-      "| program | XLA us | xffi us | xffi/XLA |",
-      "|---|---:|---:|---:|",
+      "| program | XLA us | xffi us | xffi/XLA | xffi kernels us (share) "
+      "| thunks | slowest kernels (us per execution) |",
+      "|---|---:|---:|---:|---:|---:|---|",
   ]
   lines += [f"| {' | '.join(row)} |" for row in rows]
   if ratios:
     geomean = float(np.exp(np.mean(np.log(ratios))))
+    over = sum(1 for r in ratios if r > 2)
     lines += [
         "",
         f"{len(ratios)} of {len(rows)} programs ran under xffi; geometric "
-        f"mean of xffi/XLA {geomean:.2f}, worst {max(ratios):.2f}.",
+        f"mean of xffi/XLA {geomean:.2f}, worst {max(ratios):.2f}; "
+        f"{over} over 2.",
     ]
   table = "\n".join(lines) + "\n"
   print()

@@ -16,12 +16,11 @@ using testing::AttrValue;
 using testing::Dictionary;
 
 struct Context {
-  const std::string& target;
-  std::string attribute;  // dotted path for nested dictionaries
+  const std::string& call;  // "ffi_call('name')", as messages name the call
+  std::string attribute;    // dotted path for nested dictionaries
 
   [[noreturn]] void Fail(const std::string& what) const {
-    ThrowTypeError("ffi_call('" + target + "'): attribute '" + attribute +
-                   "' " + what);
+    ThrowTypeError(call + ": attribute '" + attribute + "' " + what);
   }
   [[noreturn]] void Mismatch(const std::string& expected,
                              nb::handle value) const {
@@ -265,7 +264,7 @@ AttrValue SequenceValue(nb::handle value, XLA_FFI_DataType dtype,
 
 Dictionary ConvertDict(nb::handle dict,
                        const std::vector<const XFFI_Signature*>* signatures,
-                       const std::string& target, const std::string& prefix);
+                       const std::string& call, const std::string& prefix);
 
 // No declaration to follow: each value takes its natural type.
 AttrValue NaturalValue(nb::handle value, const Context& ctx) {
@@ -291,7 +290,7 @@ AttrValue NaturalValue(nb::handle value, const Context& ctx) {
     return ArrayValue(array, DtypeOfTypeNum(PyArray_TYPE(array)), value, ctx);
   }
   if (PyDict_Check(v))
-    return ConvertDict(value, nullptr, ctx.target, ctx.attribute + ".");
+    return ConvertDict(value, nullptr, ctx.call, ctx.attribute + ".");
   if (PyList_Check(v) || PyTuple_Check(v)) {
     // Integers make an int64 array; any float makes it f64.
     nb::sequence items = nb::borrow<nb::sequence>(value);
@@ -374,7 +373,7 @@ AttrValue DeclaredValue(nb::handle value, const XFFI_Param& param,
 
 Dictionary ConvertDict(nb::handle dict,
                        const std::vector<const XFFI_Signature*>* signatures,
-                       const std::string& target, const std::string& prefix) {
+                       const std::string& call, const std::string& prefix) {
   Dictionary out;
   bool takes_any = signatures == nullptr || signatures->empty();
   std::vector<const XFFI_Param*> declared;
@@ -397,13 +396,13 @@ Dictionary ConvertDict(nb::handle dict,
   }
   for (auto [key, value] : nb::borrow<nb::dict>(dict)) {
     if (!PyUnicode_Check(key.ptr())) {
-      ThrowTypeError("ffi_call('" + target +
-                     "'): attribute names must be "
+      ThrowTypeError(call +
+                     ": attribute names must be "
                      "strings, got " +
                      PythonTypeName(key));
     }
     std::string name = nb::cast<std::string>(key);
-    Context ctx{target, prefix + name};
+    Context ctx{call, prefix + name};
     const XFFI_Param* param = nullptr;
     for (const XFFI_Param* p : declared) {
       if (name == p->name) param = p;
@@ -413,7 +412,7 @@ Dictionary ConvertDict(nb::handle dict,
       for (const XFFI_Param* p : declared) {
         names += (names.empty() ? "" : ", ") + std::string(p->name);
       }
-      ThrowTypeError("ffi_call('" + target + "'): unknown attribute '" + name +
+      ThrowTypeError(call + ": unknown attribute '" + name +
                      "'; the handler takes " +
                      (names.empty() ? std::string("no attributes")
                                     : "the attributes " + names));
@@ -423,8 +422,8 @@ Dictionary ConvertDict(nb::handle dict,
   }
   for (const XFFI_Param* p : declared) {
     if (!out.contains(p->name)) {
-      ThrowTypeError("ffi_call('" + target + "'): missing attribute '" +
-                     std::string(p->name) + "' (" + Expected(*p) + ")");
+      ThrowTypeError(call + ": missing attribute '" + std::string(p->name) +
+                     "' (" + Expected(*p) + ")");
     }
   }
   return out;
@@ -450,8 +449,9 @@ std::vector<const XFFI_Signature*> StageSignatures(
 
 testing::Dictionary ConvertAttributes(
     nb::handle kwargs, const std::vector<const XFFI_Signature*>& signatures,
-    const std::string& target) {
-  return ConvertDict(kwargs, &signatures, target, "");
+    const std::string& target, const char* call_kind) {
+  return ConvertDict(kwargs, &signatures,
+                     std::string(call_kind) + "('" + target + "')", "");
 }
 
 }  // namespace xffi::python

@@ -23,11 +23,11 @@ std::vector<const XFFI_Signature*> StageSignatures(
 
 // Attributes no stage declares are refused, unless a stage takes the whole
 // dictionary or does not describe itself; values then take their natural
-// types (int: int64, float: f64, list of ints: int64 array, ...). `target`
-// names the call in messages.
+// types (int: int64, float: f64, list of ints: int64 array, ...). Messages
+// name the call as "CALL_KIND('TARGET')".
 testing::Dictionary ConvertAttributes(
     nb::handle kwargs, const std::vector<const XFFI_Signature*>& signatures,
-    const std::string& target);
+    const std::string& target, const char* call_kind = "ffi_call");
 
 }  // namespace xffi::python
 

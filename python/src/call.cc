@@ -7,6 +7,7 @@
 // the call and comes back here.
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
 #include <cstring>
@@ -67,19 +68,35 @@ bool ImmutableValue(PyObject* v) {
          PyArray_IsScalar(v, Generic);
 }
 
-class Caller {
+// The first bytes of a Caller: Python finds the vectorcall entry point of
+// an instance at a fixed offset in the object (tp_vectorcall_offset).
+struct VectorcallEntry {
+  vectorcallfunc vectorcall = nullptr;
+};
+
+PyObject* CallerVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                           PyObject* kwnames);
+
+class Caller : public VectorcallEntry {
  public:
   Caller(std::string target, std::string platform, nb::object results,
          bool single_result, bool tuple_result, int api_version,
          std::string backend_config, std::vector<std::pair<int, int>> aliases,
-         nb::object fallback)
+         bool donate, nb::object fallback)
       : target_(std::move(target)),
         platform_(std::move(platform)),
         single_result_(single_result),
         tuple_result_(tuple_result),
         api_version_(api_version),
         aliases_(std::move(aliases)),
+        donate_(donate),
         fallback_(std::move(fallback)) {
+    vectorcall = CallerVectorcall;
+    for (auto [in, o] : aliases_) {
+      if (o < 0) continue;
+      if (donated_.size() <= static_cast<size_t>(o)) donated_.resize(o + 1);
+      donated_[o] = true;
+    }
     if (api_version_ >= 4) {
       StatusOr<const HandlerRecord*> record = FindHandler(target_, platform_);
       if (!record.ok()) ThrowStatus(record.status());
@@ -119,8 +136,10 @@ class Caller {
   bool single_result() const { return single_result_; }
   bool tuple_result() const { return tuple_result_; }
 
-  nb::object Call(nb::handle self, nb::args args, nb::kwargs kwargs) {
-    const size_t n = args.size();
+  // `kwargs` is null when the call has no keyword arguments (tp_call).
+  nb::object Call(nb::handle self, PyObject* const* argv, size_t n,
+                  nb::handle kwargs) {
+    if (!kwargs) kwargs = EmptyDict();
     ArgView views[kMaxFastArgs];
     std::vector<ArgView> many;
     ArgView* view = views;
@@ -129,12 +148,12 @@ class Caller {
       view = many.data();
     }
     for (size_t i = 0; i < n; ++i) {
-      PyObject* a = PyTuple_GET_ITEM(args.ptr(), i);
-      if (!PyArray_Check(a)) return fallback_(self, args, kwargs);
+      PyObject* a = argv[i];
+      if (!PyArray_Check(a)) return Fallback(self, argv, n, kwargs);
       auto* array = reinterpret_cast<PyArrayObject*>(a);
       constexpr int kNeed = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED;
       if ((PyArray_FLAGS(array) & kNeed) != kNeed) {
-        return fallback_(self, args, kwargs);
+        return Fallback(self, argv, n, kwargs);
       }
       XLA_FFI_DataType dtype = DtypeOfTypeNum(PyArray_TYPE(array));
       if (dtype == XLA_FFI_DataType_INVALID) {
@@ -150,24 +169,45 @@ class Caller {
 
     // Results, then the addresses that changed since the last call.
     const size_t num_results = results_.size();
-    nb::object outputs[kMaxFastArgs];
+    // Few on the stack: every slot is destroyed on return, used or not.
+    constexpr size_t kMaxFastResults = 4;
+    nb::object outputs[kMaxFastResults];
     std::vector<nb::object> more;
     nb::object* out = outputs;
-    if (num_results > kMaxFastArgs) {
+    if (num_results > kMaxFastResults) {
       more.resize(num_results);
       out = more.data();
     }
+    if (donate_) {
+      // The aliased result is the argument itself: the handler writes into
+      // the caller's memory, as XLA does with a donated buffer.
+      for (auto [in, o] : aliases_) {
+        PyArrayObject* a = view[in].array;
+        if (!PyArray_ISWRITEABLE(a)) {
+          ThrowValueError("ffi_call('" + target_ + "'): argument " +
+                          std::to_string(in) +
+                          " is read-only, so it cannot be donated to "
+                          "result " +
+                          std::to_string(o));
+        }
+        out[o] = nb::borrow(reinterpret_cast<PyObject*>(a));
+      }
+    }
     for (size_t r = 0; r < num_results; ++r) {
+      if (donate_ && r < donated_.size() && donated_[r]) continue;
       const ResultSpec& spec = results_[r];
+      // Uninitialised, as numpy.empty (no dtype here holds objects).
       Py_INCREF(spec.descr.ptr());
-      PyObject* array = PyArray_Empty(
+      PyObject* array = PyArray_NewFromDescr(
+          &PyArray_Type, reinterpret_cast<PyArray_Descr*>(spec.descr.ptr()),
           static_cast<int>(spec.dims.size()),
           reinterpret_cast<npy_intp*>(const_cast<int64_t*>(spec.dims.data())),
-          reinterpret_cast<PyArray_Descr*>(spec.descr.ptr()), 0);
+          nullptr, nullptr, 0, nullptr);
       if (array == nullptr) throw nb::python_error();
       out[r] = nb::steal(array);
     }
     for (auto [in, o] : aliases_) {
+      if (donate_) break;
       auto* dst = reinterpret_cast<PyArrayObject*>(out[o].ptr());
       std::memcpy(PyArray_DATA(dst), PyArray_DATA(view[in].array),
                   static_cast<size_t>(PyArray_NBYTES(dst)));
@@ -235,6 +275,21 @@ class Caller {
 
  private:
   static constexpr size_t kMaxFastArgs = 16;
+
+  nb::object Fallback(nb::handle self, PyObject* const* argv, size_t n,
+                      nb::handle kwargs) {
+    nb::object args = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(n)));
+    for (size_t i = 0; i < n; ++i) {
+      Py_INCREF(argv[i]);
+      PyTuple_SET_ITEM(args.ptr(), static_cast<Py_ssize_t>(i), argv[i]);
+    }
+    return fallback_(self, args, kwargs);
+  }
+
+  static nb::handle EmptyDict() {
+    static PyObject* empty = PyDict_New();  // only ever read
+    return empty;
+  }
 
   bool CacheHit(const ArgView* view, size_t n, nb::handle kwargs) {
     if (!cache_valid_ || n != num_args_) return false;
@@ -464,6 +519,8 @@ class Caller {
   bool tuple_result_;
   int api_version_;
   std::vector<std::pair<int, int>> aliases_;
+  bool donate_;
+  std::vector<bool> donated_;  // by result: an argument given to it
   nb::object fallback_;
   const HandlerRecord* record_ = nullptr;
   const LegacyTargetRecord* legacy_ = nullptr;
@@ -485,6 +542,72 @@ class Caller {
   bool instantiated_ = false;
 };
 
+PyObject* CallerTpCall(PyObject* self, PyObject* args, PyObject* kwargs) {
+  try {
+    return nb::inst_ptr<Caller>(self)
+        ->Call(self, &PyTuple_GET_ITEM(args, 0),
+               static_cast<size_t>(PyTuple_GET_SIZE(args)), kwargs)
+        .release()
+        .ptr();
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+// Python's fast calling convention: the arguments arrive as an array, so no
+// tuple is made for a call without attributes.
+PyObject* CallerVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
+                           PyObject* kwnames) {
+  try {
+    const size_t n = static_cast<size_t>(PyVectorcall_NARGS(nargsf));
+    nb::object kwargs;
+    if (kwnames != nullptr && PyTuple_GET_SIZE(kwnames) > 0) {
+      kwargs = nb::steal(PyDict_New());
+      for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); ++i) {
+        if (PyDict_SetItem(kwargs.ptr(), PyTuple_GET_ITEM(kwnames, i),
+                           args[n + static_cast<size_t>(i)]) != 0) {
+          throw nb::python_error();
+        }
+      }
+    }
+    return nb::inst_ptr<Caller>(self)
+        ->Call(self, args, n, kwargs)
+        .release()
+        .ptr();
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+// Turns vectorcall on for _Caller instances. nanobind keeps a Caller inside
+// its Python object at an offset fixed per type, and a Caller starts with
+// its VectorcallEntry, so that offset is where Python must look. It is
+// measured on an instance nanobind allocates (and never constructs).
+void EnableVectorcall(nb::handle type) {
+  nb::object probe = nb::inst_alloc(type);
+  const Py_ssize_t offset =
+      reinterpret_cast<char*>(
+          static_cast<VectorcallEntry*>(nb::inst_ptr<Caller>(probe))) -
+      reinterpret_cast<char*>(probe.ptr());
+  auto* tp = reinterpret_cast<PyTypeObject*>(type.ptr());
+  tp->tp_vectorcall_offset = offset;
+  tp->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+  PyType_Modified(tp);
+}
+
+// A call frame over given arrays, for bench/python_dispatch.py's floor: a
+// handler called through ctypes on it does the handler's own work only.
+struct FrameOverArrays {
+  std::optional<testing::CallFrame> frame;
+  nb::list arrays;  // keeps the buffers alive
+};
+
 // Python's view of an ExecutionContext: user data for eager calls.
 struct PyExecutionContext {
   ExecutionContext context{Platform::kHost};
@@ -493,23 +616,59 @@ struct PyExecutionContext {
 }  // namespace
 
 void BindCall(nb::module_& m) {
-  nb::class_<Caller>(m, "_Caller", nb::dynamic_attr())
-      .def(
-          nb::init<std::string, std::string, nb::object, bool, bool, int,
-                   std::string, std::vector<std::pair<int, int>>, nb::object>(),
-          nb::arg("target"), nb::arg("platform"), nb::arg("results").none(),
-          nb::arg("single_result"), nb::arg("tuple_result"),
-          nb::arg("api_version"), nb::arg("backend_config"), nb::arg("aliases"),
-          nb::arg("fallback"))
-      .def("__call__",
-           [](nb::handle self, nb::args args, nb::kwargs kwargs) {
-             return nb::inst_ptr<Caller>(self)->Call(self, std::move(args),
-                                                     std::move(kwargs));
-           })
-      .def("results_for", &Caller::ResultsFor)
-      .def_prop_ro("target", &Caller::target)
-      .def_prop_ro("single_result", &Caller::single_result)
-      .def_prop_ro("tuple_result", &Caller::tuple_result);
+  // The call slot itself, not a __call__ method: Python then calls it
+  // straight, without looking __call__ up, binding a method or building a
+  // keyword dictionary, and nanobind's overload dispatch is skipped.
+  static PyType_Slot caller_slots[] = {
+      {Py_tp_call, reinterpret_cast<void*>(CallerTpCall)}, {0, nullptr}};
+  auto caller =
+      nb::class_<Caller>(m, "_Caller", nb::dynamic_attr(),
+                         nb::type_slots(caller_slots))
+          .def(nb::init<std::string, std::string, nb::object, bool, bool, int,
+                        std::string, std::vector<std::pair<int, int>>, bool,
+                        nb::object>(),
+               nb::arg("target"), nb::arg("platform"),
+               nb::arg("results").none(), nb::arg("single_result"),
+               nb::arg("tuple_result"), nb::arg("api_version"),
+               nb::arg("backend_config"), nb::arg("aliases"), nb::arg("donate"),
+               nb::arg("fallback"))
+
+          .def("results_for", &Caller::ResultsFor)
+          .def_prop_ro("target", &Caller::target)
+          .def_prop_ro("single_result", &Caller::single_result)
+          .def_prop_ro("tuple_result", &Caller::tuple_result);
+  EnableVectorcall(caller);
+
+  nb::class_<FrameOverArrays>(m, "_FrameOverArrays")
+      .def_prop_ro("address", [](FrameOverArrays& f) {
+        return reinterpret_cast<uintptr_t>(f.frame->get());
+      });
+  m.def(
+      "_frame_over_arrays",
+      [](nb::list args, nb::list rets) {
+        auto out = std::make_unique<FrameOverArrays>();
+        testing::CallFrameBuilder builder;
+        for (size_t k = 0; k < 2; ++k) {
+          for (nb::handle a : k == 0 ? args : rets) {
+            if (!PyArray_Check(a.ptr())) {
+              ThrowTypeError("_frame_over_arrays: NumPy arrays only");
+            }
+            auto* array = reinterpret_cast<PyArrayObject*>(a.ptr());
+            std::vector<int64_t> dims(
+                PyArray_DIMS(array), PyArray_DIMS(array) + PyArray_NDIM(array));
+            XLA_FFI_DataType dtype = DtypeOfTypeNum(PyArray_TYPE(array));
+            if (k == 0) {
+              builder.Arg(PyArray_DATA(array), dtype, std::move(dims));
+            } else {
+              builder.Ret(PyArray_DATA(array), dtype, std::move(dims));
+            }
+            out->arrays.append(a);
+          }
+        }
+        out->frame.emplace(builder.Build());
+        return out;
+      },
+      nb::arg("args"), nb::arg("rets"));
 
   nb::class_<PyExecutionContext>(m, "ExecutionContext",
                                  "User data and settings eager calls see "

@@ -57,6 +57,7 @@ std::string PythonTypeName(nb::handle object);
 void BindRegistration(nb::module_& m);
 void BindPlugin(nb::module_& m);
 void BindCall(nb::module_& m);
+void BindProgram(nb::module_& m);
 
 }  // namespace xffi::python
 

@@ -151,4 +151,5 @@ NB_MODULE(_core, m) {
   BindRegistration(m);
   BindPlugin(m);
   BindCall(m);
+  BindProgram(m);
 }

@@ -57,10 +57,28 @@ from ._call import (  # noqa: E402
     ffi_call,
 )
 from ._vmap import vmap  # noqa: E402
+from ._program import (  # noqa: E402
+    Builder,
+    ComputationBuilder,
+    Computation,
+    Module,
+    Op,
+    Program,
+    Shape,
+    execute_with_python_values,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Builder",
+    "Computation",
+    "ComputationBuilder",
+    "Module",
+    "Op",
+    "Program",
+    "Shape",
+    "execute_with_python_values",
     "CustomCallTargetTraits",
     "ExecutionContext",
     "Library",

@@ -82,7 +82,8 @@ def ffi_call(target_name: str,
              input_layouts: Optional[Sequence[Any]] = None,
              output_layouts: Optional[Any] = None,
              custom_call_api_version: int = 4,
-             legacy_backend_config: Optional[str] = None):
+             legacy_backend_config: Optional[str] = None,
+             donate_aliased_inputs: bool = False):
     """A callable that runs `target_name` eagerly in xffi's runtime.
 
     Mirrors jax.ffi.ffi_call: the callable takes the operands as positional
@@ -102,6 +103,13 @@ def ffi_call(target_name: str,
     `legacy_backend_config` as its opaque bytes; 4 (the default) a typed FFI
     handler. `has_side_effect` changes nothing eagerly (every call runs).
     `vmap_method` is what xffi.vmap does with the call.
+
+    `input_output_aliases` ({argument: result}) gives a result the
+    argument's contents, as in JAX: by default in a new array, leaving the
+    argument untouched. With `donate_aliased_inputs` (xffi's own option, the
+    eager counterpart of jax.jit's donate_argnums) the result *is* the
+    argument: the handler writes into the caller's memory (a NumPy array, or
+    the memory of a DLPack producer) and no bytes are copied.
     """
     target = target_name.decode() if isinstance(target_name, bytes) \
         else str(target_name)
@@ -140,7 +148,8 @@ def ffi_call(target_name: str,
         config = config.decode("latin-1")
 
     call = _core._Caller(target, "cpu", results, single, as_tuple,
-                         custom_call_api_version, config, aliases, _fallback)
+                         custom_call_api_version, config, aliases,
+                         bool(donate_aliased_inputs), _fallback)
     if custom_call_api_version < 4:
         call._legacy_options = {
             "custom_call_api_version": custom_call_api_version,
@@ -150,10 +159,11 @@ def ffi_call(target_name: str,
     call.has_side_effect = has_side_effect
     call.result_shape_dtypes = result_shape_dtypes
     call.input_output_aliases = dict(input_output_aliases or {})
+    call.donate_aliased_inputs = bool(donate_aliased_inputs)
     return call
 
 
-def _as_array(value: Any) -> np.ndarray:
+def _as_array(value: Any, call=None, index: int = -1) -> np.ndarray:
     if isinstance(value, np.ndarray):
         array = value
     elif hasattr(value, "__dlpack__") and not isinstance(value, np.generic):
@@ -161,6 +171,12 @@ def _as_array(value: Any) -> np.ndarray:
     else:
         array = np.asarray(value)
     if not (array.flags.c_contiguous and array.flags.aligned):
+        if getattr(call, "donate_aliased_inputs", False) and \
+                index in call.input_output_aliases:
+            raise ValueError(
+                f"ffi_call('{call.target}'): argument {index} is not a "
+                "C-contiguous array, so it cannot be donated (the handler "
+                "would write into a copy)")
         array = array.copy(order="C")
     return array
 
@@ -171,7 +187,8 @@ def _fallback(call, args, kwargs):
     from . import _vmap
     if any(isinstance(a, _vmap.Batched) for a in args):
         return _vmap.batched_call(call, args, kwargs)
-    return call(*(_as_array(a) for a in args), **kwargs)
+    return call(*(_as_array(a, call, i) for i, a in enumerate(args)),
+                **kwargs)
 
 
 _contexts = threading.local()

@@ -21,6 +21,12 @@ class Library:
     def __init__(self, handle):
         self._handle = handle
         self._exported = handle.exported_handlers()
+        # What loading registered, before anyone registers the library's
+        # handlers under other names (those carry its origin too).
+        self._registered_at_load = {
+            name for name, *_ in handle.registered_handlers()}
+        self._legacy_at_load = {
+            name for name, *_ in handle.registered_legacy_targets()}
 
     @property
     def path(self) -> str:
@@ -50,6 +56,8 @@ class Library:
         {name: {"platform", "stages": {stage: capsule}, "traits"}}."""
         out = {}
         for name, platform, stages, traits in self._handle.registered_handlers():
+            if name not in self._registered_at_load:
+                continue
             out[name] = {
                 "platform": platform,
                 "stages": {s: _core._capsule(a) for s, a in stages.items()},
@@ -67,6 +75,7 @@ class Library:
                    "api_version": version}
             for name, platform, address, version in
             self._handle.registered_legacy_targets()
+            if name in self._legacy_at_load
         }
 
     def __getattr__(self, symbol: str) -> Any:
@@ -93,4 +102,11 @@ def load_library(path: "os.PathLike | str") -> Library:
     same library. A missing file raises LookupError naming the path; a file
     that is not a shared library, ValueError; one that cannot be linked,
     RuntimeError with the dynamic linker's message."""
-    return Library(_core._load_library(os.fspath(path)))
+    handle = _core._load_library(os.fspath(path))
+    library = _loaded.get(handle.origin)
+    if library is None:
+        library = _loaded[handle.origin] = Library(handle)
+    return library
+
+
+_loaded: Dict[str, Library] = {}

@@ -22,6 +22,7 @@ import numpy as np
 from . import _core
 from ._dtypes import numpy_dtype
 from ._library import Library, load_library
+from ._registration import register_custom_call_target, register_ffi_target
 
 # Type ids and infos handed to XLA: it keeps pointers to them for good.
 _type_storage = []
@@ -165,7 +166,8 @@ class JaxLibrary:
 
 def register_library(library: Union[str, Library], *, platform: str = "cpu",
                      prefix: str = "",
-                     vmap_method: Optional[str] = None) -> JaxLibrary:
+                     vmap_method: Optional[str] = None,
+                     register_in_xffi: bool = False) -> JaxLibrary:
     """Registers every handler of an xffi plugin library into JAX.
 
     FFI handlers the library registered with xffi are registered under their
@@ -173,6 +175,10 @@ def register_library(library: Union[str, Library], *, platform: str = "cpu",
     use); exported handler symbols under their symbol names; legacy targets
     as api_version=0 targets. `prefix` goes in front of every name.
     Re-registering is harmless. Returns wrappers for the FFI handlers.
+
+    With `register_in_xffi`, every prefixed name is registered in xffi's
+    runtime too, so the StableHLO that JAX lowers for functions calling them
+    (jax.jit(f).lower(...).as_text()) runs in xffi.Program unchanged.
     """
     import jax
     lib = library if isinstance(library, Library) else load_library(library)
@@ -191,6 +197,9 @@ def register_library(library: Union[str, Library], *, platform: str = "cpu",
         fn = stages["execute"] if set(stages) == {"execute"} else dict(stages)
         jax.ffi.register_ffi_target(prefix + name, fn, platform=jax_platform,
                                     api_version=1, traits=info["traits"])
+        if register_in_xffi and prefix:
+            register_ffi_target(prefix + name, fn, platform=platform,
+                                traits=info["traits"])
         handlers[prefix + name] = Handler(
             prefix + name,
             {s: _core._capsule_address(c) for s, c in stages.items()},
@@ -201,6 +210,8 @@ def register_library(library: Union[str, Library], *, platform: str = "cpu",
         described = _core._describe_handler(symbol, address)
         jax.ffi.register_ffi_target(prefix + symbol, capsule,
                                     platform=jax_platform, api_version=1)
+        if register_in_xffi:
+            register_ffi_target(prefix + symbol, capsule, platform=platform)
         handlers[prefix + symbol] = Handler(prefix + symbol,
                                             {"execute": address},
                                             described["params"], vmap_method)
@@ -210,5 +221,8 @@ def register_library(library: Union[str, Library], *, platform: str = "cpu",
             continue
         jax.ffi.register_ffi_target(prefix + name, info["capsule"],
                                     platform=jax_platform, api_version=0)
+        if register_in_xffi and prefix:
+            register_custom_call_target(prefix + name, info["capsule"],
+                                        platform=platform, api_version=0)
         legacy[prefix + name] = name
     return JaxLibrary(lib, handlers, legacy)

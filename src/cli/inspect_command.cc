@@ -1,7 +1,7 @@
 // `xffi inspect`: what a handler library registers and exports.
 #include <cstdio>
+#include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -9,6 +9,8 @@
 #include "cli/commands.h"
 #include "xffi/runtime/introspect.h"
 #include "xffi/runtime/plugin.h"
+#include "xffi/runtime/registry.h"
+#include "xffi/runtime/types.h"
 
 namespace xffi::cli {
 
@@ -23,7 +25,10 @@ const char kInspectHelp[] =
     "               symbol, as jax.ffi.pycapsule(lib.SYMBOL) users do)\n"
     "Each line gives the platform, kind (ffi or legacy), name, API version,\n"
     "traits and execution stages (typed FFI), and the signature where the\n"
-    "handler describes itself (handlers built with xffi's ffi.h do), e.g.\n"
+    "handler describes itself (handlers built with xffi's ffi.h do): the\n"
+    "execute stage's on the line, each other stage's on a line below; a\n"
+    "handler that keeps state names its type; a legacy target shows its C\n"
+    "calling convention. For example\n"
     "  Host ffi rms_norm [api 0.3, traits none, stages execute]\n"
     "      execute(Attr<float> eps, Buffer<F32> arg0) -> (Buffer<F32>)\n"
     "\n"
@@ -43,6 +48,25 @@ std::string Line(TargetDescription target) {
   return FormatTarget(target);
 }
 
+// The registry keeps the execute stage's self-description only; the other
+// stages of a bundle describe themselves through the same handshake, run on
+// each stage's handler alone. One line per stage that answers.
+std::vector<std::string> OtherStageSignatures(const HandlerRecord& record) {
+  const XLA_FFI_Handler_Bundle& bundle = record.bundle;
+  std::vector<std::string> lines;
+  for (XLA_FFI_Handler* stage :
+       {bundle.instantiate, bundle.prepare, bundle.initialize, bundle.record}) {
+    if (stage == nullptr) continue;
+    XLA_FFI_Handler_Bundle alone{};
+    alone.execute = stage;
+    StatusOr<HandlerRecord> described = DescribeHandler(record.name, alone);
+    if (described.ok() && described->signature != nullptr) {
+      lines.push_back(RenderSignature(*described->signature));
+    }
+  }
+  return lines;
+}
+
 int Inspect(const std::string& path) {
   StatusOr<std::shared_ptr<const Plugin>> loaded = Plugin::Load(path);
   if (!loaded.ok()) {
@@ -55,22 +79,32 @@ int Inspect(const std::string& path) {
   std::printf("%s (%s)\n", path.c_str(), plugin.origin().c_str());
 
   using Key = std::tuple<std::string, Platform, TargetKind>;
-  std::set<Key> own;
+  std::map<Key, const HandlerRecord*> own;
   for (const HandlerRecord* record : plugin.RegisteredHandlers()) {
-    own.insert({record->name, record->platform, TargetKind::kFfi});
+    own[{record->name, record->platform, TargetKind::kFfi}] = record;
   }
   for (const LegacyTargetRecord* record : plugin.RegisteredLegacyTargets()) {
-    own.insert({record->name, record->platform, TargetKind::kLegacy});
+    own[{record->name, record->platform, TargetKind::kLegacy}] = nullptr;
   }
   std::vector<std::string> registered;
   for (const TargetDescription& target : DescribeTargets()) {
-    if (own.count({target.name, target.platform, target.kind})) {
-      registered.push_back(Line(target));
+    auto it = own.find({target.name, target.platform, target.kind});
+    if (it == own.end()) continue;
+    std::string text = Line(target);
+    if (it->second != nullptr) {
+      for (const std::string& stage : OtherStageSignatures(*it->second)) {
+        text += "\n        " + stage;
+      }
+      if (it->second->state_type_id.type_id != 0) {
+        text += "\n        state " + DescribeType(it->second->state_type_id) +
+                ", made by the instantiate stage, one per call site";
+      }
     }
+    registered.push_back(text);
   }
   std::printf("  registered (%zu):\n", registered.size());
-  for (const std::string& line : registered) {
-    std::printf("    %s\n", line.c_str());
+  for (const std::string& text : registered) {
+    std::printf("    %s\n", text.c_str());
   }
 
   StatusOr<std::vector<TargetDescription>> exported =

@@ -1,11 +1,15 @@
 // `xffi run`: parse, compile and execute a program on .npy inputs.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,8 +25,8 @@ namespace xffi::cli {
 
 const char kRunHelp[] =
     "usage: xffi run PROGRAM [--plugin LIB]... [--input FILE.npy]...\n"
-    "                [--output-dir DIR] [--repeat N] [--expect FILE.npy]...\n"
-    "                [--tolerance T]\n"
+    "                [--output-dir DIR] [--repeat N] [--format F]\n"
+    "                [--expect FILE.npy]... [--tolerance T]\n"
     "\n"
     "Compiles PROGRAM and runs it on the CPU (the Host platform).\n"
     "\n"
@@ -31,8 +35,8 @@ const char kRunHelp[] =
     "prints),\n"
     "                      otherwise StableHLO (as .as_text() prints)\n"
     "  --plugin LIB        load the handler library LIB (a .so) before\n"
-    "                      compiling, so its custom-call targets resolve;\n"
-    "                      repeat for several libraries\n"
+    "                      compiling, so the custom-call targets it registers\n"
+    "                      resolve; repeat for several libraries\n"
     "  --input FILE.npy    the next entry parameter, in order: one --input "
     "per\n"
     "                      parameter; its shape and dtype must match the\n"
@@ -43,10 +47,13 @@ const char kRunHelp[] =
     "                      ... (DIR is created if missing); without it "
     "nothing\n"
     "                      is written\n"
-    "  --repeat N          execute N times (default 1) and report the "
-    "minimum\n"
-    "                      and median time per execution; results are the\n"
-    "                      last run's\n"
+    "  --repeat N          execute N times (default 1); the first run also\n"
+    "                      runs the handlers' instantiate/prepare/initialize\n"
+    "                      stages and is reported on its own, the others as\n"
+    "                      min, median and mean per execution; the results\n"
+    "                      are the last run's\n"
+    "  --format F          auto (default), stablehlo or hlo: how to read\n"
+    "                      PROGRAM\n"
     "  --expect FILE.npy   the expected value of the next result, in order "
     "(one\n"
     "                      per result): each result is compared with its "
@@ -55,14 +62,15 @@ const char kRunHelp[] =
     "exits 1\n"
     "  --tolerance T       for --expect: floats match when |got - want| <=\n"
     "                      T * (1 + |want|) (default per type: f32 1e-5, f64\n"
-    "                      1e-12, f16 2e-3, bf16 1.6e-2); integers, booleans\n"
-    "                      always exactly\n"
+    "                      1e-12, f16 2e-3, bf16 1.6e-2, 8-bit floats 0.25);\n"
+    "                      integers and booleans always match exactly\n"
     "  -h, --help          show this text\n"
     "\n"
     "Every option also accepts the --option=VALUE form.\n"
     "\n"
-    "Prints each result's index, shape and dtype (with the values of small\n"
-    "results), the compile time and the time per execution.\n"
+    "Prints the program's format, each input and each result (index, dtype\n"
+    "and shape, the values of small results, the file written), the parse\n"
+    "and compile times and the time per execution.\n"
     "\n"
     "Example:\n"
     "  xffi run examples/programs/norm_block.mlir \\\n"
@@ -78,10 +86,12 @@ const char kRunHelp[] =
     "\n"
     "Exit status: 0 success; 1 the program could not be read, parsed or\n"
     "compiled, a plugin failed to load, an input is missing or does not\n"
-    "match, the run failed or a result differs from its --expect file;\n"
-    "2 bad usage.\n";
+    "match its parameter, the run failed, a result could not be written or\n"
+    "differs from its --expect file; 2 bad usage.\n";
 
 namespace {
+
+enum class FormatChoice { kAuto, kStableHlo, kHlo };
 
 struct RunOptions {
   std::string program;
@@ -89,6 +99,7 @@ struct RunOptions {
   std::vector<std::string> inputs;
   std::string output_dir;
   int repeat = 1;
+  FormatChoice format = FormatChoice::kAuto;
   std::vector<std::string> expected;
   std::optional<double> tolerance;
 };
@@ -105,6 +116,56 @@ int Fail(const std::string& message) {
   return kExitFailure;
 }
 
+bool IsOption(const std::string& name) {
+  for (const char* option : {"--plugin", "--input", "--output-dir", "--expect",
+                             "--format", "--tolerance", "--repeat"}) {
+    if (name == option) return true;
+  }
+  return false;
+}
+
+// Applies one option; returns -1 on success, else the usage error's status.
+int SetOption(const std::string& name, const std::string& value,
+              RunOptions* options) {
+  if (name == "--plugin") {
+    options->plugins.push_back(value);
+  } else if (name == "--input") {
+    options->inputs.push_back(value);
+  } else if (name == "--output-dir") {
+    options->output_dir = value;
+  } else if (name == "--expect") {
+    options->expected.push_back(value);
+  } else if (name == "--format") {
+    if (value == "auto") {
+      options->format = FormatChoice::kAuto;
+    } else if (value == "stablehlo") {
+      options->format = FormatChoice::kStableHlo;
+    } else if (value == "hlo") {
+      options->format = FormatChoice::kHlo;
+    } else {
+      return Usage("--format expects auto, stablehlo or hlo, got '" + value +
+                   "'");
+    }
+  } else if (name == "--tolerance") {
+    char* end = nullptr;
+    double tolerance = std::strtod(value.c_str(), &end);
+    if (*end != '\0' || !(tolerance >= 0)) {
+      return Usage("--tolerance expects a number >= 0, got '" + value + "'");
+    }
+    options->tolerance = tolerance;
+  } else if (name == "--repeat") {
+    char* end = nullptr;
+    long repeat = std::strtol(value.c_str(), &end, 10);
+    if (*end != '\0' || repeat < 1 || repeat > 1000000000) {
+      return Usage("--repeat expects a positive integer, got '" + value + "'");
+    }
+    options->repeat = static_cast<int>(repeat);
+  } else {
+    return Usage("unknown option '" + name + "'");
+  }
+  return -1;
+}
+
 // Returns -1 on success, else the exit status (help or usage error).
 int ParseArgs(const std::vector<std::string>& args, RunOptions* options) {
   for (size_t i = 0; i < args.size(); ++i) {
@@ -113,48 +174,21 @@ int ParseArgs(const std::vector<std::string>& args, RunOptions* options) {
       std::fputs(kRunHelp, stdout);
       return kExitOk;
     }
-    std::string name = arg, value;
-    bool has_value = false;
     if (arg.rfind("--", 0) == 0) {
+      std::string name = arg, value;
       size_t equals = arg.find('=');
       if (equals != std::string::npos) {
         name = arg.substr(0, equals);
         value = arg.substr(equals + 1);
-        has_value = true;
-      }
-      if (name != "--plugin" && name != "--input" && name != "--output-dir" &&
-          name != "--repeat" && name != "--expect" && name != "--tolerance") {
-        return Usage("unknown option '" + name + "'");
-      }
-      if (!has_value) {
+      } else {
+        // Checked before taking a value, so "--frob x" names --frob.
+        if (!IsOption(name)) return Usage("unknown option '" + name + "'");
         if (i + 1 >= args.size()) return Usage(name + " needs a value");
         value = args[++i];
       }
       if (value.empty()) return Usage(name + " needs a non-empty value");
-      if (name == "--plugin") {
-        options->plugins.push_back(value);
-      } else if (name == "--input") {
-        options->inputs.push_back(value);
-      } else if (name == "--output-dir") {
-        options->output_dir = value;
-      } else if (name == "--expect") {
-        options->expected.push_back(value);
-      } else if (name == "--tolerance") {
-        char* end = nullptr;
-        double tolerance = std::strtod(value.c_str(), &end);
-        if (*end != '\0' || !(tolerance >= 0)) {
-          return Usage("--tolerance expects a number >= 0, got '" + value +
-                       "'");
-        }
-        options->tolerance = tolerance;
-      } else {
-        char* end = nullptr;
-        long repeat = std::strtol(value.c_str(), &end, 10);
-        if (*end != '\0' || repeat < 1 || repeat > 1000000000) {
-          return Usage("--repeat expects a positive integer, got '" + value +
-                       "'");
-        }
-        options->repeat = static_cast<int>(repeat);
+      if (int status = SetOption(name, value, options); status >= 0) {
+        return status;
       }
     } else if (arg.size() > 1 && arg[0] == '-') {
       return Usage("unknown option '" + arg + "'");
@@ -169,7 +203,7 @@ int ParseArgs(const std::vector<std::string>& args, RunOptions* options) {
   return -1;
 }
 
-std::string ExpectedParameters(const std::vector<Shape>& shapes) {
+std::string ParameterList(const std::vector<Shape>& shapes) {
   std::string text;
   for (size_t i = 0; i < shapes.size(); ++i) {
     text += "\n  input " + std::to_string(i) + ": " +
@@ -180,16 +214,85 @@ std::string ExpectedParameters(const std::vector<Shape>& shapes) {
 
 std::string Preview(const Literal& literal) {
   constexpr size_t kMaxChars = 72;
-  if (literal.shape().num_elements() > 64) return "";
+  if (!literal.shape().IsArray() || literal.shape().num_elements() > 64) {
+    return "";
+  }
   std::string text = literal.ValueToString();
   if (text.size() > kMaxChars) return "";
   return " = " + text;
 }
 
-std::string Milliseconds(double seconds) {
+// Three or four significant digits in the unit that suits the value.
+std::string Duration(double seconds) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.4f ms", seconds * 1e3);
+  if (seconds >= 1) {
+    std::snprintf(text, sizeof text, "%.3f s", seconds);
+  } else if (seconds >= 1e-3) {
+    std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.3f us", seconds * 1e6);
+  }
   return text;
+}
+
+double Since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+StatusOr<std::string> ReadProgram(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    return InvalidArgument(path + ": is a directory, not a program file");
+  }
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    return NotFound(path + ": cannot open the program file (" +
+                    std::strerror(errno) + ")");
+  }
+  return std::string((std::istreambuf_iterator<char>(file)),
+                     std::istreambuf_iterator<char>());
+}
+
+StatusOr<Module> Parse(const std::string& text, const RunOptions& options,
+                       ProgramFormat* format) {
+  switch (options.format) {
+    case FormatChoice::kStableHlo:
+      *format = ProgramFormat::kStableHlo;
+      return ParseStableHlo(text, options.program);
+    case FormatChoice::kHlo:
+      *format = ProgramFormat::kHlo;
+      return ParseHlo(text, options.program);
+    case FormatChoice::kAuto:
+      break;
+  }
+  *format = DetectProgramFormat(text);
+  return ParseProgram(text, options.program);
+}
+
+// Reads input i, checked against parameter i.
+StatusOr<Literal> ReadInput(const RunOptions& options,
+                            const std::vector<Shape>& parameters, size_t i) {
+  const Shape& want = parameters[i];
+  const std::string& path = options.inputs[i];
+  const std::string which = "input " + std::to_string(i) + " (" + path + ")";
+  if (!want.IsArray()) {
+    return InvalidArgument(which + ": parameter " + std::to_string(i) + " is " +
+                           want.ToString(false) +
+                           "; only array parameters can be read from .npy "
+                           "files");
+  }
+  StatusOr<Literal> value = ReadNpyFile(path, want.element_type());
+  if (!value.ok()) {
+    return Status(value.status().code(), "input " + std::to_string(i) + ": " +
+                                             value.status().message());
+  }
+  if (!value->shape().Compatible(want.WithoutLayout())) {
+    return InvalidArgument(which + ": parameter " + std::to_string(i) + " is " +
+                           want.ToString(false) + ", the file holds " +
+                           value->shape().ToString(false));
+  }
+  return value;
 }
 
 // Compares the results with the --expect files; prints one line per result
@@ -205,7 +308,10 @@ int Check(const RunOptions& options, const std::vector<Literal>& results) {
     const std::string& path = options.expected[i];
     StatusOr<Literal> want =
         ReadNpyFile(path, results[i].shape().element_type());
-    if (!want.ok()) return Fail("--expect " + want.status().message());
+    if (!want.ok()) {
+      return Fail("--expect for result " + std::to_string(i) + ": " +
+                  want.status().message());
+    }
     Comparison comparison =
         CompareLiterals(results[i], *want, options.tolerance);
     char error[32];
@@ -229,95 +335,125 @@ int Check(const RunOptions& options, const std::vector<Literal>& results) {
   return kExitOk;
 }
 
+void PrintTimes(double first, std::vector<double> others) {
+  if (others.empty()) {
+    std::printf("execute: %s (1 run)\n", Duration(first).c_str());
+    return;
+  }
+  std::sort(others.begin(), others.end());
+  size_t n = others.size();
+  double median =
+      n % 2 == 1 ? others[n / 2] : (others[n / 2 - 1] + others[n / 2]) / 2;
+  double mean = std::accumulate(others.begin(), others.end(), 0.0) /
+                static_cast<double>(n);
+  std::printf(
+      "execute: first run %s; then min %s, median %s, mean %s per "
+      "execution over %zu run(s)\n",
+      Duration(first).c_str(), Duration(others.front()).c_str(),
+      Duration(median).c_str(), Duration(mean).c_str(), n);
+}
+
 }  // namespace
 
 int RunCommand(const std::vector<std::string>& args) {
   RunOptions options;
   if (int status = ParseArgs(args, &options); status >= 0) return status;
 
-  std::ifstream file(options.program, std::ios::binary);
-  if (!file) return Fail(options.program + ": cannot open the program file");
-  std::string text((std::istreambuf_iterator<char>(file)),
-                   std::istreambuf_iterator<char>());
+  StatusOr<std::string> text = ReadProgram(options.program);
+  if (!text.ok()) return Fail(text.status().message());
 
   std::vector<std::shared_ptr<const Plugin>> plugins;
   for (const std::string& path : options.plugins) {
     StatusOr<std::shared_ptr<const Plugin>> plugin = Plugin::Load(path);
     if (!plugin.ok()) {
-      return Fail("cannot load plugin " + path + ": " +
-                  plugin.status().message());
+      return Fail("--plugin " + path +
+                  ": cannot load the library: " + plugin.status().message());
     }
     plugins.push_back(*plugin);
   }
 
-  using Clock = std::chrono::steady_clock;
-  auto compile_start = Clock::now();
-  StatusOr<Module> module = ParseProgram(text, options.program);
+  auto start = std::chrono::steady_clock::now();
+  ProgramFormat format = ProgramFormat::kStableHlo;
+  StatusOr<Module> module = Parse(*text, options, &format);
   if (!module.ok()) return Fail(module.status().message());
+  double parse_seconds = Since(start);
+  start = std::chrono::steady_clock::now();
   StatusOr<std::unique_ptr<Executable>> executable =
       Compile(std::move(*module));
   if (!executable.ok()) {
     return Fail(options.program + ": " + executable.status().message());
   }
-  double compile_seconds =
-      std::chrono::duration<double>(Clock::now() - compile_start).count();
+  double compile_seconds = Since(start);
   Executable& exe = **executable;
 
   const std::vector<Shape>& parameters = exe.parameter_shapes();
   if (options.inputs.size() != parameters.size()) {
-    return Fail(options.program + " expects " +
-                std::to_string(parameters.size()) + " input(s), got " +
+    return Fail(options.program + " takes " +
+                std::to_string(parameters.size()) + " parameter(s), got " +
                 std::to_string(options.inputs.size()) +
-                "; give one --input FILE.npy per parameter, in order:" +
-                ExpectedParameters(parameters));
+                " --input file(s); give one per parameter, in order:" +
+                ParameterList(parameters));
   }
   std::vector<Literal> arguments;
+  std::vector<const void*> argument_leaves;
   for (size_t i = 0; i < parameters.size(); ++i) {
-    const Shape& want = parameters[i];
-    const std::string& path = options.inputs[i];
-    if (!want.IsArray()) {
-      return Fail("input " + std::to_string(i) + " is " + want.ToString() +
-                  ": only array parameters can be read from .npy files");
-    }
-    StatusOr<Literal> value = ReadNpyFile(path, want.element_type());
-    if (!value.ok()) {
-      return Fail("input " + std::to_string(i) + ": " +
-                  value.status().message());
-    }
-    if (!value->shape().Compatible(want.WithoutLayout())) {
-      return Fail("input " + std::to_string(i) + " (" + path +
-                  "): the program expects " + want.ToString(false) +
-                  ", the file holds " + value->shape().ToString(false));
-    }
+    StatusOr<Literal> value = ReadInput(options, parameters, i);
+    if (!value.ok()) return Fail(value.status().message());
     arguments.push_back(std::move(*value));
   }
+  for (const Literal& argument : arguments) {
+    argument_leaves.push_back(argument.data());
+  }
 
-  std::vector<double> times;
+  // Every run writes into the same result buffers: the times are the
+  // executor's own, without allocating or copying results.
   std::vector<Literal> results;
+  std::vector<void*> result_leaves;
+  for (const Shape* leaf : exe.result_shape().Leaves()) {
+    results.emplace_back(*leaf);
+  }
+  for (Literal& result : results) {
+    result_leaves.push_back(result.shape().IsArray() ? result.data() : nullptr);
+  }
+  double first_seconds = 0;
+  std::vector<double> times;
   for (int run = 0; run < options.repeat; ++run) {
-    auto start = Clock::now();
-    StatusOr<std::vector<Literal>> out = exe.Execute(arguments);
-    times.push_back(
-        std::chrono::duration<double>(Clock::now() - start).count());
-    if (!out.ok()) {
-      return Fail(options.program + ": execution " + std::to_string(run) +
-                  " failed: " + out.status().message());
+    start = std::chrono::steady_clock::now();
+    Status status = exe.ExecuteRaw(
+        ffi::Span<const void* const>(argument_leaves.data(),
+                                     argument_leaves.size()),
+        ffi::Span<void* const>(result_leaves.data(), result_leaves.size()));
+    double seconds = Since(start);
+    if (!status.ok()) {
+      return Fail(options.program + ": execution " + std::to_string(run + 1) +
+                  " of " + std::to_string(options.repeat) +
+                  " failed: " + status.message());
     }
-    if (run + 1 == options.repeat) results = std::move(*out);
+    if (run == 0) {
+      first_seconds = seconds;
+    } else {
+      times.push_back(seconds);
+    }
   }
 
   if (!options.output_dir.empty()) {
     std::error_code error;
     std::filesystem::create_directories(options.output_dir, error);
     if (error) {
-      return Fail("cannot create output directory " + options.output_dir +
-                  ": " + error.message());
+      return Fail("--output-dir " + options.output_dir +
+                  ": cannot create the directory: " + error.message());
     }
   }
-  std::printf(
-      "%s (%s): %zu result(s)\n", options.program.c_str(),
-      DetectProgramFormat(text) == ProgramFormat::kHlo ? "HLO" : "StableHLO",
-      results.size());
+  std::printf("%s (%s%s): %zu parameter(s), %zu result(s)\n",
+              options.program.c_str(),
+              format == ProgramFormat::kHlo ? "HLO" : "StableHLO",
+              options.format == FormatChoice::kAuto ? ", detected" : "",
+              parameters.size(), results.size());
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    std::printf("  input %zu: %s <- %s\n", i,
+                arguments[i].shape().ToString(false).c_str(),
+                options.inputs[i].c_str());
+  }
   for (size_t i = 0; i < results.size(); ++i) {
     const Literal& result = results[i];
     std::string where;
@@ -326,7 +462,7 @@ int RunCommand(const std::vector<std::string>& args) {
                           ("result_" + std::to_string(i) + ".npy"))
                              .string();
       if (Status status = WriteNpyFile(path, result); !status.ok()) {
-        return Fail(status.message());
+        return Fail("--output-dir: " + status.message());
       }
       where = " -> " + path;
     }
@@ -334,15 +470,9 @@ int RunCommand(const std::vector<std::string>& args) {
                 result.shape().ToString(false).c_str(), Preview(result).c_str(),
                 where.c_str());
   }
-  std::sort(times.begin(), times.end());
-  double median =
-      times.size() % 2 == 1
-          ? times[times.size() / 2]
-          : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
-  std::printf("compile: %s\n", Milliseconds(compile_seconds).c_str());
-  std::printf("execute: min %s, median %s per execution over %d run(s)\n",
-              Milliseconds(times.front()).c_str(), Milliseconds(median).c_str(),
-              options.repeat);
+  std::printf("parse: %s, compile: %s\n", Duration(parse_seconds).c_str(),
+              Duration(compile_seconds).c_str());
+  PrintTimes(first_seconds, std::move(times));
   return options.expected.empty() ? kExitOk : Check(options, results);
 }
 

@@ -125,15 +125,25 @@ class FfiCallThunk : public CustomCallThunkBase {
       : CustomCallThunkBase(op, buffers),
         record_(record),
         context_(context),
-        frame_(BuildFrame()) {}
+        frame_(BuildFrame()) {
+    // The frame's buffers never move once built: a run writes their data
+    // fields directly.
+    XLA_FFI_CallFrame* frame = frame_.get();
+    for (size_t i = 0; i < operands_.size(); ++i)
+      arg_data_.push_back(
+          &static_cast<XLA_FFI_Buffer*>(frame->args.args[i])->data);
+    for (size_t r = 0; r < results_.size(); ++r)
+      ret_data_.push_back(
+          &static_cast<XLA_FFI_Buffer*>(frame->rets.rets[r])->data);
+  }
 
   Status Run(void* const* addresses) override {
     for (size_t i = 0; i < operands_.size(); ++i)
       if (operands_[i].buffer != kNoBuffer)
-        frame_.SetArgData(i, OperandAddress(addresses, i));
+        *arg_data_[i] = OperandAddress(addresses, i);
     for (size_t r = 0; r < results_.size(); ++r)
       if (results_[r].buffer != kNoBuffer)
-        frame_.SetRetData(r, ResultAddress(addresses, r));
+        *ret_data_[r] = ResultAddress(addresses, r);
     if (!prepared_) {
       for (XLA_FFI_ExecutionStage stage :
            {XLA_FFI_ExecutionStage_INSTANTIATE, XLA_FFI_ExecutionStage_PREPARE,
@@ -143,7 +153,7 @@ class FfiCallThunk : public CustomCallThunkBase {
       }
       prepared_ = true;
     }
-    Status status = Call(XLA_FFI_ExecutionStage_EXECUTE);
+    Status status = Execute();
     if (!status.ok()) return status;
     RelayoutResults(addresses);
     return Status::Ok();
@@ -175,7 +185,21 @@ class FfiCallThunk : public CustomCallThunkBase {
     options.stage = stage;
     options.context = context_;
     options.state = &state_;
-    CallResult result = CallHandler(record_, frame_.get(), options);
+    return Finish(stage, CallHandler(record_, frame_.get(), options));
+  }
+
+  // The execute stage without a lookup by stage or a copy of the options.
+  Status Execute() {
+    if (record_.bundle.execute == nullptr)
+      return Call(XLA_FFI_ExecutionStage_EXECUTE);
+    CallResult result =
+        CallHandler(record_.bundle.execute, frame_.get(), execute_options_);
+    if (result.status.ok() && result.future == nullptr) [[likely]]
+      return Status();
+    return Finish(XLA_FFI_ExecutionStage_EXECUTE, std::move(result));
+  }
+
+  Status Finish(XLA_FFI_ExecutionStage stage, CallResult result) {
     Status status = std::move(result.status);
     if (status.ok() && result.future != nullptr) status = result.future->Wait();
     if (status.ok()) return status;
@@ -186,10 +210,22 @@ class FfiCallThunk : public CustomCallThunkBase {
                   Site(op_) + " failed" + when + ": " + status.message());
   }
 
+  CallOptions ExecuteOptions() {
+    CallOptions options;
+    options.stage = XLA_FFI_ExecutionStage_EXECUTE;
+    options.context = context_;
+    options.state = &state_;
+    options.handler_api_minor = record_.api_minor;
+    options.target_name = record_.name;
+    return options;
+  }
+
   const HandlerRecord& record_;
   ExecutionContext* context_;
   testing::CallFrame frame_;
+  std::vector<void**> arg_data_, ret_data_;
   CallSiteState state_;
+  CallOptions execute_options_ = ExecuteOptions();
   bool prepared_ = false;
 };
 

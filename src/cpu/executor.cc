@@ -62,19 +62,20 @@ class KernelThunk : public Thunk {
  public:
   KernelThunk(const Instruction& op, Kernel kernel,
               std::vector<BufferId> operand_ids,
-              std::vector<BufferId> result_ids, RegionRunner* regions,
-              ThreadPool* pool)
+              std::vector<BufferId> result_ids,
+              std::unique_ptr<ExecutorRegionRunner> regions, ThreadPool* pool)
       : op_(op),
         kernel_(std::move(kernel)),
         operand_ids_(std::move(operand_ids)),
-        result_ids_(std::move(result_ids)) {
+        result_ids_(std::move(result_ids)),
+        regions_(std::move(regions)) {
     for (const Instruction* operand : op.operands())
       operands_.push_back({&operand->shape(), nullptr});
     for (const Shape* leaf : op.shape().Leaves())
       results_.push_back({leaf, nullptr});
     args_.operands = operands_;
     args_.results = results_;
-    args_.regions = regions;
+    args_.regions = regions_.get();
     args_.pool = pool;
   }
 
@@ -84,7 +85,8 @@ class KernelThunk : public Thunk {
     for (size_t i = 0; i < results_.size(); ++i)
       results_[i].data = addresses[result_ids_[i]];
     Status status = kernel_(args_);
-    if (!status.ok()) return AtLocation(op_, status);
+    if (!status.ok()) [[unlikely]]
+      status = AtLocation(op_, status);
     return status;
   }
 
@@ -93,6 +95,7 @@ class KernelThunk : public Thunk {
   Kernel kernel_;
   std::vector<BufferId> operand_ids_, result_ids_;
   std::vector<ArrayView> operands_, results_;
+  std::unique_ptr<ExecutorRegionRunner> regions_;  // null: no regions
   KernelArgs args_;
 };
 
@@ -217,6 +220,17 @@ class WhileThunk : public Thunk {
   std::vector<const void*> a_const_;
 };
 
+// Shape equality without layouts, and without the copies WithoutLayout
+// makes: this runs on every Execute.
+bool SameTypesAndDims(const Shape& a, const Shape& b) {
+  if (a.element_type() != b.element_type()) return false;
+  if (!a.IsTuple()) return a.dims() == b.dims();
+  if (a.tuple_size() != b.tuple_size()) return false;
+  for (int64_t i = 0; i < a.tuple_size(); ++i)
+    if (!SameTypesAndDims(a.tuple_shape(i), b.tuple_shape(i))) return false;
+  return true;
+}
+
 Status NotArrays(const Instruction& op) {
   return Unimplemented("op " + op.Describe() +
                        " takes tuple or token operands, which only "
@@ -229,7 +243,6 @@ struct Runtime {
   ExecutionContext context;
   std::unique_ptr<ThreadPool> pool;
   ExecutorEnv env;
-  std::unique_ptr<ExecutorRegionRunner> regions;
 };
 
 class CpuExecutable : public Executable {
@@ -250,6 +263,11 @@ class CpuExecutable : public Executable {
       result_leaves_.push_back(leaf);
     argument_addresses_.resize(parameter_leaves_.size());
     result_addresses_.resize(result_leaves_.size());
+    // Arrays with bytes need an address; tokens and empty arrays do not.
+    for (const Shape* leaf : parameter_leaves_)
+      argument_needs_data_.push_back(leaf->IsArray() && leaf->byte_size() > 0);
+    for (const Shape* leaf : result_leaves_)
+      result_needs_data_.push_back(leaf->IsArray() && leaf->byte_size() > 0);
   }
 
   const Module& module() const override { return module_; }
@@ -267,13 +285,12 @@ class CpuExecutable : public Executable {
           " arguments, got " + std::to_string(arguments.size()));
     }
     size_t leaf = 0;
-    const std::vector<Instruction*> parameters =
-        entry_->computation().parameters();
     for (size_t i = 0; i < arguments.size(); ++i) {
       const Shape& expected = parameter_shapes_[i];
-      if (!(arguments[i].shape().WithoutLayout() == expected.WithoutLayout())) {
+      if (!SameTypesAndDims(arguments[i].shape(), expected)) {
         return InvalidArgument("argument " + std::to_string(i) +
-                               " for parameter '" + parameters[i]->name() +
+                               " for parameter '" +
+                               entry_->computation().parameters()[i]->name() +
                                "' is " + arguments[i].shape().ToString(false) +
                                ", expected " + expected.ToString(false));
       }
@@ -292,6 +309,8 @@ class CpuExecutable : public Executable {
     return results;
   }
 
+  const ExecutorEnv& env() const { return runtime_->env; }
+
   Status ExecuteRaw(ffi::Span<const void* const> argument_leaves,
                     ffi::Span<void* const> result_leaves) override {
     if (argument_leaves.size() != parameter_leaves_.size()) {
@@ -307,14 +326,12 @@ class CpuExecutable : public Executable {
           " result addresses");
     }
     for (size_t i = 0; i < argument_leaves.size(); ++i) {
-      if (argument_leaves[i] == nullptr && parameter_leaves_[i]->IsArray() &&
-          parameter_leaves_[i]->byte_size() > 0)
+      if (argument_leaves[i] == nullptr && argument_needs_data_[i])
         return InvalidArgument("argument leaf " + std::to_string(i) +
                                " is null");
     }
     for (size_t i = 0; i < result_leaves.size(); ++i) {
-      if (result_leaves[i] == nullptr && result_leaves_[i]->IsArray() &&
-          result_leaves_[i]->byte_size() > 0)
+      if (result_leaves[i] == nullptr && result_needs_data_[i])
         return InvalidArgument("result leaf " + std::to_string(i) + " is null");
     }
     return entry_->Run(argument_leaves.data(), result_leaves.data());
@@ -337,6 +354,7 @@ class CpuExecutable : public Executable {
   std::vector<Shape> parameter_shapes_;
   Shape result_shape_;
   std::vector<const Shape*> parameter_leaves_, result_leaves_;
+  std::vector<bool> argument_needs_data_, result_needs_data_;
   std::vector<const void*> argument_addresses_;
   std::vector<void*> result_addresses_;
 };
@@ -487,16 +505,20 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
         }
         for (BufferId id : buffers.leaves)
           if (id == kNoBuffer) return NotArrays(op);
-        // Regions first, so the kernel's runner finds them compiled.
+        std::vector<std::pair<const Computation*, CompiledComputation*>>
+            regions;
         for (const Computation* region : op.called_computations()) {
           StatusOr<CompiledComputation*> compiled = env.Get(region);
           if (!compiled.ok()) return compiled.status();
+          regions.emplace_back(region, *compiled);
         }
         StatusOr<Kernel> kernel = env.kernels(op);
         if (!kernel.ok()) return kernel.status();
         thunks_.push_back(std::make_unique<KernelThunk>(
             op, std::move(*kernel), std::move(operands), buffers.leaves,
-            env.regions, env.pool));
+            regions.empty() ? nullptr
+                            : std::make_unique<ExecutorRegionRunner>(regions),
+            env.pool));
         break;
       }
     }
@@ -520,6 +542,19 @@ Status CompiledComputation::Run(const void* const* parameters,
   return Status::Ok();
 }
 
+ExecutorStats GetExecutorStats(const Executable& executable) {
+  ExecutorStats stats;
+  const auto* cpu = dynamic_cast<const CpuExecutable*>(&executable);
+  if (cpu == nullptr) return stats;
+  for (const auto& [computation, compiled] : cpu->env().compiled) {
+    stats.arena_bytes += compiled->assignment().arena_size;
+    stats.unshared_arena_bytes += compiled->assignment().unshared_arena_size;
+    stats.thunks += static_cast<int64_t>(compiled->num_thunks());
+    ++stats.computations;
+  }
+  return stats;
+}
+
 StatusOr<std::unique_ptr<Executable>> CreateExecutable(
     Module module, const CompileOptions& options, KernelFactory kernels) {
   if (options.platform != Platform::kHost) {
@@ -538,8 +573,6 @@ StatusOr<std::unique_ptr<Executable>> CreateExecutable(
   runtime->env.kernels = std::move(kernels);
   runtime->env.context = &runtime->context;
   runtime->env.pool = runtime->pool.get();
-  runtime->regions = std::make_unique<ExecutorRegionRunner>(&runtime->env);
-  runtime->env.regions = runtime->regions.get();
   StatusOr<CompiledComputation*> entry = runtime->env.Get(module.entry());
   if (!entry.ok()) return entry.status();
   return std::unique_ptr<Executable>(

@@ -40,7 +40,6 @@ struct ExecutorEnv {
   KernelFactory kernels;
   ExecutionContext* context = nullptr;
   ThreadPool* pool = nullptr;
-  RegionRunner* regions = nullptr;
 
   StatusOr<CompiledComputation*> Get(const Computation* computation);
   CompiledComputation* Find(const Computation* computation) const;
@@ -68,6 +67,7 @@ class CompiledComputation {
     return assignment_.num_parameter_leaves;
   }
   int64_t num_output_leaves() const { return assignment_.num_output_leaves; }
+  size_t num_thunks() const { return thunks_.size(); }
 
  private:
   CompiledComputation(const Computation& computation,
@@ -82,6 +82,18 @@ class CompiledComputation {
   std::vector<std::pair<compiler::BufferId, int64_t>> output_slots_;
   std::vector<std::unique_ptr<Thunk>> thunks_;
 };
+
+// What an executable holds, for tests and tools: the arena bytes of every
+// compiled computation together, with reuse and as they would be without,
+// and how much runs.
+struct ExecutorStats {
+  size_t arena_bytes = 0;
+  size_t unshared_arena_bytes = 0;
+  int64_t computations = 0;
+  int64_t thunks = 0;
+};
+// Zeros for an executable this executor did not make.
+ExecutorStats GetExecutorStats(const Executable& executable);
 
 // The Executable behind Compile on the Host platform. `module` must have
 // passed VerifyForCompile.

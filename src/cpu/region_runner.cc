@@ -20,23 +20,25 @@ bool Overlaps(const ArrayView& a, const ArrayView& b) {
 
 }  // namespace
 
-ExecutorRegionRunner::Slot* ExecutorRegionRunner::Find(
-    const Computation& computation) {
-  if (&computation == last_) return last_slot_;
-  auto found = slots_.find(&computation);
-  if (found == slots_.end()) {
-    CompiledComputation* compiled = env_->Find(&computation);
-    if (compiled == nullptr) return nullptr;
+ExecutorRegionRunner::ExecutorRegionRunner(
+    const std::vector<std::pair<const Computation*, CompiledComputation*>>&
+        regions) {
+  for (const auto& [computation, compiled] : regions) {
     Slot slot;
+    slot.computation = computation;
     slot.compiled = compiled;
     slot.parameters.resize(
         static_cast<size_t>(compiled->num_parameter_leaves()));
     slot.outputs.resize(static_cast<size_t>(compiled->num_output_leaves()));
-    found = slots_.emplace(&computation, std::move(slot)).first;
+    slots_.push_back(std::move(slot));
   }
-  last_ = &computation;
-  last_slot_ = &found->second;
-  return last_slot_;
+}
+
+ExecutorRegionRunner::Slot* ExecutorRegionRunner::Find(
+    const Computation& computation) {
+  for (Slot& slot : slots_)
+    if (slot.computation == &computation) return &slot;
+  return nullptr;
 }
 
 Status ExecutorRegionRunner::Run(const Computation& computation,

@@ -3,19 +3,23 @@
 #ifndef XFFI_SRC_CPU_REGION_RUNNER_H_
 #define XFFI_SRC_CPU_REGION_RUNNER_H_
 
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "cpu/kernel.h"
 
 namespace xffi::cpu {
 
-struct ExecutorEnv;
 class CompiledComputation;
 
+// One per kernel op, holding that op's regions (one or two), so finding the
+// region a kernel names is a pointer comparison, not a map lookup, however
+// the kernel interleaves its calls.
 class ExecutorRegionRunner : public RegionRunner {
  public:
-  explicit ExecutorRegionRunner(const ExecutorEnv* env) : env_(env) {}
+  explicit ExecutorRegionRunner(
+      const std::vector<std::pair<const Computation*, CompiledComputation*>>&
+          regions);
 
   // Runs the region's compiled form on the kernel's arrays. Results that
   // overlap arguments are computed into scratch first, so a kernel may pass
@@ -26,9 +30,8 @@ class ExecutorRegionRunner : public RegionRunner {
              std::span<const ArrayView> results) override;
 
  private:
-  // Per region, since a region may run a kernel that runs another region
-  // while it is active (never itself: HLO has no recursion).
   struct Slot {
+    const Computation* computation = nullptr;
     CompiledComputation* compiled = nullptr;
     std::vector<const void*> parameters;
     std::vector<void*> outputs;
@@ -36,10 +39,7 @@ class ExecutorRegionRunner : public RegionRunner {
   };
   Slot* Find(const Computation& computation);
 
-  const ExecutorEnv* env_;
-  std::unordered_map<const Computation*, Slot> slots_;
-  const Computation* last_ = nullptr;
-  Slot* last_slot_ = nullptr;
+  std::vector<Slot> slots_;
 };
 
 }  // namespace xffi::cpu

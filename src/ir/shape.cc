@@ -1,6 +1,8 @@
 #include "xffi/program/shape.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <numeric>
 
 namespace xffi {
@@ -47,10 +49,26 @@ constexpr TypeInfo kTypes[] = {
     {ElementType::kF8E8M0FNU, "f8e8m0fnu", "f8E8M0FNU", 8},
 };
 
+// Row of kTypes by type number, -1 for none: Find runs on every IsArray
+// and num_elements, which kernels and the executor call per run.
+constexpr int kTypeNumbers = 64;
+struct TypeRows {
+  int8_t row[kTypeNumbers];
+};
+constexpr TypeRows MakeTypeRows() {
+  TypeRows rows{};
+  for (int8_t& row : rows.row) row = -1;
+  for (size_t i = 0; i < std::size(kTypes); ++i)
+    rows.row[static_cast<int>(kTypes[i].type)] = static_cast<int8_t>(i);
+  return rows;
+}
+constexpr TypeRows kTypeRows = MakeTypeRows();
+
 const TypeInfo* Find(ElementType type) {
-  for (const TypeInfo& info : kTypes)
-    if (info.type == type) return &info;
-  return nullptr;
+  int number = static_cast<int>(type);
+  if (number < 0 || number >= kTypeNumbers) return nullptr;
+  int row = kTypeRows.row[number];
+  return row < 0 ? nullptr : &kTypes[row];
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "xffi/runtime/call.h"
 
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "runtime/api_internal.h"
@@ -24,11 +25,13 @@ CallResult Call(Invoke&& invoke, XLA_FFI_CallFrame* frame,
             nullptr};
   }
   const XLA_FFI_Api* api = options.api ? options.api : GetApi();
-  ExecutionContext default_context;
-  CallSiteState call_state;
+  // Made only when the caller brings none: an executor calls with both, per
+  // op per run.
+  std::optional<ExecutionContext> default_context;
+  std::optional<CallSiteState> call_state;
   XLA_FFI_InvokeContext ctx;
-  ctx.context = options.context ? options.context : &default_context;
-  ctx.state = options.state ? options.state : &call_state;
+  ctx.context = options.context ? options.context : &default_context.emplace();
+  ctx.state = options.state ? options.state : &call_state.emplace();
   ctx.stage = options.stage;
   ctx.handler_api_minor = options.handler_api_minor;
   ctx.target_name = options.target_name;

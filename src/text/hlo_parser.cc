@@ -476,8 +476,12 @@ Status HloParser::ParseAttribute(ParsedInstruction& parsed) {
   if (name == "index_vector_dim") {
     int64_t d;
     XFFI_RETURN_IF_ERROR(s_.Int(d, "a dimension"));
-    gather.index_vector_dim = d;
-    scatter.index_vector_dim = d;
+    // Only the op's own dimension numbers: the other struct keeps its
+    // default, as for every field an op does not use.
+    if (in.opcode() == Opcode::kScatter)
+      scatter.index_vector_dim = d;
+    else
+      gather.index_vector_dim = d;
     return Status::Ok();
   }
   if (name == "update_window_dims")

@@ -12,6 +12,13 @@ namespace {
 // Deeper nesting than any real program has; it keeps hostile input from
 // exhausting the stack.
 constexpr int kMaxDepth = 64;
+constexpr int64_t kMaxTensorElements = int64_t{1} << 48;
+// The largest constant a text may ask for (a splat can be far larger than
+// its text). Fuzz builds lower it to keep each input cheap.
+#ifndef XFFI_TEXT_MAX_CONSTANT_BYTES
+#define XFFI_TEXT_MAX_CONSTANT_BYTES (size_t{1} << 30)
+#endif
+constexpr size_t kMaxConstantBytes = XFFI_TEXT_MAX_CONSTANT_BYTES;
 
 class DepthGuard {
  public:
@@ -128,10 +135,16 @@ StatusOr<MlirType> MlirAttributeParser::ParseType() {
     lex_.Next();
     SourcePos dims_pos = lex_.peek().pos;
     dims = lex_.ScanDimensions();
-    for (int64_t d : dims)
+    int64_t elements = 1;
+    for (int64_t d : dims) {
       if (d < 0)
         return lex_.ErrorAt(dims_pos,
                             "dynamic dimensions ('?') are not supported");
+      // Element counts and byte sizes must stay far from int64 overflow.
+      if (d != 0 && elements > kMaxTensorElements / d)
+        return lex_.ErrorAt(dims_pos, "the tensor has more than 2^48 elements");
+      elements *= d;
+    }
     tensor = true;
   }
   if (!lex_.At(TokenKind::kBareId))
@@ -404,7 +417,7 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseHashAttribute() {
     XFFI_RETURN_IF_ERROR(Expect(TokenKind::kEqual, "'=' after '" + key + "'"));
     StatusOr<MlirAttr> value = ParseAttribute();
     if (!value.ok()) return value.status();
-    attr.entries.emplace_back(std::move(key), std::move(*value));
+    attr.entries.push_back(MlirNamedAttr{std::move(key), std::move(*value)});
     if (Consume(TokenKind::kComma)) continue;
     XFFI_RETURN_IF_ERROR(
         Expect(TokenKind::kGreater, "',' or '>' in #" + name + "<...>"));
@@ -459,7 +472,7 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseDictionary() {
       if (!parsed.ok()) return parsed.status();
       value = std::move(*parsed);
     }
-    attr.entries.emplace_back(std::move(key), std::move(value));
+    attr.entries.push_back(MlirNamedAttr{std::move(key), std::move(value)});
     if (Consume(TokenKind::kComma)) continue;
     XFFI_RETURN_IF_ERROR(
         Expect(TokenKind::kRBrace, "',' or '}' in an attribute dictionary"));
@@ -686,10 +699,16 @@ StatusOr<Literal> DenseToLiteral(const MlirAttr& attr, const MlirLexer& lexer) {
   const Shape& shape = attr.dense_type.shape;
   if (!shape.IsArray())
     return lexer.ErrorAt(attr.pos, "dense<...> needs a tensor type");
-  Literal literal(shape);
-  auto* bytes = static_cast<unsigned char*>(literal.data());
   size_t element_size = ElementByteSize(shape.element_type());
   size_t count = static_cast<size_t>(shape.num_elements());
+  if (count > kMaxConstantBytes / element_size)
+    return lexer.ErrorAt(
+        attr.pos, "dense<...> of type " + shape.ToString(false) + " needs " +
+                      std::to_string(count * element_size) +
+                      " bytes; constants are limited to " +
+                      std::to_string(kMaxConstantBytes) + " bytes");
+  Literal literal(shape);
+  auto* bytes = static_cast<unsigned char*>(literal.data());
   if (attr.dense_is_hex) {
     const std::string& hex = attr.hex;
     if (hex.size() == count * element_size) {

@@ -27,6 +27,8 @@ struct MlirType {
   SourcePos pos;
 };
 
+struct MlirNamedAttr;
+
 struct MlirAttr {
   enum class Kind {
     kUnit,        // a name without `= value`
@@ -65,7 +67,7 @@ struct MlirAttr {
   // kArray, kDenseArray, kComplex (2); kDense: the flattened elements.
   std::vector<MlirAttr> elements;
   // kDictionary, kDialect.
-  std::vector<std::pair<std::string, MlirAttr>> entries;
+  std::vector<MlirNamedAttr> entries;
   // kDense: the tensor type; `hex` holds the raw bytes of dense<"0x...">.
   MlirType dense_type;
   bool dense_is_hex = false;
@@ -76,6 +78,13 @@ struct MlirAttr {
   bool is_function_type = false;
 
   const MlirAttr* Find(std::string_view name) const;
+};
+
+// One `name = value` of a dictionary. A struct rather than a std::pair: with
+// libstdc++, clang rejects a pair of the still incomplete MlirAttr.
+struct MlirNamedAttr {
+  std::string name;
+  MlirAttr value;
 };
 
 // Reads types and attributes from a lexer; errors carry line:column.

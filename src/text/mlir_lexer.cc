@@ -82,7 +82,7 @@ std::vector<int64_t> MlirLexer::ScanDimensions() {
     } else {
       while (p < text_.size() && IsDigit(text_[p])) {
         if (dim > (INT64_MAX - 9) / 10) overflow = true;
-        dim = dim * 10 + (text_[p] - '0');
+        if (!overflow) dim = dim * 10 + (text_[p] - '0');
         ++p;
       }
     }
@@ -150,7 +150,10 @@ void MlirLexer::LexString(size_t start, TokenKind kind) {
       ++p;
       continue;
     }
-    if (p + 1 >= text_.size()) continue;  // reported as unterminated
+    if (p + 1 >= text_.size()) {  // a backslash ends the text
+      ++p;                        // reported as unterminated next time round
+      continue;
+    }
     char e = text_[p + 1];
     if (e == '"' || e == '\\') {
       value.push_back(e);

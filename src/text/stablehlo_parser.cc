@@ -233,6 +233,7 @@ class Parser {
   StatusOr<std::vector<Shape>> ResultShapes(const OpSpec& spec, Opcode opcode);
   StatusOr<Outcome> BuildCustomCall(Scope* scope, OpSpec& spec,
                                     const std::vector<Shape>& results);
+  StatusOr<Outcome> BuildDecomposedChlo(Scope* scope, OpSpec& spec);
   StatusOr<Outcome> BuildWhile(Scope* scope, OpSpec& spec,
                                std::vector<Instruction*>& captures);
   StatusOr<Outcome> BuildConditional(Scope* scope, OpSpec& spec,
@@ -277,8 +278,14 @@ Instruction* Parser::Add(Computation* computation, Opcode opcode, Shape shape,
                          std::vector<Instruction*> operands) {
   std::string name =
       std::string(OpcodeName(opcode)) + "." + std::to_string(next_id_++);
-  return computation->AddInstruction(opcode, std::move(shape),
-                                     std::move(operands), std::move(name));
+  Instruction* inst = computation->AddInstruction(
+      opcode, std::move(shape), std::move(operands), std::move(name));
+  // Where the parser is; the op's own position replaces it for the
+  // instructions an op produces, and block arguments take theirs. Every
+  // instruction has a position, so a printed program keeps all of them.
+  SourcePos pos = lex_.peek().pos;
+  inst->set_location(Location{source_, pos.line, pos.column, ""});
+  return inst;
 }
 
 Instruction* Parser::AddParameter(Computation* computation, int64_t number,
@@ -972,6 +979,8 @@ StatusOr<Region> Parser::ParseRegion(Scope* parent, RegionKind kind,
                                                 : static_cast<int64_t>(i);
         Instruction* p = AddParameter(region.computation, number,
                                       args[i].type.shape, args[i].name);
+        p->set_location(
+            Location{source_, args[i].pos.line, args[i].pos.column, ""});
         RETURN_IF_ERROR(define(args[i], p));
       }
       break;
@@ -1100,9 +1109,14 @@ Status Parser::ParseTypeSpec(TypeSpec* spec) {
   return Status::Ok();
 }
 
+// chlo ops with no opcode of their own, built from others.
+bool IsDecomposedChloOp(std::string_view name) {
+  return name == "chlo.square" || name == "chlo.erfc";
+}
+
 bool IsSupportedOpName(std::string_view name) {
   return OpcodeFromStableHloName(name).has_value() || name == "stablehlo.if" ||
-         name == "call" || IsReturnOp(name);
+         name == "call" || IsReturnOp(name) || IsDecomposedChloOp(name);
 }
 
 StatusOr<Outcome> Parser::ParseReturn(Scope* scope, bool generic) {
@@ -1623,8 +1637,44 @@ StatusOr<std::vector<Shape>> Parser::ResultShapes(const OpSpec& spec,
   return lex_.ErrorAt(types.pos, "expected a function type for " + spec.name);
 }
 
+StatusOr<Outcome> Parser::BuildDecomposedChlo(Scope* scope, OpSpec& spec) {
+  Computation* computation = scope->computation;
+  if (spec.operands.size() != 1)
+    return OpError(spec, "expected 1 operand(s), got " +
+                             std::to_string(spec.operands.size()));
+  ASSIGN_OR_RETURN(std::vector<Shape> results,
+                   ResultShapes(spec, Opcode::kNegate));
+  if (results.size() != 1 || !results[0].IsArray())
+    return OpError(spec, "expected one array result");
+  const Shape& shape = results[0];
+  Instruction* x = spec.operands[0];
+  Outcome outcome;
+  if (spec.name == "chlo.square") {
+    outcome.inst = Add(computation, Opcode::kMultiply, shape, {x, x});
+    return outcome;
+  }
+  // erfc(x) = 1 - erf(x): exact enough where erf(x) is not close to 1 (|x|
+  // below about 2 in f32), which is where JAX programs use it in practice.
+  if (!IsFloatingType(shape.element_type()))
+    return OpError(spec, "expected a floating-point type");
+  Shape scalar = Shape::Scalar(shape.element_type());
+  Instruction* one =
+      Add(computation, Opcode::kConstant, Shape::Scalar(ElementType::kF32));
+  one->literal = Literal::Scalar<float>(1.0f);
+  if (shape.element_type() != ElementType::kF32)
+    one = Add(computation, Opcode::kConvert, scalar, {one});
+  Instruction* ones = Add(computation, Opcode::kBroadcast, shape, {one});
+  Instruction* erf = Add(computation, Opcode::kErf, shape, {x});
+  outcome.inst = Add(computation, Opcode::kSubtract, shape, {ones, erf});
+  return outcome;
+}
+
 StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
   Computation* computation = scope->computation;
+  if (IsDecomposedChloOp(spec.name)) {
+    if (!spec.regions.empty()) return OpError(spec, "unexpected region");
+    return BuildDecomposedChlo(scope, spec);
+  }
   Opcode opcode = Opcode::kConditional;
   if (spec.name == "func.call") {
     opcode = Opcode::kCall;
@@ -2159,6 +2209,17 @@ StatusOr<Outcome> Parser::BuildCustomCall(Scope* scope, OpSpec& spec,
   RETURN_IF_ERROR(
       layouts("operand_layouts", operand_shapes, &config.operand_layouts));
   RETURN_IF_ERROR(layouts("result_layouts", results, &config.result_layouts));
+  // As StableHLO's verifier says: both or neither.
+  if ((Attr(spec, "operand_layouts") == nullptr) !=
+      (Attr(spec, "result_layouts") == nullptr))
+    return OpError(spec,
+                   std::string("has ") +
+                       (Attr(spec, "operand_layouts") ? "operand_layouts"
+                                                      : "result_layouts") +
+                       " without " +
+                       (Attr(spec, "operand_layouts") ? "result_layouts"
+                                                      : "operand_layouts") +
+                       "; give both or neither");
   if (const MlirAttr* aliases = Attr(spec, "output_operand_aliases")) {
     if (aliases->kind != MlirAttr::Kind::kArray)
       return lex_.ErrorAt(
@@ -2210,7 +2271,11 @@ StatusOr<Outcome> Parser::BuildCustomCall(Scope* scope, OpSpec& spec,
   Outcome outcome;
   outcome.count = static_cast<int64_t>(results.size());
   outcome.tuple = results.size() != 1;
-  Shape shape = results.size() == 1 ? results[0] : Shape::Tuple(results);
+  // As in HLO (and the builder), the result shape carries the layouts the
+  // target asks for.
+  const std::vector<Shape>& laid_out =
+      config.result_layouts.empty() ? results : config.result_layouts;
+  Shape shape = laid_out.size() == 1 ? laid_out[0] : Shape::Tuple(laid_out);
   outcome.inst =
       Add(scope->computation, Opcode::kCustomCall, shape, spec.operands);
   outcome.inst->custom_call = std::move(config);

@@ -1,13 +1,20 @@
 """Shared fixtures of the Python suite: where the built handler libraries
-are ($XFFI_BUILD_DIR, default build/release)."""
+are ($XFFI_BUILD_DIR, default build/release). When that build has the
+Python module (XFFI_BUILD_PYTHON=ON), its package (BUILD/python/xffi) is the
+one imported; otherwise an installed xffi is."""
 
 import os
 import pathlib
+import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BUILD = pathlib.Path(os.environ.get("XFFI_BUILD_DIR", ROOT / "build" / "release"))
+if not BUILD.is_absolute():
+    BUILD = ROOT / BUILD
+if any((BUILD / "python" / "xffi").glob("_core*.so")):
+    sys.path.insert(0, str(BUILD / "python"))
 
 
 def built_library(relative: str) -> pathlib.Path:

@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-pytest.importorskip("xffi")
+xffi = pytest.importorskip("xffi")
 pytest.importorskip("jax")
 
 SCRIPT = textwrap.dedent("""
@@ -60,6 +60,10 @@ def test_shard_map_over_four_cpu_devices(test_plugin_path):
     env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") +
                         " --xla_force_host_platform_device_count=4").strip()
     env["JAX_PLATFORMS"] = "cpu"
+    # The same xffi package as this process (the build tree's, say).
+    package_root = os.path.dirname(os.path.dirname(xffi.__file__))
+    env["PYTHONPATH"] = os.pathsep.join(
+        [package_root] + [p for p in [env.get("PYTHONPATH")] if p])
     done = subprocess.run([sys.executable, "-c", SCRIPT,
                            str(test_plugin_path)],
                           env=env, capture_output=True, text=True, timeout=300)

@@ -8,7 +8,7 @@ xffi = pytest.importorskip("xffi")
 
 def test_attributes_are_the_exported_handlers(test_plugin):
     assert sorted(test_plugin.handlers) == [
-        "AddUserOffset", "AttrSummary", "BatchAdd", "CounterExecute",
+        "AddUserOffset", "Address", "AttrSummary", "BatchAdd", "CounterExecute",
         "CounterInstantiate", "Noop", "RmsNormBwd", "RmsNormFwd", "Scale"]
     assert type(test_plugin.Scale).__name__ == "PyCapsule"
     assert "Scale" in dir(test_plugin)

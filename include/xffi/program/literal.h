@@ -121,9 +121,10 @@ Literal Literal::FromVector(std::vector<int64_t> dims,
   if constexpr (std::is_same_v<T, bool>) {
     for (size_t i = 0; i < values.size() && i < literal.bytes_.size(); ++i)
       literal.bytes_[i] = values[i] ? 1 : 0;
-  } else {
-    std::memcpy(literal.bytes_.data(), values.data(),
-                std::min(literal.bytes_.size(), values.size() * sizeof(T)));
+  } else if (size_t n = std::min(literal.bytes_.size(),
+                                  values.size() * sizeof(T));
+             n > 0) {  // memcpy with a null pointer is undefined, even for 0
+    std::memcpy(literal.bytes_.data(), values.data(), n);
   }
   return literal;
 }
@@ -133,7 +134,7 @@ std::vector<T> Literal::ToVector() const {
   std::vector<T> out(static_cast<size_t>(shape_.num_elements()));
   if constexpr (std::is_same_v<T, bool>) {
     for (size_t i = 0; i < out.size(); ++i) out[i] = bytes_[i] != 0;
-  } else {
+  } else if (!out.empty()) {
     std::memcpy(out.data(), bytes_.data(), out.size() * sizeof(T));
   }
   return out;

@@ -23,6 +23,14 @@ ffi::Error NoopImpl(ffi::AnyBuffer, ffi::AnyBuffer,
   return ffi::Error::Success();
 }
 
+// Where the argument's bytes are: tests compare it with the caller's array
+// to prove it crossed without a copy.
+ffi::Error AddressImpl(ffi::AnyBuffer x,
+                       ffi::Result<ffi::BufferR0<ffi::U64>> where) {
+  where->typed_data()[0] = reinterpret_cast<uintptr_t>(x.untyped_data());
+  return ffi::Error::Success();
+}
+
 // y = x * factor + offset: a float and an int attribute, narrowed from
 // Python's float and int.
 ffi::Error ScaleImpl(ffi::Buffer<ffi::F32> x, float factor, int32_t offset,
@@ -173,6 +181,10 @@ XFFI_DEFINE_HANDLER_SYMBOL(Noop, NoopImpl,
                                .Arg<ffi::AnyBuffer>()
                                .Arg<ffi::AnyBuffer>()
                                .Ret<ffi::AnyBuffer>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(
+    Address, AddressImpl,
+    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::BufferR0<ffi::U64>>());
 
 XFFI_DEFINE_HANDLER_SYMBOL(Scale, ScaleImpl,
                            ffi::Ffi::Bind()

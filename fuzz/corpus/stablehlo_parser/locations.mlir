@@ -1,0 +1,17 @@
+#loc1 = loc("x")
+module @m attributes {mhlo.num_partitions = 1 : i32} {
+  func.func public @main(%arg0: tensor<3xf32> {jax.arg_info = "x"} loc("x"), %arg1: tensor<f32> loc(#loc1)) -> (tensor<3xf32> {jax.result_info = "r"}) {
+    %0 = stablehlo.negate %arg0 : tensor<3xf32> loc("plain")
+    %1 = stablehlo.abs %0 : tensor<3xf32> loc(fused["f.py":1:2, "inner"("f.py":3:4)])
+    %2 = stablehlo.exponential %1 : tensor<3xf32> loc(fused<"meta">[unknown, #named])
+    %3 = stablehlo.sqrt %2 : tensor<3xf32> loc(callsite("callee" at callsite("mid" at "f.py":5:6)))
+    %4 = stablehlo.tanh %3 : tensor<3xf32> loc("f.py":7:8 to 9:10)
+    %5 = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<f32>) -> tensor<3xf32> loc(#loc3)
+    %6 = stablehlo.add %4, %5 : tensor<3xf32> loc(unknown)
+    return %6 : tensor<3xf32> loc(#named)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#named = loc("from alias")
+#loc2 = loc("f.py":1:13 to :23)
+#loc3 = loc(callsite(#named at #loc2))

@@ -1,0 +1,177 @@
+"""Programs: StableHLO or HLO text, or what a Builder built, compiled by
+xffi's compiler and run on its CPU executor.
+
+    program = xffi.Program.from_text(jax.jit(f).lower(x).as_text())
+    y = program(x)
+
+    b = xffi.Builder("axpy")
+    x = b.parameter(0, xffi.Shape.array_shape(np.float32, (3,)), "x")
+    y = b.custom_call("python_test.scale", [x], x.shape, api_version=4,
+                      attributes={"factor": 2.0, "offset": 1})
+    program = xffi.Program(b.build(y))
+"""
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from . import _core
+
+Shape = _core.Shape
+Builder = _core.Builder
+Module = _core.Module
+Op = _core.Op
+Computation = _core.Computation
+
+
+class Program:
+    """A compiled program. Calling it with one value per parameter (NumPy
+    arrays, DLPack producers, Python scalars or lists; tuples for tuple
+    parameters) runs it and returns one array, or a tuple of arrays when the
+    program returns a tuple. Arrays of the parameter's dtype cross without
+    copies; other values are converted to it."""
+
+    def __init__(self, module: Module, *, intra_op_threads: int = 0,
+                 eliminate_dead_code: bool = True):
+        self.module = module
+        self._executable = module.compile(
+            intra_op_threads=intra_op_threads,
+            eliminate_dead_code=eliminate_dead_code)
+
+    @classmethod
+    def from_text(cls, text: str, *, source_name: str = "<input>",
+                  **options) -> "Program":
+        """Parses StableHLO (as jax.jit(f).lower(...).as_text() prints it)
+        or HLO text (it starts with HloModule) and compiles it. Syntax
+        errors raise ValueError with SOURCE:LINE:COLUMN; a custom call whose
+        target is not registered raises LookupError naming it."""
+        if isinstance(text, bytes):
+            text = text.decode()
+        program = cls(_core._parse_program(text, source_name), **options)
+        program.format = _core._detect_program_format(text)
+        return program
+
+    format = "builder"
+
+    @property
+    def parameter_shapes(self):
+        return self._executable.parameter_shapes
+
+    @property
+    def result_shape(self):
+        return self._executable.result_shape
+
+    def hlo_text(self) -> str:
+        """The program as compiled (after dead-code elimination), as HLO."""
+        return self._executable.hlo_text()
+
+    def __call__(self, *args):
+        return self._executable(*args)
+
+    def __repr__(self) -> str:
+        params = ", ".join(str(s) for s in self.parameter_shapes)
+        return f"<xffi.Program ({params}) -> {self.result_shape}>"
+
+
+def _as_shape(shape: Any) -> Shape:
+    if isinstance(shape, Shape):
+        return shape
+    if hasattr(shape, "shape") and hasattr(shape, "dtype"):
+        return Shape.array_shape(shape.dtype, tuple(shape.shape))
+    raise TypeError(f"expected an xffi.Shape or an object with .shape and "
+                    f".dtype, got {type(shape).__name__}")
+
+
+class ComputationBuilder:
+    """xla_client's old ComputationBuilder, as the blog-era custom-call code
+    used it, over xffi's Builder::
+
+        c = xffi.ComputationBuilder("comp_builder")
+        c.CustomCall(b"test_subtract_f32",
+                     operands=(c.ConstantF32Scalar(1.25),
+                               c.ConstantF32Scalar(0.5)),
+                     shape_with_layout=xffi.Shape.array_shape(
+                         np.dtype(np.float32), (), ()),
+                     operand_shapes_with_layout=(...))
+        result = xffi.execute_with_python_values(c.Build().Compile(), ())
+
+    The last op built is the program's result (as with xla_client).
+    """
+
+    def __init__(self, name: str):
+        self._builder = Builder(name)
+        self._last = None
+        self._parameters = 0
+
+    def _keep(self, op: Op) -> Op:
+        self._last = op
+        return op
+
+    def ParameterWithShape(self, shape, name: str = "") -> Op:
+        number = self._parameters
+        self._parameters += 1
+        return self._keep(self._builder.parameter(number, _as_shape(shape),
+                                                  name))
+
+    def Constant(self, value) -> Op:
+        return self._keep(self._builder.constant(value))
+
+    def ConstantF32Scalar(self, value: float) -> Op:
+        return self._keep(self._builder.constant(value, np.float32))
+
+    def ConstantF64Scalar(self, value: float) -> Op:
+        return self._keep(self._builder.constant(value, np.float64))
+
+    def ConstantS32Scalar(self, value: int) -> Op:
+        return self._keep(self._builder.constant(value, np.int32))
+
+    def Tuple(self, *elements: Op) -> Op:
+        return self._keep(self._builder.tuple(list(elements)))
+
+    def GetTupleElement(self, tuple_op: Op, index: int) -> Op:
+        return self._keep(self._builder.get_tuple_element(tuple_op, index))
+
+    def Add(self, lhs: Op, rhs: Op) -> Op:
+        return self._keep(self._builder.binary("add", lhs, rhs))
+
+    def Mul(self, lhs: Op, rhs: Op) -> Op:
+        return self._keep(self._builder.binary("multiply", lhs, rhs))
+
+    def CustomCall(self, call_target_name, operands: Sequence[Op],
+                   shape_with_layout, operand_shapes_with_layout=None,
+                   opaque=None, has_side_effect: bool = False,
+                   api_version: int = 1) -> Op:
+        target = call_target_name.decode() if isinstance(
+            call_target_name, bytes) else str(call_target_name)
+        layouts = None
+        if operand_shapes_with_layout is not None:
+            layouts = [_as_shape(s) for s in operand_shapes_with_layout]
+        return self._keep(self._builder.custom_call(
+            target, list(operands), _as_shape(shape_with_layout),
+            opaque=opaque, has_side_effect=has_side_effect,
+            api_version=api_version, operand_shapes_with_layout=layouts))
+
+    def Build(self, root: Op = None) -> "BuiltComputation":
+        root = root if root is not None else self._last
+        if root is None:
+            raise ValueError("ComputationBuilder.Build: nothing was built")
+        return BuiltComputation(self._builder.build(root))
+
+
+class BuiltComputation:
+    """What ComputationBuilder.Build returns: Compile() makes a Program."""
+
+    def __init__(self, module: Module):
+        self.module = module
+
+    def Compile(self, **options) -> Program:
+        return Program(self.module, **options)
+
+    def GetHloText(self) -> str:
+        return self.module.hlo_text()
+
+
+def execute_with_python_values(program: Program, arguments=()) -> Any:
+    """Runs `program` on Python values (numbers, lists, arrays): xla_client's
+    helper of the same name."""
+    return program(*arguments)

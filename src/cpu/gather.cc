@@ -1,0 +1,188 @@
+// gather: for every batch position (the result dims that are not offset
+// dims, which walk the start indices), read the start index vector, clamp it
+// so the slice fits (as XLA does), and copy the slice with a CopyPlan built
+// at compile time (slice dims -> the result's offset dims).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "cpu/index_util.h"
+#include "cpu/structural_kernels.h"
+
+namespace xffi::cpu {
+namespace {
+
+struct GatherPlan {
+  ElementType index_type;
+  size_t index_size;
+  std::vector<int64_t> batch_dims;           // sizes of the batch positions
+  std::vector<int64_t> batch_out_strides;    // bytes, per batch position dim
+  std::vector<int64_t> batch_index_strides;  // bytes, into the indices
+  int64_t index_vector_stride = 0;           // bytes between vector entries
+  // Per entry of the index vector: operand dim stride (bytes) and clamp max.
+  std::vector<int64_t> start_strides, start_max;
+  // Operand batching dims: the batch position dim and operand stride (bytes).
+  std::vector<int64_t> batching_position, batching_strides;
+  CopyPlan slice;
+};
+
+Status RunGather(const GatherPlan& plan, const KernelArgs& args) {
+  const char* operand = static_cast<const char*>(args.operands[0].data);
+  const char* indices = static_cast<const char*>(args.operands[1].data);
+  char* out = static_cast<char*>(args.results[0].data);
+  const size_t rank = plan.batch_dims.size();
+  for (int64_t d : plan.batch_dims)
+    if (d == 0) return Status::Ok();
+  std::vector<int64_t> position(rank, 0);
+  int64_t out_off = 0, index_off = 0;
+  while (true) {
+    int64_t src = 0;
+    for (size_t k = 0; k < plan.start_strides.size(); ++k) {
+      int64_t start =
+          ReadIndex(indices + index_off +
+                        static_cast<int64_t>(k) * plan.index_vector_stride,
+                    plan.index_type);
+      start = std::clamp<int64_t>(start, 0, plan.start_max[k]);
+      src += start * plan.start_strides[k];
+    }
+    for (size_t j = 0; j < plan.batching_position.size(); ++j)
+      src += position[static_cast<size_t>(plan.batching_position[j])] *
+             plan.batching_strides[j];
+    plan.slice.Run(out + out_off, operand + src);
+    size_t d = rank;
+    while (true) {
+      if (d == 0) return Status::Ok();
+      --d;
+      out_off += plan.batch_out_strides[d];
+      index_off += plan.batch_index_strides[d];
+      if (++position[d] < plan.batch_dims[d]) break;
+      out_off -= plan.batch_out_strides[d] * plan.batch_dims[d];
+      index_off -= plan.batch_index_strides[d] * plan.batch_dims[d];
+      position[d] = 0;
+    }
+  }
+}
+
+bool Contains(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+}  // namespace
+
+StatusOr<Kernel> MakeGatherKernel(const Instruction& inst) {
+  auto fail = [&](const std::string& what) -> Status {
+    return InvalidArgument("op " + inst.Describe() + ": " + what);
+  };
+  if (inst.operand_count() != 2) return fail("expects 2 operands");
+  const Shape& operand = inst.operand(0)->shape();
+  const Shape& indices = inst.operand(1)->shape();
+  const Shape& out = inst.shape();
+  if (!operand.IsArray() || !indices.IsArray() || !out.IsArray())
+    return fail("operands and result must be arrays");
+  if (!IsIntegralType(indices.element_type()))
+    return fail("start indices must be integers");
+  const GatherDimensionNumbers& dn = inst.gather_dimension_numbers;
+  const std::vector<int64_t>& sizes = inst.gather_slice_sizes;
+  if (static_cast<int64_t>(sizes.size()) != operand.rank())
+    return fail("slice_sizes has " + std::to_string(sizes.size()) +
+                " entries for an operand of rank " +
+                std::to_string(operand.rank()));
+  const int64_t ivd = dn.index_vector_dim;
+  if (ivd < 0 || ivd > indices.rank()) return fail("bad index_vector_dim");
+  const int64_t vector_size = ivd == indices.rank() ? 1 : indices.dim(ivd);
+  if (static_cast<int64_t>(dn.start_index_map.size()) != vector_size)
+    return fail("start_index_map has " +
+                std::to_string(dn.start_index_map.size()) +
+                " entries for index vectors of " + std::to_string(vector_size));
+  if (dn.operand_batching_dims.size() != dn.start_indices_batching_dims.size())
+    return fail("operand and start indices batching dims differ in count");
+
+  GatherPlan plan;
+  plan.index_type = indices.element_type();
+  plan.index_size = ElementByteSize(plan.index_type);
+  const int64_t esize =
+      static_cast<int64_t>(ElementByteSize(out.element_type()));
+  const int64_t isize = static_cast<int64_t>(plan.index_size);
+  const std::vector<int64_t> operand_strides = RowMajorStrides(operand.dims());
+  const std::vector<int64_t> index_strides = RowMajorStrides(indices.dims());
+  const std::vector<int64_t> out_strides = RowMajorStrides(out.dims());
+  plan.index_vector_stride =
+      ivd < indices.rank() ? index_strides[static_cast<size_t>(ivd)] * isize
+                           : 0;
+
+  for (int64_t d = 0; d < operand.rank(); ++d)
+    if (sizes[static_cast<size_t>(d)] < 0 ||
+        sizes[static_cast<size_t>(d)] > operand.dim(d))
+      return fail("slice size " + std::to_string(d) + " exceeds the operand");
+  for (int64_t d : dn.start_index_map) {
+    if (d < 0 || d >= operand.rank()) return fail("bad start_index_map entry");
+    plan.start_strides.push_back(operand_strides[static_cast<size_t>(d)] *
+                                 esize);
+    plan.start_max.push_back(operand.dim(d) - sizes[static_cast<size_t>(d)]);
+  }
+
+  // The batch positions: result dims that are not offset dims, matching the
+  // indices' dims other than index_vector_dim, in order.
+  std::vector<int64_t> index_batch_dims;
+  for (int64_t d = 0; d < indices.rank(); ++d)
+    if (d != ivd) index_batch_dims.push_back(d);
+  size_t next = 0;
+  for (int64_t d = 0; d < out.rank(); ++d) {
+    if (Contains(dn.offset_dims, d)) continue;
+    if (next >= index_batch_dims.size() ||
+        indices.dim(index_batch_dims[next]) != out.dim(d))
+      return fail("result batch dims do not match the start indices");
+    plan.batch_dims.push_back(out.dim(d));
+    plan.batch_out_strides.push_back(out_strides[static_cast<size_t>(d)] *
+                                     esize);
+    plan.batch_index_strides.push_back(
+        index_strides[static_cast<size_t>(index_batch_dims[next])] * isize);
+    ++next;
+  }
+  if (next != index_batch_dims.size())
+    return fail("result batch dims do not match the start indices");
+  for (size_t j = 0; j < dn.operand_batching_dims.size(); ++j) {
+    int64_t od = dn.operand_batching_dims[j];
+    int64_t id = dn.start_indices_batching_dims[j];
+    if (od < 0 || od >= operand.rank() || id < 0 || id >= indices.rank() ||
+        id == ivd || operand.dim(od) != indices.dim(id))
+      return fail("bad batching dims (operand dim " + std::to_string(od) +
+                  ", indices dim " + std::to_string(id) + ")");
+    plan.batching_position.push_back(id < ivd ? id : id - 1);
+    plan.batching_strides.push_back(operand_strides[static_cast<size_t>(od)] *
+                                    esize);
+  }
+
+  // The slice: operand dims that are neither collapsed nor batching, in
+  // order, land in the offset dims.
+  std::vector<int64_t> slice_dims, slice_src, slice_dst;
+  size_t offset = 0;
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    if (Contains(dn.collapsed_slice_dims, d) ||
+        Contains(dn.operand_batching_dims, d)) {
+      if (sizes[static_cast<size_t>(d)] != 1)
+        return fail("collapsed or batching dim " + std::to_string(d) +
+                    " must have slice size 1");
+      continue;
+    }
+    if (offset >= dn.offset_dims.size())
+      return fail("offset_dims has too few entries");
+    int64_t od = dn.offset_dims[offset++];
+    if (od < 0 || od >= out.rank() ||
+        out.dim(od) != sizes[static_cast<size_t>(d)])
+      return fail("offset dim " + std::to_string(od) +
+                  " does not match the slice size");
+    slice_dims.push_back(sizes[static_cast<size_t>(d)]);
+    slice_src.push_back(operand_strides[static_cast<size_t>(d)]);
+    slice_dst.push_back(out_strides[static_cast<size_t>(od)]);
+  }
+  if (offset != dn.offset_dims.size())
+    return fail("offset_dims has too many entries");
+  plan.slice =
+      CopyPlan(slice_dims, slice_src, slice_dst, static_cast<size_t>(esize));
+  return Kernel([plan = std::move(plan)](const KernelArgs& args) {
+    return RunGather(plan, args);
+  });
+}
+
+}  // namespace xffi::cpu

@@ -1,0 +1,311 @@
+// scatter: results start as copies of the operands; for every update
+// position (the update dims that are not window dims, which walk the scatter
+// indices) the start index vector picks where the update window goes. A
+// window that does not fit inside the operand is skipped whole, as XLA does.
+// The window is combined with a typed op (add, mul, max, min, and, or), a
+// byte copy (a region returning its second parameter) or the region.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cpu/index_util.h"
+#include "cpu/region_util.h"
+#include "cpu/structural_kernels.h"
+
+namespace xffi::cpu {
+namespace {
+
+struct ScatterPlan {
+  size_t n = 1;  // operands (and updates)
+  std::vector<ElementType> types;
+  std::vector<size_t> sizes;
+  std::vector<size_t> operand_bytes;
+  ElementType index_type;
+  std::vector<int64_t> positions;         // sizes of the update positions
+  std::vector<int64_t> position_updates;  // update strides (elements)
+  std::vector<int64_t> position_indices;  // index strides (bytes)
+  int64_t index_vector_stride = 0;        // bytes
+  std::vector<int64_t> start_strides, start_max;  // per index vector entry
+  std::vector<int64_t> batching_position, batching_strides;
+  DualLoops window;  // a: the update, b: the operand (elements)
+  CombineOp op = CombineOp::kNone;
+  const Computation* region = nullptr;
+  std::optional<ScalarProgram> program;  // the region, when it compiles
+};
+
+// Calls apply(update_offset, operand_offset) for each update window that
+// fits (offsets in elements).
+template <typename Apply>
+void ForEachWindow(const ScatterPlan& plan, const char* indices,
+                   Apply&& apply) {
+  const size_t rank = plan.positions.size();
+  for (int64_t d : plan.positions)
+    if (d == 0) return;
+  std::vector<int64_t> position(rank, 0);
+  int64_t update_off = 0, index_off = 0;
+  while (true) {
+    int64_t dst = 0;
+    bool fits = true;
+    for (size_t k = 0; k < plan.start_strides.size(); ++k) {
+      int64_t start =
+          ReadIndex(indices + index_off +
+                        static_cast<int64_t>(k) * plan.index_vector_stride,
+                    plan.index_type);
+      if (start < 0 || start > plan.start_max[k]) {
+        fits = false;
+        break;
+      }
+      dst += start * plan.start_strides[k];
+    }
+    if (fits) {
+      for (size_t j = 0; j < plan.batching_position.size(); ++j)
+        dst += position[static_cast<size_t>(plan.batching_position[j])] *
+               plan.batching_strides[j];
+      apply(update_off, dst);
+    }
+    size_t d = rank;
+    while (true) {
+      if (d == 0) return;
+      --d;
+      update_off += plan.position_updates[d];
+      index_off += plan.position_indices[d];
+      if (++position[d] < plan.positions[d]) break;
+      update_off -= plan.position_updates[d] * plan.positions[d];
+      index_off -= plan.position_indices[d] * plan.positions[d];
+      position[d] = 0;
+    }
+  }
+}
+
+template <typename T, typename Op>
+Kernel FastScatter(ScatterPlan plan, Op op) {
+  return [plan = std::move(plan), op](const KernelArgs& args) {
+    if (args.results[0].data != args.operands[0].data)
+      std::memcpy(args.results[0].data, args.operands[0].data,
+                  plan.operand_bytes[0]);
+    T* out = static_cast<T*>(args.results[0].data);
+    const T* updates = static_cast<const T*>(args.operands[2].data);
+    const int64_t ua = plan.window.a_strides.back();
+    const int64_t ob = plan.window.b_strides.back();
+    ForEachWindow(plan, static_cast<const char*>(args.operands[1].data),
+                  [&](int64_t update_off, int64_t dst_off) {
+                    ForEachRun(plan.window,
+                               [&](int64_t a, int64_t b, int64_t n) {
+                                 const T* u = updates + update_off + a;
+                                 T* o = out + dst_off + b;
+                                 for (int64_t i = 0; i < n; ++i)
+                                   o[i * ob] = op(o[i * ob], u[i * ua]);
+                               });
+                  });
+    return Status::Ok();
+  };
+}
+
+Status RunScatter(const ScatterPlan& plan, const KernelArgs& args,
+                  const std::string& name) {
+  const size_t n = plan.n;
+  std::vector<char*> out(n);
+  std::vector<const char*> updates(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (args.results[i].data != args.operands[i].data)
+      std::memcpy(args.results[i].data, args.operands[i].data,
+                  plan.operand_bytes[i]);
+    out[i] = static_cast<char*>(args.results[i].data);
+    updates[i] = static_cast<const char*>(args.operands[n + 1 + i].data);
+  }
+  const char* indices = static_cast<const char*>(args.operands[n].data);
+  const int64_t ua = plan.window.a_strides.back();
+  const int64_t ob = plan.window.b_strides.back();
+  if (plan.op == CombineOp::kSet) {
+    ForEachWindow(plan, indices, [&](int64_t update_off, int64_t dst_off) {
+      ForEachRun(plan.window, [&](int64_t a, int64_t b, int64_t count) {
+        for (size_t i = 0; i < n; ++i) {
+          const int64_t e = static_cast<int64_t>(plan.sizes[i]);
+          char* o = out[i] + (dst_off + b) * e;
+          const char* u = updates[i] + (update_off + a) * e;
+          if (ua == 1 && ob == 1) {
+            std::memcpy(o, u, static_cast<size_t>(count * e));
+          } else {
+            for (int64_t j = 0; j < count; ++j)
+              std::memcpy(o + j * ob * e, u + j * ua * e, plan.sizes[i]);
+          }
+        }
+      });
+    });
+    return Status::Ok();
+  }
+  if (!plan.program && args.regions == nullptr)
+    return Internal("op '" + name + "' (scatter): no region runner");
+  ScalarCombiner combiner(plan.region, plan.types,
+                          plan.program ? &*plan.program : nullptr);
+  std::vector<void*> acc(n);
+  std::vector<const void*> values(n);
+  Status status;
+  ForEachWindow(plan, indices, [&](int64_t update_off, int64_t dst_off) {
+    ForEachRun(plan.window, [&](int64_t a, int64_t b, int64_t count) {
+      for (int64_t j = 0; j < count && status.ok(); ++j) {
+        for (size_t i = 0; i < n; ++i) {
+          const int64_t e = static_cast<int64_t>(plan.sizes[i]);
+          acc[i] = out[i] + (dst_off + b + j * ob) * e;
+          values[i] = updates[i] + (update_off + a + j * ua) * e;
+        }
+        status = combiner.Combine(args.regions, acc.data(), values.data());
+      }
+    });
+  });
+  return status;
+}
+
+bool Contains(const std::vector<int64_t>& v, int64_t x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+}  // namespace
+
+StatusOr<Kernel> MakeScatterKernel(const Instruction& inst) {
+  auto fail = [&](const std::string& what) -> Status {
+    return InvalidArgument("op " + inst.Describe() + ": " + what);
+  };
+  if (inst.operand_count() < 3 || inst.operand_count() % 2 != 1)
+    return fail("expects operands, indices and as many updates");
+  ScatterPlan plan;
+  plan.n = static_cast<size_t>(inst.operand_count() / 2);
+  const size_t n = plan.n;
+  if (inst.called_computations().size() != 1) return fail("expects one region");
+  plan.region = inst.called_computations()[0];
+  const Shape& operand = inst.operand(0)->shape();
+  const Shape& indices = inst.operand(static_cast<int64_t>(n))->shape();
+  const Shape& update = inst.operand(static_cast<int64_t>(n + 1))->shape();
+  if (!operand.IsArray() || !indices.IsArray() || !update.IsArray())
+    return fail("operands must be arrays");
+  if (!IsIntegralType(indices.element_type()))
+    return fail("scatter indices must be integers");
+  std::vector<const Shape*> results;
+  if (inst.shape().IsTuple())
+    for (const Shape& s : inst.shape().tuple_shapes()) results.push_back(&s);
+  else
+    results.push_back(&inst.shape());
+  if (results.size() != n) return fail("result count differs from operands");
+  for (size_t i = 0; i < n; ++i) {
+    const Shape& o = inst.operand(static_cast<int64_t>(i))->shape();
+    const Shape& u = inst.operand(static_cast<int64_t>(n + 1 + i))->shape();
+    if (!o.IsArray() || o.dims() != operand.dims() || !u.IsArray() ||
+        u.dims() != update.dims() || u.element_type() != o.element_type() ||
+        !results[i]->IsArray() || results[i]->dims() != operand.dims() ||
+        results[i]->element_type() != o.element_type())
+      return fail("operand/update/result " + std::to_string(i) +
+                  " shapes do not agree");
+    plan.types.push_back(o.element_type());
+    plan.sizes.push_back(ElementByteSize(o.element_type()));
+    plan.operand_bytes.push_back(o.byte_size());
+  }
+  std::vector<ElementType> params = plan.types;
+  params.insert(params.end(), plan.types.begin(), plan.types.end());
+  if (Status s = CheckScalarRegion(inst, plan.region, params, plan.types);
+      !s.ok())
+    return s;
+
+  const ScatterDimensionNumbers& dn = inst.scatter_dimension_numbers;
+  const int64_t ivd = dn.index_vector_dim;
+  if (ivd < 0 || ivd > indices.rank()) return fail("bad index_vector_dim");
+  const int64_t vector_size = ivd == indices.rank() ? 1 : indices.dim(ivd);
+  if (static_cast<int64_t>(dn.scatter_dims_to_operand_dims.size()) !=
+      vector_size)
+    return fail("scatter_dims_to_operand_dims has " +
+                std::to_string(dn.scatter_dims_to_operand_dims.size()) +
+                " entries for index vectors of " + std::to_string(vector_size));
+  if (dn.input_batching_dims.size() != dn.scatter_indices_batching_dims.size())
+    return fail("input and scatter indices batching dims differ in count");
+
+  plan.index_type = indices.element_type();
+  const int64_t isize = static_cast<int64_t>(ElementByteSize(plan.index_type));
+  const std::vector<int64_t> operand_strides = RowMajorStrides(operand.dims());
+  const std::vector<int64_t> index_strides = RowMajorStrides(indices.dims());
+  const std::vector<int64_t> update_strides = RowMajorStrides(update.dims());
+  plan.index_vector_stride =
+      ivd < indices.rank() ? index_strides[static_cast<size_t>(ivd)] * isize
+                           : 0;
+
+  // Window: operand dims neither inserted nor batching, matched in order
+  // with update_window_dims.
+  std::vector<int64_t> window_size(static_cast<size_t>(operand.rank()), 1);
+  std::vector<int64_t> wdims, wa, wb;
+  size_t next_window = 0;
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    if (Contains(dn.inserted_window_dims, d) ||
+        Contains(dn.input_batching_dims, d))
+      continue;
+    if (next_window >= dn.update_window_dims.size())
+      return fail("update_window_dims has too few entries");
+    int64_t ud = dn.update_window_dims[next_window++];
+    if (ud < 0 || ud >= update.rank() || update.dim(ud) > operand.dim(d))
+      return fail("update window dim " + std::to_string(ud) +
+                  " does not fit operand dim " + std::to_string(d));
+    window_size[static_cast<size_t>(d)] = update.dim(ud);
+    wdims.push_back(update.dim(ud));
+    wa.push_back(update_strides[static_cast<size_t>(ud)]);
+    wb.push_back(operand_strides[static_cast<size_t>(d)]);
+  }
+  if (next_window != dn.update_window_dims.size())
+    return fail("update_window_dims has too many entries");
+  plan.window = MakeDualLoops(wdims, wa, wb);
+
+  for (int64_t d : dn.scatter_dims_to_operand_dims) {
+    if (d < 0 || d >= operand.rank())
+      return fail("bad scatter_dims_to_operand_dims entry");
+    plan.start_strides.push_back(operand_strides[static_cast<size_t>(d)]);
+    plan.start_max.push_back(operand.dim(d) -
+                             window_size[static_cast<size_t>(d)]);
+  }
+  std::vector<int64_t> index_position_dims;
+  for (int64_t d = 0; d < indices.rank(); ++d)
+    if (d != ivd) index_position_dims.push_back(d);
+  size_t next = 0;
+  for (int64_t d = 0; d < update.rank(); ++d) {
+    if (Contains(dn.update_window_dims, d)) continue;
+    if (next >= index_position_dims.size() ||
+        indices.dim(index_position_dims[next]) != update.dim(d))
+      return fail("update scatter dims do not match the scatter indices");
+    plan.positions.push_back(update.dim(d));
+    plan.position_updates.push_back(update_strides[static_cast<size_t>(d)]);
+    plan.position_indices.push_back(
+        index_strides[static_cast<size_t>(index_position_dims[next])] * isize);
+    ++next;
+  }
+  if (next != index_position_dims.size())
+    return fail("update scatter dims do not match the scatter indices");
+  for (size_t j = 0; j < dn.input_batching_dims.size(); ++j) {
+    int64_t od = dn.input_batching_dims[j];
+    int64_t id = dn.scatter_indices_batching_dims[j];
+    if (od < 0 || od >= operand.rank() || id < 0 || id >= indices.rank() ||
+        id == ivd || operand.dim(od) != indices.dim(id))
+      return fail("bad batching dims (operand dim " + std::to_string(od) +
+                  ", indices dim " + std::to_string(id) + ")");
+    plan.batching_position.push_back(id < ivd ? id : id - 1);
+    plan.batching_strides.push_back(operand_strides[static_cast<size_t>(od)]);
+  }
+
+  plan.op = MatchCombineRegion(plan.region);
+  if (n == 1 && plan.op != CombineOp::kSet &&
+      FastOpSupported(plan.op, plan.types[0])) {
+    std::optional<Kernel> kernel;
+    DispatchFastType(plan.types[0], [&](auto zero) {
+      using T = decltype(zero);
+      DispatchCombine<T>(plan.op,
+                         [&](auto fn) { kernel = FastScatter<T>(plan, fn); });
+    });
+    if (kernel) return std::move(*kernel);
+  }
+  // A set for n > 1 needs every region result to be its update parameter.
+  if (n > 1) plan.op = CombineOp::kNone;
+  if (plan.op != CombineOp::kSet) plan.op = CombineOp::kNone;
+  if (plan.op == CombineOp::kNone)
+    plan.program = ScalarProgram::Compile(*plan.region);
+  return Kernel(
+      [plan = std::move(plan), name = inst.name()](const KernelArgs& args) {
+        return RunScatter(plan, args, name);
+      });
+}
+
+}  // namespace xffi::cpu

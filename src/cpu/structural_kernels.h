@@ -1,0 +1,22 @@
+// xffi: the makers of the structural CPU kernels, one per op family; the
+// dispatcher (kernel.cc) picks one by opcode.
+#ifndef XFFI_SRC_CPU_STRUCTURAL_KERNELS_H_
+#define XFFI_SRC_CPU_STRUCTURAL_KERNELS_H_
+
+#include "cpu/kernel.h"
+
+namespace xffi::cpu {
+
+// broadcast, reshape, transpose, slice, dynamic-slice, dynamic-update-slice,
+// concatenate, pad, reverse, copy.
+StatusOr<Kernel> MakeDataMovementKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeGatherKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeScatterKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeDotKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeReduceKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeReduceWindowKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeSortKernel(const Instruction& instruction);
+
+}  // namespace xffi::cpu
+
+#endif  // XFFI_SRC_CPU_STRUCTURAL_KERNELS_H_

@@ -1,0 +1,281 @@
+// dot_general against NumPy: plain, batched, operands in transposed and
+// scrambled orders, mixed result types, integers and complex numbers.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "ir/float_types.h"
+#include "kernel_test_util.h"
+
+namespace xffi::cpu {
+namespace {
+
+using testing_util::F32;
+using testing_util::OpUnderTest;
+using testing_util::RunOne;
+
+Instruction* Dot(OpUnderTest& t, const Shape& lhs, const Shape& rhs,
+                 const Shape& out, DotDimensionNumbers dn) {
+  auto* a = t.Param(lhs);
+  auto* b = t.Param(rhs);
+  auto* d = t.Op(Opcode::kDot, out, {a, b});
+  d->dot_dimension_numbers = std::move(dn);
+  return d;
+}
+
+// a = ((arange(6)*5) % 7 - 3).reshape(2,3); b = ((arange(6)*3) % 5 - 3)...
+const std::vector<float> kA = {-3, 2, 0, -2, 3, 1};
+const std::vector<float> kB = {-3, 0, -2, 1, -1, -3};
+
+TEST(DotKernel, MatrixProduct) {
+  OpUnderTest t;
+  auto* d = Dot(t, F32({2, 3}), F32({3, 2}), F32({2, 2}), {{}, {}, {1}, {0}});
+  Literal a = Literal::FromVector<float>({2, 3}, kA);
+  Literal b = Literal::FromVector<float>({3, 2}, kB);
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{5, 2, -1, 0}));
+}
+
+TEST(DotKernel, TransposedOperandsUsedInPlace) {
+  OpUnderTest t;
+  // lhs stored [k, m], rhs stored [n, k]: a.T and b.T of the test above.
+  auto* d = Dot(t, F32({3, 2}), F32({2, 3}), F32({2, 2}), {{}, {}, {0}, {1}});
+  Literal a = Literal::FromVector<float>({3, 2}, {-3, -2, 2, 3, 0, 1});
+  Literal b = Literal::FromVector<float>({2, 3}, {-3, -2, -1, 0, 1, -3});
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{5, 2, -1, 0}));
+}
+
+// Products past the small-product loop go through Eigen, with each operand
+// in either order. a = ((arange(480)*7) % 11 - 5).reshape(24, 20), b =
+// ((arange(320)*5) % 9 - 4).reshape(20, 16); c = a @ b (NumPy, exact).
+template <typename T>
+void CheckLargeProduct(ElementType type) {
+  std::vector<T> a(24 * 20), b(20 * 16), a_t(a.size()), b_t(b.size());
+  for (int i = 0; i < 480; ++i) a[i] = static_cast<T>((i * 7) % 11 - 5);
+  for (int i = 0; i < 320; ++i) b[i] = static_cast<T>((i * 5) % 9 - 4);
+  for (int i = 0; i < 24; ++i)
+    for (int p = 0; p < 20; ++p) a_t[p * 24 + i] = a[i * 20 + p];
+  for (int p = 0; p < 20; ++p)
+    for (int j = 0; j < 16; ++j) b_t[j * 20 + p] = b[p * 16 + j];
+  for (bool lhs_t : {false, true})
+    for (bool rhs_t : {false, true}) {
+      SCOPED_TRACE(std::to_string(lhs_t) + std::to_string(rhs_t));
+      OpUnderTest t;
+      Shape lhs = Shape::Array(type, lhs_t ? std::vector<int64_t>{20, 24}
+                                           : std::vector<int64_t>{24, 20});
+      Shape rhs = Shape::Array(type, rhs_t ? std::vector<int64_t>{16, 20}
+                                           : std::vector<int64_t>{20, 16});
+      auto* d = Dot(t, lhs, rhs, Shape::Array(type, {24, 16}),
+                    {{}, {}, {lhs_t ? 0 : 1}, {rhs_t ? 1 : 0}});
+      Literal la = Literal::FromVector<T>(lhs.dims(), lhs_t ? a_t : a);
+      Literal lb = Literal::FromVector<T>(rhs.dims(), rhs_t ? b_t : b);
+      std::vector<T> c = RunOne(*d, {&la, &lb}).template ToVector<T>();
+      ASSERT_EQ(c.size(), 384u);
+      T sum = 0, squares = 0;
+      for (T v : c) {
+        sum += v;
+        squares += v * v;
+      }
+      EXPECT_EQ(sum, -17);
+      EXPECT_EQ(squares, 308277);
+      EXPECT_EQ(c[0], -11);
+      EXPECT_EQ(c[5 * 16 + 7], -22);
+      EXPECT_EQ(c[23 * 16 + 15], -3);
+      const std::vector<T> column3 = {-50, 18, 64, 11,  -31, -7, -5,  -3,
+                                      10,  1,  -8, -50, 18,  64, 11,  -31,
+                                      -7,  -5, -3, 10,  1,   -8, -50, 18};
+      for (int i = 0; i < 24; ++i) EXPECT_EQ(c[i * 16 + 3], column3[i]) << i;
+    }
+}
+
+TEST(DotKernel, LargeProductsThroughEigen) {
+  CheckLargeProduct<float>(ElementType::kF32);
+  CheckLargeProduct<double>(ElementType::kF64);
+}
+
+TEST(DotKernel, MatrixVector) {
+  OpUnderTest t;
+  auto* d = Dot(t, F32({2, 3}), F32({3}), F32({2}), {{}, {}, {1}, {0}});
+  Literal a = Literal::FromVector<float>({2, 3}, kA);
+  Literal v = Literal::Vector<float>({1, 2, 3});
+  EXPECT_EQ(RunOne(*d, {&a, &v}).ToVector<float>(), (std::vector<float>{1, 7}));
+}
+
+TEST(DotKernel, BatchDims) {
+  OpUnderTest t;
+  auto* d = Dot(t, F32({2, 2, 3}), F32({2, 3, 2}), F32({2, 2, 2}),
+                {{0}, {0}, {2}, {1}});
+  Literal a = Literal::FromVector<float>(
+      {2, 2, 3}, {-3, 2, 0, -2, 3, 1, -1, -3, 2, 0, -2, 3});
+  Literal b = Literal::FromVector<float>(
+      {2, 3, 2}, {-3, 0, -2, 1, -1, -3, 0, -2, 1, -1, -3, 0});
+  // A @ B
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{5, 2, -1, 0, -9, 5, -11, 2}));
+}
+
+TEST(DotKernel, ScrambledBatchAndContractingDims) {
+  OpUnderTest t;
+  // einsum('kbm,bnk->bmn', L, R): lhs needs packing, rhs is [b, n, k].
+  auto* d = Dot(t, F32({3, 2, 2}), F32({2, 2, 3}), F32({2, 2, 2}),
+                {{1}, {0}, {0}, {2}});
+  Literal l = Literal::FromVector<float>(
+      {3, 2, 2}, {-3, 2, 0, -2, 3, 1, -1, -3, 2, 0, -2, 3});
+  Literal r = Literal::FromVector<float>(
+      {2, 2, 3}, {-3, 0, -2, 1, -1, -3, 0, -2, 1, -1, -3, 0});
+  EXPECT_EQ(RunOne(*d, {&l, &r}).ToVector<float>(),
+            (std::vector<float>{5, -12, -6, 1, 0, 3, 9, 11}));
+}
+
+TEST(DotKernel, BatchDimInTheMiddleAndTwoContractingDims) {
+  // einsum('mkbj,jbkn->bmn', L, R): L = ((arange(24)*5) % 7 - 3) as
+  // [2,3,2,2], R = ((arange(24)*3) % 5 - 2) as [2,2,3,2]; both need packing.
+  OpUnderTest t;
+  auto* d = Dot(t, F32({2, 3, 2, 2}), F32({2, 2, 3, 2}), F32({2, 2, 2}),
+                {{2}, {1}, {1, 3}, {2, 0}});
+  std::vector<float> l(24), r(24);
+  for (int i = 0; i < 24; ++i) {
+    l[i] = static_cast<float>((i * 5) % 7 - 3);
+    r[i] = static_cast<float>((i * 3) % 5 - 2);
+  }
+  Literal a = Literal::FromVector<float>({2, 3, 2, 2}, l);
+  Literal b = Literal::FromVector<float>({2, 2, 3, 2}, r);
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{1, 1, -4, 8, 1, 1, 1, 6}));
+}
+
+TEST(DotKernel, Bf16ResultAccumulatesInF32) {
+  // [256, 1, 1, 1, 1] . ones: step by step in bf16 every +1 rounds back to
+  // 256; XLA (jnp.dot on CPU) accumulates in f32 and gives 260.
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kBF16, {1, 5});
+  Shape r = Shape::Array(ElementType::kBF16, {5, 1});
+  auto* d = Dot(t, l, r, Shape::Array(ElementType::kBF16, {1, 1}),
+                {{}, {}, {1}, {0}});
+  Literal a(l), b(r);
+  const float values[] = {256, 1, 1, 1, 1};
+  for (size_t i = 0; i < 5; ++i) {
+    a.data<uint16_t>()[i] = FloatToBFloat16(values[i]);
+    b.data<uint16_t>()[i] = FloatToBFloat16(1.0f);
+  }
+  Literal out = RunOne(*d, {&a, &b});
+  EXPECT_EQ(BFloat16ToFloat(out.data<uint16_t>()[0]), 260.0f);
+}
+
+TEST(DotKernel, F16OperandsWithF32PreferredType) {
+  // lax.dot(x, y, preferred_element_type=f32) for f16 x: [1,3], y: [3,2]:
+  // 2049 is not an f16, so the f32 result shows no f16 rounding.
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kF16, {1, 3});
+  Shape r = Shape::Array(ElementType::kF16, {3, 2});
+  auto* d = Dot(t, l, r, F32({1, 2}), {{}, {}, {1}, {0}});
+  Literal a(l), b(r);
+  const float xs[] = {2048, 1, 0.5f}, ys[] = {1, 0, 1, 1, 2, -4};
+  for (size_t i = 0; i < 3; ++i) a.data<uint16_t>()[i] = FloatToHalf(xs[i]);
+  for (size_t i = 0; i < 6; ++i) b.data<uint16_t>()[i] = FloatToHalf(ys[i]);
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{2050, -1}));
+}
+
+TEST(DotKernel, Int32AndUnsignedProductsWrap) {
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kU8, {1, 2});
+  Shape r = Shape::Array(ElementType::kU8, {2, 1});
+  auto* d =
+      Dot(t, l, r, Shape::Array(ElementType::kU8, {1, 1}), {{}, {}, {1}, {0}});
+  Literal a = Literal::FromVector<uint8_t>({1, 2}, {200, 3});
+  Literal b = Literal::FromVector<uint8_t>({2, 1}, {2, 100});
+  // (400 + 300) mod 256
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<uint8_t>(),
+            (std::vector<uint8_t>{188}));
+
+  OpUnderTest s;
+  auto* e = Dot(s, testing_util::S32({2, 2}), testing_util::S32({2}),
+                testing_util::S32({2}), {{}, {}, {1}, {0}});
+  Literal m = Literal::FromVector<int32_t>({2, 2}, {-7, 3, 2000000000, 1});
+  Literal v = Literal::Vector<int32_t>({5, 2});
+  // 2e9 * 5 + 2 wraps: 10000000002 mod 2^32 = 1410065410
+  EXPECT_EQ(RunOne(*e, {&m, &v}).ToVector<int32_t>(),
+            (std::vector<int32_t>{-29, 1410065410}));
+}
+
+TEST(DotKernel, Float64AndZeroContraction) {
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kF64, {2, 0});
+  Shape r = Shape::Array(ElementType::kF64, {0, 3});
+  auto* d =
+      Dot(t, l, r, Shape::Array(ElementType::kF64, {2, 3}), {{}, {}, {1}, {0}});
+  Literal a(l), b(r);
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<double>(),
+            std::vector<double>(6, 0.0));
+}
+
+TEST(DotKernel, Bf16OperandsWithF32Result) {
+  OpUnderTest t;
+  Shape bf = Shape::Array(ElementType::kBF16, {2, 3});
+  Shape bf2 = Shape::Array(ElementType::kBF16, {3, 2});
+  auto* d = Dot(t, bf, bf2, F32({2, 2}), {{}, {}, {1}, {0}});
+  Literal a(bf), b(bf2);
+  for (size_t i = 0; i < 6; ++i) {
+    a.data<uint16_t>()[i] = FloatToBFloat16(kA[i]);
+    b.data<uint16_t>()[i] = FloatToBFloat16(kB[i]);
+  }
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{5, 2, -1, 0}));
+
+  // f16 in, f16 out: accumulated in f32, rounded once.
+  OpUnderTest h;
+  Shape f16a = Shape::Array(ElementType::kF16, {1, 3});
+  Shape f16b = Shape::Array(ElementType::kF16, {3, 1});
+  auto* hd = Dot(h, f16a, f16b, Shape::Array(ElementType::kF16, {1, 1}),
+                 {{}, {}, {1}, {0}});
+  Literal x(f16a), y(f16b);
+  const float xs[] = {0.5f, 1.5f, -2.0f}, ys[] = {4.0f, 2.0f, 0.25f};
+  for (size_t i = 0; i < 3; ++i) {
+    x.data<uint16_t>()[i] = FloatToHalf(xs[i]);
+    y.data<uint16_t>()[i] = FloatToHalf(ys[i]);
+  }
+  Literal out = RunOne(*hd, {&x, &y});
+  EXPECT_EQ(HalfToFloat(out.data<uint16_t>()[0]), 4.5f);
+}
+
+TEST(DotKernel, Int8OperandsWithS32ResultDoNotOverflowEarly) {
+  OpUnderTest t;
+  Shape a8 = Shape::Array(ElementType::kS8, {2, 3});
+  Shape b8 = Shape::Array(ElementType::kS8, {3, 1});
+  auto* d = Dot(t, a8, b8, testing_util::S32({2, 1}), {{}, {}, {1}, {0}});
+  Literal a = Literal::FromVector<int8_t>({2, 3}, {100, -100, 27, 5, 6, 7});
+  Literal b = Literal::FromVector<int8_t>({3, 1}, {100, 100, 2});
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<int32_t>(),
+            (std::vector<int32_t>{54, 1114}));
+}
+
+TEST(DotKernel, Complex64) {
+  using C = std::complex<float>;
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kC64, {2, 2});
+  Shape r = Shape::Array(ElementType::kC64, {2, 1});
+  auto* d = Dot(t, l, r, r, {{}, {}, {1}, {0}});
+  Literal a =
+      Literal::FromVector<C>({2, 2}, {{1, 2}, {3, -1}, {0, 0.5f}, {2, 0}});
+  Literal b = Literal::FromVector<C>({2, 1}, {{2, -1}, {1, 1}});
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<C>(),
+            (std::vector<C>{{8, 5}, {2.5f, 3}}));
+}
+
+TEST(DotKernel, RejectsMismatchedContractingSizes) {
+  OpUnderTest t;
+  auto* d = Dot(t, F32({2, 3}), F32({4, 2}), F32({2, 2}), {{}, {}, {1}, {0}});
+  StatusOr<Kernel> k = MakeStructuralKernel(*d);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.status().message().find("(dot)"), std::string::npos);
+  EXPECT_NE(k.status().message().find("contracting dimension 0"),
+            std::string::npos)
+      << k.status().message();
+}
+
+}  // namespace
+}  // namespace xffi::cpu

@@ -1,0 +1,370 @@
+// gather and scatter in the forms JAX emits: x[i], x[idx_array], x[i, j],
+// vmapped indexing (batching dims), .at[].set / .at[].add, with XLA's
+// clamping (gather) and skipping (scatter) of out-of-bounds indices.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernel_test_util.h"
+
+namespace xffi::cpu {
+namespace {
+
+using testing_util::BinaryRegion;
+using testing_util::F32;
+using testing_util::OpUnderTest;
+using testing_util::RunOne;
+using testing_util::S32;
+using testing_util::TestRegionRunner;
+
+std::vector<float> Iota(int64_t n) {
+  std::vector<float> v(static_cast<size_t>(n));
+  std::iota(v.begin(), v.end(), 0.0f);
+  return v;
+}
+
+Instruction* Gather(OpUnderTest& t, const Shape& operand, const Shape& indices,
+                    const Shape& out, GatherDimensionNumbers dn,
+                    std::vector<int64_t> slice_sizes) {
+  auto* x = t.Param(operand);
+  auto* i = t.Param(indices);
+  auto* g = t.Op(Opcode::kGather, out, {x, i});
+  g->gather_dimension_numbers = std::move(dn);
+  g->gather_slice_sizes = std::move(slice_sizes);
+  return g;
+}
+
+TEST(GatherKernel, RowByScalarIndexClamps) {
+  // x[i] for x: f32[5,3]
+  OpUnderTest t;
+  GatherDimensionNumbers dn;
+  dn.offset_dims = {0};
+  dn.collapsed_slice_dims = {0};
+  dn.start_index_map = {0};
+  dn.index_vector_dim = 0;
+  auto* g = Gather(t, F32({5, 3}), S32({1}), F32({3}), dn, {1, 3});
+  Literal x = Literal::FromVector<float>({5, 3}, Iota(15));
+  Literal i = Literal::Vector<int32_t>({2});
+  EXPECT_EQ(RunOne(*g, {&x, &i}).ToVector<float>(),
+            (std::vector<float>{6, 7, 8}));
+  Literal past = Literal::Vector<int32_t>({7});  // clamps to 4
+  EXPECT_EQ(RunOne(*g, {&x, &past}).ToVector<float>(),
+            (std::vector<float>{12, 13, 14}));
+  Literal negative = Literal::Vector<int32_t>({-2});  // clamps to 0
+  EXPECT_EQ(RunOne(*g, {&x, &negative}).ToVector<float>(),
+            (std::vector<float>{0, 1, 2}));
+}
+
+TEST(GatherKernel, RowsByIndexArray) {
+  // x[idx] for idx: s32[3] (JAX adds a trailing index vector dim).
+  OpUnderTest t;
+  GatherDimensionNumbers dn;
+  dn.offset_dims = {1};
+  dn.collapsed_slice_dims = {0};
+  dn.start_index_map = {0};
+  dn.index_vector_dim = 1;
+  auto* g = Gather(t, F32({5, 3}), S32({3, 1}), F32({3, 3}), dn, {1, 3});
+  Literal x = Literal::FromVector<float>({5, 3}, Iota(15));
+  Literal idx = Literal::FromVector<int32_t>({3, 1}, {4, 0, 4});
+  EXPECT_EQ(RunOne(*g, {&x, &idx}).ToVector<float>(),
+            (std::vector<float>{12, 13, 14, 0, 1, 2, 12, 13, 14}));
+}
+
+TEST(GatherKernel, PointsAndWindowsByIndexPairs) {
+  Literal x = Literal::FromVector<float>({3, 4}, Iota(12));
+  Literal idx = Literal::FromVector<int64_t>({2, 2}, {1, 2, 2, 3});
+  {  // x[idx[:, 0], idx[:, 1]]
+    OpUnderTest t;
+    GatherDimensionNumbers dn;
+    dn.collapsed_slice_dims = {0, 1};
+    dn.start_index_map = {0, 1};
+    dn.index_vector_dim = 1;
+    auto* g = Gather(t, F32({3, 4}), Shape::Array(ElementType::kS64, {2, 2}),
+                     F32({2}), dn, {1, 1});
+    EXPECT_EQ(RunOne(*g, {&x, &idx}).ToVector<float>(),
+              (std::vector<float>{6, 11}));
+  }
+  {  // windows of 2 along dim 1: the second start (2, 3) clamps to (2, 2)
+    OpUnderTest t;
+    GatherDimensionNumbers dn;
+    dn.offset_dims = {1};
+    dn.collapsed_slice_dims = {0};
+    dn.start_index_map = {0, 1};
+    dn.index_vector_dim = 1;
+    auto* g = Gather(t, F32({3, 4}), Shape::Array(ElementType::kS64, {2, 2}),
+                     F32({2, 2}), dn, {1, 2});
+    EXPECT_EQ(RunOne(*g, {&x, &idx}).ToVector<float>(),
+              (std::vector<float>{6, 7, 10, 11}));
+  }
+}
+
+TEST(GatherKernel, BatchingDims) {
+  // vmap(lambda row, i: row[i])(x, idx): x f32[2,4], idx s32[2,1].
+  OpUnderTest t;
+  GatherDimensionNumbers dn;
+  dn.collapsed_slice_dims = {1};
+  dn.operand_batching_dims = {0};
+  dn.start_indices_batching_dims = {0};
+  dn.start_index_map = {1};
+  dn.index_vector_dim = 1;
+  auto* g = Gather(t, F32({2, 4}), S32({2, 1}), F32({2}), dn, {1, 1});
+  Literal x = Literal::FromVector<float>({2, 4}, Iota(8));
+  Literal idx = Literal::FromVector<int32_t>({2, 1}, {3, 1});
+  EXPECT_EQ(RunOne(*g, {&x, &idx}).ToVector<float>(),
+            (std::vector<float>{3, 5}));
+}
+
+TEST(GatherKernel, RejectsWrongSliceSizes) {
+  OpUnderTest t;
+  GatherDimensionNumbers dn;
+  dn.offset_dims = {0};
+  dn.collapsed_slice_dims = {0};
+  dn.start_index_map = {0};
+  auto* g = Gather(t, F32({5, 3}), S32({1}), F32({3}), dn, {1});
+  StatusOr<Kernel> k = MakeStructuralKernel(*g);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.status().message().find("(gather)"), std::string::npos);
+  EXPECT_NE(k.status().message().find("slice_sizes has 1 entries"),
+            std::string::npos)
+      << k.status().message();
+}
+
+Instruction* Scatter(OpUnderTest& t, const Shape& operand, const Shape& indices,
+                     const Shape& updates, ScatterDimensionNumbers dn,
+                     Computation* region) {
+  auto* x = t.Param(operand);
+  auto* i = t.Param(indices);
+  auto* u = t.Param(updates);
+  auto* s = t.Op(Opcode::kScatter, operand, {x, i, u});
+  s->scatter_dimension_numbers = std::move(dn);
+  s->AppendCalledComputation(region);
+  return s;
+}
+
+ScatterDimensionNumbers PointScatter(int64_t index_vector_dim) {
+  ScatterDimensionNumbers dn;
+  dn.inserted_window_dims = {0};
+  dn.scatter_dims_to_operand_dims = {0};
+  dn.index_vector_dim = index_vector_dim;
+  return dn;
+}
+
+TEST(ScatterKernel, AtIndexSet) {
+  // x.at[2].set(9)
+  auto set = BinaryRegion(Opcode::kParameter, ElementType::kF32);
+  OpUnderTest t;
+  auto* s = Scatter(t, F32({5}), S32({1}), F32({}), PointScatter(0), set.get());
+  Literal x = Literal::FromVector<float>({5}, Iota(5));
+  Literal i = Literal::Vector<int32_t>({2});
+  Literal v = Literal::Scalar<float>(9);
+  TestRegionRunner runner;
+  EXPECT_EQ(RunOne(*s, {&x, &i, &v}, &runner).ToVector<float>(),
+            (std::vector<float>{0, 1, 9, 3, 4}));
+  Literal far = Literal::Vector<int32_t>({5});  // out of bounds: dropped
+  EXPECT_EQ(RunOne(*s, {&x, &far, &v}, &runner).ToVector<float>(), Iota(5));
+  EXPECT_EQ(runner.calls, 0);
+}
+
+TEST(ScatterKernel, AtIndexArrayAddAccumulatesDuplicatesAndSkipsOutOfBounds) {
+  // x.at[idx].add(u) with idx = [1, 3, 1, 7, -1]
+  auto add = BinaryRegion(Opcode::kAdd, ElementType::kF32);
+  OpUnderTest t;
+  auto* s =
+      Scatter(t, F32({5}), S32({5, 1}), F32({5}), PointScatter(1), add.get());
+  Literal x = Literal::FromVector<float>({5}, Iota(5));
+  Literal idx = Literal::FromVector<int32_t>({5, 1}, {1, 3, 1, 7, -1});
+  Literal u = Literal::Vector<float>({10, 20, 30, 40, 50});
+  EXPECT_EQ(RunOne(*s, {&x, &idx, &u}).ToVector<float>(),
+            (std::vector<float>{0, 41, 2, 23, 4}));
+}
+
+TEST(ScatterKernel, RowWindowsSetAndSkipWindowsThatDoNotFit) {
+  // x.at[idx].set(rows) for x f32[4,3]; then 2-row windows along dim 0.
+  auto set = BinaryRegion(Opcode::kParameter, ElementType::kF32);
+  {
+    OpUnderTest t;
+    ScatterDimensionNumbers dn = PointScatter(1);
+    dn.update_window_dims = {1};
+    auto* s = Scatter(t, F32({4, 3}), S32({2, 1}), F32({2, 3}), dn, set.get());
+    Literal x = Literal::FromVector<float>({4, 3}, Iota(12));
+    Literal idx = Literal::FromVector<int32_t>({2, 1}, {3, 0});
+    Literal rows = Literal::FromVector<float>({2, 3}, {-1, -2, -3, -4, -5, -6});
+    EXPECT_EQ(RunOne(*s, {&x, &idx, &rows}).ToVector<float>(),
+              (std::vector<float>{-4, -5, -6, 3, 4, 5, 6, 7, 8, -1, -2, -3}));
+  }
+  {
+    OpUnderTest t;
+    ScatterDimensionNumbers dn;
+    dn.update_window_dims = {1, 2};
+    dn.scatter_dims_to_operand_dims = {0};
+    dn.index_vector_dim = 1;
+    auto* s =
+        Scatter(t, F32({4, 3}), S32({2, 1}), F32({2, 2, 3}), dn, set.get());
+    Literal x = Literal::FromVector<float>({4, 3}, Iota(12));
+    // Start 3 leaves no room for 2 rows: that window is skipped whole.
+    Literal idx = Literal::FromVector<int32_t>({2, 1}, {3, 1});
+    Literal rows = Literal::FromVector<float>(
+        {2, 2, 3}, {-1, -1, -1, -1, -1, -1, -7, -8, -9, -10, -11, -12});
+    EXPECT_EQ(
+        RunOne(*s, {&x, &idx, &rows}).ToVector<float>(),
+        (std::vector<float>{0, 1, 2, -7, -8, -9, -10, -11, -12, 9, 10, 11}));
+  }
+}
+
+TEST(ScatterKernel, BatchingDims) {
+  // vmap(lambda row, i, v: row.at[i].add(v)): x f32[2,4], idx s32[2,1].
+  auto add = BinaryRegion(Opcode::kAdd, ElementType::kS32);
+  OpUnderTest t;
+  ScatterDimensionNumbers dn;
+  dn.inserted_window_dims = {1};
+  dn.input_batching_dims = {0};
+  dn.scatter_indices_batching_dims = {0};
+  dn.scatter_dims_to_operand_dims = {1};
+  dn.index_vector_dim = 1;
+  auto* s = Scatter(t, S32({2, 4}), S32({2, 1}), S32({2}), dn, add.get());
+  Literal x = Literal::FromVector<int32_t>({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7});
+  Literal idx = Literal::FromVector<int32_t>({2, 1}, {2, 0});
+  Literal u = Literal::Vector<int32_t>({100, 200});
+  EXPECT_EQ(RunOne(*s, {&x, &idx, &u}).ToVector<int32_t>(),
+            (std::vector<int32_t>{0, 1, 102, 3, 204, 5, 6, 7}));
+}
+
+TEST(ScatterKernel, SubtractRegionAsScalarProgram) {
+  // A combiner no typed fast path covers: old - update.
+  auto sub = BinaryRegion(Opcode::kSubtract, ElementType::kF32);
+  OpUnderTest t;
+  auto* s =
+      Scatter(t, F32({4}), S32({3, 1}), F32({3}), PointScatter(1), sub.get());
+  Literal x = Literal::FromVector<float>({4}, {10, 10, 10, 10});
+  Literal idx = Literal::FromVector<int32_t>({3, 1}, {0, 0, 3});
+  Literal u = Literal::Vector<float>({1, 2, 4});
+  TestRegionRunner runner;
+  EXPECT_EQ(RunOne(*s, {&x, &idx, &u}, &runner).ToVector<float>(),
+            (std::vector<float>{7, 10, 10, 6}));
+  EXPECT_EQ(runner.calls, 0);
+}
+
+TEST(ScatterKernel, RegionThroughTheRunner) {
+  // fmod(old, update): fmod(fmod(10, 4), 3) = 2 at 0; fmod(10, 4) = 2 at 3.
+  auto rem = BinaryRegion(Opcode::kRemainder, ElementType::kF32);
+  OpUnderTest t;
+  auto* s =
+      Scatter(t, F32({4}), S32({3, 1}), F32({3}), PointScatter(1), rem.get());
+  Literal x = Literal::FromVector<float>({4}, {10, 10, 10, 10});
+  Literal idx = Literal::FromVector<int32_t>({3, 1}, {0, 0, 3});
+  Literal u = Literal::Vector<float>({4, 3, 4});
+  TestRegionRunner runner;
+  EXPECT_EQ(RunOne(*s, {&x, &idx, &u}, &runner).ToVector<float>(),
+            (std::vector<float>{2, 10, 10, 2}));
+  EXPECT_EQ(runner.calls, 3);
+}
+
+// x.at[idx].mul/min/max(u) with idx = [1, 3, 1, 4]: duplicates combine in
+// order, index 4 is out of bounds for x of 4 elements and is dropped.
+template <typename T>
+void CheckMulMinMax(ElementType type) {
+  SCOPED_TRACE(std::string(ElementTypeName(type)));
+  const Shape shape = Shape::Array(type, {4});
+  const Shape updates = Shape::Array(type, {4});
+  Literal x = Literal::FromVector<T>({4}, {5, 6, 7, 8});
+  Literal idx = Literal::FromVector<int32_t>({4, 1}, {1, 3, 1, 4});
+  Literal u = Literal::FromVector<T>({4}, {2, 9, 3, 1});
+  struct Case {
+    Opcode op;
+    std::vector<T> expected;
+  };
+  for (const Case& c : {Case{Opcode::kMultiply, {5, 36, 7, 72}},
+                        Case{Opcode::kMinimum, {5, 2, 7, 8}},
+                        Case{Opcode::kMaximum, {5, 6, 7, 9}}}) {
+    auto region = BinaryRegion(c.op, type);
+    OpUnderTest t;
+    auto* s =
+        Scatter(t, shape, S32({4, 1}), updates, PointScatter(1), region.get());
+    TestRegionRunner runner;
+    EXPECT_EQ(RunOne(*s, {&x, &idx, &u}, &runner).template ToVector<T>(),
+              c.expected)
+        << OpcodeName(c.op);
+    EXPECT_EQ(runner.calls, 0);
+  }
+}
+
+TEST(ScatterKernel, AtIndexMulMinMaxAcrossTypes) {
+  CheckMulMinMax<float>(ElementType::kF32);
+  CheckMulMinMax<double>(ElementType::kF64);
+  CheckMulMinMax<int8_t>(ElementType::kS8);
+  CheckMulMinMax<int32_t>(ElementType::kS32);
+  CheckMulMinMax<uint32_t>(ElementType::kU32);
+  CheckMulMinMax<int64_t>(ElementType::kS64);
+}
+
+TEST(ScatterKernel, UniqueAndSortedIndexFlagsAreAccepted) {
+  // x.at[jnp.array([0, 2])].add(u, unique_indices=True,
+  // indices_are_sorted=True): the flags are promises that change nothing.
+  for (auto [sorted, unique] : {std::pair{true, true}, std::pair{true, false},
+                                std::pair{false, true}}) {
+    for (Opcode op : {Opcode::kAdd, Opcode::kParameter}) {
+      auto region = BinaryRegion(op, ElementType::kF32);
+      OpUnderTest t;
+      auto* s = Scatter(t, F32({3}), S32({2, 1}), F32({2}), PointScatter(1),
+                        region.get());
+      s->indices_are_sorted = sorted;
+      s->unique_indices = unique;
+      Literal x = Literal::Vector<float>({1, 1, 1});
+      Literal idx = Literal::FromVector<int32_t>({2, 1}, {0, 2});
+      Literal u = Literal::Vector<float>({10, 20});
+      EXPECT_EQ(RunOne(*s, {&x, &idx, &u}).ToVector<float>(),
+                op == Opcode::kAdd ? (std::vector<float>{11, 1, 21})
+                                   : (std::vector<float>{10, 1, 20}));
+    }
+  }
+}
+
+TEST(ScatterKernel, TwoOperandsWithTupleRegion) {
+  // A variadic scatter: (values, counts).at[idx].add((u, 1)) in one op.
+  auto region = std::make_unique<Computation>("region");
+  {
+    Shape f = F32({}), i = S32({});
+    std::vector<Instruction*> p;
+    for (const Shape* s : {&f, &i, &f, &i}) {
+      p.push_back(region->AddInstruction(Opcode::kParameter, *s, {},
+                                         "p" + std::to_string(p.size())));
+      p.back()->parameter_number = static_cast<int64_t>(p.size() - 1);
+    }
+    auto* sum = region->AddInstruction(Opcode::kAdd, f, {p[0], p[2]}, "sum");
+    auto* count =
+        region->AddInstruction(Opcode::kAdd, i, {p[1], p[3]}, "count");
+    region->set_root(region->AddInstruction(
+        Opcode::kTuple, Shape::Tuple({f, i}), {sum, count}, "root"));
+  }
+  OpUnderTest t;
+  auto* values = t.Param(F32({3}));
+  auto* counts = t.Param(S32({3}));
+  auto* idx = t.Param(S32({4, 1}));
+  auto* uv = t.Param(F32({4}));
+  auto* uc = t.Param(S32({4}));
+  auto* s = t.Op(Opcode::kScatter, Shape::Tuple({F32({3}), S32({3})}),
+                 {values, counts, idx, uv, uc});
+  s->scatter_dimension_numbers = PointScatter(1);
+  s->AppendCalledComputation(region.get());
+  StatusOr<Kernel> kernel = MakeStructuralKernel(*s);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  Literal v = Literal::Vector<float>({0, 0, 0});
+  Literal c = Literal::Vector<int32_t>({0, 0, 0});
+  Literal i = Literal::FromVector<int32_t>({4, 1}, {2, 0, 2, 2});
+  Literal u = Literal::Vector<float>({1.5f, 4, 2, 0.5f});
+  Literal ones = Literal::Vector<int32_t>({1, 1, 1, 1});
+  Literal v_out(F32({3})), c_out(S32({3}));
+  TestRegionRunner runner;
+  ASSERT_TRUE(testing_util::RunKernel(*kernel, {&v, &c, &i, &u, &ones},
+                                      {&v_out, &c_out}, &runner)
+                  .ok());
+  EXPECT_EQ(v_out.ToVector<float>(), (std::vector<float>{4, 0, 4}));
+  EXPECT_EQ(c_out.ToVector<int32_t>(), (std::vector<int32_t>{1, 0, 3}));
+  EXPECT_EQ(runner.calls, 0);
+}
+
+}  // namespace
+}  // namespace xffi::cpu
