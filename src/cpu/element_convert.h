@@ -8,10 +8,12 @@
 //    parts;
 //  - complex to a real type takes the real part; real to complex has a zero
 //    imaginary part;
-//  - float to float rounds once, to nearest even.
+//  - float to float rounds once, to nearest even, except that bf16 is
+//    reached through f32 as XLA:CPU does.
 #ifndef XFFI_SRC_CPU_ELEMENT_CONVERT_H_
 #define XFFI_SRC_CPU_ELEMENT_CONVERT_H_
 
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <limits>
@@ -47,6 +49,31 @@ typename To::Value SaturatingCast(F x) {
   }
 }
 
+// XLA:CPU's special values in the byte-float formats, which the plain
+// encoder does not give: NaN, and negative values past the largest finite
+// one, keep their sign where the format has a signed NaN (f8e4m3fn's -NaN
+// is 0xff); f4e2m1fn has no NaN and takes NaN to -0; f8e8m0fnu has no sign
+// and takes every negative value, -0 included, to its NaN.
+template <typename To, typename X>
+uint8_t XlaByteFloatSpecials(uint8_t bits, X x) {
+  constexpr ElementType kType = To::kType;
+  if constexpr (kType == ElementType::kF4E2M1FN) {
+    if (x != x) return 0x8;
+  } else if constexpr (std::is_floating_point_v<X> || std::is_signed_v<X>) {
+    const bool negative = std::signbit(x);
+    if constexpr (kType == ElementType::kF8E8M0FNU) {
+      if (negative) return 0xff;
+    } else if constexpr (kType == ElementType::kF8E5M2 ||
+                         kType == ElementType::kF8E4M3FN ||
+                         kType == ElementType::kF8E4M3 ||
+                         kType == ElementType::kF8E3M4) {
+      const float decoded = To::Load(bits);
+      if (negative && decoded != decoded) return bits | 0x80;
+    }
+  }
+  return bits;
+}
+
 template <typename From, typename To>
 typename To::Storage ConvertElement(typename From::Value v) {
   using TV = typename To::Value;
@@ -72,12 +99,22 @@ typename To::Storage ConvertElement(typename From::Value v) {
     if constexpr (To::kIsFloat) {
       if constexpr (To::kNative) {
         return static_cast<TV>(x);
-      } else if constexpr (std::is_same_v<X, double> ||
-                           (From::kIsInteger && From::kBits > 24)) {
-        // Through float would round twice.
-        return To::StoreDouble(static_cast<double>(x));
-      } else {
+      } else if constexpr (To::kType == ElementType::kBF16) {
+        // XLA:CPU narrows to f32 first, so f64 and wide integers round
+        // twice on their way to bf16 (1 + 2^-8 + 2^-40 gives 1.0).
         return To::Store(static_cast<float>(x));
+      } else {
+        typename To::Storage bits;
+        if constexpr (std::is_same_v<X, double> ||
+                      (From::kIsInteger && From::kBits > 24)) {
+          // Through float would round twice.
+          bits = To::StoreDouble(static_cast<double>(x));
+        } else {
+          bits = To::Store(static_cast<float>(x));
+        }
+        if constexpr (sizeof(typename To::Storage) == 1)
+          bits = XlaByteFloatSpecials<To>(bits, x);
+        return bits;
       }
     } else if constexpr (std::is_floating_point_v<X>) {
       return To::Store(SaturatingCast<To>(x));

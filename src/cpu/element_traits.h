@@ -10,6 +10,7 @@
 #define XFFI_SRC_CPU_ELEMENT_TRAITS_H_
 
 #include <array>
+#include <bit>
 #include <complex>
 #include <cstdint>
 #include <string>
@@ -139,8 +140,22 @@ struct ElementTraits<ElementType::kC128>
 template <>
 struct ElementTraits<ElementType::kF16>
     : TraitsBase<ElementType::kF16, uint16_t, float, Category::kFloat, 16> {
-  static float Load(uint16_t s) { return HalfToFloat(s); }
-  static uint16_t Store(float v) { return FloatToHalf(v); }
+  // Inline here (the compiler's _Float16 where it has one) rather than the
+  // out-of-line codecs, so the loops around them stay call-free.
+  static float Load(uint16_t s) {
+#ifdef __FLT16_MAX__
+    return static_cast<float>(std::bit_cast<_Float16>(s));
+#else
+    return HalfToFloat(s);
+#endif
+  }
+  static uint16_t Store(float v) {
+#ifdef __FLT16_MAX__
+    return std::bit_cast<uint16_t>(static_cast<_Float16>(v));
+#else
+    return FloatToHalf(v);
+#endif
+  }
   static uint16_t StoreDouble(double v) {
     return static_cast<uint16_t>(NarrowFloatFromDouble(kType, v));
   }
@@ -149,8 +164,17 @@ struct ElementTraits<ElementType::kF16>
 template <>
 struct ElementTraits<ElementType::kBF16>
     : TraitsBase<ElementType::kBF16, uint16_t, float, Category::kFloat, 16> {
-  static float Load(uint16_t s) { return BFloat16ToFloat(s); }
-  static uint16_t Store(float v) { return FloatToBFloat16(v); }
+  // The same rounding as FloatToBFloat16, inline and branch-free so the
+  // loops vectorise: nearest even, NaN kept quiet.
+  static float Load(uint16_t s) {
+    return std::bit_cast<float>(static_cast<uint32_t>(s) << 16);
+  }
+  static uint16_t Store(float v) {
+    const uint32_t bits = std::bit_cast<uint32_t>(v);
+    const uint32_t rounded = bits + 0x7fffu + ((bits >> 16) & 1u);
+    const uint32_t quiet_nan = bits | 0x00400000u;
+    return static_cast<uint16_t>((v != v ? quiet_nan : rounded) >> 16);
+  }
   static uint16_t StoreDouble(double v) {
     return static_cast<uint16_t>(NarrowFloatFromDouble(kType, v));
   }

@@ -6,7 +6,7 @@
 //   x / 0 = -1 (all ones), INT_MIN / -1 = INT_MIN,
 //   x % 0 = x, INT_MIN % -1 = 0,
 //   shifts by >= the bit width give 0 (or the sign fill for arithmetic),
-//   integer power with a negative exponent is 0 except for base 1,
+//   integer power with a negative exponent is 0 except for bases 1 and -1,
 //   arithmetic wraps (two's complement).
 // Floating max/min propagate NaN and order -0 below +0.
 #ifndef XFFI_SRC_CPU_ELEMENTWISE_OPS_H_
@@ -343,10 +343,15 @@ struct Power {
     if constexpr (Tr::kIsInteger) {
       // XLA squares six times (a larger exponent overflows every base but
       // 0, 1 and -1), so only the exponent's low six bits count. An exponent
-      // whose top bit is set, unsigned types included, reads as negative and
-      // gives 0, or 1 for base 1.
-      if ((Bits<Tr>(exponent) >> (Tr::kBits - 1)) != 0)
-        return base == 1 ? V{1} : V{0};
+      // whose top bit is set, unsigned types included, reads as negative:
+      // 1 for base 1, +-1 by the exponent's parity for base -1 (all ones,
+      // unsigned types included), and 0 for every other base.
+      if ((Bits<Tr>(exponent) >> (Tr::kBits - 1)) != 0) {
+        if (base == 1) return V{1};
+        if (Bits<Tr>(base) == Bits<Tr>(static_cast<V>(~V{0})))
+          return (exponent & 1) ? base : V{1};
+        return V{0};
+      }
       uint64_t e = Bits<Tr>(exponent) & 63;
       V result = 1;
       for (int bit = 0; bit < 6; ++bit) {
