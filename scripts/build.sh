@@ -41,6 +41,11 @@ for dir in "$xla_local" "$xla_newest"; do
 done
 
 jobs=${XFFI_JOBS:-$(nproc)}
+# ccache (used when installed, see CMakeLists.txt) keys objects by paths
+# relative to the checkout and not by the build directory, so a fresh clone
+# of the same sources reuses what an earlier checkout compiled.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 cmake -S . -B "build/$flavour" -G "Unix Makefiles" "${flags[@]}" \
   "-DXFFI_XLA_INCLUDE_DIRS=$xla_local;$xla_newest" \
   -DXFFI_REQUIRE_XLA_HEADERS=ON \

@@ -3,10 +3,10 @@
 // [batch, m, n] (the result's row-major order). An operand already in that
 // order, or in [batch, k, m] / [batch, n, k] order, is used in place (the
 // latter as a transposed map); any other order is packed once per run.
-// Floating and complex products go through Eigen in the compute type the
-// result type implies (f32 for f16/bf16 and narrower floats, so those
-// accumulate in f32); integer products use a plain loop with 64-bit wrapping
-// accumulation.
+// Floating and complex products go through Eigen (a plain loop for tiny
+// ones) in the compute type the result type implies (f32 for f16/bf16 and
+// narrower floats, so those accumulate in f32); integer products use a plain
+// loop with 64-bit wrapping accumulation.
 #include <Eigen/Core>
 #include <algorithm>
 #include <complex>
@@ -213,6 +213,36 @@ struct DotPlan {
   bool result_direct;  // the result type is the compute type
 };
 
+// Below this many multiply-adds a plain loop beats Eigen's product, whose
+// dispatch and GEMM blocking cost more than the arithmetic.
+constexpr int64_t kSmallProduct = 4096;
+
+// c[m, n] = a[m, k] * b[k, n]; a transposed is stored [k, m], b transposed
+// [n, k]. The innermost loop runs along c's rows, so it vectorises.
+template <typename C>
+void SmallProduct(const C* a, const C* b, C* c, int64_t m, int64_t k, int64_t n,
+                  bool a_transposed, bool b_transposed) {
+  const int64_t a_row = a_transposed ? 1 : k, a_col = a_transposed ? m : 1;
+  for (int64_t i = 0; i < m; ++i) {
+    C* row = c + i * n;
+    if (b_transposed) {  // b's rows are c's columns: dot products
+      for (int64_t j = 0; j < n; ++j) {
+        C sum(0);
+        for (int64_t p = 0; p < k; ++p)
+          sum += a[i * a_row + p * a_col] * b[j * k + p];
+        row[j] = sum;
+      }
+      continue;
+    }
+    for (int64_t j = 0; j < n; ++j) row[j] = C(0);
+    for (int64_t p = 0; p < k; ++p) {
+      const C av = a[i * a_row + p * a_col];
+      const C* b_row = b + p * n;
+      for (int64_t j = 0; j < n; ++j) row[j] += av * b_row[j];
+    }
+  }
+}
+
 template <typename C>
 Status RunFloatDot(const DotPlan& plan, const KernelArgs& args) {
   using Mat = Eigen::Matrix<C, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -233,6 +263,11 @@ Status RunFloatDot(const DotPlan& plan, const KernelArgs& args) {
   for (int64_t i = 0; i < plan.batch; ++i) {
     const C* ai = a + i * m * k;
     const C* bi = b + i * k * n;
+    if (m * n * k <= kSmallProduct) {
+      SmallProduct(ai, bi, c + i * m * n, m, k, n, plan.lhs.transposed,
+                   plan.rhs.transposed);
+      continue;
+    }
     Eigen::Map<Mat> ci(c + i * m * n, m, n);
     if (k == 0) {
       ci.setZero();

@@ -263,6 +263,11 @@ class CpuExecutable : public Executable {
       result_leaves_.push_back(leaf);
     argument_addresses_.resize(parameter_leaves_.size());
     result_addresses_.resize(result_leaves_.size());
+    // Arrays with bytes need an address; tokens and empty arrays do not.
+    for (const Shape* leaf : parameter_leaves_)
+      argument_needs_data_.push_back(leaf->IsArray() && leaf->byte_size() > 0);
+    for (const Shape* leaf : result_leaves_)
+      result_needs_data_.push_back(leaf->IsArray() && leaf->byte_size() > 0);
   }
 
   const Module& module() const override { return module_; }
@@ -321,14 +326,12 @@ class CpuExecutable : public Executable {
           " result addresses");
     }
     for (size_t i = 0; i < argument_leaves.size(); ++i) {
-      if (argument_leaves[i] == nullptr && parameter_leaves_[i]->IsArray() &&
-          parameter_leaves_[i]->byte_size() > 0)
+      if (argument_leaves[i] == nullptr && argument_needs_data_[i])
         return InvalidArgument("argument leaf " + std::to_string(i) +
                                " is null");
     }
     for (size_t i = 0; i < result_leaves.size(); ++i) {
-      if (result_leaves[i] == nullptr && result_leaves_[i]->IsArray() &&
-          result_leaves_[i]->byte_size() > 0)
+      if (result_leaves[i] == nullptr && result_needs_data_[i])
         return InvalidArgument("result leaf " + std::to_string(i) + " is null");
     }
     return entry_->Run(argument_leaves.data(), result_leaves.data());
@@ -351,6 +354,7 @@ class CpuExecutable : public Executable {
   std::vector<Shape> parameter_shapes_;
   Shape result_shape_;
   std::vector<const Shape*> parameter_leaves_, result_leaves_;
+  std::vector<bool> argument_needs_data_, result_needs_data_;
   std::vector<const void*> argument_addresses_;
   std::vector<void*> result_addresses_;
 };

@@ -166,8 +166,6 @@ class ScalarCombiner {
   ScalarCombiner(const Computation* region, std::vector<ElementType> types,
                  const ScalarProgram* program = nullptr);
 
-  size_t arity() const { return types_.size(); }
-  size_t element_size(size_t i) const { return sizes_[i]; }
   // acc[i] <- region(acc..., value...); each pointer is one element.
   Status Combine(RegionRunner* runner, void* const* acc,
                  const void* const* values);

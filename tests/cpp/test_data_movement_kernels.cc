@@ -4,6 +4,8 @@
 
 #include <complex>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "kernel_test_util.h"
 
@@ -189,6 +191,92 @@ TEST(DataMovementKernels, ReverseOfBytes) {
             (std::vector<uint8_t>{6, 5, 4, 3, 2, 1}));
   EXPECT_EQ(RunOne(*r1, {&x}).ToVector<uint8_t>(),
             (std::vector<uint8_t>{3, 2, 1, 6, 5, 4}));
+}
+
+// The data movement kernels move bytes; every element width takes its own
+// path (1, 2, 4, 8 and 16 bytes). Values are 1..n as T (for bf16 the raw
+// bits 1..n, which the kernels never interpret); expected values are the
+// NumPy results on np.arange(1, n + 1).
+template <typename T>
+Literal Numbered(ElementType type, std::vector<int64_t> dims) {
+  Literal l(Shape::Array(type, std::move(dims)));
+  const int64_t n = l.shape().num_elements();
+  for (int64_t i = 0; i < n; ++i) l.data<T>()[i] = static_cast<T>(i + 1);
+  return l;
+}
+
+template <typename T>
+std::vector<int> AsInts(const Literal& l) {
+  std::vector<int> out;
+  for (int64_t i = 0; i < l.shape().num_elements(); ++i)
+    out.push_back(static_cast<int>(std::real(l.data<T>()[i])));
+  return out;
+}
+
+template <typename T>
+void CheckEveryDataMovementOp(ElementType type) {
+  SCOPED_TRACE(std::string(ElementTypeName(type)));
+  auto shape = [&](std::vector<int64_t> dims) {
+    return Shape::Array(type, std::move(dims));
+  };
+  OpUnderTest t;
+  auto* p = t.Param(shape({2, 3}));
+  Literal x = Numbered<T>(type, {2, 3});
+
+  auto* tr = t.Op(Opcode::kTranspose, shape({3, 2}), {p});
+  tr->dimensions = {1, 0};
+  EXPECT_EQ(AsInts<T>(RunOne(*tr, {&x})), (std::vector<int>{1, 4, 2, 5, 3, 6}));
+
+  auto* rev = t.Op(Opcode::kReverse, shape({2, 3}), {p});
+  rev->dimensions = {1};
+  EXPECT_EQ(AsInts<T>(RunOne(*rev, {&x})),
+            (std::vector<int>{3, 2, 1, 6, 5, 4}));
+
+  auto* sl = t.Op(Opcode::kSlice, shape({2, 2}), {p});
+  sl->slice_starts = {0, 0};
+  sl->slice_limits = {2, 3};
+  sl->slice_strides = {1, 2};
+  EXPECT_EQ(AsInts<T>(RunOne(*sl, {&x})), (std::vector<int>{1, 3, 4, 6}));
+
+  auto* bc = t.Op(Opcode::kBroadcast, shape({2, 2, 3}), {p});
+  bc->dimensions = {0, 2};
+  EXPECT_EQ(AsInts<T>(RunOne(*bc, {&x})),
+            (std::vector<int>{1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6}));
+
+  auto* cat = t.Op(Opcode::kConcatenate, shape({2, 6}), {p, p});
+  cat->dimensions = {1};
+  EXPECT_EQ(AsInts<T>(RunOne(*cat, {&x, &x})),
+            (std::vector<int>{1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6}));
+
+  // lax.pad(x, 0, [(0, 1, 0), (1, -1, 1)])
+  auto* zero = t.Param(shape({}));
+  auto* pad = t.Op(Opcode::kPad, shape({3, 5}), {p, zero});
+  pad->padding = {{0, 1, 0}, {1, -1, 1}};
+  Literal z(shape({}));
+  EXPECT_EQ(AsInts<T>(RunOne(*pad, {&x, &z})),
+            (std::vector<int>{0, 1, 0, 2, 0, 0, 4, 0, 5, 0, 0, 0, 0, 0, 0}));
+
+  auto* i = t.Param(testing_util::S32({}));
+  auto* ds = t.Op(Opcode::kDynamicSlice, shape({2, 2}), {p, i, i});
+  ds->dynamic_slice_sizes = {2, 2};
+  Literal one = Literal::Scalar<int32_t>(1);  // row start clamps to 0
+  EXPECT_EQ(AsInts<T>(RunOne(*ds, {&x, &one, &one})),
+            (std::vector<int>{2, 3, 5, 6}));
+
+  auto* u = t.Param(shape({1, 2}));
+  auto* dus = t.Op(Opcode::kDynamicUpdateSlice, shape({2, 3}), {p, u, i, i});
+  Literal upd = Numbered<T>(type, {1, 2});
+  EXPECT_EQ(AsInts<T>(RunOne(*dus, {&x, &upd, &one, &one})),
+            (std::vector<int>{1, 2, 3, 4, 1, 2}));
+}
+
+TEST(DataMovementKernels, EveryElementWidth) {
+  CheckEveryDataMovementOp<uint8_t>(ElementType::kU8);
+  CheckEveryDataMovementOp<int8_t>(ElementType::kS8);
+  CheckEveryDataMovementOp<uint16_t>(ElementType::kBF16);
+  CheckEveryDataMovementOp<int32_t>(ElementType::kS32);
+  CheckEveryDataMovementOp<double>(ElementType::kF64);
+  CheckEveryDataMovementOp<std::complex<double>>(ElementType::kC128);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <string>
+#include <vector>
 
 #include "ir/float_types.h"
 #include "kernel_test_util.h"
@@ -46,6 +48,54 @@ TEST(DotKernel, TransposedOperandsUsedInPlace) {
             (std::vector<float>{5, 2, -1, 0}));
 }
 
+// Products past the small-product loop go through Eigen, with each operand
+// in either order. a = ((arange(480)*7) % 11 - 5).reshape(24, 20), b =
+// ((arange(320)*5) % 9 - 4).reshape(20, 16); c = a @ b (NumPy, exact).
+template <typename T>
+void CheckLargeProduct(ElementType type) {
+  std::vector<T> a(24 * 20), b(20 * 16), a_t(a.size()), b_t(b.size());
+  for (int i = 0; i < 480; ++i) a[i] = static_cast<T>((i * 7) % 11 - 5);
+  for (int i = 0; i < 320; ++i) b[i] = static_cast<T>((i * 5) % 9 - 4);
+  for (int i = 0; i < 24; ++i)
+    for (int p = 0; p < 20; ++p) a_t[p * 24 + i] = a[i * 20 + p];
+  for (int p = 0; p < 20; ++p)
+    for (int j = 0; j < 16; ++j) b_t[j * 20 + p] = b[p * 16 + j];
+  for (bool lhs_t : {false, true})
+    for (bool rhs_t : {false, true}) {
+      SCOPED_TRACE(std::to_string(lhs_t) + std::to_string(rhs_t));
+      OpUnderTest t;
+      Shape lhs = Shape::Array(type, lhs_t ? std::vector<int64_t>{20, 24}
+                                           : std::vector<int64_t>{24, 20});
+      Shape rhs = Shape::Array(type, rhs_t ? std::vector<int64_t>{16, 20}
+                                           : std::vector<int64_t>{20, 16});
+      auto* d = Dot(t, lhs, rhs, Shape::Array(type, {24, 16}),
+                    {{}, {}, {lhs_t ? 0 : 1}, {rhs_t ? 1 : 0}});
+      Literal la = Literal::FromVector<T>(lhs.dims(), lhs_t ? a_t : a);
+      Literal lb = Literal::FromVector<T>(rhs.dims(), rhs_t ? b_t : b);
+      std::vector<T> c = RunOne(*d, {&la, &lb}).template ToVector<T>();
+      ASSERT_EQ(c.size(), 384u);
+      T sum = 0, squares = 0;
+      for (T v : c) {
+        sum += v;
+        squares += v * v;
+      }
+      EXPECT_EQ(sum, -17);
+      EXPECT_EQ(squares, 308277);
+      EXPECT_EQ(c[0], -11);
+      EXPECT_EQ(c[5 * 16 + 7], -22);
+      EXPECT_EQ(c[23 * 16 + 15], -3);
+      const std::vector<T> column3 = {-50, 18, 64, 11,  -31, -7, -5,  -3,
+                                      10,  1,  -8, -50, 18,  64, 11,  -31,
+                                      -7,  -5, -3, 10,  1,   -8, -50, 18};
+      for (int i = 0; i < 24; ++i) EXPECT_EQ(c[i * 16 + 3], column3[i]) << i;
+    }
+}
+
+TEST(DotKernel, LargeProductsThroughEigen) {
+  CheckLargeProduct<float>(ElementType::kF32);
+  CheckLargeProduct<double>(ElementType::kF64);
+}
+
 TEST(DotKernel, MatrixVector) {
   OpUnderTest t;
   auto* d = Dot(t, F32({2, 3}), F32({3}), F32({2}), {{}, {}, {1}, {0}});
@@ -78,6 +128,78 @@ TEST(DotKernel, ScrambledBatchAndContractingDims) {
       {2, 2, 3}, {-3, 0, -2, 1, -1, -3, 0, -2, 1, -1, -3, 0});
   EXPECT_EQ(RunOne(*d, {&l, &r}).ToVector<float>(),
             (std::vector<float>{5, -12, -6, 1, 0, 3, 9, 11}));
+}
+
+TEST(DotKernel, BatchDimInTheMiddleAndTwoContractingDims) {
+  // einsum('mkbj,jbkn->bmn', L, R): L = ((arange(24)*5) % 7 - 3) as
+  // [2,3,2,2], R = ((arange(24)*3) % 5 - 2) as [2,2,3,2]; both need packing.
+  OpUnderTest t;
+  auto* d = Dot(t, F32({2, 3, 2, 2}), F32({2, 2, 3, 2}), F32({2, 2, 2}),
+                {{2}, {1}, {1, 3}, {2, 0}});
+  std::vector<float> l(24), r(24);
+  for (int i = 0; i < 24; ++i) {
+    l[i] = static_cast<float>((i * 5) % 7 - 3);
+    r[i] = static_cast<float>((i * 3) % 5 - 2);
+  }
+  Literal a = Literal::FromVector<float>({2, 3, 2, 2}, l);
+  Literal b = Literal::FromVector<float>({2, 2, 3, 2}, r);
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{1, 1, -4, 8, 1, 1, 1, 6}));
+}
+
+TEST(DotKernel, Bf16ResultAccumulatesInF32) {
+  // [256, 1, 1, 1, 1] . ones: step by step in bf16 every +1 rounds back to
+  // 256; XLA (jnp.dot on CPU) accumulates in f32 and gives 260.
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kBF16, {1, 5});
+  Shape r = Shape::Array(ElementType::kBF16, {5, 1});
+  auto* d = Dot(t, l, r, Shape::Array(ElementType::kBF16, {1, 1}),
+                {{}, {}, {1}, {0}});
+  Literal a(l), b(r);
+  const float values[] = {256, 1, 1, 1, 1};
+  for (size_t i = 0; i < 5; ++i) {
+    a.data<uint16_t>()[i] = FloatToBFloat16(values[i]);
+    b.data<uint16_t>()[i] = FloatToBFloat16(1.0f);
+  }
+  Literal out = RunOne(*d, {&a, &b});
+  EXPECT_EQ(BFloat16ToFloat(out.data<uint16_t>()[0]), 260.0f);
+}
+
+TEST(DotKernel, F16OperandsWithF32PreferredType) {
+  // lax.dot(x, y, preferred_element_type=f32) for f16 x: [1,3], y: [3,2]:
+  // 2049 is not an f16, so the f32 result shows no f16 rounding.
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kF16, {1, 3});
+  Shape r = Shape::Array(ElementType::kF16, {3, 2});
+  auto* d = Dot(t, l, r, F32({1, 2}), {{}, {}, {1}, {0}});
+  Literal a(l), b(r);
+  const float xs[] = {2048, 1, 0.5f}, ys[] = {1, 0, 1, 1, 2, -4};
+  for (size_t i = 0; i < 3; ++i) a.data<uint16_t>()[i] = FloatToHalf(xs[i]);
+  for (size_t i = 0; i < 6; ++i) b.data<uint16_t>()[i] = FloatToHalf(ys[i]);
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<float>(),
+            (std::vector<float>{2050, -1}));
+}
+
+TEST(DotKernel, Int32AndUnsignedProductsWrap) {
+  OpUnderTest t;
+  Shape l = Shape::Array(ElementType::kU8, {1, 2});
+  Shape r = Shape::Array(ElementType::kU8, {2, 1});
+  auto* d =
+      Dot(t, l, r, Shape::Array(ElementType::kU8, {1, 1}), {{}, {}, {1}, {0}});
+  Literal a = Literal::FromVector<uint8_t>({1, 2}, {200, 3});
+  Literal b = Literal::FromVector<uint8_t>({2, 1}, {2, 100});
+  // (400 + 300) mod 256
+  EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<uint8_t>(),
+            (std::vector<uint8_t>{188}));
+
+  OpUnderTest s;
+  auto* e = Dot(s, testing_util::S32({2, 2}), testing_util::S32({2}),
+                testing_util::S32({2}), {{}, {}, {1}, {0}});
+  Literal m = Literal::FromVector<int32_t>({2, 2}, {-7, 3, 2000000000, 1});
+  Literal v = Literal::Vector<int32_t>({5, 2});
+  // 2e9 * 5 + 2 wraps: 10000000002 mod 2^32 = 1410065410
+  EXPECT_EQ(RunOne(*e, {&m, &v}).ToVector<int32_t>(),
+            (std::vector<int32_t>{-29, 1410065410}));
 }
 
 TEST(DotKernel, Float64AndZeroContraction) {

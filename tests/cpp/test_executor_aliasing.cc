@@ -315,6 +315,31 @@ TEST(ExecutorLayouts, AliasedPairInAColumnMajorLayout) {
   EXPECT_EQ(add_one_in, add_one_out);
 }
 
+TEST(ExecutorLayouts, RankThreePermutedLayout) {
+  exec_alias_test::Register();
+  TestModule m;
+  IrBuilder b(m.Entry());
+  Instruction* x = b.Param(0, F32({2, 3, 4}), "x");
+  Instruction* op = b.CustomCall("ea.raw_copy", {x}, F32({2, 3, 4}));
+  // Dimension 1 fastest, then 2, then 0.
+  op->custom_call.operand_layouts = {
+      Shape::Array(ElementType::kF32, {2, 3, 4}, {1, 2, 0})};
+  b.Root(op);
+  auto exe = CompileForTest(std::move(m.module));
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  auto out = (*exe)->Execute({Literal::FromVector<float>({2, 3, 4}, Iota(24))});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  std::vector<float> expected(24);
+  for (int i0 = 0; i0 < 2; ++i0)
+    for (int i1 = 0; i1 < 3; ++i1)
+      for (int i2 = 0; i2 < 4; ++i2)
+        expected[static_cast<size_t>((i0 * 4 + i2) * 3 + i1)] =
+            static_cast<float>(i0 * 12 + i1 * 4 + i2);
+  EXPECT_EQ(exec_alias_test::raw_seen, expected);
+  // The result is row-major: it holds the bytes as the target wrote them.
+  EXPECT_EQ((*out)[0].ToVector<float>(), expected);
+}
+
 TEST(ExecutorLayouts, LayoutThatIsNotAPermutationIsRefused) {
   exec_alias_test::Register();
   TestModule m;

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "kernel_test_util.h"
 
@@ -257,6 +260,110 @@ TEST(ScatterKernel, RegionThroughTheRunner) {
   EXPECT_EQ(RunOne(*s, {&x, &idx, &u}, &runner).ToVector<float>(),
             (std::vector<float>{2, 10, 10, 2}));
   EXPECT_EQ(runner.calls, 3);
+}
+
+// x.at[idx].mul/min/max(u) with idx = [1, 3, 1, 4]: duplicates combine in
+// order, index 4 is out of bounds for x of 4 elements and is dropped.
+template <typename T>
+void CheckMulMinMax(ElementType type) {
+  SCOPED_TRACE(std::string(ElementTypeName(type)));
+  const Shape shape = Shape::Array(type, {4});
+  const Shape updates = Shape::Array(type, {4});
+  Literal x = Literal::FromVector<T>({4}, {5, 6, 7, 8});
+  Literal idx = Literal::FromVector<int32_t>({4, 1}, {1, 3, 1, 4});
+  Literal u = Literal::FromVector<T>({4}, {2, 9, 3, 1});
+  struct Case {
+    Opcode op;
+    std::vector<T> expected;
+  };
+  for (const Case& c : {Case{Opcode::kMultiply, {5, 36, 7, 72}},
+                        Case{Opcode::kMinimum, {5, 2, 7, 8}},
+                        Case{Opcode::kMaximum, {5, 6, 7, 9}}}) {
+    auto region = BinaryRegion(c.op, type);
+    OpUnderTest t;
+    auto* s =
+        Scatter(t, shape, S32({4, 1}), updates, PointScatter(1), region.get());
+    TestRegionRunner runner;
+    EXPECT_EQ(RunOne(*s, {&x, &idx, &u}, &runner).template ToVector<T>(),
+              c.expected)
+        << OpcodeName(c.op);
+    EXPECT_EQ(runner.calls, 0);
+  }
+}
+
+TEST(ScatterKernel, AtIndexMulMinMaxAcrossTypes) {
+  CheckMulMinMax<float>(ElementType::kF32);
+  CheckMulMinMax<double>(ElementType::kF64);
+  CheckMulMinMax<int8_t>(ElementType::kS8);
+  CheckMulMinMax<int32_t>(ElementType::kS32);
+  CheckMulMinMax<uint32_t>(ElementType::kU32);
+  CheckMulMinMax<int64_t>(ElementType::kS64);
+}
+
+TEST(ScatterKernel, UniqueAndSortedIndexFlagsAreAccepted) {
+  // x.at[jnp.array([0, 2])].add(u, unique_indices=True,
+  // indices_are_sorted=True): the flags are promises that change nothing.
+  for (auto [sorted, unique] : {std::pair{true, true}, std::pair{true, false},
+                                std::pair{false, true}}) {
+    for (Opcode op : {Opcode::kAdd, Opcode::kParameter}) {
+      auto region = BinaryRegion(op, ElementType::kF32);
+      OpUnderTest t;
+      auto* s = Scatter(t, F32({3}), S32({2, 1}), F32({2}), PointScatter(1),
+                        region.get());
+      s->indices_are_sorted = sorted;
+      s->unique_indices = unique;
+      Literal x = Literal::Vector<float>({1, 1, 1});
+      Literal idx = Literal::FromVector<int32_t>({2, 1}, {0, 2});
+      Literal u = Literal::Vector<float>({10, 20});
+      EXPECT_EQ(RunOne(*s, {&x, &idx, &u}).ToVector<float>(),
+                op == Opcode::kAdd ? (std::vector<float>{11, 1, 21})
+                                   : (std::vector<float>{10, 1, 20}));
+    }
+  }
+}
+
+TEST(ScatterKernel, TwoOperandsWithTupleRegion) {
+  // A variadic scatter: (values, counts).at[idx].add((u, 1)) in one op.
+  auto region = std::make_unique<Computation>("region");
+  {
+    Shape f = F32({}), i = S32({});
+    std::vector<Instruction*> p;
+    for (const Shape* s : {&f, &i, &f, &i}) {
+      p.push_back(region->AddInstruction(Opcode::kParameter, *s, {},
+                                         "p" + std::to_string(p.size())));
+      p.back()->parameter_number = static_cast<int64_t>(p.size() - 1);
+    }
+    auto* sum = region->AddInstruction(Opcode::kAdd, f, {p[0], p[2]}, "sum");
+    auto* count =
+        region->AddInstruction(Opcode::kAdd, i, {p[1], p[3]}, "count");
+    region->set_root(region->AddInstruction(
+        Opcode::kTuple, Shape::Tuple({f, i}), {sum, count}, "root"));
+  }
+  OpUnderTest t;
+  auto* values = t.Param(F32({3}));
+  auto* counts = t.Param(S32({3}));
+  auto* idx = t.Param(S32({4, 1}));
+  auto* uv = t.Param(F32({4}));
+  auto* uc = t.Param(S32({4}));
+  auto* s = t.Op(Opcode::kScatter, Shape::Tuple({F32({3}), S32({3})}),
+                 {values, counts, idx, uv, uc});
+  s->scatter_dimension_numbers = PointScatter(1);
+  s->AppendCalledComputation(region.get());
+  StatusOr<Kernel> kernel = MakeStructuralKernel(*s);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  Literal v = Literal::Vector<float>({0, 0, 0});
+  Literal c = Literal::Vector<int32_t>({0, 0, 0});
+  Literal i = Literal::FromVector<int32_t>({4, 1}, {2, 0, 2, 2});
+  Literal u = Literal::Vector<float>({1.5f, 4, 2, 0.5f});
+  Literal ones = Literal::Vector<int32_t>({1, 1, 1, 1});
+  Literal v_out(F32({3})), c_out(S32({3}));
+  TestRegionRunner runner;
+  ASSERT_TRUE(testing_util::RunKernel(*kernel, {&v, &c, &i, &u, &ones},
+                                      {&v_out, &c_out}, &runner)
+                  .ok());
+  EXPECT_EQ(v_out.ToVector<float>(), (std::vector<float>{4, 0, 4}));
+  EXPECT_EQ(c_out.ToVector<int32_t>(), (std::vector<int32_t>{1, 0, 3}));
+  EXPECT_EQ(runner.calls, 0);
 }
 
 }  // namespace

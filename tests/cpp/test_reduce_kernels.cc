@@ -3,7 +3,12 @@
 // RegionRunner path (a remainder region).
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "kernel_test_util.h"
 
@@ -313,6 +318,118 @@ TEST(ReduceWindowKernel, RegionThroughTheRunner) {
   EXPECT_EQ(RunOne(*r, {&in, &hundred}, &runner).ToVector<float>(),
             (std::vector<float>{2, 0}));
   EXPECT_EQ(runner.calls, 4);
+}
+
+TEST(ReduceWindowKernel, PaddingStridesAndWindowDilationTogether) {
+  // lax.reduce_window(arange(20.).reshape(4, 5), 0., add, (3, 2), (2, 2),
+  //                   ((1, 1), (0, 1)), window_dilation=(1, 2))
+  auto add = BinaryRegion(Opcode::kAdd, ElementType::kF32);
+  OpUnderTest t;
+  WindowDimension rows, cols;
+  rows.size = 3;
+  rows.stride = 2;
+  rows.padding_low = rows.padding_high = 1;
+  cols.size = 2;
+  cols.stride = 2;
+  cols.padding_high = 1;
+  cols.window_dilation = 2;
+  auto* r = ReduceWindow(t, F32({4, 5}), F32({2, 2}), {rows, cols}, add.get());
+  Literal x = Literal::FromVector<float>({4, 5}, Iota(20));
+  Literal zero = Literal::Scalar<float>(0);
+  EXPECT_EQ(RunOne(*r, {&x, &zero}).ToVector<float>(),
+            (std::vector<float>{14, 22, 66, 78}));
+}
+
+TEST(ReduceWindowKernel, BaseDilationWithPaddingAndStride) {
+  // lax.reduce_window(arange(20.).reshape(4, 5), -inf, max, (2, 2), (1, 3),
+  //                   ((1, 0), (2, 2)), base_dilation=(2, 1)): windows
+  // holding only padding or dilation holes give the init value.
+  auto max = BinaryRegion(Opcode::kMaximum, ElementType::kF32);
+  OpUnderTest t;
+  WindowDimension rows, cols;
+  rows.size = 2;
+  rows.padding_low = 1;
+  rows.base_dilation = 2;
+  cols.size = 2;
+  cols.stride = 3;
+  cols.padding_low = cols.padding_high = 2;
+  auto* r = ReduceWindow(t, F32({4, 5}), F32({7, 3}), {rows, cols}, max.get());
+  Literal x = Literal::FromVector<float>({4, 5}, Iota(20));
+  Literal lowest = Literal::Scalar<float>(-INFINITY);
+  const float inf = INFINITY;
+  EXPECT_EQ(
+      RunOne(*r, {&x, &lowest}).ToVector<float>(),
+      (std::vector<float>{-inf, 2,  4,  -inf, 2,  4,  -inf, 7,  9, -inf, 7, 9,
+                          -inf, 12, 14, -inf, 12, 14, -inf, 17, 19}));
+}
+
+TEST(ReduceWindowKernel, Int8SumWithPaddingAndStride) {
+  // lax.reduce_window(int8 [3,1,4,1,5,9,2,6], 0, add, (3,), (2,), ((1, 1),))
+  auto add = BinaryRegion(Opcode::kAdd, ElementType::kS8);
+  OpUnderTest t;
+  WindowDimension w;
+  w.size = 3;
+  w.stride = 2;
+  w.padding_low = w.padding_high = 1;
+  Shape in = Shape::Array(ElementType::kS8, {8});
+  auto* r =
+      ReduceWindow(t, in, Shape::Array(ElementType::kS8, {4}), {w}, add.get());
+  Literal x = Literal::FromVector<int8_t>({8}, {3, 1, 4, 1, 5, 9, 2, 6});
+  Literal zero = Literal::Scalar<int8_t>(0);
+  EXPECT_EQ(RunOne(*r, {&x, &zero}).ToVector<int8_t>(),
+            (std::vector<int8_t>{4, 6, 15, 17}));
+}
+
+// Sums over one axis for integer and double types: s8 wraps as XLA's does,
+// u32 and s64 keep their full range.
+TEST(ReduceKernel, SumAcrossTypes) {
+  {
+    auto add = BinaryRegion(Opcode::kAdd, ElementType::kS8);
+    OpUnderTest t;
+    Shape in = Shape::Array(ElementType::kS8, {2, 3});
+    auto* r =
+        Reduce(t, in, Shape::Array(ElementType::kS8, {2}), {1}, add.get());
+    Literal x = Literal::FromVector<int8_t>({2, 3}, {100, 27, 1, -128, -1, 5});
+    Literal zero = Literal::Scalar<int8_t>(0);
+    // 128 wraps to -128; -129 + 5 = -124 (wrapping through 127)
+    EXPECT_EQ(RunOne(*r, {&x, &zero}).ToVector<int8_t>(),
+              (std::vector<int8_t>{-128, -124}));
+  }
+  {
+    auto add = BinaryRegion(Opcode::kAdd, ElementType::kU32);
+    OpUnderTest t;
+    Shape in = Shape::Array(ElementType::kU32, {3});
+    auto* r =
+        Reduce(t, in, Shape::Array(ElementType::kU32, {}), {0}, add.get());
+    Literal x = Literal::Vector<uint32_t>({4000000000u, 200000000u, 7});
+    Literal zero = Literal::Scalar<uint32_t>(0);
+    EXPECT_EQ(RunOne(*r, {&x, &zero}).ToVector<uint32_t>(),
+              (std::vector<uint32_t>{4200000007u}));
+  }
+  {
+    auto max = BinaryRegion(Opcode::kMaximum, ElementType::kS64);
+    OpUnderTest t;
+    Shape in = Shape::Array(ElementType::kS64, {2, 2});
+    auto* r =
+        Reduce(t, in, Shape::Array(ElementType::kS64, {2}), {0}, max.get());
+    Literal x = Literal::FromVector<int64_t>(
+        {2, 2}, {int64_t{1} << 40, -3, (int64_t{1} << 40) + 1, -5});
+    Literal lowest = Literal::Scalar<int64_t>(INT64_MIN);
+    EXPECT_EQ(RunOne(*r, {&x, &lowest}).ToVector<int64_t>(),
+              (std::vector<int64_t>{(int64_t{1} << 40) + 1, -3}));
+  }
+  {
+    auto add = BinaryRegion(Opcode::kAdd, ElementType::kF64);
+    OpUnderTest t;
+    Shape in = Shape::Array(ElementType::kF64, {3});
+    auto* r =
+        Reduce(t, in, Shape::Array(ElementType::kF64, {}), {0}, add.get());
+    // 2^24 + 1 + 1 is exact in any order in double; f32 would lose the ones
+    Literal x = Literal::Vector<double>({16777216, 1, 1});
+    Literal zero = Literal::Scalar<double>(0);
+    EXPECT_EQ(RunOne(*r, {&x, &zero}).ToVector<double>(),
+              (std::vector<double>{16777218}));
+  }
 }
 
 }  // namespace

@@ -191,6 +191,9 @@ def test_dlpack_producers_are_taken(test_plugin):
     x = jnp.arange(6, dtype=jnp.float32)
     y = xffi.ffi_call("python_test.scale")(x, factor=2.0, offset=1)
     np.testing.assert_array_equal(y, np.arange(6) * 2 + 1)
+    # The handler sees the JAX array's own bytes: no copy on the way in.
+    xffi.register_ffi_target("call.address", test_plugin.Address)
+    assert int(xffi.ffi_call("call.address")(x)) == x.unsafe_buffer_pointer()
 
 
 def test_unsupported_dtype_is_named(test_plugin):

@@ -51,6 +51,15 @@ def test_jit_equals_xffi_eager(lib):
     np.testing.assert_array_equal(eager, x * 1.5 + 2)
 
 
+def test_xffi_ffi_call_takes_jax_shape_dtype_structs(lib):
+    x = np.arange(4, dtype=np.float32)
+    y = xffi.ffi_call("python_test.scale",
+                      jax.ShapeDtypeStruct((4,), jnp.float32))(
+                          x, factor=2.0, offset=0)
+    assert isinstance(y, np.ndarray) and y.dtype == np.float32
+    np.testing.assert_array_equal(y, x * 2)
+
+
 def test_attribute_mismatch_is_reported_before_jax_runs(lib):
     with pytest.raises(TypeError, match=r"ffi_call\('jx.Scale'\): attribute "
                                         r"'offset' expects int32_t, got "
@@ -165,3 +174,32 @@ def test_handler_errors_surface_in_jax(lib):
     with pytest.raises(Exception, match="counter: start must be >= 0"):
         jax.block_until_ready(
             jax.jit(lambda: lib["jx.python_test.counter"](start=-1))())
+
+
+def test_user_data_cannot_reach_a_handler_in_jax(lib):
+    # JAX has no Python API to put user data into XLA's execution context
+    # (xffi.execution_context is xffi's own); a handler that needs it fails
+    # with the type named, as in XLA itself.
+    with pytest.raises(Exception, match=r"UserData<.*Offset>: cannot get "
+                                        r"user data"):
+        jax.block_until_ready(jax.jit(lambda v: lib["jx.AddUserOffset"](v))(
+            np.ones(3, np.float32)))
+
+
+def test_results_jax_wrappers_cannot_derive(lib):
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(ValueError, match=r"'jx.python_test.rms_norm_fwd' "
+                                         r"needs result_shape_dtypes: it has "
+                                         r"several array results"):
+        lib["jx.python_test.rms_norm_fwd"](x, eps=1e-5)
+    with pytest.raises(ValueError, match=r"'jx.Scale' needs "
+                                         r"result_shape_dtypes: its result "
+                                         r"\(Buffer<F32>\) is not like "
+                                         r"argument 0 \(int32\[3\]\)"):
+        lib["jx.Scale"](np.ones(3, np.int32), factor=1.0, offset=0)
+
+
+def test_register_type_refuses_ids_unknown_to_xffi():
+    with pytest.raises(ValueError, match="type id 987654 is not registered "
+                                         "with xffi"):
+        xffi.jax.register_type(987654)

@@ -25,24 +25,6 @@ def legacy(legacy_library):
                                      register_in_xffi=True)
 
 
-def _kernels_missing():
-    # Ops other than custom calls, tuples, parameters and constants need the
-    # CPU kernels; the tests of lowered programs that use them run once
-    # those are built in.
-    b = xffi.Builder("probe")
-    x = b.parameter(0, xffi.Shape.array_shape(np.float32, (2,)))
-    try:
-        xffi.Program(b.build(b.binary("add", x, x)))
-    except Exception as e:  # noqa: BLE001
-        return str(e)
-    return None
-
-
-needs_kernels = pytest.mark.skipif(
-    _kernels_missing() is not None,
-    reason=f"xffi's CPU kernels are missing: {_kernels_missing()}")
-
-
 def both_ways(f, *args):
     """(JAX's result, xffi's result from the lowered StableHLO, xffi's from
     the lowered HLO) of jax.jit(f) on args."""
@@ -139,7 +121,6 @@ def test_unregistered_targets_are_named_at_compile_time():
         xffi.Program.from_text(text)
 
 
-@needs_kernels
 @pytest.mark.parametrize("method", ["sequential", "sequential_unrolled",
                                     "expand_dims", "broadcast_all"])
 def test_vmap_methods_lowered_by_jax(lib, method):
@@ -152,7 +133,6 @@ def test_vmap_methods_lowered_by_jax(lib, method):
     np.testing.assert_array_equal(in_jax, x + y)
 
 
-@needs_kernels
 def test_grad_through_custom_vjp_lowered_by_jax(lib):
     @jax.custom_vjp
     def rms_norm(x):

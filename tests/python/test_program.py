@@ -254,24 +254,6 @@ def test_donated_aliased_output_is_the_callers_memory(test_plugin):
         scale(readonly, factor=1.0, offset=0)
 
 
-def _kernels_missing():
-    b = xffi.Builder("probe")
-    x = b.parameter(0, f32(2))
-    try:
-        xffi.Program(b.build(b.binary("add", x, x)))
-    except Exception as e:  # noqa: BLE001
-        return str(e)
-    return None
-
-
-# Ops other than custom calls, tuples, parameters and constants run on the
-# CPU kernels; these tests run once the build has them.
-needs_kernels = pytest.mark.skipif(
-    _kernels_missing() is not None,
-    reason=f"xffi's CPU kernels are missing: {_kernels_missing()}")
-
-
-@needs_kernels
 def test_builder_ops_with_a_reduce_region(test_plugin):
     b = xffi.Builder("sum_of_scaled_squares")
     x = b.parameter(0, f32(2, 3), "x")
@@ -291,7 +273,6 @@ def test_builder_ops_with_a_reduce_region(test_plugin):
                                rtol=1e-6)
 
 
-@needs_kernels
 def test_stablehlo_ops_around_a_custom_call(test_plugin):
     program = xffi.Program.from_text("""
 func.func public @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {

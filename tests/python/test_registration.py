@@ -146,6 +146,16 @@ def test_register_custom_call_target_takes_blog_era_capsules(legacy_library):
     np.testing.assert_array_equal(a, b[np.arange(2048) % 128] + c)
 
 
+def test_register_custom_call_target_with_api_version_1_is_typed_ffi(
+        test_plugin):
+    xffi.register_custom_call_target("reg.cc_typed", test_plugin.Scale,
+                                     platform="Host", api_version=1)
+    assert list(xffi.custom_call_targets("cpu")["reg.cc_typed"]) == ["execute"]
+    x = np.arange(3, dtype=np.float32)
+    np.testing.assert_array_equal(
+        xffi.ffi_call("reg.cc_typed")(x, factor=2.0, offset=1), x * 2 + 1)
+
+
 def test_legacy_targets_take_no_traits(legacy_library):
     with pytest.raises(ValueError, match="traits apply to typed FFI handlers"):
         xffi.register_custom_call_target(
