@@ -52,11 +52,18 @@ def i32(seed, *shape, low=-10, high=10):
 PROGRAMS = {}
 
 
-def program(name, *args):
+# Programs traced with 64-bit types enabled (jax.enable_x64): their inputs
+# keep f64/i64/u64/c128, which JAX otherwise narrows to 32 bits.
+X64_PROGRAMS = set()
+
+
+def program(name, *args, x64=False):
   """Registers f under `name` with the inputs `args`."""
 
   def wrap(f):
     PROGRAMS[name] = (f, args)
+    if x64:
+      X64_PROGRAMS.add(name)
     return f
 
   return wrap
@@ -90,6 +97,28 @@ def _(x, y):
   return z, finite, x == y, jnp.clip(x, -0.5, 0.5)
 
 
+@program("elementwise_more", f32(63, 3, 5, scale=2.0), i32(64, 3, 5,
+                                                          low=-1000,
+                                                          high=1000))
+def _(x, n):
+  # Ops the first two programs do not reach: rounding away from zero, exp2,
+  # integer powers, sigmoid (which JAX 0.10 lowers to 1 / (1 + exp(-x))),
+  # bit counting, GE/LT comparisons and a select on a broadcast predicate.
+  r = lax.round(x * 2.5, lax.RoundingMethod.AWAY_FROM_ZERO)
+  e = jnp.exp2(x) + lax.integer_pow(x, 3) - lax.integer_pow(x, -2)
+  s = jax.nn.sigmoid(x) + lax.logistic(-x)
+  bits = lax.population_count(n) + lax.clz(n) + (n >= 7) * (n < -5)
+  pick = jnp.where(x[:, :1] >= 0.0, x, jnp.float32(-7.5))
+  return r, e, s, bits, pick, jnp.isnan(x / x)
+
+
+@program("optimization_barrier", f32(65, 4, 3), f32(66, 4, 3))
+def _(x, y):
+  a, b = lax.optimization_barrier((x * 2.0, y + 1.0))
+  c = lax.optimization_barrier(a * b)
+  return c - a, b
+
+
 # Conversions.
 @program("convert_types", f32(7, 12, scale=40.0))
 def _(x):
@@ -117,6 +146,26 @@ def _(re, im):
 def _(x):
   bits = lax.bitcast_convert_type(x, jnp.uint32)
   return bits >> 16, lax.bitcast_convert_type(bits ^ jnp.uint32(0x80000000), jnp.float32)
+
+
+@program("small_ints",
+         rng(67).integers(0, 256, (3, 6)).astype(np.uint8),
+         rng(68).integers(-128, 128, (3, 6)).astype(np.int8),
+         rng(69).integers(0, 65536, (3, 6)).astype(np.uint16),
+         rng(70).integers(-32768, 32768, (3, 6)).astype(np.int16),
+         rng(71).integers(1, 2**32, (3, 6), dtype=np.uint64).astype(np.uint32))
+def _(a, b, c, d, u):
+  # Wrap-around, unsigned division and comparison, shifts by the width or
+  # more, and conversions between the narrow types.
+  a2 = a * np.uint8(3) + a // np.uint8(7) - (a >> np.uint8(9))
+  b2 = b * np.int8(5) - (b >> np.int8(2)) + jnp.abs(b) + b % np.int8(3)
+  c2 = jnp.maximum(c, np.uint16(40000)) - c // np.uint16(100) + (c << 3)
+  d2 = jnp.minimum(d, np.int16(100)) * np.int16(7) + lax.clamp(
+      np.int16(-50), d, np.int16(50))
+  u2 = u // np.uint32(1000) + (u > np.uint32(2**31)) + (u % np.uint32(65537))
+  mixed = (a.astype(np.int16) * b.astype(np.int16) + d).astype(np.int8)
+  widened = (c.astype(np.float32) + u.astype(np.float32)).astype(np.uint32)
+  return a2, b2, c2, d2, u2, mixed, widened, a >= c.astype(np.uint8)
 
 
 # Shapes.
@@ -172,6 +221,20 @@ def _(x, y):
   return c, p, q, jnp.flip(x, axis=(0, 1))
 
 
+@program("gather_scatter_2d", f32(72, 5, 6, 3),
+         np.array([[0, 4], [3, 3], [4, 0]], np.int32),
+         np.array([[1, 2, 0], [5, 0, 2]], np.int32), f32(73, 3, 3))
+def _(x, pairs, idx, v):
+  # Batched and multi-dimensional indices, take_along_axis and scatters with
+  # index vectors, as x[i, j], x[:, idx] and .at[i, j] make them.
+  by_pair = x[pairs[:, 0], pairs[:, 1]]
+  columns = x[:, idx]
+  along = jnp.take_along_axis(x, idx.reshape(1, 6, 1) % 3, axis=2)
+  put = x.at[pairs[:, 0], pairs[:, 1]].set(v)
+  add = x.at[pairs[:, 0], :, idx[0]].add(1.0)
+  return by_pair, columns, along, put, add
+
+
 # Linear algebra.
 @program("dot", f32(26, 4, 6), f32(27, 6, 5), f32(28, 6))
 def _(a, b, v):
@@ -191,6 +254,15 @@ def _(a, b):
 @program("dot_int", i32(33, 3, 4), i32(34, 4, 2))
 def _(a, b):
   return a @ b
+
+
+@program("half_dot", f32(74, 4, 8).astype(jnp.float16),
+         f32(75, 8, 3).astype(jnp.float16),
+         f32(76, 3, 8).astype(jnp.bfloat16), f32(77, 8, 2).astype(jnp.bfloat16))
+def _(a, b, c, d):
+  # 16-bit matmuls, in their own type and accumulated to f32.
+  return (a @ b, jnp.matmul(a, b, preferred_element_type=jnp.float32), c @ d,
+          lax.dot(c, d, preferred_element_type=jnp.float32))
 
 
 # Reductions.
@@ -222,6 +294,17 @@ def _(x, n):
           jnp.argsort(-n, stable=True))
 
 
+@program("sort_multi", i32(78, 12, low=0, high=3), f32(79, 12),
+         i32(80, 12))
+def _(k, x, n):
+  # Several operands sorted together on two keys, descending order, and a
+  # sort of 8 keys along the last axis of a 2-D array.
+  by_two = lax.sort((k, x, n), num_keys=2)
+  desc = jnp.sort(x)[::-1]
+  rows = jnp.sort(n.reshape(3, 4), axis=1)
+  return (*by_two, desc, rows)
+
+
 # Control flow.
 @program("while_loop", f32(42, 4), np.int32(5))
 def _(x, n):
@@ -250,11 +333,34 @@ def _(x, k):
   return lax.switch(k, branches, x), lax.switch(k - 2, branches, x)
 
 
+@program("random", np.array([0, 42], np.uint32), f32(81, 6))
+def _(key, x):
+  # JAX's threefry random numbers: u32 arithmetic in a while loop, bitcasts
+  # to floats and erf_inv for the normal distribution.
+  key = jax.random.wrap_key_data(key)
+  k1, k2 = jax.random.split(key)
+  return (jax.random.normal(k1, (2, 5)), jax.random.uniform(k2, (7,)),
+          jax.random.bits(k2, (3,)), jax.random.permutation(k1, x))
+
+
 # Special functions (chlo ops).
 @program("special", f32(46, 8, scale=0.4), f32(47, 8, offset=3.0))
 def _(x, y):
   return (lax.erf(x), lax.erf_inv(x), lax.lgamma(y), lax.digamma(y),
           special.erfc(x))
+
+
+@program("float64", f32(82, 3, 4).astype(np.float64),
+         rng(83).integers(-2**40, 2**40, (3, 4)).astype(np.int64),
+         rng(84).integers(0, 2**63, (4,), dtype=np.uint64), x64=True)
+def _(x, n, u):
+  # The 64-bit types: f64 math and matmul, i64/u64 arithmetic, c128, and
+  # argmax's i64 index.
+  y = jnp.sin(x) * jnp.exp(x) + jnp.sqrt(jnp.abs(x)) @ x.T @ x
+  m = n * 3 + n // 7 - (n >> 5) + jnp.argmax(x, axis=1)[:, None]
+  w = u // np.uint64(3) + (u >> np.uint64(60)) + (u > np.uint64(2**62))
+  z = lax.complex(x, -x) * (1 + 2j)
+  return y, m, w, z, n.astype(np.float64) / 2**40, x.astype(np.float32)
 
 
 # Small networks.
@@ -314,6 +420,20 @@ def _(b, x, gamma):
   return jnp.sum(z, axis=1), jnp.max(a)
 
 
+@program("cc_cond", f32(85, 8, 16), np.int32(1), f32(86, 128),
+         f32(87, 2048))
+def _(x, k, b, c):
+  # Custom calls inside both branches of a conditional and inside a
+  # three-way switch.
+  y = lax.cond(k > 0, lambda v: rms_norm(v), lambda v: rms_norm(-v, eps=0.5),
+               x)
+  z = lax.switch(k, [
+      lambda c: c * 2.0, lambda c: do_custom_call(b, c),
+      lambda c: do_custom_call(b * 2.0, c)
+  ], c)
+  return y, z
+
+
 def register_handlers(examples):
   libs = {
       "rms_norm": ("rms_norm/librms_norm.so", "RmsNorm"),
@@ -343,9 +463,10 @@ def main():
   for name, (f, inputs) in PROGRAMS.items():
     if args.names and name not in args.names:
       continue
-    jitted = jax.jit(f)
-    lowered = jitted.lower(*inputs)
-    outputs = jax.tree_util.tree_leaves(jitted(*inputs))
+    with jax.enable_x64(name in X64_PROGRAMS):
+      jitted = jax.jit(f)
+      lowered = jitted.lower(*inputs)
+      outputs = jax.tree_util.tree_leaves(jitted(*inputs))
     files = {
         f"{name}.mlir": lowered.as_text().encode(),
         f"{name}.hlo": lowered.as_text("hlo").encode(),
