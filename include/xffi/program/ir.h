@@ -146,9 +146,7 @@ struct PadDimension {
   int64_t low = 0, high = 0, interior = 0;  // low/high may be negative
   // Spelled out: defaulted comparisons are C++20 and this header is C++17.
   bool operator==(const PadDimension& o) const {
-    return low == o.low &&
-           high == o.high &&
-           interior == o.interior;
+    return low == o.low && high == o.high && interior == o.interior;
   }
   bool operator!=(const PadDimension& o) const { return !(*this == o); }
 };
@@ -157,8 +155,7 @@ struct DotDimensionNumbers {
   std::vector<int64_t> lhs_batch, rhs_batch;
   std::vector<int64_t> lhs_contracting, rhs_contracting;
   bool operator==(const DotDimensionNumbers& o) const {
-    return lhs_batch == o.lhs_batch &&
-           rhs_batch == o.rhs_batch &&
+    return lhs_batch == o.lhs_batch && rhs_batch == o.rhs_batch &&
            lhs_contracting == o.lhs_contracting &&
            rhs_contracting == o.rhs_contracting;
   }
@@ -180,7 +177,9 @@ struct GatherDimensionNumbers {
            start_index_map == o.start_index_map &&
            index_vector_dim == o.index_vector_dim;
   }
-  bool operator!=(const GatherDimensionNumbers& o) const { return !(*this == o); }
+  bool operator!=(const GatherDimensionNumbers& o) const {
+    return !(*this == o);
+  }
 };
 
 struct ScatterDimensionNumbers {
@@ -198,7 +197,9 @@ struct ScatterDimensionNumbers {
            scatter_dims_to_operand_dims == o.scatter_dims_to_operand_dims &&
            index_vector_dim == o.index_vector_dim;
   }
-  bool operator!=(const ScatterDimensionNumbers& o) const { return !(*this == o); }
+  bool operator!=(const ScatterDimensionNumbers& o) const {
+    return !(*this == o);
+  }
 };
 
 struct WindowDimension {
@@ -206,10 +207,8 @@ struct WindowDimension {
   int64_t padding_low = 0, padding_high = 0;
   int64_t window_dilation = 1, base_dilation = 1;
   bool operator==(const WindowDimension& o) const {
-    return size == o.size &&
-           stride == o.stride &&
-           padding_low == o.padding_low &&
-           padding_high == o.padding_high &&
+    return size == o.size && stride == o.stride &&
+           padding_low == o.padding_low && padding_high == o.padding_high &&
            window_dilation == o.window_dilation &&
            base_dilation == o.base_dilation;
   }
@@ -233,8 +232,7 @@ struct OutputOperandAlias {
   int64_t operand = 0;
   std::vector<int64_t> operand_index;
   bool operator==(const OutputOperandAlias& o) const {
-    return output_index == o.output_index &&
-           operand == o.operand &&
+    return output_index == o.output_index && operand == o.operand &&
            operand_index == o.operand_index;
   }
   bool operator!=(const OutputOperandAlias& o) const { return !(*this == o); }

@@ -122,7 +122,7 @@ Literal Literal::FromVector(std::vector<int64_t> dims,
     for (size_t i = 0; i < values.size() && i < literal.bytes_.size(); ++i)
       literal.bytes_[i] = values[i] ? 1 : 0;
   } else if (size_t n = std::min(literal.bytes_.size(),
-                                  values.size() * sizeof(T));
+                                 values.size() * sizeof(T));
              n > 0) {  // memcpy with a null pointer is undefined, even for 0
     std::memcpy(literal.bytes_.data(), values.data(), n);
   }
