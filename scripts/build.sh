@@ -18,7 +18,8 @@ fail() {
 case "$flavour" in
   release)
     # The Python module too: tests/python imports it from the build tree.
-    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DXFFI_BUILD_PYTHON=ON) ;;
+    flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DXFFI_BUILD_PYTHON=ON
+           -DPython_EXECUTABLE="$root/.venv/bin/python") ;;
   asan)
     # Benchmarks are not tests. Examples stay: test_ffi_examples loads the
     # example handler libraries, and they should run sanitized too.
@@ -49,6 +50,5 @@ export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 cmake -S . -B "build/$flavour" -G "Unix Makefiles" "${flags[@]}" \
   "-DXFFI_XLA_INCLUDE_DIRS=$xla_local;$xla_newest" \
   -DXFFI_REQUIRE_XLA_HEADERS=ON \
-  -DPython3_EXECUTABLE="$root/.venv/bin/python" \
-  -DPython_EXECUTABLE="$root/.venv/bin/python" >/dev/null
+  -DPython3_EXECUTABLE="$root/.venv/bin/python" >/dev/null
 cmake --build "build/$flavour" -j "$jobs"

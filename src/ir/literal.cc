@@ -163,8 +163,10 @@ Literal::Literal(const Shape& shape) : shape_(shape.WithoutLayout()) {
 
 Literal Literal::FromBytes(const Shape& shape, const void* data, size_t size) {
   Literal literal(shape);
-  std::memcpy(literal.bytes_.data(), data,
-              std::min(size, literal.bytes_.size()));
+  // An empty constant may come with no data pointer at all; memcpy must not
+  // see it even for zero bytes.
+  size_t count = std::min(size, literal.bytes_.size());
+  if (count != 0) std::memcpy(literal.bytes_.data(), data, count);
   return literal;
 }
 

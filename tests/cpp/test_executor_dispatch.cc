@@ -39,6 +39,29 @@ void* operator new(size_t size) {
 void* operator new(size_t size, std::align_val_t alignment) {
   return alloc_count::CountedAllocate(size, static_cast<size_t>(alignment));
 }
+// The nothrow forms too (std::stable_sort's temporary buffer uses them):
+// left to the sanitizer's allocator, their blocks would reach the free()
+// below and be reported as mismatched.
+void* operator new(size_t size, const std::nothrow_t&) noexcept {
+  try {
+    return alloc_count::CountedAllocate(size, alignof(std::max_align_t));
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void* operator new(size_t size, std::align_val_t alignment,
+                   const std::nothrow_t&) noexcept {
+  try {
+    return alloc_count::CountedAllocate(size, static_cast<size_t>(alignment));
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t,
+                     const std::nothrow_t&) noexcept {
+  std::free(p);
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
 void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
