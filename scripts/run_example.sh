@@ -20,6 +20,11 @@ if [ ! -f /usr/include/eigen3/Eigen/Core ]; then
   scripts/deps.sh
 fi
 
+# As in scripts/build.sh: ccache (when installed) keys objects by paths
+# relative to the checkout, so this build reuses the test build's objects.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
+
 # The build's own output goes to a log, shown on failure.
 bin=build/example
 mkdir -p "$bin"
