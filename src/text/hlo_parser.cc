@@ -10,14 +10,19 @@
 // defines them, and orders each computation's instructions so operands come
 // before their users, as the IR requires.
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
 #include "text/hlo_custom_call.h"
 #include "text/hlo_literal_text.h"
 #include "text/hlo_scanner.h"
+#include "text/hlo_spmd.h"
+#include "text/spmd_emulation.h"
+#include "text/status_macros.h"
 #include "xffi/program/text.h"
 
 namespace xffi {
@@ -67,6 +72,15 @@ struct ParsedInstruction {
   bool is_root = false;
   bool is_bitcast = false;
   std::vector<std::string> seen_attributes;
+  // frontend_attributes, each value as written (strings unescaped).
+  std::map<std::string, std::string> frontend;
+  // Collectives and partition ids: a placeholder custom call until the
+  // shard_map emulation replaces it (spmd_emulation.h).
+  std::optional<text::SpmdOpKind> spmd;
+  std::string spmd_hlo_name;  // "all-reduce"
+  text::SpmdOp spmd_op;
+  bool has_channel = false, use_global_device_ids = false;
+  std::vector<std::vector<int64_t>> replica_groups;
 };
 
 struct ParsedComputation {
@@ -103,7 +117,11 @@ class HloParser {
   Status ParseInstruction(ParsedComputation& computation);
   Status ParseOperands(ParsedInstruction& parsed);
   Status ParseAttribute(ParsedInstruction& parsed);
+  Status ParseSpmdAttribute(ParsedInstruction& parsed, const std::string& name,
+                            TextPos at, bool* handled);
   Status CheckAttributes(ParsedInstruction& parsed);
+  Status CheckSpmdAttributes(ParsedInstruction& parsed);
+  Status ParseFrontendAttributes(std::map<std::string, std::string>& values);
 
   Status ParseShape(Shape& shape, int depth = 0);
   Status ParseIntList(std::vector<int64_t>& values, std::string_view what);
@@ -120,20 +138,24 @@ class HloParser {
   Status SkipValue();
 
   Status Build(Module& module);
+  Status RewriteShardMaps(ParsedComputation& computation);
+  Status FinishSpmdOps(const std::map<std::string, Computation*>& by_name);
   Status BuildComputation(ParsedComputation& parsed, Computation& computation,
                           const std::map<std::string, Computation*>& by_name);
   Status ResolveBitcast(ParsedInstruction& parsed);
 
   Scanner s_;
   std::string module_name_ = "module";
+  std::map<std::string, text::SdyMesh> meshes_;
+  text::SpmdOps spmd_ops_;
+  // Manual computations: the body each one runs, by name until built.
+  std::map<const Instruction*, Ref> manual_bodies_;
+  // Reduction regions of collectives, checked once computations exist.
+  std::map<const Instruction*, TextPos> spmd_positions_;
+  int64_t next_spmd_name_ = 0;
   StackTables tables_;
   std::vector<ParsedComputation> computations_;
 };
-
-#define XFFI_RETURN_IF_ERROR(expr)                  \
-  do {                                              \
-    if (Status _st = (expr); !_st.ok()) return _st; \
-  } while (0)
 
 // ---------------------------------------------------------------- module
 
@@ -173,9 +195,24 @@ Status HloParser::ParseHeader() {
   // is_scheduled, ...) describe what the IR does not hold.
   while (s_.TryConsume(',')) {
     s_.SkipSpace();
-    if (s_.Name().empty()) return s_.Expected("a module attribute name");
+    std::string_view attribute = s_.Name();
+    if (attribute.empty()) return s_.Expected("a module attribute name");
     XFFI_RETURN_IF_ERROR(s_.Expect('='));
-    XFFI_RETURN_IF_ERROR(SkipValue());
+    if (attribute != "frontend_attributes") {
+      XFFI_RETURN_IF_ERROR(SkipValue());
+      continue;
+    }
+    // Shardy's meshes, for the shard_map bodies the module may hold.
+    s_.SkipSpace();
+    TextPos at = s_.pos();
+    std::map<std::string, std::string> values;
+    XFFI_RETURN_IF_ERROR(ParseFrontendAttributes(values));
+    auto meshes = values.find("xla.sdy.meshes");
+    if (meshes != values.end()) {
+      XFFI_ASSIGN_OR_RETURN(
+          meshes_, hlo::ParseSdyMeshesAttribute(
+                       meshes->second, s_.Where(at) + ": xla.sdy.meshes"));
+    }
   }
   return Status::Ok();
 }
@@ -314,6 +351,13 @@ Status HloParser::ParseInstruction(ParsedComputation& computation) {
     opcode = Opcode::kReshape;
     parsed.is_bitcast = true;
   }
+  if (!opcode) {
+    parsed.spmd = hlo::SpmdOpKindFromHloName(opcode_name);
+    if (parsed.spmd) {
+      opcode = Opcode::kCustomCall;
+      parsed.spmd_hlo_name = std::string(opcode_name);
+    }
+  }
   if (!opcode)
     return s_.ErrorAt(opcode_pos,
                       "unknown opcode '" + std::string(opcode_name) + "'");
@@ -326,6 +370,13 @@ Status HloParser::ParseInstruction(ParsedComputation& computation) {
   location.column = parsed.pos.column;
   parsed.instruction->set_location(location);
   if (opcode_name == "fusion") parsed.seen_attributes.push_back("fusion");
+  if (parsed.spmd) {
+    parsed.spmd_op.kind = *parsed.spmd;
+    parsed.spmd_op.op_name = parsed.spmd_hlo_name;
+    parsed.instruction->custom_call.target =
+        std::string(hlo::SpmdOpStableHloName(*parsed.spmd));
+    parsed.instruction->custom_call.has_side_effect = true;
+  }
 
   XFFI_RETURN_IF_ERROR(s_.Expect('('));
   XFFI_RETURN_IF_ERROR(ParseOperands(parsed));
@@ -412,6 +463,13 @@ Status HloParser::ParseAttribute(ParsedInstruction& parsed) {
     XFFI_RETURN_IF_ERROR(ParseMetadata(location, at));
     in.set_location(std::move(location));
     return Status::Ok();
+  }
+  if (name == "frontend_attributes")
+    return ParseFrontendAttributes(parsed.frontend);
+  if (parsed.spmd) {
+    bool handled = false;
+    XFFI_RETURN_IF_ERROR(ParseSpmdAttribute(parsed, name, at, &handled));
+    if (handled) return Status::Ok();
   }
   if (name == "dimensions") return ParseIntBraces(in.dimensions, "a dimension");
   if (name == "index") return s_.Int(in.tuple_index, "a tuple index");
@@ -646,6 +704,7 @@ AttributeRule RuleFor(Opcode opcode, bool fusion) {
 }
 
 Status HloParser::CheckAttributes(ParsedInstruction& parsed) {
+  if (parsed.spmd) return CheckSpmdAttributes(parsed);
   Instruction& in = *parsed.instruction;
   bool fusion = !parsed.seen_attributes.empty() &&
                 parsed.seen_attributes.front() == "fusion";
@@ -1049,15 +1108,363 @@ Status HloParser::ParseShape(Shape& shape, int depth) {
 
 // ---------------------------------------------------------------- building
 
+// ------------------------------------------------------------ shard_map
+
+Status HloParser::ParseFrontendAttributes(
+    std::map<std::string, std::string>& values) {
+  // {key=value, ...}: a value is a quoted string or, unquoted, text up to
+  // the next ',' or '}' outside brackets.
+  XFFI_RETURN_IF_ERROR(s_.Expect('{'));
+  if (s_.TryConsume('}')) return Status::Ok();
+  while (true) {
+    s_.SkipSpace();
+    std::string key;
+    if (s_.Peek() == '"') {
+      XFFI_RETURN_IF_ERROR(s_.String(key));
+    } else {
+      key = std::string(s_.Name());
+      if (key.empty()) return s_.Expected("a frontend attribute name");
+    }
+    XFFI_RETURN_IF_ERROR(s_.Expect('='));
+    s_.SkipSpace();
+    std::string value;
+    if (s_.Peek() == '"') {
+      XFFI_RETURN_IF_ERROR(s_.String(value));
+    } else {
+      TextPos start = s_.pos();
+      XFFI_RETURN_IF_ERROR(SkipValue());
+      value = std::string(
+          s_.text().substr(start.offset, s_.pos().offset - start.offset));
+    }
+    values[key] = std::move(value);
+    if (s_.TryConsume('}')) return Status::Ok();
+    XFFI_RETURN_IF_ERROR(s_.Expect(','));
+  }
+}
+
+Status HloParser::ParseSpmdAttribute(ParsedInstruction& parsed,
+                                     const std::string& name, TextPos at,
+                                     bool* handled) {
+  text::SpmdOp& op = parsed.spmd_op;
+  *handled = true;
+  if (name == "to_apply") {
+    Ref ref;
+    XFFI_RETURN_IF_ERROR(ParseComputationRef(ref));
+    parsed.called_by_role["to_apply"] = std::move(ref);
+    return Status::Ok();
+  }
+  if (name == "channel_id") {
+    int64_t id;
+    XFFI_RETURN_IF_ERROR(s_.Int(id, "a channel id"));
+    parsed.has_channel = id > 0;
+    return Status::Ok();
+  }
+  if (name == "use_global_device_ids")
+    return ParseBool(parsed.use_global_device_ids, "true or false");
+  if (name == "replica_groups")
+    return hlo::ParseReplicaGroups(s_, parsed.replica_groups);
+  if (name == "source_target_pairs")
+    return hlo::ParseSourceTargetPairs(s_, op.source_target_pairs);
+  if (name == "constrain_layout") {
+    bool ignored;
+    return ParseBool(ignored, "true or false");
+  }
+  if (name == "dimensions") {
+    std::vector<int64_t> dims;
+    XFFI_RETURN_IF_ERROR(ParseIntBraces(dims, "a dimension"));
+    if (dims.size() != 1)
+      return s_.ErrorAt(at, "'" + parsed.instruction->name() + "' (" +
+                                parsed.spmd_hlo_name +
+                                "): expected one dimension");
+    // all-to-all splits and concatenates along the same dimension in HLO.
+    op.dimension = op.split_dimension = op.concat_dimension = dims[0];
+    return Status::Ok();
+  }
+  *handled = false;  // sharding, backend_config, ...: the general rules
+  return Status::Ok();
+}
+
+Status HloParser::CheckSpmdAttributes(ParsedInstruction& parsed) {
+  Instruction& in = *parsed.instruction;
+  text::SpmdOp& op = parsed.spmd_op;
+  std::vector<std::string_view> allowed = {
+      "to_apply",       "channel_id",          "use_global_device_ids",
+      "replica_groups", "source_target_pairs", "constrain_layout",
+      "dimensions"};
+  std::vector<std::string_view> required;
+  switch (op.kind) {
+    case text::SpmdOpKind::kAllReduce:
+      required = {"to_apply"};
+      break;
+    case text::SpmdOpKind::kReduceScatter:
+      required = {"to_apply", "dimensions"};
+      break;
+    case text::SpmdOpKind::kAllGather:
+    case text::SpmdOpKind::kAllToAll:
+      required = {"dimensions"};
+      break;
+    case text::SpmdOpKind::kCollectivePermute:
+      required = {"source_target_pairs"};
+      break;
+    default:
+      allowed.clear();
+      break;
+  }
+  auto has = [&](std::string_view a) {
+    return std::find(parsed.seen_attributes.begin(),
+                     parsed.seen_attributes.end(),
+                     a) != parsed.seen_attributes.end();
+  };
+  std::string what = "'" + in.name() + "' (" + parsed.spmd_hlo_name + ")";
+  for (const std::string& a : parsed.seen_attributes) {
+    bool ignored =
+        a == "metadata" ||
+        std::find(std::begin(kIgnoredAttributes), std::end(kIgnoredAttributes),
+                  a) != std::end(kIgnoredAttributes);
+    if (!ignored &&
+        std::find(allowed.begin(), allowed.end(), a) == allowed.end())
+      return s_.ErrorAt(parsed.pos, what + " takes no attribute '" + a + "'");
+  }
+  for (std::string_view a : required)
+    if (!has(a))
+      return s_.ErrorAt(parsed.pos,
+                        what + " needs attribute '" + std::string(a) + "'");
+  if (op.kind != text::SpmdOpKind::kPartitionId &&
+      op.kind != text::SpmdOpKind::kReplicaId) {
+    std::string problem = text::SetProcessGroups(&op, parsed.has_channel,
+                                                 parsed.use_global_device_ids,
+                                                 parsed.replica_groups);
+    if (!problem.empty()) return s_.ErrorAt(parsed.pos, what + ": " + problem);
+  }
+  spmd_ops_[&in] = op;
+  spmd_positions_[&in] = parsed.pos;
+  return Status::Ok();
+}
+
+// JAX prints a shard_map as
+//   g = custom-call(x, y), custom_call_target="xla.sdy.GlobalToLocalShape"
+//   c = call(gte(g, 0), gte(g, 1)), to_apply=xla.sdy.manual_computation_body
+//   l = custom-call(gte(c, 0), ...), custom_call_target=
+//       "xla.sdy.LocalToGlobalShape"
+// with the shardings in their frontend_attributes. The three become one
+// manual computation: l takes x and y and runs the body, and g, c and
+// their get-tuple-elements go. xla.sdy.FuncResultSharding (and other
+// sharding annotations) become copies.
+Status HloParser::RewriteShardMaps(ParsedComputation& computation) {
+  std::vector<ParsedInstruction>& list = computation.instructions;
+  std::unordered_map<std::string, size_t> index;
+  for (size_t i = 0; i < list.size(); ++i)
+    index.emplace(list[i].instruction->name(), i);
+  auto target = [&](const ParsedInstruction& p) -> std::string {
+    return p.instruction->opcode() == Opcode::kCustomCall && !p.spmd
+               ? p.instruction->custom_call.target
+               : std::string();
+  };
+  std::map<size_t, int> uses;
+  for (const ParsedInstruction& p : list)
+    for (const Ref& ref : p.operands) {
+      auto it = index.find(ref.name);
+      if (it != index.end()) ++uses[it->second];
+    }
+  std::set<size_t> removed;
+  // The record each operand of `p` names, through one get-tuple-element:
+  // (producer, element) with element -1 when used directly.
+  auto producers = [&](const ParsedInstruction& p,
+                       std::vector<std::pair<size_t, int64_t>>* out) -> Status {
+    for (const Ref& ref : p.operands) {
+      auto it = index.find(ref.name);
+      if (it == index.end())
+        return s_.ErrorAt(ref.pos, "unknown operand '" + ref.name + "' of '" +
+                                       p.instruction->name() + "'");
+      const ParsedInstruction& q = list[it->second];
+      if (q.instruction->opcode() == Opcode::kGetTupleElement &&
+          q.operands.size() == 1 && index.count(q.operands[0].name)) {
+        if (uses[it->second] != 1)
+          return s_.ErrorAt(q.pos, "'" + q.instruction->name() +
+                                       "' of a shard_map is used elsewhere");
+        removed.insert(it->second);
+        out->push_back(
+            {index.at(q.operands[0].name), q.instruction->tuple_index});
+      } else {
+        out->push_back({it->second, -1});
+      }
+    }
+    return Status::Ok();
+  };
+  // The one record all operands come from, element k for operand k (or the
+  // record itself for a single operand).
+  auto single_source = [&](const ParsedInstruction& p,
+                           const std::vector<std::pair<size_t, int64_t>>& from,
+                           const std::string& what) -> StatusOr<size_t> {
+    bool ok = !from.empty();
+    for (size_t k = 0; ok && k < from.size(); ++k)
+      ok = from[k].first == from[0].first &&
+           (from[k].second == static_cast<int64_t>(k) ||
+            (from.size() == 1 && from[k].second == -1));
+    if (!ok)
+      return s_.ErrorAt(p.pos, "'" + p.instruction->name() +
+                                   "': expected the results of one " + what +
+                                   ", in order, as its operands");
+    return from[0].first;
+  };
+
+  for (size_t i = 0; i < list.size(); ++i) {
+    ParsedInstruction& local_to_global = list[i];
+    std::string name = target(local_to_global);
+    if (name == "xla.sdy.FuncResultSharding" || name == "Sharding" ||
+        name == "xla.sdy.Sharding") {
+      if (local_to_global.operands.size() != 1)
+        return s_.ErrorAt(local_to_global.pos,
+                          "'" + local_to_global.instruction->name() + "' (" +
+                              name + ") must have one operand");
+      auto copy = std::make_unique<Instruction>(
+          Opcode::kCopy, local_to_global.instruction->shape());
+      copy->set_name(local_to_global.instruction->name());
+      copy->set_location(local_to_global.instruction->location());
+      local_to_global.instruction = std::move(copy);
+      continue;
+    }
+    if (name != "xla.sdy.LocalToGlobalShape") continue;
+    const std::string where = s_.Where(local_to_global.pos) + ": '" +
+                              local_to_global.instruction->name() + "'";
+    std::vector<std::pair<size_t, int64_t>> from_call;
+    XFFI_RETURN_IF_ERROR(producers(local_to_global, &from_call));
+    XFFI_ASSIGN_OR_RETURN(
+        size_t call_index,
+        single_source(local_to_global, from_call, "manual computation body"));
+    ParsedInstruction& call = list[call_index];
+    auto body = call.called_by_role.find("to_apply");
+    if (call.instruction->opcode() != Opcode::kCall ||
+        body == call.called_by_role.end())
+      return s_.ErrorAt(local_to_global.pos,
+                        "'" + local_to_global.instruction->name() +
+                            "' (xla.sdy.LocalToGlobalShape) must take the "
+                            "results of a call of the manual computation's "
+                            "body");
+    int64_t call_uses = uses[call_index];
+    if (call_uses != static_cast<int64_t>(local_to_global.operands.size()) &&
+        !(from_call[0].second == -1 && call_uses == 1))
+      return s_.ErrorAt(call.pos, "'" + call.instruction->name() +
+                                      "', a shard_map body, is used elsewhere");
+    std::vector<std::pair<size_t, int64_t>> from_global;
+    XFFI_RETURN_IF_ERROR(producers(call, &from_global));
+    XFFI_ASSIGN_OR_RETURN(
+        size_t global_index,
+        single_source(call, from_global, "xla.sdy.GlobalToLocalShape"));
+    ParsedInstruction& global_to_local = list[global_index];
+    if (target(global_to_local) != "xla.sdy.GlobalToLocalShape")
+      return s_.ErrorAt(call.pos, "'" + call.instruction->name() +
+                                      "' must take the results of an "
+                                      "xla.sdy.GlobalToLocalShape");
+    if (removed.count(global_index))
+      return s_.ErrorAt(
+          global_to_local.pos,
+          "'" + global_to_local.instruction->name() + "' feeds two shard_maps");
+
+    auto attribute = [&](const ParsedInstruction& p,
+                         const char* key) -> StatusOr<std::string> {
+      auto it = p.frontend.find(key);
+      if (it == p.frontend.end())
+        return s_.ErrorAt(p.pos, "'" + p.instruction->name() +
+                                     "' has no frontend attribute " + key);
+      return it->second;
+    };
+    text::SpmdOp op;
+    op.kind = text::SpmdOpKind::kManualComputation;
+    op.op_name = "shard_map";
+    XFFI_ASSIGN_OR_RETURN(std::string in_text,
+                          attribute(global_to_local, "xla.sdy.in_shardings"));
+    XFFI_ASSIGN_OR_RETURN(std::string out_text,
+                          attribute(local_to_global, "xla.sdy.out_shardings"));
+    XFFI_ASSIGN_OR_RETURN(std::string axes_text,
+                          attribute(global_to_local, "xla.sdy.manual_axes"));
+    XFFI_ASSIGN_OR_RETURN(
+        op.in_shardings,
+        hlo::ParseShardingPerValue(in_text, where + " xla.sdy.in_shardings"));
+    XFFI_ASSIGN_OR_RETURN(
+        op.out_shardings,
+        hlo::ParseShardingPerValue(out_text, where + " xla.sdy.out_shardings"));
+    XFFI_ASSIGN_OR_RETURN(
+        op.manual_axes,
+        hlo::ParseManualAxes(axes_text, where + " xla.sdy.manual_axes"));
+    const text::SdyTensorSharding* culprit = nullptr;
+    std::string mesh_problem = text::CommonMesh(
+        op.in_shardings, op.out_shardings, meshes_, &op.mesh, &culprit);
+    if (culprit != nullptr && !culprit->mesh &&
+        !meshes_.count(culprit->mesh_name))
+      mesh_problem += " in the module's xla.sdy.meshes";
+    if (!mesh_problem.empty())
+      return s_.ErrorAt(
+          local_to_global.pos,
+          "'" + local_to_global.instruction->name() + "': " + mesh_problem);
+
+    local_to_global.operands = global_to_local.operands;
+    local_to_global.instruction->custom_call.target = "sdy.manual_computation";
+    manual_bodies_[local_to_global.instruction.get()] = body->second;
+    spmd_ops_[local_to_global.instruction.get()] = std::move(op);
+    removed.insert(call_index);
+    removed.insert(global_index);
+  }
+  for (size_t i : removed)
+    if (list[i].is_root)
+      return s_.ErrorAt(list[i].pos, "'" + list[i].instruction->name() +
+                                         "' of a shard_map is the ROOT");
+  std::vector<ParsedInstruction> kept;
+  for (size_t i = 0; i < list.size(); ++i)
+    if (!removed.count(i)) kept.push_back(std::move(list[i]));
+  list = std::move(kept);
+  for (const ParsedInstruction& p : list) {
+    std::string name = target(p);
+    if (name == "xla.sdy.GlobalToLocalShape" ||
+        name == "xla.sdy.LocalToGlobalShape")
+      return s_.ErrorAt(p.pos, "'" + p.instruction->name() + "' (" + name +
+                                   ") is not part of a shard_map xffi "
+                                   "recognizes (GlobalToLocalShape, a call "
+                                   "of the body, LocalToGlobalShape)");
+  }
+  return Status::Ok();
+}
+
+// Once computations exist: each manual computation's body, and the
+// reduction each all-reduce and reduce-scatter region applies.
+Status HloParser::FinishSpmdOps(
+    const std::map<std::string, Computation*>& by_name) {
+  for (auto& [inst, ref] : manual_bodies_) {
+    auto it = by_name.find(ref.name);
+    if (it == by_name.end())
+      return s_.ErrorAt(ref.pos, "unknown computation '" + ref.name + "'");
+    spmd_ops_.at(inst).body = it->second;
+  }
+  for (auto& [inst, op] : spmd_ops_) {
+    if (op.kind != text::SpmdOpKind::kAllReduce &&
+        op.kind != text::SpmdOpKind::kReduceScatter)
+      continue;
+    TextPos at = spmd_positions_.at(inst);
+    const Computation* region = inst->called_computations().at(0);
+    std::optional<Opcode> fold;
+    if (region->num_parameters() == 2 && region->root() != nullptr)
+      fold = text::FoldableReduction(region->root(), region->parameter(0),
+                                     region->parameter(1));
+    if (!fold)
+      return s_.ErrorAt(at, "'" + inst->name() + "' (" + op.op_name +
+                                "): " + text::kFoldableReductionRule);
+    op.reductions.assign(static_cast<size_t>(inst->operand_count()), *fold);
+  }
+  return Status::Ok();
+}
+
 Status HloParser::Build(Module& module) {
+  for (ParsedComputation& parsed : computations_)
+    XFFI_RETURN_IF_ERROR(RewriteShardMaps(parsed));
+  std::vector<std::unique_ptr<Computation>> owned;
   std::map<std::string, Computation*> by_name;
   Computation* entry = nullptr;
   for (ParsedComputation& parsed : computations_) {
     if (by_name.count(parsed.name))
       return s_.ErrorAt(parsed.pos,
                         "computation '" + parsed.name + "' is defined twice");
-    Computation* c =
-        module.AddComputation(std::make_unique<Computation>(parsed.name));
+    owned.push_back(std::make_unique<Computation>(parsed.name));
+    Computation* c = owned.back().get();
     by_name[parsed.name] = c;
     if (parsed.entry) {
       if (entry != nullptr)
@@ -1067,16 +1474,15 @@ Status HloParser::Build(Module& module) {
     }
   }
   // Without an ENTRY mark the last computation is the entry, as in XLA.
-  module.set_entry(entry != nullptr ? entry
-                                    : module.computations().back().get());
+  if (entry == nullptr) entry = owned.back().get();
   for (size_t i = 0; i < computations_.size(); ++i)
     XFFI_RETURN_IF_ERROR(
-        BuildComputation(computations_[i], *module.computations()[i], by_name));
+        BuildComputation(computations_[i], *owned[i], by_name));
 
   // Computations may not call themselves, directly or not.
   std::map<const Computation*, int> state;  // 1: on the path, 2: done
   std::vector<std::pair<const Computation*, size_t>> stack;
-  for (const auto& root : module.computations()) {
+  for (const auto& root : owned) {
     if (state[root.get()] != 0) continue;
     stack.push_back({root.get(), 0});
     state[root.get()] = 1;
@@ -1105,6 +1511,43 @@ Status HloParser::Build(Module& module) {
       }
     }
   }
+
+  if (!spmd_ops_.empty()) {
+    XFFI_RETURN_IF_ERROR(FinishSpmdOps(by_name));
+    std::set<std::string> names;
+    for (const auto& c : owned) names.insert(c->name());
+    text::SpmdNaming naming{
+        [this](Opcode opcode) {
+          return std::string(OpcodeName(opcode)) + ".spmd." +
+                 std::to_string(next_spmd_name_++);
+        },
+        [&names, this](const std::string& base) {
+          std::string name = base;
+          while (names.count(name))
+            name = base + "." + std::to_string(next_spmd_name_++);
+          names.insert(name);
+          return name;
+        }};
+    XFFI_RETURN_IF_ERROR(
+        text::EmulateManualComputations(&owned, &entry, spmd_ops_, naming));
+    // Callees before callers, in the text's order otherwise.
+    std::vector<std::unique_ptr<Computation>> ordered;
+    std::map<const Computation*, std::unique_ptr<Computation>*> holder;
+    for (auto& c : owned) holder[c.get()] = &c;
+    std::set<const Computation*> placed;
+    std::function<void(const Computation*)> place = [&](const Computation* c) {
+      if (!placed.insert(c).second) return;
+      for (const auto& in : c->instructions())
+        for (const Computation* callee : in->called_computations())
+          place(callee);
+      ordered.push_back(std::move(*holder.at(c)));
+    };
+    for (size_t i = 0; i < owned.size(); ++i)
+      if (owned[i]) place(owned[i].get());
+    owned = std::move(ordered);
+  }
+  for (auto& c : owned) module.AddComputation(std::move(c));
+  module.set_entry(entry);
   return Status::Ok();
 }
 

@@ -396,6 +396,22 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseHashAttribute() {
     return lex_.ErrorAt(
         attr.pos, "attribute aliases ('#" + name + "') are not supported here");
   lex_.Next();
+  if (name == "sdy" || name.rfind("sdy.", 0) == 0) {
+    // Shardy's shardings and rules, in argument and op attributes: where
+    // values live, which a single-process run does not need. The manual
+    // computation reads its own with sdy_sharding.h.
+    attr.kind = MlirAttr::Kind::kDialect;
+    attr.str = name;
+    int depth = 1;
+    while (depth > 0) {
+      if (lex_.At(TokenKind::kEof) || lex_.At(TokenKind::kError))
+        return lex_.Expected("'>' to close #" + name + "<...>");
+      if (lex_.At(TokenKind::kLess)) ++depth;
+      if (lex_.At(TokenKind::kGreater)) --depth;
+      lex_.Next();
+    }
+    return attr;
+  }
   if (name.find('.') == std::string::npos) {
     // #dialect<kind VALUE>
     attr.kind = MlirAttr::Kind::kEnum;

@@ -21,12 +21,15 @@
 // the computation where it is used. Called computations: while
 // {condition, body}; conditional: the branches in order (`stablehlo.if`:
 // {true, false}). Every op records its line:column and its loc() name.
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <set>
 #include <unordered_map>
 
 #include "text/mlir_attribute.h"
+#include "text/sdy_sharding.h"
+#include "text/spmd_emulation.h"
 #include "xffi/program/text.h"
 
 namespace xffi {
@@ -139,7 +142,26 @@ struct PendingCall {
 
 bool IsReturnOp(std::string_view name) {
   return name == "return" || name == "func.return" ||
-         name == "stablehlo.return";
+         name == "stablehlo.return" || name == "sdy.return";
+}
+
+// Ops with no IR opcode that only mean something across the devices of an
+// sdy.manual_computation; they stay placeholders until spmd_emulation.h.
+std::optional<SpmdOpKind> SpmdOpKindFromName(std::string_view name) {
+  if (name == "stablehlo.all_reduce") return SpmdOpKind::kAllReduce;
+  if (name == "stablehlo.all_gather") return SpmdOpKind::kAllGather;
+  if (name == "stablehlo.reduce_scatter") return SpmdOpKind::kReduceScatter;
+  if (name == "stablehlo.all_to_all") return SpmdOpKind::kAllToAll;
+  if (name == "stablehlo.collective_permute")
+    return SpmdOpKind::kCollectivePermute;
+  if (name == "stablehlo.partition_id") return SpmdOpKind::kPartitionId;
+  if (name == "stablehlo.replica_id") return SpmdOpKind::kReplicaId;
+  return std::nullopt;
+}
+
+// Sharding annotations: the value passes through unchanged.
+bool IsShardingAnnotation(std::string_view name) {
+  return name == "sdy.sharding_constraint" || name == "sdy.reshard";
 }
 
 std::string PosString(SourcePos pos) {
@@ -200,11 +222,16 @@ class Parser {
   StatusOr<Outcome> ParsePrettyReduce(Scope* scope, SourcePos pos);
   StatusOr<Outcome> ParsePrettyWhile(Scope* scope, SourcePos pos);
   StatusOr<Outcome> ParseCall(Scope* scope, SourcePos pos);
+  Status ParseSdyMeshDefinition();
+  StatusOr<Outcome> ParseManualComputation(Scope* scope, SourcePos pos);
+  StatusOr<Outcome> ParseShardingAnnotation(Scope* scope, SourcePos pos);
+  StatusOr<Outcome> BuildSpmdOp(Scope* scope, OpSpec& spec, SpmdOpKind kind);
   StatusOr<Outcome> ParseReturn(Scope* scope, bool generic);
   Status ParseTypeSpec(TypeSpec* spec);
   Status ParseOperandList(Scope* scope, std::vector<Instruction*>* operands,
                           TokenKind close);
   Status ParseBlockArgs(std::vector<BlockArg>* args);
+  Status ParseTypedArgs(std::vector<BlockArg>* args, const std::string& what);
   StatusOr<Region> ParseRegion(Scope* parent, RegionKind kind,
                                const std::string& owner,
                                const std::string& name,
@@ -231,6 +258,8 @@ class Parser {
   // --- building ops
   StatusOr<Outcome> Build(Scope* scope, OpSpec& spec);
   StatusOr<std::vector<Shape>> ResultShapes(const OpSpec& spec, Opcode opcode);
+  // A functional type's inputs against the operands.
+  Status CheckOperandTypes(const OpSpec& spec);
   StatusOr<Outcome> BuildCustomCall(Scope* scope, OpSpec& spec,
                                     const std::vector<Shape>& results);
   StatusOr<Outcome> BuildDecomposedChlo(Scope* scope, OpSpec& spec);
@@ -259,6 +288,8 @@ class Parser {
   std::map<std::string, LocNode> loc_aliases_;
   std::vector<std::pair<Instruction*, LocNode>> pending_locs_;
   std::vector<PendingCall> pending_calls_;
+  std::map<std::string, SdyMesh> meshes_;
+  SpmdOps spmd_ops_;
   std::set<std::string> used_names_;
   int64_t next_id_ = 0;
 };
@@ -626,6 +657,21 @@ StatusOr<Module> Parser::Run() {
     inst->set_location(std::move(location));
   }
 
+  Computation* entry = main->second.computation;
+  RETURN_IF_ERROR(EmulateManualComputations(
+      &computations_, &entry, spmd_ops_,
+      SpmdNaming{[this](Opcode opcode) {
+                   return std::string(OpcodeName(opcode)) + "." +
+                          std::to_string(next_id_++);
+                 },
+                 [this](const std::string& base) {
+                   std::string name = base;
+                   while (used_names_.count(name))
+                     name = base + "." + std::to_string(next_id_++);
+                   used_names_.insert(name);
+                   return name;
+                 }}));
+
   // Callees before callers, the entry last.
   Module module(module_name_);
   std::set<Computation*> placed;
@@ -655,7 +701,6 @@ StatusOr<Module> Parser::Run() {
       module.AddComputation(std::move(*owner[done]));
     }
   };
-  Computation* entry = main->second.computation;
   for (auto& c : computations_)
     if (c && c.get() != entry) place(c.get());
   place(entry);
@@ -716,8 +761,10 @@ Status Parser::ParseModuleItems() {
     } else if (lex_.At(TokenKind::kString) &&
                lex_.peek().value == "func.func") {
       RETURN_IF_ERROR(ParseGenericFunction());
+    } else if (lex_.AtKeyword("sdy.mesh")) {
+      RETURN_IF_ERROR(ParseSdyMeshDefinition());
     } else {
-      return lex_.Expected("'func.func' or '}'");
+      return lex_.Expected("'func.func', 'sdy.mesh' or '}'");
     }
   }
   return Status::Ok();
@@ -914,26 +961,28 @@ Status Parser::ParseBlock(Scope* scope, Region* region) {
   return Status::Ok();
 }
 
+Status Parser::ParseTypedArgs(std::vector<BlockArg>* args,
+                              const std::string& what) {
+  // After '(': `%a: T loc(...), ...)`.
+  if (attrs_.Consume(TokenKind::kRParen)) return Status::Ok();
+  while (true) {
+    BlockArg arg;
+    arg.pos = lex_.peek().pos;
+    if (!lex_.At(TokenKind::kPercentId)) return lex_.Expected(what);
+    arg.name = lex_.Next().value;
+    RETURN_IF_ERROR(attrs_.Expect(TokenKind::kColon, "':' and a type"));
+    ASSIGN_OR_RETURN(arg.type, attrs_.ParseType());
+    RETURN_IF_ERROR(SkipOptionalLoc());
+    args->push_back(std::move(arg));
+    if (attrs_.Consume(TokenKind::kComma)) continue;
+    return attrs_.Expect(TokenKind::kRParen, "',' or ')' after " + what);
+  }
+}
+
 Status Parser::ParseBlockArgs(std::vector<BlockArg>* args) {
   lex_.Next();  // ^bb0
-  if (attrs_.Consume(TokenKind::kLParen) &&
-      !attrs_.Consume(TokenKind::kRParen)) {
-    while (true) {
-      BlockArg arg;
-      arg.pos = lex_.peek().pos;
-      if (!lex_.At(TokenKind::kPercentId))
-        return lex_.Expected("a block argument");
-      arg.name = lex_.Next().value;
-      RETURN_IF_ERROR(attrs_.Expect(TokenKind::kColon, "':' and a type"));
-      ASSIGN_OR_RETURN(arg.type, attrs_.ParseType());
-      RETURN_IF_ERROR(SkipOptionalLoc());
-      args->push_back(std::move(arg));
-      if (attrs_.Consume(TokenKind::kComma)) continue;
-      RETURN_IF_ERROR(attrs_.Expect(TokenKind::kRParen,
-                                    "',' or ')' after a block argument"));
-      break;
-    }
-  }
+  if (attrs_.Consume(TokenKind::kLParen))
+    RETURN_IF_ERROR(ParseTypedArgs(args, "a block argument"));
   return attrs_.Expect(TokenKind::kColon, "':' after the block header");
 }
 
@@ -1116,7 +1165,8 @@ bool IsDecomposedChloOp(std::string_view name) {
 
 bool IsSupportedOpName(std::string_view name) {
   return OpcodeFromStableHloName(name).has_value() || name == "stablehlo.if" ||
-         name == "call" || IsReturnOp(name) || IsDecomposedChloOp(name);
+         name == "call" || IsReturnOp(name) || IsDecomposedChloOp(name) ||
+         SpmdOpKindFromName(name).has_value();
 }
 
 StatusOr<Outcome> Parser::ParseReturn(Scope* scope, bool generic) {
@@ -1187,12 +1237,271 @@ StatusOr<Outcome> Parser::ParseCall(Scope* scope, SourcePos pos) {
   return Build(scope, spec);
 }
 
+// --- Shardy (shard_map)
+// --------------------------------------------------------
+
+Status Parser::ParseSdyMeshDefinition() {
+  lex_.Next();  // sdy.mesh
+  if (!lex_.At(TokenKind::kAtId)) return lex_.Expected("a mesh name (@name)");
+  Token name = lex_.Next();
+  RETURN_IF_ERROR(attrs_.Expect(TokenKind::kEqual, "'=' after the mesh name"));
+  ASSIGN_OR_RETURN(SdyMesh mesh, ParseSdyMesh(attrs_));
+  mesh.pos = name.pos;
+  if (lex_.At(TokenKind::kLBrace)) {
+    ASSIGN_OR_RETURN(MlirAttr ignored, attrs_.ParseDictionary());
+    (void)ignored;
+  }
+  RETURN_IF_ERROR(SkipOptionalLoc());
+  if (!meshes_.emplace(name.value, std::move(mesh)).second)
+    return lex_.ErrorAt(name.pos, "redefinition of mesh @" + name.value);
+  return Status::Ok();
+}
+
+StatusOr<Outcome> Parser::ParseManualComputation(Scope* scope, SourcePos pos) {
+  const std::string what = "sdy.manual_computation";
+  OpSpec spec;
+  spec.name = what;
+  spec.pos = pos;
+  RETURN_IF_ERROR(attrs_.Expect(TokenKind::kLParen, "'(' and the operands"));
+  RETURN_IF_ERROR(ParseOperandList(scope, &spec.operands, TokenKind::kRParen));
+  SpmdOp op;
+  op.kind = SpmdOpKind::kManualComputation;
+  op.op_name = what;
+  for (const char* key : {"in_shardings", "out_shardings"}) {
+    RETURN_IF_ERROR(attrs_.ExpectKeyword(key));
+    RETURN_IF_ERROR(
+        attrs_.Expect(TokenKind::kEqual, std::string("'=' after ") + key));
+    ASSIGN_OR_RETURN(std::vector<SdyTensorSharding> list,
+                     ParseSdyShardingList(attrs_));
+    (key[0] == 'i' ? op.in_shardings : op.out_shardings) = std::move(list);
+  }
+  RETURN_IF_ERROR(attrs_.ExpectKeyword("manual_axes"));
+  RETURN_IF_ERROR(attrs_.Expect(TokenKind::kEqual, "'=' after manual_axes"));
+  ASSIGN_OR_RETURN(op.manual_axes, ParseSdyAxisSet(attrs_));
+
+  const SdyTensorSharding* culprit = nullptr;
+  std::string mesh_problem = CommonMesh(op.in_shardings, op.out_shardings,
+                                        meshes_, &op.mesh, &culprit);
+  if (!mesh_problem.empty())
+    return lex_.ErrorAt(culprit != nullptr ? culprit->pos : pos, mesh_problem);
+
+  std::vector<BlockArg> args;
+  RETURN_IF_ERROR(
+      attrs_.Expect(TokenKind::kLParen, "'(' and the body's arguments"));
+  RETURN_IF_ERROR(ParseTypedArgs(&args, "a body argument"));
+  ASSIGN_OR_RETURN(
+      Region body,
+      ParseRegion(scope, RegionKind::kFunction, what + " at " + PosString(pos),
+                  "manual_computation_body", std::move(args), nullptr));
+  RETURN_IF_ERROR(SetRegionRoot(body, spec));
+  op.body = body.computation;
+  RETURN_IF_ERROR(attrs_.Expect(TokenKind::kColon, "':' and the op's type"));
+  RETURN_IF_ERROR(ParseTypeSpec(&spec.types));
+  if (!spec.types.functional)
+    return lex_.ErrorAt(spec.types.pos,
+                        "expected a function type (inputs) -> results");
+  RETURN_IF_ERROR(CheckOperandTypes(spec));
+  std::vector<Shape> results = Shapes(spec.types.outputs);
+  if (results.size() != body.returns.size())
+    return lex_.ErrorAt(spec.types.pos,
+                        what + " has " + std::to_string(results.size()) +
+                            " result(s), its body returns " +
+                            std::to_string(body.returns.size()));
+  Outcome outcome;
+  outcome.count = static_cast<int64_t>(results.size());
+  outcome.tuple = results.size() != 1;
+  outcome.inst = Add(scope->computation, Opcode::kCustomCall,
+                     results.size() == 1 ? results[0] : Shape::Tuple(results),
+                     spec.operands);
+  outcome.inst->custom_call.target = what;
+  outcome.inst->custom_call.has_side_effect = true;
+  spmd_ops_[outcome.inst] = std::move(op);
+  return outcome;
+}
+
+StatusOr<Outcome> Parser::ParseShardingAnnotation(Scope* scope, SourcePos pos) {
+  (void)pos;
+  if (!lex_.At(TokenKind::kPercentId)) return lex_.Expected("an operand");
+  ASSIGN_OR_RETURN(Instruction * value, Use(scope, lex_.Next()));
+  ASSIGN_OR_RETURN(SdyTensorSharding sharding, ParseSdyTensorSharding(attrs_));
+  (void)sharding;
+  if (lex_.At(TokenKind::kLBrace)) {
+    ASSIGN_OR_RETURN(MlirAttr ignored, attrs_.ParseDictionary());
+    (void)ignored;
+  }
+  RETURN_IF_ERROR(attrs_.Expect(TokenKind::kColon, "':' and the type"));
+  ASSIGN_OR_RETURN(MlirType type, attrs_.ParseType());
+  if (!value->shape().Compatible(type.shape))
+    return lex_.ErrorAt(type.pos,
+                        "the operand is " + TypeString(value->shape()) +
+                            ", the type says " + TypeString(type.shape));
+  // Where a value lives does not change what it is.
+  Outcome outcome;
+  outcome.inst = value;
+  return outcome;
+}
+
+StatusOr<Outcome> Parser::BuildSpmdOp(Scope* scope, OpSpec& spec,
+                                      SpmdOpKind kind) {
+  SpmdOp op;
+  op.kind = kind;
+  op.op_name = spec.name;
+  std::vector<Shape> results;
+  if (spec.types.functional) {
+    RETURN_IF_ERROR(CheckOperandTypes(spec));
+    results = Shapes(spec.types.outputs);
+  } else {
+    results = Shapes(spec.types.list);
+  }
+  const bool is_id =
+      kind == SpmdOpKind::kPartitionId || kind == SpmdOpKind::kReplicaId;
+  if (is_id) {
+    if (!spec.operands.empty()) return OpError(spec, "takes no operands");
+    if (results.size() != 1 || results[0] != Shape::Scalar(ElementType::kU32))
+      return OpError(spec, "the result type must be tensor<ui32>");
+  } else {
+    if (spec.operands.empty()) return OpError(spec, "expects operands");
+    if (results.size() != spec.operands.size())
+      return OpError(spec, "has " + std::to_string(spec.operands.size()) +
+                               " operand(s) and " +
+                               std::to_string(results.size()) + " result(s)");
+  }
+
+  // Which devices exchange values, as the StableHLO spec derives the process
+  // groups: without a channel the ids are replicas (and xffi runs one
+  // replica, so each device is alone); with one they are partitions, all of
+  // them per replica group unless use_global_device_ids (or the op itself)
+  // makes the ids partition ids.
+  bool has_channel = false;
+  if (const MlirAttr* channel = Attr(spec, "channel_handle")) {
+    if (channel->kind != MlirAttr::Kind::kDialect)
+      return lex_.ErrorAt(channel->pos,
+                          "attribute 'channel_handle': expected "
+                          "#stablehlo.channel_handle<handle = N, type = T>");
+    const MlirAttr* handle = channel->Find("handle");
+    if (handle == nullptr)
+      return lex_.ErrorAt(channel->pos, "channel_handle without a handle");
+    ASSIGN_OR_RETURN(int64_t id, AttrToInteger(*handle, lex_, "handle"));
+    has_channel = id > 0;
+  }
+  bool global_ids = Attr(spec, "use_global_device_ids") != nullptr;
+  std::vector<std::vector<int64_t>> groups;
+  if (const MlirAttr* attr = Attr(spec, "replica_groups")) {
+    ASSIGN_OR_RETURN(std::vector<int64_t> ids,
+                     AttrToIntegers(*attr, lex_, "replica_groups"));
+    std::vector<int64_t> dims;
+    if (attr->kind == MlirAttr::Kind::kDense)
+      dims = attr->dense_type.shape.dims();
+    if (dims.size() != 2)
+      return lex_.ErrorAt(attr->pos,
+                          "attribute 'replica_groups': expected a 2-D "
+                          "dense<[[...], ...]> of device ids");
+    for (int64_t g = 0; g < dims[0]; ++g)
+      groups.emplace_back(ids.begin() + g * dims[1],
+                          ids.begin() + (g + 1) * dims[1]);
+  } else if (kind != SpmdOpKind::kCollectivePermute && !is_id) {
+    return OpError(spec, "missing attribute 'replica_groups'");
+  }
+  std::string groups_problem =
+      SetProcessGroups(&op, has_channel, global_ids, std::move(groups));
+  if (!groups_problem.empty()) return OpError(spec, groups_problem);
+
+  auto integer = [&](const char* name, int64_t* out) -> Status {
+    const MlirAttr* attr = Attr(spec, name);
+    if (attr == nullptr)
+      return OpError(spec, std::string("missing attribute '") + name + "'");
+    ASSIGN_OR_RETURN(*out, AttrToInteger(*attr, lex_, name));
+    return Status::Ok();
+  };
+  switch (kind) {
+    case SpmdOpKind::kAllGather:
+      RETURN_IF_ERROR(integer("all_gather_dim", &op.dimension));
+      break;
+    case SpmdOpKind::kReduceScatter:
+      RETURN_IF_ERROR(integer("scatter_dimension", &op.dimension));
+      break;
+    case SpmdOpKind::kAllToAll:
+      RETURN_IF_ERROR(integer("split_dimension", &op.split_dimension));
+      RETURN_IF_ERROR(integer("concat_dimension", &op.concat_dimension));
+      RETURN_IF_ERROR(integer("split_count", &op.split_count));
+      break;
+    case SpmdOpKind::kCollectivePermute: {
+      const MlirAttr* attr = Attr(spec, "source_target_pairs");
+      if (attr == nullptr)
+        return OpError(spec, "missing attribute 'source_target_pairs'");
+      ASSIGN_OR_RETURN(std::vector<int64_t> ids,
+                       AttrToIntegers(*attr, lex_, "source_target_pairs"));
+      if (ids.size() % 2 != 0)
+        return lex_.ErrorAt(attr->pos,
+                            "attribute 'source_target_pairs': expected "
+                            "[source, target] pairs");
+      for (size_t i = 0; i < ids.size(); i += 2)
+        op.source_target_pairs.emplace_back(ids[i], ids[i + 1]);
+      break;
+    }
+    default:
+      break;
+  }
+
+  const bool reduces =
+      kind == SpmdOpKind::kAllReduce || kind == SpmdOpKind::kReduceScatter;
+  if (reduces != (spec.regions.size() == 1))
+    return OpError(
+        spec, reduces ? "expected a reduction region" : "unexpected region");
+  if (reduces) {
+    // The region must combine operand j's two values with one elementwise
+    // op; that op folds the devices' values in group order.
+    Region& region = spec.regions[0];
+    const int64_t n = static_cast<int64_t>(spec.operands.size());
+    std::vector<Instruction*> params = region.computation->parameters();
+    if (static_cast<int64_t>(params.size()) != 2 * n ||
+        static_cast<int64_t>(region.returns.size()) != n)
+      return OpError(spec, "the reduction region must take " +
+                               std::to_string(2 * n) +
+                               " arguments and return " + std::to_string(n));
+    for (int64_t j = 0; j < n; ++j) {
+      const Instruction* r = region.returns[static_cast<size_t>(j)];
+      const Instruction* a = params[static_cast<size_t>(j)];
+      const Instruction* b = params[static_cast<size_t>(n + j)];
+      std::optional<Opcode> fold = FoldableReduction(r, a, b);
+      if (!fold) return OpError(spec, kFoldableReductionRule);
+      op.reductions.push_back(*fold);
+    }
+  }
+
+  Outcome outcome;
+  outcome.count = static_cast<int64_t>(results.size());
+  outcome.tuple = results.size() != 1;
+  outcome.inst = Add(scope->computation, Opcode::kCustomCall,
+                     results.size() == 1 ? results[0] : Shape::Tuple(results),
+                     spec.operands);
+  outcome.inst->custom_call.target = spec.name;
+  outcome.inst->custom_call.has_side_effect = true;
+  spmd_ops_[outcome.inst] = std::move(op);
+  return outcome;
+}
+
 StatusOr<Outcome> Parser::ParsePrettyOp(Scope* scope, const std::string& name,
                                         SourcePos pos) {
   if (IsReturnOp(name)) return ParseReturn(scope, false);
   if (name == "call" || name == "func.call") return ParseCall(scope, pos);
   if (name == "stablehlo.reduce") return ParsePrettyReduce(scope, pos);
   if (name == "stablehlo.while") return ParsePrettyWhile(scope, pos);
+  if (name == "sdy.manual_computation")
+    return ParseManualComputation(scope, pos);
+  if (IsShardingAnnotation(name)) return ParseShardingAnnotation(scope, pos);
+  if (name == "stablehlo.partition_id" || name == "stablehlo.replica_id") {
+    OpSpec spec;
+    spec.name = name;
+    spec.pos = pos;
+    if (lex_.At(TokenKind::kLBrace)) {
+      ASSIGN_OR_RETURN(MlirAttr ignored, attrs_.ParseDictionary());
+      (void)ignored;
+    }
+    RETURN_IF_ERROR(attrs_.Expect(TokenKind::kColon, "':' and the type"));
+    RETURN_IF_ERROR(ParseTypeSpec(&spec.types));
+    return BuildSpmdOp(scope, spec, *SpmdOpKindFromName(name));
+  }
   if (!IsSupportedOpName(name))
     return lex_.ErrorAt(pos, "unsupported operation '" + name + "'");
   OpSpec spec;
@@ -1519,9 +1828,11 @@ StatusOr<Outcome> Parser::ParseGenericOp(Scope* scope, const std::string& name,
       RegionKind kind = RegionKind::kScalarArgs;
       std::vector<Instruction*>* captures = nullptr;
       std::string region_name =
-          std::string(OpcodeName(
-              OpcodeFromStableHloName(name).value_or(Opcode::kConditional))) +
-          "_region";
+          SpmdOpKindFromName(name).has_value()
+              ? std::string("reduction_region")
+              : std::string(OpcodeName(OpcodeFromStableHloName(name).value_or(
+                    Opcode::kConditional))) +
+                    "_region";
       if (name == "stablehlo.while") {
         kind = RegionKind::kLoopState;
         captures = &loop_captures;
@@ -1588,23 +1899,29 @@ Status Parser::SetRegionRoot(Region& region, const OpSpec& spec) {
   return Status::Ok();
 }
 
+Status Parser::CheckOperandTypes(const OpSpec& spec) {
+  const TypeSpec& types = spec.types;
+  if (types.inputs.size() != spec.operands.size())
+    return lex_.ErrorAt(types.pos, spec.name + " has " +
+                                       std::to_string(spec.operands.size()) +
+                                       " operand(s), its type lists " +
+                                       std::to_string(types.inputs.size()));
+  for (size_t i = 0; i < types.inputs.size(); ++i)
+    if (!spec.operands[i]->shape().Compatible(types.inputs[i].shape))
+      return lex_.ErrorAt(types.inputs[i].pos,
+                          spec.name + ": operand " + std::to_string(i) +
+                              " is " + TypeString(spec.operands[i]->shape()) +
+                              ", the op's type says " +
+                              TypeString(types.inputs[i].shape));
+  return Status::Ok();
+}
+
 StatusOr<std::vector<Shape>> Parser::ResultShapes(const OpSpec& spec,
                                                   Opcode opcode) {
   const TypeSpec& types = spec.types;
   std::vector<Shape> results;
   if (types.functional) {
-    if (types.inputs.size() != spec.operands.size())
-      return lex_.ErrorAt(types.pos, spec.name + " has " +
-                                         std::to_string(spec.operands.size()) +
-                                         " operand(s), its type lists " +
-                                         std::to_string(types.inputs.size()));
-    for (size_t i = 0; i < types.inputs.size(); ++i)
-      if (!spec.operands[i]->shape().Compatible(types.inputs[i].shape))
-        return lex_.ErrorAt(types.inputs[i].pos,
-                            spec.name + ": operand " + std::to_string(i) +
-                                " is " + TypeString(spec.operands[i]->shape()) +
-                                ", the op's type says " +
-                                TypeString(types.inputs[i].shape));
+    RETURN_IF_ERROR(CheckOperandTypes(spec));
     return Shapes(types.outputs);
   }
   if (types.list.size() == 1) {
@@ -1675,6 +1992,8 @@ StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
     if (!spec.regions.empty()) return OpError(spec, "unexpected region");
     return BuildDecomposedChlo(scope, spec);
   }
+  if (std::optional<SpmdOpKind> kind = SpmdOpKindFromName(spec.name))
+    return BuildSpmdOp(scope, spec, *kind);
   Opcode opcode = Opcode::kConditional;
   if (spec.name == "func.call") {
     opcode = Opcode::kCall;

@@ -184,7 +184,7 @@ TEST(ProgramCorpusContents, CoversTheIssuesOps) {
   // The generator ran: every program has both texts and at least one input
   // and output, and the custom-call programs hold real custom calls.
   std::vector<CorpusCase> cases = AllCases();
-  EXPECT_GE(cases.size(), 88u);
+  EXPECT_GE(cases.size(), 104u);
   for (const CorpusCase& c : cases) {
     EXPECT_TRUE(fs::exists(CorpusPath(c.name + "." + c.extension))) << c.name;
     EXPECT_GE(CountFiles(c.name, "out"), 1) << c.name;
@@ -274,6 +274,14 @@ TEST(ProgramCorpusContents, CoversTheIssuesOps) {
                          "complex<f64>",
                          "xf16>",
                          "xbf16>"}) {
+    EXPECT_THAT(all_text, HasSubstr(op));
+  }
+  // shard_map bodies (sm_*) and the collectives in them.
+  for (const char* op :
+       {"sdy.manual_computation", "\"stablehlo.all_reduce\"",
+        "\"stablehlo.all_gather\"", "\"stablehlo.reduce_scatter\"",
+        "\"stablehlo.all_to_all\"", "\"stablehlo.collective_permute\"",
+        "stablehlo.partition_id"}) {
     EXPECT_THAT(all_text, HasSubstr(op));
   }
   std::string mixed = Slurp(CorpusPath("cc_mixed.mlir"));

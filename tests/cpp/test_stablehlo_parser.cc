@@ -859,8 +859,10 @@ TEST(StableHloParserErrors, SyntaxErrorsSayWhereAndWhat) {
             "'tensor'");
   EXPECT_EQ(ErrorOf("func.func @main(%a: tensor<2xf17>) {\n}\n"),
             "test.mlir:1:30: expected an element type, got 'f17'");
-  EXPECT_EQ(ErrorOf("module {\n  func.func @main() {\n    return\n  }\n"),
-            "test.mlir:5:1: expected 'func.func' or '}', got end of input");
+  EXPECT_EQ(
+      ErrorOf("module {\n  func.func @main() {\n    return\n  }\n"),
+      "test.mlir:5:1: expected 'func.func', 'sdy.mesh' or '}', got end of "
+      "input");
   EXPECT_EQ(ErrorOf("func.func @main() {\n  return\n"),
             "test.mlir:3:1: expected '}', got end of input");
   EXPECT_EQ(ErrorOf("stablehlo.add"),

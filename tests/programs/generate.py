@@ -15,7 +15,12 @@ text holds real stablehlo.custom_call ops with an mhlo.backend_config.
   .venv/bin/python tests/programs/generate.py \
       --examples build/dev/examples
 
-(build the `rms_norm` and `do_custom_call` targets first). Made with jax
+(build the `rms_norm` and `do_custom_call` targets first).
+
+Programs named sm_* are jax.shard_map bodies over a mesh of the 4 CPU
+devices (mesh=...): their inputs are placed with the in_specs' shardings,
+JAX runs them on the 4 devices, and the text holds the sdy.manual_computation
+and collectives xffi emulates on one. Made with jax
 0.10.2 on CPU; rerunning it with that version gives identical files.
 
 NumPy saves ml_dtypes types (bfloat16, float8_*) with a raw-bytes descr
@@ -27,6 +32,11 @@ import argparse
 import ctypes
 import os
 import sys
+
+# The shard_map programs (sm_*) run over 4 CPU devices, and JAX fixes its
+# device count when it starts. Single-device programs lower as before.
+os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
+                           " --xla_force_host_platform_device_count=4").strip()
 
 import jax
 import jax.numpy as jnp
@@ -57,6 +67,10 @@ PROGRAMS = {}
 X64_PROGRAMS = set()
 
 
+# shard_map programs: name -> (mesh shape, axis names, in_specs).
+SHARDED_PROGRAMS = {}
+
+
 def program(name, *args, x64=False):
   """Registers f under `name` with the inputs `args`."""
 
@@ -65,6 +79,23 @@ def program(name, *args, x64=False):
     if x64:
       X64_PROGRAMS.add(name)
     return f
+
+  return wrap
+
+
+def sharded_program(name, *args, mesh, in_specs, out_specs, **options):
+  """Registers jax.shard_map(body) over a mesh {axis: size} of the CPU
+  devices; in_specs has one PartitionSpec per input."""
+
+  def wrap(body):
+    axes = tuple(mesh)
+    shape = tuple(mesh.values())
+    m = jax.make_mesh(shape, axes)
+    f = jax.shard_map(body, mesh=m, in_specs=in_specs, out_specs=out_specs,
+                      **options)
+    PROGRAMS[name] = (f, args)
+    SHARDED_PROGRAMS[name] = (m, in_specs)
+    return body
 
   return wrap
 
@@ -434,6 +465,93 @@ def _(x, k, b, c):
   return y, z
 
 
+# shard_map bodies: collectives over one and two mesh axes, partition
+# ids, device-dependent loops, nested jit and custom calls per device.
+P = jax.sharding.PartitionSpec
+ROWS = {"rows": 4}
+GRID = {"a": 2, "b": 2}
+
+
+@sharded_program("sm_psum_axis_index", f32(88, 8, 16), mesh=ROWS,
+                 in_specs=(P("rows"),), out_specs=P("rows"))
+def _(v):
+  return lax.psum(v.sum(), "rows") + v * lax.axis_index("rows")
+
+
+@sharded_program("sm_gather_scatter_permute", f32(89, 8, 16), mesh=ROWS,
+                 in_specs=(P("rows"),), out_specs=P("rows"))
+def _(v):
+  gathered = lax.all_gather(v, "rows", axis=1, tiled=True)  # [2, 64]
+  scattered = lax.psum_scatter(gathered, "rows", scatter_dimension=1,
+                               tiled=True)  # [2, 16]
+  moved = lax.ppermute(v, "rows", [(i, (i + 1) % 4) for i in range(3)])
+  swapped = lax.all_to_all(v, "rows", 1, 1, tiled=True)
+  stacked = lax.all_gather(v[0], "rows")  # untiled: [4, 16]
+  return scattered + moved * 2 + swapped * 3 + stacked[1::2].sum(0)
+
+
+@sharded_program("sm_reductions", f32(90, 8, 16), i32(91, 8, 16), mesh=ROWS,
+                 in_specs=(P("rows"), P("rows")),
+                 out_specs=(P(), P(), P()))
+def _(v, k):
+  return lax.pmax(v, "rows"), lax.pmin(k, "rows"), lax.psum(k, "rows")
+
+
+@sharded_program("sm_grid", f32(92, 8, 16), f32(93, 8, 16), mesh=GRID,
+                 in_specs=(P("a", "b"), P("b", "a")),
+                 out_specs=(P(None, "b"), P("a"), P("b", "a")))
+def _(v, w):
+  # Groups along one axis of a 2x2 mesh, and a transposed layout.
+  by_a = lax.psum(v, "a")
+  by_b = lax.psum(v, "b") * (1 + lax.axis_index("a"))
+  flipped = lax.ppermute(w, "b", [(0, 1), (1, 0)])
+  return by_a, by_b, flipped + lax.axis_index("b")
+
+
+@sharded_program("sm_grid_exchange", f32(98, 16, 16), f32(99, 8, 16),
+                 mesh=GRID, in_specs=(P(("a", "b")), P("a", "b")),
+                 out_specs=(P(("a", "b")), P("a"), P(None, ("b", "a"))),
+                 check_vma=False)
+def _(v, w):
+  # all_to_all splitting one dimension and joining another (HLO prints it
+  # as an all-to-all on one dimension between reshapes), and a gather and a
+  # reduce-scatter over one axis each.
+  swapped = lax.all_to_all(v, ("a", "b"), 0, 1, tiled=True)
+  gathered = lax.all_gather(w, "b", axis=1, tiled=True)
+  scattered = lax.psum_scatter(w, "a", scatter_dimension=1, tiled=True)
+  return swapped, gathered, scattered
+
+
+@sharded_program("sm_loops", f32(94, 8, 16), mesh=ROWS,
+                 in_specs=(P("rows"),), out_specs=P("rows"))
+def _(v):
+  # A ring shift in a loop (every device runs it: a collective in a loop
+  # whose trip count differed between devices would hang in XLA), then a
+  # loop whose trip count is the device's index plus one.
+  ring = lax.fori_loop(
+      0, 3, lambda i, c: lax.ppermute(c, "rows", [(j, (j + 1) % 4)
+                                                  for j in range(4)]) + v, v)
+  n = lax.axis_index("rows") + 1
+  _, grown = lax.while_loop(lambda c: c[0] < n,
+                            lambda c: (c[0] + 1, c[1] * 0.5 + c[1].mean()),
+                            (0, ring))
+  return grown + lax.psum(grown.mean(), "rows")
+
+
+@sharded_program("sm_nested_jit", f32(95, 8, 16), f32(96, 2, 16),
+                 mesh=ROWS, in_specs=(P("rows"), P()), out_specs=P("rows"))
+def _(v, bias):
+  centre = jax.jit(lambda u: u - lax.pmean(u, "rows"))
+  return centre(v) + centre(v * 2) + bias
+
+
+@sharded_program("sm_cc_rms_norm", f32(97, 8, 16, scale=2.0), mesh=ROWS,
+                 in_specs=(P("rows"),), out_specs=P("rows"))
+def _(v):
+  # The handler runs once per device on its [2, 16] block.
+  return rms_norm(v) + lax.psum(rms_norm(v * 2.0, eps=0.5), "rows")
+
+
 def register_handlers(examples):
   libs = {
       "rms_norm": ("rms_norm/librms_norm.so", "RmsNorm"),
@@ -465,8 +583,15 @@ def main():
       continue
     with jax.enable_x64(name in X64_PROGRAMS):
       jitted = jax.jit(f)
-      lowered = jitted.lower(*inputs)
-      outputs = jax.tree_util.tree_leaves(jitted(*inputs))
+      placed = inputs
+      if name in SHARDED_PROGRAMS:
+        mesh, in_specs = SHARDED_PROGRAMS[name]
+        placed = [
+            jax.device_put(x, jax.sharding.NamedSharding(mesh, spec))
+            for x, spec in zip(inputs, in_specs)
+        ]
+      lowered = jitted.lower(*placed)
+      outputs = jax.tree_util.tree_leaves(jitted(*placed))
     files = {
         f"{name}.mlir": lowered.as_text().encode(),
         f"{name}.hlo": lowered.as_text("hlo").encode(),

@@ -1,6 +1,7 @@
-"""xffi handlers under shard_map over 4 CPU devices. JAX fixes its device
-count when it starts, so the check runs in a fresh interpreter started with
---xla_force_host_platform_device_count=4."""
+"""xffi handlers under shard_map over 4 CPU devices, and the programs JAX
+lowers for them (StableHLO and HLO, collectives included) run back in xffi
+on one. JAX fixes its device count when it starts, so the check runs in a
+fresh interpreter started with --xla_force_host_platform_device_count=4."""
 
 import os
 import subprocess
@@ -21,7 +22,8 @@ SCRIPT = textwrap.dedent("""
     import xffi, xffi.jax
 
     assert len(jax.devices()) == 4, jax.devices()
-    lib = xffi.jax.register_library(sys.argv[1], prefix="sm.")
+    lib = xffi.jax.register_library(sys.argv[1], prefix="sm.",
+                                    register_in_xffi=True)
     mesh = jax.make_mesh((4,), ("rows",))
 
     def rms_norm(x):
@@ -51,6 +53,50 @@ SCRIPT = textwrap.dedent("""
     np.testing.assert_array_equal(
         np.asarray(scaled),
         xffi.ffi_call("python_test.scale")(x, factor=2.0, offset=1))
+
+    # The other way: the text JAX lowers for the 4-device program runs in
+    # xffi on one, each device's body side by side, with JAX's values.
+    def both_texts(jitted, *args):
+        lowered = jitted.lower(*args)
+        in_jax = jax.tree.map(np.asarray, jitted(*args))
+        for dialect in ("stablehlo", "hlo"):
+            program = xffi.Program.from_text(lowered.as_text(dialect=dialect))
+            assert program.format == dialect, program.format
+            yield in_jax, program(*[np.asarray(a) for a in args])
+
+    for in_jax, got in both_texts(sharded, xs):
+        np.testing.assert_array_equal(got, in_jax)
+
+    def collectives(v):
+        y, _ = lib["sm.python_test.rms_norm_fwd"](
+            v, eps=1e-5, result_shape_dtypes=[
+                jax.ShapeDtypeStruct(v.shape, v.dtype),
+                jax.ShapeDtypeStruct(v.shape[:-1], v.dtype)])
+        total = jax.lax.psum(y.sum(), "rows")
+        ring = jax.lax.ppermute(y, "rows", [(i, (i + 1) % 4)
+                                            for i in range(4)])
+        index = jax.lax.axis_index("rows").astype(v.dtype)
+        gathered = jax.lax.all_gather(y, "rows", axis=1, tiled=True)
+        return ring * total + index, gathered
+
+    jitted = jax.jit(jax.shard_map(collectives, mesh=mesh, in_specs=P("rows"),
+                                   out_specs=(P("rows"), P("rows"))))
+    for in_jax, got in both_texts(jitted, xs):
+        # The sums add in another order than XLA's.
+        for g, want in zip(got, in_jax):
+            np.testing.assert_allclose(g, want, rtol=1e-5, atol=1e-5)
+
+    # A collective in a loop, on a 2 x 2 mesh.
+    mesh2 = jax.make_mesh((2, 2), ("a", "b"))
+    def loop(v):
+        step = lambda i, c: c * 0.5 + jax.lax.psum(
+            lib["sm.Scale"](c, factor=0.5, offset=1), "b")
+        return jax.lax.fori_loop(0, 3, step, v)
+    x2 = jax.device_put(x, jax.sharding.NamedSharding(mesh2, P("a", "b")))
+    jitted = jax.jit(jax.shard_map(loop, mesh=mesh2, in_specs=P("a", "b"),
+                                   out_specs=P("a", "b")))
+    for in_jax, got in both_texts(jitted, x2):
+        np.testing.assert_allclose(got, in_jax, rtol=1e-6)
     print("shard_map OK on", len(jax.devices()), "devices")
 """)
 

@@ -1,0 +1,492 @@
+// shard_map programs in StableHLO text (sdy.manual_computation and the
+// collectives in its body) and in HLO text (the xla.sdy.* custom calls
+// around a call of the body, HLO's collectives) run on one CPU: each device's
+// copy of the body side by side, the collectives as plain ops over the copies.
+// The JAX programs of tests/programs/sm_* check the values against JAX on four
+// devices; these hand-written ones check the rules one at a time, what the
+// rewritten program holds, and every error with its line:column.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "xffi/program/executable.h"
+#include "xffi/program/text.h"
+
+namespace xffi {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A module with one mesh and a @main of the given signature and body.
+std::string Program(const std::string& mesh, const std::string& signature,
+                    const std::string& body) {
+  return "module @m attributes {mhlo.num_partitions = 4 : i32} {\n"
+         "  sdy.mesh @mesh = " +
+         mesh + "\n  func.func public @main" + signature + " {\n" + body +
+         "  }\n}\n";
+}
+
+StatusOr<std::vector<Literal>> RunProgram(const std::string& text,
+                                          std::vector<Literal> arguments) {
+  StatusOr<Module> module = ParseStableHlo(text, "sm.mlir");
+  if (!module.ok()) return module.status();
+  StatusOr<std::unique_ptr<Executable>> exe = Compile(std::move(*module));
+  if (!exe.ok()) return exe.status();
+  return (*exe)->Execute(arguments);
+}
+
+std::string ErrorOf(const std::string& text) {
+  StatusOr<Module> module = ParseStableHlo(text, "sm.mlir");
+  EXPECT_FALSE(module.ok()) << text;
+  return module.ok() ? "" : module.status().message();
+}
+
+Literal Iota(std::vector<int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= d;
+  std::vector<float> values(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = float(i);
+  return Literal::FromVector<float>(std::move(dims), values);
+}
+
+std::vector<float> Values(const Literal& literal) {
+  return literal.ToVector<float>();
+}
+
+int CountTarget(const Module& module, const std::string& target) {
+  int count = 0;
+  for (const auto& c : module.computations())
+    for (const auto& inst : c->instructions())
+      if (inst->opcode() == Opcode::kCustomCall &&
+          inst->custom_call.target == target)
+        ++count;
+  return count;
+}
+
+// A body over f32[8] split in 4 blocks of 2 along "x".
+std::string RowsProgram(const std::string& body_ops,
+                        const std::string& out_sharding = "[{\"x\"}]",
+                        const std::string& result = "tensor<8xf32>") {
+  return Program("<[\"x\"=4]>", "(%arg0: tensor<8xf32>) -> " + result,
+                 "    %0 = sdy.manual_computation(%arg0) "
+                 "in_shardings=[<@mesh, [{\"x\"}]>] out_shardings=[<@mesh, " +
+                     out_sharding +
+                     ">] manual_axes={\"x\"} (%v: tensor<2xf32>) {\n" +
+                     body_ops + "    } : (tensor<8xf32>) -> " + result +
+                     "\n"
+                     "    return %0 : " +
+                     result + "\n");
+}
+
+const char kAllReduceAdd[] =
+    "      %s = \"stablehlo.all_reduce\"(%v) <{channel_handle = "
+    "#stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = "
+    "dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> ({\n"
+    "      ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+    "        %r = stablehlo.add %a, %b : tensor<f32>\n"
+    "        stablehlo.return %r : tensor<f32>\n"
+    "      }) : (tensor<2xf32>) -> tensor<2xf32>\n";
+
+TEST(SpmdEmulation, AllReduceSumsTheBlocksOfEveryDevice) {
+  std::string text = RowsProgram(std::string(kAllReduceAdd) +
+                                 "      sdy.return %s : tensor<2xf32>\n");
+  auto out = RunProgram(text, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  // Blocks [0,1] [2,3] [4,5] [6,7]: sums 12 and 16, on every device.
+  EXPECT_EQ(Values((*out)[0]),
+            (std::vector<float>{12, 16, 12, 16, 12, 16, 12, 16}));
+}
+
+TEST(SpmdEmulation, NoPlaceholderSurvivesAndCallsRunOncePerDevice) {
+  std::string text = RowsProgram(
+      "      %c = stablehlo.custom_call @t.scale(%v) {api_version = 4 : i32} "
+      ": (tensor<2xf32>) -> tensor<2xf32>\n" +
+      std::string(kAllReduceAdd) + "      sdy.return %c : tensor<2xf32>\n");
+  StatusOr<Module> module = ParseStableHlo(text, "sm.mlir");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_EQ(CountTarget(*module, "t.scale"), 4);
+  EXPECT_EQ(CountTarget(*module, "sdy.manual_computation"), 0);
+  EXPECT_EQ(CountTarget(*module, "stablehlo.all_reduce"), 0);
+  // Only @main is left: the body was expanded into it.
+  ASSERT_EQ(module->computations().size(), 1u);
+}
+
+TEST(SpmdEmulation, PartitionIdIsEachDevicesPosition) {
+  std::string text = RowsProgram(
+      "      %p = stablehlo.partition_id : tensor<ui32>\n"
+      "      %f = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>\n"
+      "      %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> "
+      "tensor<2xf32>\n"
+      "      %y = stablehlo.multiply %v, %b : tensor<2xf32>\n"
+      "      sdy.return %y : tensor<2xf32>\n");
+  auto out = RunProgram(text, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Values((*out)[0]), (std::vector<float>{0, 0, 2, 3, 8, 10, 18, 21}));
+}
+
+TEST(SpmdEmulation, DeviceIdsOfTheMeshNumberThePartitions) {
+  // Mesh position p holds device device_ids[p]; partition_id is the id.
+  std::string text = Program(
+      "<[\"x\"=4], device_ids=[3, 2, 1, 0]>",
+      "(%arg0: tensor<8xf32>) -> tensor<8xf32>",
+      "    %0 = sdy.manual_computation(%arg0) "
+      "in_shardings=[<@mesh, [{\"x\"}]>] out_shardings=[<@mesh, [{\"x\"}]>] "
+      "manual_axes={\"x\"} (%v: tensor<2xf32>) {\n"
+      "      %p = stablehlo.partition_id : tensor<ui32>\n"
+      "      %f = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>\n"
+      "      %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> "
+      "tensor<2xf32>\n"
+      "      sdy.return %b : tensor<2xf32>\n"
+      "    } : (tensor<8xf32>) -> tensor<8xf32>\n"
+      "    return %0 : tensor<8xf32>\n");
+  auto out = RunProgram(text, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Values((*out)[0]), (std::vector<float>{3, 3, 2, 2, 1, 1, 0, 0}));
+}
+
+TEST(SpmdEmulation, CollectivePermuteSendsZerosWhereNoSourceIs) {
+  std::string text = RowsProgram(
+      "      %s = \"stablehlo.collective_permute\"(%v) <{channel_handle = "
+      "#stablehlo.channel_handle<handle = 1, type = 1>, source_target_pairs "
+      "= dense<[[0, 1], [1, 2], [2, 3]]> : tensor<3x2xi64>}> : "
+      "(tensor<2xf32>) -> tensor<2xf32>\n"
+      "      sdy.return %s : tensor<2xf32>\n");
+  auto out = RunProgram(text, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Values((*out)[0]), (std::vector<float>{0, 0, 0, 1, 2, 3, 4, 5}));
+}
+
+TEST(SpmdEmulation, GroupsAlongOneAxisOfATwoByTwoMesh) {
+  // Mesh a=2 x b=2; devices 0,1 share a=0. Groups {0,2} and {1,3} reduce
+  // along "a"; the result is split over "b" only.
+  std::string text = Program(
+      "<[\"a\"=2, \"b\"=2]>", "(%arg0: tensor<4x2xf32>) -> tensor<2x2xf32>",
+      "    %0 = sdy.manual_computation(%arg0) "
+      "in_shardings=[<@mesh, [{\"a\"}, {\"b\"}]>] "
+      "out_shardings=[<@mesh, [{}, {\"b\"}]>] "
+      "manual_axes={\"a\", \"b\"} (%v: tensor<2x1xf32>) {\n"
+      "      %s = \"stablehlo.all_reduce\"(%v) <{channel_handle = "
+      "#stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = "
+      "dense<[[0, 2], [1, 3]]> : tensor<2x2xi64>, use_global_device_ids}> "
+      "({\n"
+      "      ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "        %r = stablehlo.maximum %a, %b : tensor<f32>\n"
+      "        stablehlo.return %r : tensor<f32>\n"
+      "      }) : (tensor<2x1xf32>) -> tensor<2x1xf32>\n"
+      "      sdy.return %s : tensor<2x1xf32>\n"
+      "    } : (tensor<4x2xf32>) -> tensor<2x2xf32>\n"
+      "    return %0 : tensor<2x2xf32>\n");
+  // x = [[0,1],[2,3],[4,5],[6,7]]: device (a,b) holds rows 2a..2a+1 of
+  // column b; the maximum over a is rows 2..3.
+  auto out = RunProgram(text, {Iota({4, 2})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Values((*out)[0]), (std::vector<float>{4, 5, 6, 7}));
+}
+
+TEST(SpmdEmulation, WithoutAChannelEachDeviceIsItsOwnGroup) {
+  // Cross-replica: xffi runs one replica, so nothing is combined.
+  std::string text = RowsProgram(
+      "      %s = \"stablehlo.all_reduce\"(%v) <{replica_groups = "
+      "dense<[[0]]> : tensor<1x1xi64>}> ({\n"
+      "      ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "        %r = stablehlo.add %a, %b : tensor<f32>\n"
+      "        stablehlo.return %r : tensor<f32>\n"
+      "      }) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "      sdy.return %s : tensor<2xf32>\n");
+  auto out = RunProgram(text, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Values((*out)[0]), (std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+TEST(SpmdEmulation, ShardingAnnotationsAndAttributesPassThrough) {
+  std::string text = Program(
+      "<[\"x\"=4]> {stablehlo.mesh = {axes = []}}",
+      "(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, "
+      "[{\"x\", ?}p1]>}) -> (tensor<8xf32> {sdy.sharding = "
+      "#sdy.sharding<@mesh, [{?}]>})",
+      "    %c = sdy.sharding_constraint %arg0 <@mesh, [{\"x\"}]> : "
+      "tensor<8xf32>\n"
+      "    %0 = sdy.manual_computation(%c) "
+      "in_shardings=[<@mesh, [{\"x\"}]>] out_shardings=[<@mesh, [{\"x\"}]>] "
+      "manual_axes={\"x\"} (%v: tensor<2xf32>) {\n"
+      "      sdy.return %v : tensor<2xf32>\n"
+      "    } : (tensor<8xf32>) -> tensor<8xf32>\n"
+      "    return %0 : tensor<8xf32>\n");
+  auto out = RunProgram(text, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Values((*out)[0]), (std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+TEST(SpmdEmulation, ACollectiveOutsideAManualComputationIsAnError) {
+  std::string text = "func.func @main(%v: tensor<2xf32>) -> tensor<2xf32> {\n" +
+                     std::string(kAllReduceAdd) +
+                     "  return %s : tensor<2xf32>\n}\n";
+  EXPECT_THAT(ErrorOf(text),
+              HasSubstr("sm.mlir:2:7: stablehlo.all_reduce: only supported "
+                        "inside an sdy.manual_computation"));
+}
+
+TEST(SpmdEmulation, ACollectiveInsideACaseBranchIsAnError) {
+  std::string text = RowsProgram(
+      "      %i = stablehlo.constant dense<0> : tensor<i32>\n"
+      "      %s = \"stablehlo.case\"(%i) ({\n"
+      "        %p = stablehlo.partition_id : tensor<ui32>\n"
+      "        %f = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>\n"
+      "        %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) "
+      "-> tensor<2xf32>\n"
+      "        stablehlo.return %b : tensor<2xf32>\n"
+      "      }) : (tensor<i32>) -> tensor<2xf32>\n"
+      "      sdy.return %s : tensor<2xf32>\n");
+  EXPECT_THAT(ErrorOf(text),
+              HasSubstr("sm.mlir:6:7: conditional: a collective or "
+                        "partition_id inside its region is not supported"));
+}
+
+TEST(SpmdEmulation, ShardingErrorsNameTheValueAndTheRule) {
+  // Unknown mesh.
+  std::string unknown = RowsProgram("      sdy.return %v : tensor<2xf32>\n");
+  unknown.replace(unknown.find("[<@mesh"), 7, "[<@nope");
+  EXPECT_THAT(ErrorOf(unknown),
+              HasSubstr("sm.mlir:4:54: sharding names mesh @nope, which is "
+                        "not defined"));
+  // A dimension that does not split evenly.
+  std::string uneven =
+      Program("<[\"x\"=4]>", "(%arg0: tensor<6xf32>) -> tensor<6xf32>",
+              "    %0 = sdy.manual_computation(%arg0) "
+              "in_shardings=[<@mesh, [{\"x\"}]>] out_shardings=[<@mesh, [{}]>] "
+              "manual_axes={\"x\"} (%v: tensor<2xf32>) {\n"
+              "      sdy.return %v : tensor<2xf32>\n"
+              "    } : (tensor<6xf32>) -> tensor<6xf32>\n"
+              "    return %0 : tensor<6xf32>\n");
+  EXPECT_THAT(ErrorOf(uneven),
+              HasSubstr("sm.mlir:4:5: sdy.manual_computation: operand 0 "
+                        "(f32[6]): dimension 0 does not split into 4 equal "
+                        "blocks"));
+  // The body takes another block shape than the sharding makes.
+  std::string mismatch = RowsProgram("      sdy.return %v : tensor<4xf32>\n");
+  mismatch.replace(mismatch.find("(%v: tensor<2xf32>)"), 19,
+                   "(%v: tensor<4xf32>)");
+  EXPECT_THAT(ErrorOf(mismatch),
+              HasSubstr("operand 0 (f32[8]) splits into blocks of f32[2], "
+                        "the body takes f32[4]"));
+  // A manual axis the mesh does not have.
+  std::string axis = RowsProgram("      sdy.return %v : tensor<2xf32>\n");
+  axis.replace(axis.find("manual_axes={\"x\"}"), 17, "manual_axes={\"y\"}");
+  EXPECT_THAT(ErrorOf(axis),
+              HasSubstr("manual axis \"y\" is not an axis of the mesh"));
+  // Sub-axes are not read.
+  std::string sub = RowsProgram("      sdy.return %v : tensor<2xf32>\n");
+  sub.replace(sub.find("[<@mesh, [{\"x\"}]>]"), 19,
+              "[<@mesh, [{\"x\":(1)2}]>]");
+  EXPECT_THAT(ErrorOf(sub),
+              HasSubstr("sm.mlir:4:67: sub-axis shardings (\"axis\":(k)n) "
+                        "are not supported"));
+}
+
+TEST(SpmdEmulation, CollectiveAttributeErrors) {
+  // A region that is not one foldable elementwise op.
+  std::string subtract = RowsProgram(std::string(kAllReduceAdd) +
+                                     "      sdy.return %s : tensor<2xf32>\n");
+  subtract.replace(subtract.find("stablehlo.add %a"), 13, "stablehlo.subtract");
+  EXPECT_THAT(ErrorOf(subtract),
+              HasSubstr("sm.mlir:5:12: stablehlo.all_reduce: the reduction "
+                        "region must return"));
+  // Replica ids other than 0 without a channel.
+  std::string replicas = RowsProgram(
+      "      %s = \"stablehlo.all_reduce\"(%v) <{replica_groups = "
+      "dense<[[0, 1]]> : tensor<1x2xi64>}> ({\n"
+      "      ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "        %r = stablehlo.add %a, %b : tensor<f32>\n"
+      "        stablehlo.return %r : tensor<f32>\n"
+      "      }) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "      sdy.return %s : tensor<2xf32>\n");
+  EXPECT_THAT(ErrorOf(replicas),
+              HasSubstr("replica_groups names replica 1; xffi runs programs "
+                        "with one replica"));
+  // A device left out of the groups.
+  std::string missing = RowsProgram(std::string(kAllReduceAdd) +
+                                    "      sdy.return %s : tensor<2xf32>\n");
+  missing.replace(missing.find("dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>"), 39,
+                  "dense<[[0, 1, 2]]> : tensor<1x3xi64>");
+  EXPECT_THAT(ErrorOf(missing),
+              HasSubstr("stablehlo.all_reduce: device 3 is in no replica "
+                        "group"));
+  // A permutation with two sources for one target.
+  std::string twice = RowsProgram(
+      "      %s = \"stablehlo.collective_permute\"(%v) <{channel_handle = "
+      "#stablehlo.channel_handle<handle = 1, type = 1>, source_target_pairs "
+      "= dense<[[0, 1], [2, 1]]> : tensor<2x2xi64>}> : "
+      "(tensor<2xf32>) -> tensor<2xf32>\n"
+      "      sdy.return %s : tensor<2xf32>\n");
+  EXPECT_THAT(ErrorOf(twice), HasSubstr("device 1 receives from two sources"));
+}
+
+TEST(SpmdEmulation, ANestedManualComputationIsAnError) {
+  std::string text = RowsProgram(
+      "      %n = sdy.manual_computation(%v) "
+      "in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] "
+      "manual_axes={} (%w: tensor<2xf32>) {\n"
+      "        sdy.return %w : tensor<2xf32>\n"
+      "      } : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "      sdy.return %n : tensor<2xf32>\n");
+  EXPECT_THAT(ErrorOf(text),
+              HasSubstr("sm.mlir:5:7: sdy.manual_computation: a manual "
+                        "computation inside another is not supported"));
+}
+
+// --- HLO text: the same shard_map as JAX prints it with as_text("hlo").
+
+// f32[8] split in 4 blocks of 2; `body_ops` computes ROOT from %v.
+std::string HloProgram(const std::string& body_ops,
+                       const std::string& mesh = "#sdy.mesh<[\"x\"=4]>") {
+  return "HloModule m, frontend_attributes={xla.sdy.meshes={mesh = " + mesh +
+         "}}\n"
+         "\n"
+         "sum {\n"
+         "  a = f32[] parameter(0)\n"
+         "  b = f32[] parameter(1)\n"
+         "  ROOT r = f32[] add(a, b)\n"
+         "}\n"
+         "\n"
+         "body {\n"
+         "  v = f32[2] parameter(0)\n" +
+         body_ops +
+         "}\n"
+         "\n"
+         "ENTRY main {\n"
+         "  x = f32[8] parameter(0)\n"
+         "  g = f32[2] custom-call(x), "
+         "custom_call_target=\"xla.sdy.GlobalToLocalShape\", "
+         "custom_call_has_side_effect=true, "
+         "frontend_attributes={xla.sdy.in_shardings=\"#sdy.sharding_per_value<"
+         "[<@mesh, [{\\\"x\\\"}]>]>\",xla.sdy.manual_axes=\"#sdy<manual_axes{"
+         "\\\"x\\\"}>\"}\n"
+         "  c = f32[2] call(g), to_apply=body\n"
+         "  l = f32[8] custom-call(c), "
+         "custom_call_target=\"xla.sdy.LocalToGlobalShape\", "
+         "custom_call_has_side_effect=true, "
+         "frontend_attributes={xla.sdy.out_shardings=\"#sdy.sharding_per_"
+         "value<[<@mesh, [{\\\"x\\\"}]>]>\",xla.sdy.manual_axes=\"#sdy<manual_"
+         "axes{\\\"x\\\"}>\"}\n"
+         "  ROOT f = f32[8] custom-call(l), "
+         "custom_call_target=\"xla.sdy.FuncResultSharding\", "
+         "custom_call_has_side_effect=true\n"
+         "}\n";
+}
+
+StatusOr<std::vector<Literal>> RunHlo(const std::string& text,
+                                      std::vector<Literal> arguments) {
+  StatusOr<Module> module = ParseHlo(text, "sm.hlo");
+  if (!module.ok()) return module.status();
+  StatusOr<std::unique_ptr<Executable>> exe = Compile(std::move(*module));
+  if (!exe.ok()) return exe.status();
+  return (*exe)->Execute(arguments);
+}
+
+std::string HloErrorOf(const std::string& text) {
+  StatusOr<Module> module = ParseHlo(text, "sm.hlo");
+  EXPECT_FALSE(module.ok()) << text;
+  return module.ok() ? "" : module.status().message();
+}
+
+TEST(SpmdEmulationHlo, AllReduceWithIotaReplicaGroups) {
+  // [2,2]<=[2,2]T(1,0): groups {0,2} and {1,3}.
+  std::string text = HloProgram(
+      "  ROOT s = f32[2] all-reduce(v), channel_id=1, "
+      "replica_groups=[2,2]<=[2,2]T(1,0), use_global_device_ids=true, "
+      "to_apply=sum\n");
+  auto out = RunHlo(text, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  // Devices 0 and 2: [0,1]+[4,5]; devices 1 and 3: [2,3]+[6,7].
+  EXPECT_EQ(Values((*out)[0]), (std::vector<float>{4, 6, 8, 10, 4, 6, 8, 10}));
+  // The flat form: one group of all.
+  text = HloProgram(
+      "  ROOT s = f32[2] all-reduce(v), channel_id=1, "
+      "replica_groups=[1,4]<=[4], use_global_device_ids=true, to_apply=sum\n");
+  out = RunHlo(text, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Values((*out)[0]),
+            (std::vector<float>{12, 16, 12, 16, 12, 16, 12, 16}));
+}
+
+TEST(SpmdEmulationHlo, PartitionIdCollectivePermuteAndNoPlaceholderLeft) {
+  std::string text = HloProgram(
+      "  p = u32[] partition-id()\n"
+      "  f = f32[] convert(p)\n"
+      "  b = f32[2] broadcast(f), dimensions={}\n"
+      "  m = f32[2] multiply(v, b)\n"
+      "  ROOT s = f32[2] collective-permute(m), channel_id=2, "
+      "source_target_pairs={{0,1},{1,2},{2,3},{3,0}}\n");
+  StatusOr<Module> module = ParseHlo(text, "sm.hlo");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  for (const auto& c : module->computations())
+    for (const auto& inst : c->instructions())
+      EXPECT_NE(inst->opcode(), Opcode::kCustomCall) << inst->name();
+  auto out = RunHlo(text, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  // Device d holds d*[2d, 2d+1] and passes it on to d+1 (3 to 0).
+  EXPECT_EQ(Values((*out)[0]), (std::vector<float>{18, 21, 0, 0, 2, 3, 8, 10}));
+}
+
+TEST(SpmdEmulationHlo, Errors) {
+  // A region that subtracts.
+  std::string subtract = HloProgram(
+      "  ROOT s = f32[2] all-reduce(v), channel_id=1, "
+      "replica_groups={{0,1,2,3}}, use_global_device_ids=true, "
+      "to_apply=sum\n");
+  subtract.replace(subtract.find("add(a, b)"), 9, "subtract(a, b)");
+  EXPECT_THAT(HloErrorOf(subtract),
+              HasSubstr("sm.hlo:11:8: 's' (all-reduce): the reduction region "
+                        "must return"));
+  // A collective without its region.
+  EXPECT_THAT(HloErrorOf(HloProgram("  ROOT s = f32[2] all-reduce(v), "
+                                    "channel_id=1, replica_groups={}\n")),
+              HasSubstr("sm.hlo:11:8: 's' (all-reduce) needs attribute "
+                        "'to_apply'"));
+  // A mesh the module does not define.
+  std::string mesh = HloProgram("  ROOT s = f32[2] negate(v)\n");
+  mesh.replace(mesh.find("{mesh = "), 8, "{other = ");
+  EXPECT_THAT(HloErrorOf(mesh),
+              HasSubstr("sm.hlo:18:3: 'l': sharding names mesh @mesh, which "
+                        "is not defined in the module's xla.sdy.meshes"));
+  // Shardy syntax errors point into the attribute.
+  std::string axes = HloProgram("  ROOT s = f32[2] negate(v)\n");
+  axes.replace(axes.find("manual_axes{"), 12, "manual_axis{");
+  EXPECT_THAT(HloErrorOf(axes),
+              HasSubstr("sm.hlo:18:3: 'l' xla.sdy.manual_axes:1:6: expected "
+                        "'manual_axes', got 'manual_axis'"));
+  // A collective outside any shard_map.
+  std::string outside =
+      "HloModule m\n"
+      "sum {\n"
+      "  a = f32[] parameter(0)\n"
+      "  b = f32[] parameter(1)\n"
+      "  ROOT r = f32[] add(a, b)\n"
+      "}\n"
+      "ENTRY main {\n"
+      "  x = f32[8] parameter(0)\n"
+      "  ROOT s = f32[8] all-reduce(x), replica_groups={}, to_apply=sum\n"
+      "}\n";
+  EXPECT_THAT(HloErrorOf(outside),
+              HasSubstr("sm.hlo:9:8: all-reduce: only supported inside an "
+                        "sdy.manual_computation"));
+  // Replica groups of a non-square iota.
+  EXPECT_THAT(
+      HloErrorOf(HloProgram("  ROOT s = f32[2] all-reduce(v), channel_id=1, "
+                            "replica_groups=[3,2]<=[4], "
+                            "use_global_device_ids=true, to_apply=sum\n")),
+      HasSubstr("replica_groups: expected [groups,size]<=[dims]"));
+  // GlobalToLocalShape whose results feed no body call.
+  std::string lone = HloProgram("  ROOT s = f32[2] negate(v)\n");
+  lone.replace(lone.find("  c = f32[2] call(g), to_apply=body\n"), 36,
+               "  c = f32[2] negate(g)\n");
+  EXPECT_THAT(HloErrorOf(lone),
+              HasSubstr("'l' (xla.sdy.LocalToGlobalShape) must take the "
+                        "results of a call of the manual computation's body"));
+}
+
+}  // namespace
+}  // namespace xffi
