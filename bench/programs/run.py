@@ -14,6 +14,9 @@ one run on one machine:
         on buffers allocated once, timed the same way, in process; plus the
         part of that time spent inside op kernels and the kernels that
         took longest (from a second, profiled executable).
+The shard_map programs (sm_*) run in JAX on the 4 CPU devices the
+generator asks for, and in xffi as one program on one core with every
+device's body side by side.
 Prints a markdown table with the ratio xffi/XLA (below 1: xffi is faster)
 and writes it to --markdown.
 
@@ -49,11 +52,13 @@ def load_generator(folder):
   return module
 
 
-def time_jax(f, args, min_time, batches=5, x64=False):
-  # x64 as the generator traced it, so JAX runs the program the text holds.
+def time_jax(f, args, min_time, batches=5, x64=False, shardings=None):
+  # x64 as the generator traced it, so JAX runs the program the text holds;
+  # a shard_map program's inputs placed over its mesh, as generated.
   with jax.enable_x64(x64):
     jitted = jax.jit(f)
-    args = [jax.device_put(a) for a in args]
+    args = [jax.device_put(a, s) for a, s in
+            zip(args, shardings or [None] * len(args))]
     for _ in range(3):
       jax.block_until_ready(jitted(*args))
     per_call = []
@@ -133,8 +138,12 @@ def main():
   rows = []
   ratios = []
   for name, (f, inputs, path) in programs.items():
+    shardings = None
+    if name in corpus.SHARDED_PROGRAMS:
+      mesh, specs = corpus.SHARDED_PROGRAMS[name]
+      shardings = [jax.sharding.NamedSharding(mesh, s) for s in specs]
     xla = time_jax(f, inputs, args.min_time,
-                   x64=name in corpus.X64_PROGRAMS)
+                   x64=name in corpus.X64_PROGRAMS, shardings=shardings)
     record = xffi_times.get(path, {"error": "not run"})
     if "seconds" in record:
       seconds = record["seconds"]
