@@ -1346,20 +1346,26 @@ Status HloParser::RewriteShardMaps(ParsedComputation& computation) {
         !(from_call[0].second == -1 && call_uses == 1))
       return s_.ErrorAt(call.pos, "'" + call.instruction->name() +
                                       "', a shard_map body, is used elsewhere");
-    std::vector<std::pair<size_t, int64_t>> from_global;
-    XFFI_RETURN_IF_ERROR(producers(call, &from_global));
-    XFFI_ASSIGN_OR_RETURN(
-        size_t global_index,
-        single_source(call, from_global, "xla.sdy.GlobalToLocalShape"));
-    ParsedInstruction& global_to_local = list[global_index];
-    if (target(global_to_local) != "xla.sdy.GlobalToLocalShape")
-      return s_.ErrorAt(call.pos, "'" + call.instruction->name() +
-                                      "' must take the results of an "
-                                      "xla.sdy.GlobalToLocalShape");
-    if (removed.count(global_index))
-      return s_.ErrorAt(
-          global_to_local.pos,
-          "'" + global_to_local.instruction->name() + "' feeds two shard_maps");
+    // A body without arguments (JAX's axis_index of a free axis, say) has
+    // no GlobalToLocalShape.
+    const ParsedInstruction* global_to_local = nullptr;
+    size_t global_index = 0;
+    if (!call.operands.empty()) {
+      std::vector<std::pair<size_t, int64_t>> from_global;
+      XFFI_RETURN_IF_ERROR(producers(call, &from_global));
+      XFFI_ASSIGN_OR_RETURN(
+          global_index,
+          single_source(call, from_global, "xla.sdy.GlobalToLocalShape"));
+      global_to_local = &list[global_index];
+      if (target(*global_to_local) != "xla.sdy.GlobalToLocalShape")
+        return s_.ErrorAt(call.pos, "'" + call.instruction->name() +
+                                        "' must take the results of an "
+                                        "xla.sdy.GlobalToLocalShape");
+      if (removed.count(global_index))
+        return s_.ErrorAt(global_to_local->pos,
+                          "'" + global_to_local->instruction->name() +
+                              "' feeds two shard_maps");
+    }
 
     auto attribute = [&](const ParsedInstruction& p,
                          const char* key) -> StatusOr<std::string> {
@@ -1372,12 +1378,15 @@ Status HloParser::RewriteShardMaps(ParsedComputation& computation) {
     text::SpmdOp op;
     op.kind = text::SpmdOpKind::kManualComputation;
     op.op_name = "shard_map";
-    XFFI_ASSIGN_OR_RETURN(std::string in_text,
-                          attribute(global_to_local, "xla.sdy.in_shardings"));
+    std::string in_text = "#sdy.sharding_per_value<[]>";
+    if (global_to_local != nullptr) {
+      XFFI_ASSIGN_OR_RETURN(
+          in_text, attribute(*global_to_local, "xla.sdy.in_shardings"));
+    }
     XFFI_ASSIGN_OR_RETURN(std::string out_text,
                           attribute(local_to_global, "xla.sdy.out_shardings"));
     XFFI_ASSIGN_OR_RETURN(std::string axes_text,
-                          attribute(global_to_local, "xla.sdy.manual_axes"));
+                          attribute(local_to_global, "xla.sdy.manual_axes"));
     XFFI_ASSIGN_OR_RETURN(
         op.in_shardings,
         hlo::ParseShardingPerValue(in_text, where + " xla.sdy.in_shardings"));
@@ -1398,12 +1407,15 @@ Status HloParser::RewriteShardMaps(ParsedComputation& computation) {
           local_to_global.pos,
           "'" + local_to_global.instruction->name() + "': " + mesh_problem);
 
-    local_to_global.operands = global_to_local.operands;
+    local_to_global.operands.clear();
+    if (global_to_local != nullptr) {
+      local_to_global.operands = global_to_local->operands;
+      removed.insert(global_index);
+    }
     local_to_global.instruction->custom_call.target = "sdy.manual_computation";
     manual_bodies_[local_to_global.instruction.get()] = body->second;
     spmd_ops_[local_to_global.instruction.get()] = std::move(op);
     removed.insert(call_index);
-    removed.insert(global_index);
   }
   for (size_t i : removed)
     if (list[i].is_root)

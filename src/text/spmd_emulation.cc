@@ -25,9 +25,10 @@ class Emulator {
 
  private:
   struct Devices {
-    const SpmdOp* manual = nullptr;
+    const SpmdOp* manual = nullptr;  // the innermost manual computation
     int64_t count = 1;
     std::vector<int64_t> position_of_id;
+    std::vector<std::string> manual_axes;  // of it and those around it
   };
 
   bool Dependent(const Computation* computation);
@@ -57,9 +58,14 @@ class Emulator {
                        Instruction* tuple, int64_t index);
 
   Status ClonePlain(const Computation* from, Computation* to);
-  StatusOr<Instruction*> ExpandManual(
-      const Instruction* inst, const SpmdOp& op, Computation* target,
-      const std::vector<Instruction*>& operands);
+  // `operands`: each operand's value on every device (one entry: the same
+  // on all). `outer`: the devices of the manual computation this one is
+  // nested in, or null at the top level, where the result is the global
+  // value (entry 0).
+  StatusOr<PerDevice> ExpandManual(const Instruction* inst, const SpmdOp& op,
+                                   Computation* target,
+                                   const std::vector<PerDevice>& operands,
+                                   const Devices* outer);
   Status ExpandBody(const Computation* body,
                     const std::vector<PerDevice>& arguments,
                     Computation* target, const Devices& devices,
@@ -91,9 +97,9 @@ bool Emulator::Dependent(const Computation* computation) {
   dependent_[computation] = false;  // a recursive call cannot add to it
   bool dependent = false;
   for (const auto& inst : computation->instructions()) {
-    const SpmdOp* op = SpmdOf(inst.get());
-    if (op != nullptr && op->kind != SpmdOpKind::kManualComputation)
-      dependent = true;
+    // A nested manual computation depends on the device too: its operands
+    // are the device's own values.
+    if (SpmdOf(inst.get()) != nullptr) dependent = true;
     for (const Computation* called : inst->called_computations())
       if (Dependent(called)) dependent = true;
   }
@@ -209,7 +215,11 @@ Status Emulator::ClonePlain(const Computation* from, Computation* to) {
       operands.push_back(map.at(operand));
     const SpmdOp* op = SpmdOf(inst);
     if (op != nullptr && op->kind == SpmdOpKind::kManualComputation) {
-      XFFI_ASSIGN_OR_RETURN(map[inst], ExpandManual(inst, *op, to, operands));
+      std::vector<PerDevice> global;
+      for (Instruction* operand : operands) global.push_back({operand});
+      XFFI_ASSIGN_OR_RETURN(PerDevice expanded,
+                            ExpandManual(inst, *op, to, global, nullptr));
+      map[inst] = expanded[0];
       continue;
     }
     map[inst] = Clone(inst, to, operands, /*rename=*/false);
@@ -219,25 +229,45 @@ Status Emulator::ClonePlain(const Computation* from, Computation* to) {
   return Status::Ok();
 }
 
-StatusOr<Instruction*> Emulator::ExpandManual(
+StatusOr<PerDevice> Emulator::ExpandManual(
     const Instruction* inst, const SpmdOp& op, Computation* target,
-    const std::vector<Instruction*>& operands) {
+    const std::vector<PerDevice>& operands, const Devices* outer) {
   const std::string what = op.op_name;
   const SdyMesh& mesh = op.mesh;
   Devices devices;
+  if (outer != nullptr) {
+    // Nested: the same devices, now also manual along more axes.
+    const SdyMesh& outer_mesh = outer->manual->mesh;
+    if (mesh.axis_names != outer_mesh.axis_names ||
+        mesh.axis_sizes != outer_mesh.axis_sizes ||
+        mesh.device_ids != outer_mesh.device_ids)
+      return ErrorAt(inst, what,
+                     "a manual computation nested in one over another mesh "
+                     "is not supported");
+    devices = *outer;
+  } else {
+    devices.count = mesh.device_count();
+    devices.position_of_id.assign(static_cast<size_t>(devices.count), 0);
+    for (int64_t p = 0; p < devices.count; ++p)
+      devices.position_of_id[static_cast<size_t>(mesh.DeviceId(p))] = p;
+  }
   devices.manual = &op;
-  devices.count = mesh.device_count();
-  devices.position_of_id.assign(static_cast<size_t>(devices.count), 0);
-  for (int64_t p = 0; p < devices.count; ++p)
-    devices.position_of_id[static_cast<size_t>(mesh.DeviceId(p))] = p;
   std::vector<bool> manual(mesh.axis_names.size(), false);
   for (const std::string& axis : op.manual_axes) {
     int64_t index = mesh.AxisIndex(axis);
     if (index < 0)
       return ErrorAt(inst, what,
                      "manual axis \"" + axis + "\" is not an axis of the mesh");
+    if (outer != nullptr && std::count(outer->manual_axes.begin(),
+                                       outer->manual_axes.end(), axis) != 0)
+      return ErrorAt(inst, what,
+                     "manual axis \"" + axis +
+                         "\" is already manual in the enclosing manual "
+                         "computation");
     manual[static_cast<size_t>(index)] = true;
   }
+  for (const std::string& axis : op.manual_axes)
+    devices.manual_axes.push_back(axis);
   // The coordinate of each device along each axis (the last axis fastest).
   auto coordinate = [&](int64_t position, size_t axis) {
     int64_t stride = 1;
@@ -300,8 +330,7 @@ StatusOr<Instruction*> Emulator::ExpandManual(
                        " body argument(s); they must agree");
   std::vector<PerDevice> arguments;
   for (size_t i = 0; i < operands.size(); ++i) {
-    Instruction* global = operands[i];
-    const Shape& shape = global->shape();
+    const Shape& shape = operands[i][0]->shape();
     std::string value = "operand " + std::to_string(i);
     if (!shape.IsArray())
       return ErrorAt(inst, what, value + " is not an array");
@@ -323,13 +352,17 @@ StatusOr<Instruction*> Emulator::ExpandManual(
                          ") splits into blocks of " +
                          ShapeText(Shape::Array(shape.element_type(), local)) +
                          ", the body takes " + ShapeText(params[i]->shape()));
-    std::map<std::vector<int64_t>, Instruction*> blocks;
+    std::map<std::pair<Instruction*, std::vector<int64_t>>, Instruction*>
+        blocks;
     PerDevice per_device;
     for (int64_t p = 0; p < devices.count; ++p) {
       const std::vector<int64_t>& index = t.index[static_cast<size_t>(p)];
-      Instruction*& block = blocks[index];
+      Instruction* whole = operands[i].size() == 1
+                               ? operands[i][0]
+                               : operands[i][static_cast<size_t>(p)];
+      Instruction*& block = blocks[{whole, index}];
       if (block == nullptr) {
-        block = global;
+        block = whole;
         for (size_t d = 0; d < local.size(); ++d)
           block = Slice(target, inst, block, static_cast<int64_t>(d),
                         index[d] * local[d], local[d]);
@@ -367,7 +400,18 @@ StatusOr<Instruction*> Emulator::ExpandManual(
                    std::to_string(result_shapes.size()) + " result(s) and " +
                        std::to_string(op.out_shardings.size()) +
                        " out_sharding(s)");
-  std::vector<Instruction*> results;
+  // Devices that differ only along this computation's manual axes hold
+  // the blocks of one value; devices that differ along others (the free
+  // axes, and the enclosing computation's manual axes) have values of
+  // their own. At the top level the free axes see the same whole values, so
+  // device 0's group gives the global result.
+  auto group_of = [&](int64_t p) {
+    std::vector<int64_t> key;
+    for (size_t a = 0; a < mesh.axis_sizes.size(); ++a)
+      if (!manual[a]) key.push_back(coordinate(p, a));
+    return key;
+  };
+  std::map<std::vector<int64_t>, std::vector<Instruction*>> results;
   for (size_t r = 0; r < result_shapes.size(); ++r) {
     const Shape& shape = result_shapes[r];
     std::string value = "result " + std::to_string(r);
@@ -389,27 +433,42 @@ StatusOr<Instruction*> Emulator::ExpandManual(
                          value + "; its out_sharding makes " +
                          ShapeText(shape) + " of blocks of " +
                          ShapeText(Shape::Array(shape.element_type(), local)));
-    // The device that holds each block (the first, where the block is
-    // replicated over other axes).
-    std::map<std::vector<int64_t>, Instruction*> holder;
-    for (int64_t p = devices.count - 1; p >= 0; --p)
-      holder[t.index[static_cast<size_t>(p)]] =
+    // In each group, the device that holds each block (the first, where
+    // the block is replicated over other axes).
+    std::map<std::vector<int64_t>, std::map<std::vector<int64_t>, Instruction*>>
+        holders;
+    for (int64_t p = devices.count - 1; p >= 0; --p) {
+      std::vector<int64_t> group = group_of(p);
+      if (outer == nullptr && group != group_of(0)) continue;
+      holders[group][t.index[static_cast<size_t>(p)]] =
           per_device[static_cast<size_t>(p)];
-    std::vector<int64_t> prefix;
-    std::function<Instruction*(size_t)> assemble = [&](size_t dim) {
-      if (dim == local.size()) return holder.at(prefix);
-      std::vector<Instruction*> pieces;
-      for (int64_t b = 0; b < t.blocks[dim]; ++b) {
-        prefix.push_back(b);
-        pieces.push_back(assemble(dim + 1));
-        prefix.pop_back();
-      }
-      return Concat(target, inst, pieces, static_cast<int64_t>(dim));
-    };
-    results.push_back(assemble(0));
+    }
+    for (const auto& [group, holder] : holders) {
+      std::vector<int64_t> prefix;
+      std::function<Instruction*(size_t)> assemble = [&](size_t dim) {
+        if (dim == local.size()) return holder.at(prefix);
+        std::vector<Instruction*> pieces;
+        for (int64_t b = 0; b < t.blocks[dim]; ++b) {
+          prefix.push_back(b);
+          pieces.push_back(assemble(dim + 1));
+          prefix.pop_back();
+        }
+        return Concat(target, inst, pieces, static_cast<int64_t>(dim));
+      };
+      results[group].push_back(assemble(0));
+    }
   }
-  if (!inst->shape().IsTuple()) return results[0];
-  return Emit(target, inst, Opcode::kTuple, inst->shape(), results);
+  std::map<std::vector<int64_t>, Instruction*> packed;
+  for (const auto& [group, values] : results)
+    packed[group] = inst->shape().IsTuple() ? Emit(target, inst, Opcode::kTuple,
+                                                   inst->shape(), values)
+                                            : values[0];
+  PerDevice out;
+  for (int64_t p = 0; p < devices.count; ++p) {
+    auto it = packed.find(group_of(p));
+    out.push_back(it != packed.end() ? it->second : packed.begin()->second);
+  }
+  return out;
 }
 
 Status Emulator::ExpandBody(const Computation* body,
@@ -427,9 +486,15 @@ Status Emulator::ExpandBody(const Computation* body,
       continue;
     }
     if (const SpmdOp* op = SpmdOf(inst)) {
-      if (op->kind == SpmdOpKind::kManualComputation)
-        return ErrorAt(inst, op->op_name,
-                       "a manual computation inside another is not supported");
+      if (op->kind == SpmdOpKind::kManualComputation) {
+        std::vector<PerDevice> operands;
+        for (const Instruction* operand : inst->operands())
+          operands.push_back(values->at(operand));
+        XFFI_ASSIGN_OR_RETURN(
+            (*values)[inst],
+            ExpandManual(inst, *op, target, operands, &devices));
+        continue;
+      }
       XFFI_ASSIGN_OR_RETURN(
           (*values)[inst],
           ExpandCollective(inst, *op, target, devices, *values));
@@ -834,6 +899,10 @@ std::optional<Opcode> FoldableReduction(const Instruction* result,
   static const Opcode kFoldable[] = {
       Opcode::kAdd, Opcode::kMultiply, Opcode::kMaximum, Opcode::kMinimum,
       Opcode::kAnd, Opcode::kOr,       Opcode::kXor};
+  // A sharding annotation on the result (HLO's Sharding custom call, read
+  // as a copy) does not change what the region computes.
+  while (result->opcode() == Opcode::kCopy && result->operand_count() == 1)
+    result = result->operand(0);
   if (std::find(std::begin(kFoldable), std::end(kFoldable), result->opcode()) ==
           std::end(kFoldable) ||
       result->operand_count() != 2)

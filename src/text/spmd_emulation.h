@@ -14,7 +14,10 @@
 // partition_id and replica_id become constants. Functions the body calls
 // that hold collectives are inlined per device; while loops that hold them
 // run all devices' states in one loop, each device's state advancing only
-// while its own condition holds.
+// while its own condition holds. A manual computation nested in a body (one
+// over the axes the outer one left free) splits each device's values along
+// its own axes and gathers its results from the devices that differ only
+// along them.
 //
 // The program's parameters and results stay global (unsharded) arrays, as
 // jax.jit's caller sees them, so a program JAX compiled for N devices runs

@@ -324,17 +324,51 @@ TEST(SpmdEmulation, CollectiveAttributeErrors) {
   EXPECT_THAT(ErrorOf(twice), HasSubstr("device 1 receives from two sources"));
 }
 
-TEST(SpmdEmulation, ANestedManualComputationIsAnError) {
-  std::string text = RowsProgram(
+TEST(SpmdEmulation, NestedManualComputationsSplitAlongMoreAxes) {
+  // Outer: manual over "a" on rows; inner: manual over "b" on columns, with
+  // a sum over "b" (devices {0,1} and {2,3}) and the device's b index.
+  std::string text = Program(
+      "<[\"a\"=2, \"b\"=2]>", "(%arg0: tensor<2x4xf32>) -> tensor<2x4xf32>",
+      "    %0 = sdy.manual_computation(%arg0) "
+      "in_shardings=[<@mesh, [{\"a\"}, {}]>] "
+      "out_shardings=[<@mesh, [{\"a\"}, {}]>] "
+      "manual_axes={\"a\"} (%v: tensor<1x4xf32>) {\n"
       "      %n = sdy.manual_computation(%v) "
-      "in_shardings=[<@mesh, [{}]>] out_shardings=[<@mesh, [{}]>] "
-      "manual_axes={} (%w: tensor<2xf32>) {\n"
-      "        sdy.return %w : tensor<2xf32>\n"
-      "      } : (tensor<2xf32>) -> tensor<2xf32>\n"
-      "      sdy.return %n : tensor<2xf32>\n");
-  EXPECT_THAT(ErrorOf(text),
-              HasSubstr("sm.mlir:5:7: sdy.manual_computation: a manual "
-                        "computation inside another is not supported"));
+      "in_shardings=[<@mesh, [{}, {\"b\"}]>] "
+      "out_shardings=[<@mesh, [{}, {\"b\"}]>] "
+      "manual_axes={\"b\"} (%w: tensor<1x2xf32>) {\n"
+      "        %s = \"stablehlo.all_reduce\"(%w) <{channel_handle = "
+      "#stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = "
+      "dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, use_global_device_ids}> "
+      "({\n"
+      "        ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "          %r = stablehlo.add %a, %b : tensor<f32>\n"
+      "          stablehlo.return %r : tensor<f32>\n"
+      "        }) : (tensor<1x2xf32>) -> tensor<1x2xf32>\n"
+      "        %p = stablehlo.partition_id : tensor<ui32>\n"
+      "        %f = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>\n"
+      "        %k = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) "
+      "-> tensor<1x2xf32>\n"
+      "        %t = stablehlo.multiply %k, %k : tensor<1x2xf32>\n"
+      "        %y = stablehlo.add %s, %t : tensor<1x2xf32>\n"
+      "        sdy.return %y : tensor<1x2xf32>\n"
+      "      } : (tensor<1x4xf32>) -> tensor<1x4xf32>\n"
+      "      sdy.return %n : tensor<1x4xf32>\n"
+      "    } : (tensor<2x4xf32>) -> tensor<2x4xf32>\n"
+      "    return %0 : tensor<2x4xf32>\n");
+  // Row a, column block b: the two column blocks of row a summed, plus
+  // the square of the device id 2a + b.
+  auto out = RunProgram(text, {Iota({2, 4})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Values((*out)[0]),
+            (std::vector<float>{2, 4, 3, 5, 14, 16, 19, 21}));
+  // An axis already manual around it cannot be made manual again.
+  std::string again = text;
+  again.replace(again.find("manual_axes={\"b\"}"), 17, "manual_axes={\"a\"}");
+  EXPECT_THAT(ErrorOf(again),
+              HasSubstr("sm.mlir:5:7: sdy.manual_computation: manual axis "
+                        "\"a\" is already manual in the enclosing manual "
+                        "computation"));
 }
 
 // --- HLO text: the same shard_map as JAX prints it with as_text("hlo").
@@ -454,7 +488,7 @@ TEST(SpmdEmulationHlo, Errors) {
                         "is not defined in the module's xla.sdy.meshes"));
   // Shardy syntax errors point into the attribute.
   std::string axes = HloProgram("  ROOT s = f32[2] negate(v)\n");
-  axes.replace(axes.find("manual_axes{"), 12, "manual_axis{");
+  axes.replace(axes.rfind("manual_axes{"), 12, "manual_axis{");
   EXPECT_THAT(HloErrorOf(axes),
               HasSubstr("sm.hlo:18:3: 'l' xla.sdy.manual_axes:1:6: expected "
                         "'manual_axes', got 'manual_axis'"));

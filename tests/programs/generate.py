@@ -522,6 +522,17 @@ def _(v, w):
   return swapped, gathered, scattered
 
 
+@sharded_program("sm_partial_manual", f32(100, 8, 16), mesh=GRID,
+                 in_specs=(P("a"),), out_specs=P("a"), axis_names={"a"})
+def _(v):
+  # Manual over "a" only; axis_index("a") of the free axis and an explicit
+  # shard_map over "b" become manual computations nested in this one.
+  inner = jax.shard_map(
+      lambda w: lax.psum(w, "b") + lax.axis_index("b") * 100.0,
+      in_specs=P(None, "b"), out_specs=P(None, "b"), axis_names={"b"})
+  return inner(jnp.sin(v)) + lax.psum(v, "a") + lax.axis_index("a")
+
+
 @sharded_program("sm_loops", f32(94, 8, 16), mesh=ROWS,
                  in_specs=(P("rows"),), out_specs=P("rows"))
 def _(v):
