@@ -925,6 +925,7 @@ Status HloParser::ParseMetadata(Location& location, TextPos at) {
   (void)at;
   XFFI_RETURN_IF_ERROR(s_.Expect('{'));
   bool has_source = false;
+  bool line_given = false;  // by source_line or a stack frame
   Location from_text = location;
   while (!s_.TryConsume('}')) {
     s_.SkipSpace();
@@ -945,6 +946,7 @@ Status HloParser::ParseMetadata(Location& location, TextPos at) {
       if (key == "source_line") {
         location.line = clamped;
         has_source = true;
+        line_given = true;
       } else if (key == "source_column") {
         location.column = clamped;
       } else if (!has_source) {
@@ -959,6 +961,7 @@ Status HloParser::ParseMetadata(Location& location, TextPos at) {
             location.column = static_cast<int>(
                 std::clamp<int64_t>(loc->second.column, 0, 1 << 30));
             has_source = true;
+            line_given = true;
           }
         }
       }
@@ -973,7 +976,9 @@ Status HloParser::ParseMetadata(Location& location, TextPos at) {
     location.file = from_text.file;
     location.line = from_text.line;
     location.column = from_text.column;
-  } else if (location.line == 0) {
+  } else if (!line_given || location.line == 0) {
+    // A file without a line: the position in this text is not it.
+    location.line = 0;
     location.column = 0;
   }
   return Status::Ok();

@@ -443,7 +443,10 @@ StatusOr<PerDevice> Emulator::ExpandManual(
       holders[group][t.index[static_cast<size_t>(p)]] =
           per_device[static_cast<size_t>(p)];
     }
-    for (const auto& [group, holder] : holders) {
+    for (const auto& entry : holders) {
+      // A named reference: lambdas may not capture structured bindings
+      // before C++20, and clang 14 refuses them.
+      const auto& holder = entry.second;
       std::vector<int64_t> prefix;
       std::function<Instruction*(size_t)> assemble = [&](size_t dim) {
         if (dim == local.size()) return holder.at(prefix);
@@ -455,7 +458,7 @@ StatusOr<PerDevice> Emulator::ExpandManual(
         }
         return Concat(target, inst, pieces, static_cast<int64_t>(dim));
       };
-      results[group].push_back(assemble(0));
+      results[entry.first].push_back(assemble(0));
     }
   }
   std::map<std::vector<int64_t>, Instruction*> packed;

@@ -2505,14 +2505,15 @@ StatusOr<Outcome> Parser::BuildCustomCall(Scope* scope, OpSpec& spec,
       if (shape.IsArray()) {
         std::vector<int64_t> sorted = m2m;
         std::sort(sorted.begin(), sorted.end());
-        for (size_t d = 0; d < sorted.size(); ++d)
-          if (sorted[d] != static_cast<int64_t>(d) ||
-              sorted.size() != static_cast<size_t>(shape.rank()))
-            return lex_.ErrorAt(
-                list->elements[i].pos,
-                std::string("attribute '") + name + "': layout " +
-                    std::to_string(i) + " is not a permutation of the " +
-                    std::to_string(shape.rank()) + " dimensions");
+        bool permutation = sorted.size() == static_cast<size_t>(shape.rank());
+        for (size_t d = 0; permutation && d < sorted.size(); ++d)
+          permutation = sorted[d] == static_cast<int64_t>(d);
+        if (!permutation)
+          return lex_.ErrorAt(list->elements[i].pos,
+                              std::string("attribute '") + name + "': layout " +
+                                  std::to_string(i) +
+                                  " is not a permutation of the " +
+                                  std::to_string(shape.rank()) + " dimensions");
         shape.set_minor_to_major(std::move(m2m));
       } else if (!m2m.empty()) {
         return lex_.ErrorAt(list->elements[i].pos,
@@ -2571,6 +2572,22 @@ StatusOr<Outcome> Parser::BuildCustomCall(Scope* scope, OpSpec& spec,
                                 " is out of range");
       config.output_operand_aliases.push_back(std::move(alias));
     }
+  }
+  // A typed FFI call's string backend_config holds its attributes, as a
+  // dictionary, just as in HLO ("" and "{}": none).
+  if (config.api_version == CustomCallApiVersion::kTypedFfi &&
+      !config.opaque.empty()) {
+    if (config.opaque != "{}") {
+      StatusOr<FfiAttributes> attributes =
+          ParseMlirAttributeDictionary(config.opaque, "backend_config");
+      if (!attributes.ok())
+        return lex_.ErrorAt(Attr(spec, "backend_config")->pos,
+                            "attribute 'backend_config' of a typed FFI call "
+                            "must hold an attribute dictionary: " +
+                                attributes.status().message());
+      config.attributes = std::move(*attributes);
+    }
+    config.opaque.clear();
   }
   std::vector<Computation*> called;
   if (const MlirAttr* list = Attr(spec, "called_computations")) {

@@ -292,6 +292,23 @@ ENTRY %main.5 (Arg_0.1: f32[2]) -> f32[2] {
   EXPECT_EQ(m.FindComputation("add_f32")->root()->name(), "sum");
 }
 
+TEST(HloParser, MetadataFileWithoutALineHasNoLine) {
+  // Found by fuzz_hlo_parser: the instruction's own text position stood in
+  // for the missing line, so a printed module reparsed differently.
+  Module m = Parse(R"(
+HloModule m
+ENTRY main {
+  p = f32[2] parameter(0)
+  ROOT n = f32[2] negate(p), metadata={source_file="f.py" source_column=4}
+}
+)");
+  const Instruction* n = Find(m, "main", "n");
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->location().file, "f.py");
+  EXPECT_EQ(n->location().line, 0);
+  EXPECT_EQ(n->location().column, 0);
+}
+
 TEST(HloParser, ForwardReferencesAreOrderedOperandsFirst) {
   Module m = Parse(R"(HloModule fwd
 ENTRY e {

@@ -964,6 +964,12 @@ TEST(StableHloParserErrors, CustomCallAttributesAreChecked) {
                  "result_layouts = [dense<[1]> : tensor<1xindex>]"),
             "test.mlir:2:107: attribute 'result_layouts': layout 0 is not a "
             "permutation of the 1 dimensions");
+  // An empty layout for a rank-1 value (found by fuzz_stablehlo_parser: it
+  // once passed and printed without its layout).
+  EXPECT_EQ(call("operand_layouts = [dense<0> : tensor<1xindex>], "
+                 "result_layouts = [dense<> : tensor<0xindex>]"),
+            "test.mlir:2:107: attribute 'result_layouts': layout 0 is not a "
+            "permutation of the 1 dimensions");
   EXPECT_EQ(call("output_operand_aliases = "
                  "[#stablehlo.output_operand_alias<output_tuple_indices = [], "
                  "operand_index = 1, operand_tuple_indices = []>]"),
@@ -972,6 +978,12 @@ TEST(StableHloParserErrors, CustomCallAttributesAreChecked) {
   EXPECT_EQ(call("mhlo.backend_config = {a = [1, 2]}"),
             "test.mlir:2:68: attribute 'a': lists [...] are not typed-FFI "
             "attributes (XLA rejects them); use array<T: ...> or dense<...>");
+  // Found by fuzz_stablehlo_parser: the string was kept as an opaque and
+  // printed as HLO that does not parse.
+  EXPECT_EQ(call("api_version = 4 : i32, backend_config = \"opaque\""),
+            "test.mlir:2:81: attribute 'backend_config' of a typed FFI call "
+            "must hold an attribute dictionary: backend_config:1:1: expected "
+            "'{', got 'opaque'");
   EXPECT_EQ(call("has_side_effect = \"yes\""),
             "test.mlir:2:59: attribute 'has_side_effect': expected true or "
             "false");
