@@ -142,8 +142,9 @@ def main():
     if name in corpus.SHARDED_PROGRAMS:
       mesh, specs = corpus.SHARDED_PROGRAMS[name]
       shardings = [jax.sharding.NamedSharding(mesh, s) for s in specs]
-    xla = time_jax(f, inputs, args.min_time,
-                   x64=name in corpus.X64_PROGRAMS, shardings=shardings)
+    with corpus.use_shardy(name not in corpus.GSPMD_PROGRAMS):
+      xla = time_jax(f, inputs, args.min_time,
+                     x64=name in corpus.X64_PROGRAMS, shardings=shardings)
     record = xffi_times.get(path, {"error": "not run"})
     if "seconds" in record:
       seconds = record["seconds"]

@@ -81,6 +81,7 @@ struct ParsedInstruction {
   text::SpmdOp spmd_op;
   bool has_channel = false, use_global_device_ids = false;
   std::vector<std::vector<int64_t>> replica_groups;
+  std::string sharding;  // sharding={...} as written
 };
 
 struct ParsedComputation {
@@ -466,6 +467,14 @@ Status HloParser::ParseAttribute(ParsedInstruction& parsed) {
   }
   if (name == "frontend_attributes")
     return ParseFrontendAttributes(parsed.frontend);
+  if (name == "sharding") {
+    s_.SkipSpace();
+    TextPos start = s_.pos();
+    XFFI_RETURN_IF_ERROR(SkipValue());
+    parsed.sharding = std::string(
+        s_.text().substr(start.offset, s_.pos().offset - start.offset));
+    return Status::Ok();
+  }
   if (parsed.spmd) {
     bool handled = false;
     XFFI_RETURN_IF_ERROR(ParseSpmdAttribute(parsed, name, at, &handled));
@@ -742,6 +751,17 @@ Status HloParser::CheckAttributes(ParsedInstruction& parsed) {
                         "'" + in.name() +
                             "' (conditional) needs branch_computations or "
                             "both true_computation and false_computation");
+  }
+  if (in.opcode() == Opcode::kCustomCall &&
+      text::IsGspmdMarker(in.custom_call.target)) {
+    // GSPMD's shard_map markers keep their sharding where the emulation
+    // reads it (spmd_emulation.h).
+    if (parsed.sharding.empty())
+      return s_.ErrorAt(parsed.pos, "'" + in.name() + "' (" +
+                                        in.custom_call.target +
+                                        ") needs a sharding");
+    in.custom_call.opaque = parsed.sharding;
+    return Status::Ok();
   }
   if (in.opcode() == Opcode::kCustomCall)
     return hlo::FinishCustomCallConfig(in, s_, parsed.pos);
@@ -1316,8 +1336,9 @@ Status HloParser::RewriteShardMaps(ParsedComputation& computation) {
   for (size_t i = 0; i < list.size(); ++i) {
     ParsedInstruction& local_to_global = list[i];
     std::string name = target(local_to_global);
-    if (name == "xla.sdy.FuncResultSharding" || name == "Sharding" ||
-        name == "xla.sdy.Sharding") {
+    // (GSPMD's own Sharding stays: the emulation reads it as a marker, or
+    // drops it.)
+    if (name == "xla.sdy.FuncResultSharding" || name == "xla.sdy.Sharding") {
       if (local_to_global.operands.size() != 1)
         return s_.ErrorAt(local_to_global.pos,
                           "'" + local_to_global.instruction->name() + "' (" +
@@ -1529,7 +1550,12 @@ Status HloParser::Build(Module& module) {
     }
   }
 
-  if (!spmd_ops_.empty()) {
+  bool gspmd = false;
+  for (const auto& c : owned)
+    for (const auto& inst : c->instructions())
+      gspmd = gspmd || (inst->opcode() == Opcode::kCustomCall &&
+                        text::IsGspmdMarker(inst->custom_call.target));
+  if (!spmd_ops_.empty() || gspmd) {
     XFFI_RETURN_IF_ERROR(FinishSpmdOps(by_name));
     std::set<std::string> names;
     for (const auto& c : owned) names.insert(c->name());

@@ -4,6 +4,7 @@
 #include <numeric>
 #include <utility>
 
+#include "text/hlo_sharding.h"
 #include "text/mlir_attribute.h"
 #include "text/mlir_lexer.h"
 #include "text/status_macros.h"
@@ -143,19 +144,6 @@ Status ParseBracedIntLists(Scanner& s, std::vector<std::vector<int64_t>>& out,
   }
 }
 
-Status ParseBracketInts(Scanner& s, std::vector<int64_t>& out, char open,
-                        char close) {
-  XFFI_RETURN_IF_ERROR(s.Expect(open));
-  if (s.TryConsume(close)) return Status::Ok();
-  while (true) {
-    int64_t v;
-    XFFI_RETURN_IF_ERROR(s.Int(v, "an integer"));
-    out.push_back(v);
-    if (s.TryConsume(close)) return Status::Ok();
-    XFFI_RETURN_IF_ERROR(s.Expect(','));
-  }
-}
-
 }  // namespace
 
 Status ParseReplicaGroups(Scanner& s,
@@ -167,14 +155,11 @@ Status ParseReplicaGroups(Scanner& s,
   // laid out as d0 x d1 x ..., transposed, read in order as G groups of S.
   TextPos at = s.pos();
   std::vector<int64_t> shape, reshape, permutation;
-  XFFI_RETURN_IF_ERROR(ParseBracketInts(s, shape, '[', ']'));
+  XFFI_RETURN_IF_ERROR(ParseDelimitedInts(s, shape, '[', ']'));
   XFFI_RETURN_IF_ERROR(s.Expect("<="));
-  XFFI_RETURN_IF_ERROR(ParseBracketInts(s, reshape, '[', ']'));
+  XFFI_RETURN_IF_ERROR(ParseDelimitedInts(s, reshape, '[', ']'));
   if (s.TryConsume('T')) {
-    XFFI_RETURN_IF_ERROR(ParseBracketInts(s, permutation, '(', ')'));
-  } else {
-    permutation.resize(reshape.size());
-    std::iota(permutation.begin(), permutation.end(), 0);
+    XFFI_RETURN_IF_ERROR(ParseDelimitedInts(s, permutation, '(', ')'));
   }
   auto product = [](const std::vector<int64_t>& dims) {
     int64_t n = 1;
@@ -188,7 +173,7 @@ Status ParseReplicaGroups(Scanner& s,
   int64_t count = product(reshape);
   std::vector<int64_t> sorted = permutation;
   std::sort(sorted.begin(), sorted.end());
-  bool is_permutation = sorted.size() == reshape.size();
+  bool is_permutation = sorted.empty() || sorted.size() == reshape.size();
   for (size_t i = 0; is_permutation && i < sorted.size(); ++i)
     is_permutation = sorted[i] == static_cast<int64_t>(i);
   if (shape.size() != 2 || count < 0 || product(shape) != count ||
@@ -197,22 +182,7 @@ Status ParseReplicaGroups(Scanner& s,
                      "replica_groups: expected [groups,size]<=[dims] with as "
                      "many ids on both sides and T(...) a permutation of the "
                      "dims");
-  // Strides of the reshaped ids, then walk them in the permuted order.
-  std::vector<int64_t> strides(reshape.size(), 1);
-  for (size_t i = reshape.size(); i-- > 1;)
-    strides[i - 1] = strides[i] * reshape[i];
-  std::vector<int64_t> ids;
-  std::vector<int64_t> index(reshape.size(), 0);
-  for (int64_t n = 0; n < count; ++n) {
-    int64_t id = 0;
-    for (size_t k = 0; k < permutation.size(); ++k)
-      id += index[k] * strides[static_cast<size_t>(permutation[k])];
-    ids.push_back(id);
-    for (size_t k = permutation.size(); k-- > 0;) {
-      if (++index[k] < reshape[static_cast<size_t>(permutation[k])]) break;
-      index[k] = 0;
-    }
-  }
+  std::vector<int64_t> ids = ExpandIotaDevices(reshape, permutation);
   for (int64_t g = 0; g < shape[0]; ++g)
     groups.emplace_back(ids.begin() + g * shape[1],
                         ids.begin() + (g + 1) * shape[1]);

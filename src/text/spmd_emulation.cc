@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "text/hlo_sharding.h"
 #include "text/status_macros.h"
 
 namespace xffi::text {
@@ -17,8 +18,8 @@ std::string ShapeText(const Shape& shape) { return shape.ToString(false); }
 
 class Emulator {
  public:
-  Emulator(const SpmdOps& ops, const SpmdNaming& naming)
-      : ops_(ops), naming_(naming) {}
+  Emulator(const SpmdOps& ops, const SpmdNaming& naming, int64_t num_partitions)
+      : ops_(ops), naming_(naming), num_partitions_(num_partitions) {}
 
   Status Run(std::vector<std::unique_ptr<Computation>>* computations,
              Computation** entry);
@@ -58,6 +59,8 @@ class Emulator {
                        Instruction* tuple, int64_t index);
 
   Status ClonePlain(const Computation* from, Computation* to);
+  Status FindGspmdShardMaps(
+      const std::vector<std::unique_ptr<Computation>>& computations);
   // `operands`: each operand's value on every device (one entry: the same
   // on all). `outer`: the devices of the manual computation this one is
   // nested in, or null at the top level, where the result is the global
@@ -83,6 +86,20 @@ class Emulator {
 
   const SpmdOps& ops_;
   const SpmdNaming& naming_;
+  int64_t num_partitions_;  // 0: not known
+  // GSPMD shard_maps, by the call of their body: the manual computation it
+  // stands for and the global operands. The markers around the call are
+  // skipped; each SPMDShardToFullShape reads result r of the expansion.
+  struct GspmdShardMap {
+    SpmdOp op;
+    std::vector<const Instruction*> globals;
+    std::vector<bool> read;
+  };
+  std::unordered_map<const Instruction*, GspmdShardMap> gspmd_calls_;
+  std::set<const Instruction*> gspmd_glue_;
+  std::unordered_map<const Instruction*, std::pair<const Instruction*, int64_t>>
+      gspmd_results_;
+  std::unordered_map<const Instruction*, Instruction*> gspmd_values_;
   std::unordered_map<const Computation*, Computation*> plain_;
   std::unordered_map<const Computation*, bool> dependent_;
   std::vector<std::unique_ptr<Computation>> created_;
@@ -173,6 +190,7 @@ Instruction* Emulator::Element(Computation* target, const Instruction* origin,
 
 Status Emulator::Run(std::vector<std::unique_ptr<Computation>>* computations,
                      Computation** entry) {
+  XFFI_RETURN_IF_ERROR(FindGspmdShardMaps(*computations));
   for (const auto& c : *computations) {
     created_.push_back(std::make_unique<Computation>(c->name()));
     plain_[c.get()] = created_.back().get();
@@ -206,10 +224,171 @@ Status Emulator::Run(std::vector<std::unique_ptr<Computation>>* computations,
   return Status::Ok();
 }
 
+Status Emulator::FindGspmdShardMaps(
+    const std::vector<std::unique_ptr<Computation>>& computations) {
+  auto marker = [](const Instruction* inst, std::string_view target) {
+    return inst->opcode() == Opcode::kCustomCall &&
+           inst->custom_call.target == target && inst->operand_count() == 1;
+  };
+  auto sharding_of =
+      [&](const Instruction* inst) -> StatusOr<hlo::HloSharding> {
+    std::string where = inst->location().known()
+                            ? inst->location().ToString() + ": "
+                            : std::string();
+    return hlo::ParseHloSharding(
+        inst->custom_call.opaque,
+        where + inst->custom_call.target + " sharding");
+  };
+  const std::string what = "SPMDShardToFullShape";
+  for (const auto& c : computations) {
+    for (const auto& holder : c->instructions()) {
+      const Instruction* full = holder.get();
+      if (!marker(full, "SPMDShardToFullShape")) continue;
+      const Instruction* value = full->operand(0);
+      if (marker(value, "Sharding")) {
+        gspmd_glue_.insert(value);
+        value = value->operand(0);
+      }
+      int64_t r = 0;
+      if (value->opcode() == Opcode::kGetTupleElement) {
+        gspmd_glue_.insert(value);
+        r = value->tuple_index;
+        value = value->operand(0);
+      }
+      if (value->opcode() != Opcode::kCall)
+        return ErrorAt(full, what,
+                       "expected a result of the call of a shard_map body "
+                       "(through a Sharding), as JAX prints it");
+      auto [it, fresh] = gspmd_calls_.try_emplace(value);
+      GspmdShardMap& shard_map = it->second;
+      SpmdOp& op = shard_map.op;
+      if (fresh) {
+        op.kind = SpmdOpKind::kManualComputation;
+        op.op_name = "shard_map";
+        op.body = value->called_computations()[0];
+        for (const Instruction* local : value->operands()) {
+          if (!marker(local, "SPMDFullToShardShape"))
+            return ErrorAt(value, "shard_map",
+                           "each operand of the body's call must come from "
+                           "an SPMDFullToShardShape");
+          gspmd_glue_.insert(local);
+          const Instruction* annotated = local->operand(0);
+          if (!marker(annotated, "Sharding"))
+            return ErrorAt(local, "SPMDFullToShardShape",
+                           "its operand must be a Sharding that says how "
+                           "the value is split");
+          gspmd_glue_.insert(annotated);
+          XFFI_ASSIGN_OR_RETURN(hlo::HloSharding sharding,
+                                sharding_of(annotated));
+          op.gspmd_in.push_back(std::move(sharding));
+          shard_map.globals.push_back(annotated->operand(0));
+        }
+        size_t results = value->shape().IsTuple()
+                             ? static_cast<size_t>(value->shape().tuple_size())
+                             : 1;
+        op.gspmd_out.resize(results);
+        op.global_results.resize(results);
+        shard_map.read.assign(results, false);
+      }
+      if (r < 0 || static_cast<size_t>(r) >= shard_map.read.size() ||
+          shard_map.read[static_cast<size_t>(r)])
+        return ErrorAt(full, what,
+                       "reads result " + std::to_string(r) +
+                           " of the shard_map body's call, which does not "
+                           "exist or another one reads");
+      XFFI_ASSIGN_OR_RETURN(op.gspmd_out[static_cast<size_t>(r)],
+                            sharding_of(full));
+      op.global_results[static_cast<size_t>(r)] = full->shape();
+      shard_map.read[static_cast<size_t>(r)] = true;
+      gspmd_results_[full] = {value, r};
+    }
+  }
+  for (auto& [call, shard_map] : gspmd_calls_) {
+    for (size_t r = 0; r < shard_map.read.size(); ++r)
+      if (!shard_map.read[r])
+        return ErrorAt(call, "shard_map",
+                       "result " + std::to_string(r) +
+                           " of the body's call is not read through "
+                           "SPMDShardToFullShape");
+    // One mesh axis of all the devices the tile assignments name.
+    int64_t devices = num_partitions_;
+    for (const auto* list : {&shard_map.op.gspmd_in, &shard_map.op.gspmd_out})
+      for (const hlo::HloSharding& sharding : *list)
+        if (sharding.kind == hlo::HloSharding::Kind::kTiled) {
+          int64_t n = static_cast<int64_t>(sharding.devices.size());
+          if (devices != 0 && n != devices)
+            return ErrorAt(call, "shard_map",
+                           "its shardings tile over " + std::to_string(n) +
+                               " and " + std::to_string(devices) + " devices");
+          devices = n;
+        }
+    if (devices == 0)
+      return ErrorAt(call, "shard_map",
+                     "every sharding is replicated, and the program does "
+                     "not say how many devices it runs on "
+                     "(mhlo.num_partitions)");
+    shard_map.op.mesh.axis_names = {"devices"};
+    shard_map.op.mesh.axis_sizes = {devices};
+    shard_map.op.manual_axes = {"devices"};
+  }
+  // The markers and calls go; nothing else may read them.
+  for (const auto& c : computations) {
+    for (const auto& holder : c->instructions()) {
+      const Instruction* inst = holder.get();
+      bool member = gspmd_glue_.count(inst) || gspmd_calls_.count(inst) ||
+                    gspmd_results_.count(inst);
+      for (const Instruction* operand : inst->operands())
+        if (!member &&
+            (gspmd_glue_.count(operand) || gspmd_calls_.count(operand)))
+          return ErrorAt(inst, std::string(OpcodeName(inst->opcode())),
+                         "reads a value inside a shard_map's markers, "
+                         "which xffi replaces");
+      if (c->root() == inst &&
+          (gspmd_glue_.count(inst) || gspmd_calls_.count(inst)))
+        return ErrorAt(inst, "shard_map",
+                       "a marker of a shard_map is a computation's result");
+    }
+  }
+  return Status::Ok();
+}
+
 Status Emulator::ClonePlain(const Computation* from, Computation* to) {
   std::unordered_map<const Instruction*, Instruction*> map;
   for (const auto& holder : from->instructions()) {
     const Instruction* inst = holder.get();
+    if (gspmd_glue_.count(inst)) continue;
+    if (auto call = gspmd_calls_.find(inst); call != gspmd_calls_.end()) {
+      std::vector<PerDevice> global;
+      for (const Instruction* x : call->second.globals)
+        global.push_back({map.at(x)});
+      XFFI_ASSIGN_OR_RETURN(
+          PerDevice expanded,
+          ExpandManual(inst, call->second.op, to, global, nullptr));
+      gspmd_values_[inst] = expanded[0];
+      continue;
+    }
+    if (auto result = gspmd_results_.find(inst);
+        result != gspmd_results_.end()) {
+      Instruction* value = gspmd_values_.at(result->second.first);
+      map[inst] = value->shape().IsTuple()
+                      ? Element(to, inst, value, result->second.second)
+                      : value;
+      continue;
+    }
+    if (inst->opcode() == Opcode::kCustomCall &&
+        IsGspmdMarker(inst->custom_call.target)) {
+      // A sharding annotation outside a shard_map does not change values.
+      if (inst->custom_call.target == "Sharding" &&
+          inst->operand_count() == 1) {
+        map[inst] = map.at(inst->operand(0));
+        continue;
+      }
+      return ErrorAt(inst, inst->custom_call.target,
+                     "not part of a shard_map xffi recognizes (Sharding and "
+                     "SPMDFullToShardShape on each operand, a call of the "
+                     "body, Sharding and SPMDShardToFullShape on each "
+                     "result)");
+    }
     std::vector<Instruction*> operands;
     for (const Instruction* operand : inst->operands())
       operands.push_back(map.at(operand));
@@ -319,14 +498,66 @@ StatusOr<PerDevice> Emulator::ExpandManual(
     return t;
   };
 
+  // GSPMD: the tile of each device, read from the tile assignment.
+  auto GspmdTiling = [&](const hlo::HloSharding& sharding, int64_t rank,
+                         const std::string& value) -> StatusOr<Tiling> {
+    Tiling t;
+    t.blocks.assign(static_cast<size_t>(rank), 1);
+    t.index.assign(static_cast<size_t>(devices.count),
+                   std::vector<int64_t>(static_cast<size_t>(rank), 0));
+    if (sharding.kind == hlo::HloSharding::Kind::kReplicated) return t;
+    if (sharding.kind != hlo::HloSharding::Kind::kTiled)
+      return ErrorAt(
+          inst, what,
+          "the sharding of " + value + " is neither replicated nor tiled");
+    const std::vector<int64_t>& tiles = sharding.tile_dims;
+    int64_t dims =
+        static_cast<int64_t>(tiles.size()) - (sharding.replicated_last ? 1 : 0);
+    if (dims != rank ||
+        static_cast<int64_t>(sharding.devices.size()) != devices.count)
+      return ErrorAt(inst, what,
+                     "the sharding of " + value + " tiles " +
+                         std::to_string(dims) + " dimension(s) over " +
+                         std::to_string(sharding.devices.size()) +
+                         " devices; the value has " + std::to_string(rank) +
+                         " and the program " + std::to_string(devices.count));
+    for (int64_t d = 0; d < rank; ++d)
+      t.blocks[static_cast<size_t>(d)] = tiles[static_cast<size_t>(d)];
+    for (size_t q = 0; q < sharding.devices.size(); ++q) {
+      // Tile q's coordinates, the last tile dimension fastest.
+      int64_t rest = static_cast<int64_t>(q);
+      std::vector<int64_t> coords(tiles.size());
+      for (size_t k = tiles.size(); k-- > 0;) {
+        coords[k] = rest % tiles[k];
+        rest /= tiles[k];
+      }
+      size_t p = static_cast<size_t>(
+          devices.position_of_id[static_cast<size_t>(sharding.devices[q])]);
+      for (int64_t d = 0; d < rank; ++d)
+        t.index[p][static_cast<size_t>(d)] = coords[static_cast<size_t>(d)];
+    }
+    return t;
+  };
+
   const Computation* body = op.body;
   std::vector<Instruction*> params = body->parameters();
-  if (operands.size() != op.in_shardings.size() ||
-      params.size() != operands.size())
+  const bool gspmd = !op.global_results.empty();
+  const size_t in_count = gspmd ? op.gspmd_in.size() : op.in_shardings.size();
+  const size_t out_count =
+      gspmd ? op.gspmd_out.size() : op.out_shardings.size();
+  // Input i's (or result r's) blocks, from either kind of sharding.
+  auto tiling_of = [&](bool input, size_t i, int64_t rank,
+                       const std::string& value) -> StatusOr<Tiling> {
+    if (gspmd)
+      return GspmdTiling(input ? op.gspmd_in[i] : op.gspmd_out[i], rank, value);
+    return tiling(input ? op.in_shardings[i] : op.out_shardings[i], rank,
+                  value);
+  };
+  if (operands.size() != in_count || params.size() != operands.size())
     return ErrorAt(inst, what,
                    std::to_string(operands.size()) + " operand(s), " +
-                       std::to_string(op.in_shardings.size()) +
-                       " in_sharding(s) and " + std::to_string(params.size()) +
+                       std::to_string(in_count) + " in_sharding(s) and " +
+                       std::to_string(params.size()) +
                        " body argument(s); they must agree");
   std::vector<PerDevice> arguments;
   for (size_t i = 0; i < operands.size(); ++i) {
@@ -334,8 +565,7 @@ StatusOr<PerDevice> Emulator::ExpandManual(
     std::string value = "operand " + std::to_string(i);
     if (!shape.IsArray())
       return ErrorAt(inst, what, value + " is not an array");
-    XFFI_ASSIGN_OR_RETURN(Tiling t,
-                          tiling(op.in_shardings[i], shape.rank(), value));
+    XFFI_ASSIGN_OR_RETURN(Tiling t, tiling_of(true, i, shape.rank(), value));
     std::vector<int64_t> local = shape.dims();
     for (size_t d = 0; d < local.size(); ++d) {
       if (local[d] % t.blocks[d] != 0)
@@ -375,31 +605,37 @@ StatusOr<PerDevice> Emulator::ExpandManual(
   ValueMap values;
   XFFI_RETURN_IF_ERROR(ExpandBody(body, arguments, target, devices, &values));
 
+  // The global result shapes: the placeholder's, or for GSPMD's pattern
+  // (whose call has the local shapes) those of its SPMDShardToFullShape.
+  const Shape result_shape =
+      op.global_results.empty()
+          ? inst->shape()
+          : (op.global_results.size() == 1 ? op.global_results[0]
+                                           : Shape::Tuple(op.global_results));
   std::vector<Shape> result_shapes;
   std::vector<PerDevice> body_results;
   const Instruction* root = body->root();
-  if (inst->shape().IsTuple()) {
-    result_shapes = inst->shape().tuple_shapes();
+  if (result_shape.IsTuple()) {
+    result_shapes = result_shape.tuple_shapes();
     if (!root->shape().IsTuple() ||
-        root->shape().tuple_size() != inst->shape().tuple_size())
+        root->shape().tuple_size() != result_shape.tuple_size())
       return ErrorAt(inst, what,
                      "the body returns " + ShapeText(root->shape()) + " for " +
                          std::to_string(result_shapes.size()) + " results");
-    for (int64_t r = 0; r < inst->shape().tuple_size(); ++r) {
+    for (int64_t r = 0; r < result_shape.tuple_size(); ++r) {
       PerDevice per_device;
       for (Instruction* value : values.at(root))
         per_device.push_back(Element(target, inst, value, r));
       body_results.push_back(std::move(per_device));
     }
   } else {
-    result_shapes = {inst->shape()};
+    result_shapes = {result_shape};
     body_results = {values.at(root)};
   }
-  if (result_shapes.size() != op.out_shardings.size())
+  if (result_shapes.size() != out_count)
     return ErrorAt(inst, what,
                    std::to_string(result_shapes.size()) + " result(s) and " +
-                       std::to_string(op.out_shardings.size()) +
-                       " out_sharding(s)");
+                       std::to_string(out_count) + " out_sharding(s)");
   // Devices that differ only along this computation's manual axes hold
   // the blocks of one value; devices that differ along others (the free
   // axes, and the enclosing computation's manual axes) have values of
@@ -417,8 +653,7 @@ StatusOr<PerDevice> Emulator::ExpandManual(
     std::string value = "result " + std::to_string(r);
     if (!shape.IsArray())
       return ErrorAt(inst, what, value + " is not an array");
-    XFFI_ASSIGN_OR_RETURN(Tiling t,
-                          tiling(op.out_shardings[r], shape.rank(), value));
+    XFFI_ASSIGN_OR_RETURN(Tiling t, tiling_of(false, r, shape.rank(), value));
     const PerDevice& per_device = body_results[r];
     std::vector<int64_t> local = shape.dims();
     for (size_t d = 0; d < local.size(); ++d) local[d] /= t.blocks[d];
@@ -463,9 +698,9 @@ StatusOr<PerDevice> Emulator::ExpandManual(
   }
   std::map<std::vector<int64_t>, Instruction*> packed;
   for (const auto& [group, values] : results)
-    packed[group] = inst->shape().IsTuple() ? Emit(target, inst, Opcode::kTuple,
-                                                   inst->shape(), values)
-                                            : values[0];
+    packed[group] = result_shape.IsTuple() ? Emit(target, inst, Opcode::kTuple,
+                                                  result_shape, values)
+                                           : values[0];
   PerDevice out;
   for (int64_t p = 0; p < devices.count; ++p) {
     auto it = packed.find(group_of(p));
@@ -487,6 +722,17 @@ Status Emulator::ExpandBody(const Computation* body,
         return ErrorAt(inst, "parameter", "has no argument");
       (*values)[inst] = arguments[number];
       continue;
+    }
+    if (inst->opcode() == Opcode::kCustomCall &&
+        IsGspmdMarker(inst->custom_call.target)) {
+      if (inst->custom_call.target == "Sharding" &&
+          inst->operand_count() == 1) {
+        (*values)[inst] = values->at(inst->operand(0));
+        continue;
+      }
+      return ErrorAt(inst, inst->custom_call.target,
+                     "a GSPMD shard_map inside a manual computation is not "
+                     "supported");
     }
     if (const SpmdOp* op = SpmdOf(inst)) {
       if (op->kind == SpmdOpKind::kManualComputation) {
@@ -902,9 +1148,13 @@ std::optional<Opcode> FoldableReduction(const Instruction* result,
   static const Opcode kFoldable[] = {
       Opcode::kAdd, Opcode::kMultiply, Opcode::kMaximum, Opcode::kMinimum,
       Opcode::kAnd, Opcode::kOr,       Opcode::kXor};
-  // A sharding annotation on the result (HLO's Sharding custom call, read
-  // as a copy) does not change what the region computes.
-  while (result->opcode() == Opcode::kCopy && result->operand_count() == 1)
+  // A sharding annotation on the result (a Sharding custom call, or the
+  // copy HLO's xla.sdy.Sharding becomes) does not change what the region
+  // computes.
+  while ((result->opcode() == Opcode::kCopy ||
+          (result->opcode() == Opcode::kCustomCall &&
+           result->custom_call.target == "Sharding")) &&
+         result->operand_count() == 1)
     result = result->operand(0);
   if (std::find(std::begin(kFoldable), std::end(kFoldable), result->opcode()) ==
           std::end(kFoldable) ||
@@ -939,11 +1189,22 @@ std::string SetProcessGroups(SpmdOp* op, bool has_channel,
   return "";
 }
 
+bool IsGspmdMarker(std::string_view target) {
+  return target == "Sharding" || target == "SPMDFullToShardShape" ||
+         target == "SPMDShardToFullShape";
+}
+
 Status EmulateManualComputations(
     std::vector<std::unique_ptr<Computation>>* computations,
-    Computation** entry, const SpmdOps& ops, const SpmdNaming& naming) {
-  if (ops.empty()) return Status::Ok();
-  Emulator emulator(ops, naming);
+    Computation** entry, const SpmdOps& ops, const SpmdNaming& naming,
+    int64_t num_partitions) {
+  bool gspmd = false;
+  for (const auto& c : *computations)
+    for (const auto& inst : c->instructions())
+      gspmd = gspmd || (inst->opcode() == Opcode::kCustomCall &&
+                        IsGspmdMarker(inst->custom_call.target));
+  if (ops.empty() && !gspmd) return Status::Ok();
+  Emulator emulator(ops, naming, num_partitions);
   return emulator.Run(computations, entry);
 }
 

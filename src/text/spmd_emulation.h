@@ -30,10 +30,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "text/hlo_sharding.h"
 #include "text/sdy_sharding.h"
 #include "xffi/program/ir.h"
 
@@ -57,6 +59,12 @@ struct SpmdOp {
 
   // manual computation
   SdyMesh mesh;
+  // GSPMD's form (JAX with Shardy off): a call of the body between
+  // SPMDFullToShardShape and SPMDShardToFullShape markers. The mesh is one
+  // axis of all devices; each operand's and result's blocks come from its
+  // sharding string, and the results' global shapes from the markers.
+  std::vector<hlo::HloSharding> gspmd_in, gspmd_out;
+  std::vector<Shape> global_results;
   std::vector<SdyTensorSharding> in_shardings, out_shardings;
   std::vector<std::string> manual_axes;
   Computation* body = nullptr;
@@ -76,6 +84,11 @@ struct SpmdOp {
 };
 
 using SpmdOps = std::unordered_map<const Instruction*, SpmdOp>;
+
+// GSPMD's markers around a shard_map body (JAX with Shardy off):
+// "Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape". The parsers
+// keep each one's sharding string in custom_call.opaque.
+bool IsGspmdMarker(std::string_view target);
 
 // Sets op->groups and op->cross_partition from a collective's
 // replica_groups, as the StableHLO spec derives its process groups: without
@@ -106,10 +119,14 @@ struct SpmdNaming {
 // ones, and computations only the manual computations used are dropped. A
 // collective or partition_id outside any manual computation, or one inside a
 // region other than a call or a loop, is an error naming the op and where it
-// is.
+// is. GSPMD's markers (IsGspmdMarker) are found here, not by the parsers;
+// a Sharding outside a shard_map is dropped (it only says where a value
+// lives). `num_partitions` (0: unknown) is the device count when every
+// sharding of a GSPMD shard_map is replicated.
 Status EmulateManualComputations(
     std::vector<std::unique_ptr<Computation>>* computations,
-    Computation** entry, const SpmdOps& ops, const SpmdNaming& naming);
+    Computation** entry, const SpmdOps& ops, const SpmdNaming& naming,
+    int64_t num_partitions = 0);
 
 }  // namespace xffi::text
 

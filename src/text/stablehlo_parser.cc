@@ -290,6 +290,7 @@ class Parser {
   std::vector<PendingCall> pending_calls_;
   std::map<std::string, SdyMesh> meshes_;
   SpmdOps spmd_ops_;
+  int64_t num_partitions_ = 0;  // 0: not given
   std::set<std::string> used_names_;
   int64_t next_id_ = 0;
 };
@@ -670,7 +671,8 @@ StatusOr<Module> Parser::Run() {
                      name = base + "." + std::to_string(next_id_++);
                    used_names_.insert(name);
                    return name;
-                 }}));
+                 }},
+      num_partitions_));
 
   // Callees before callers, the entry last.
   Module module(module_name_);
@@ -714,8 +716,15 @@ Status Parser::ParseModule() {
   if (lex_.At(TokenKind::kAtId)) module_name_ = lex_.Next().value;
   if (lex_.AtKeyword("attributes")) {
     lex_.Next();
-    ASSIGN_OR_RETURN(MlirAttr ignored, attrs_.ParseDictionary());
-    (void)ignored;
+    ASSIGN_OR_RETURN(MlirAttr attributes, attrs_.ParseDictionary());
+    // How many devices the program was compiled for: what a shard_map
+    // whose shardings are all replicated runs on.
+    if (const MlirAttr* n = attributes.Find("mhlo.num_partitions")) {
+      ASSIGN_OR_RETURN(num_partitions_,
+                       AttrToInteger(*n, lex_, "mhlo.num_partitions"));
+      if (num_partitions_ < 0 || num_partitions_ > (1 << 16))
+        return lex_.ErrorAt(n->pos, "mhlo.num_partitions is out of range");
+    }
   }
   RETURN_IF_ERROR(attrs_.Expect(TokenKind::kLBrace, "'{' to open the module"));
   RETURN_IF_ERROR(ParseModuleItems());
@@ -2572,6 +2581,15 @@ StatusOr<Outcome> Parser::BuildCustomCall(Scope* scope, OpSpec& spec,
                                 " is out of range");
       config.output_operand_aliases.push_back(std::move(alias));
     }
+  }
+  // GSPMD's shard_map markers keep their sharding where the emulation reads
+  // it (spmd_emulation.h); they have no backend config of their own.
+  if (IsGspmdMarker(config.target)) {
+    const MlirAttr* sharding = Attr(spec, "mhlo.sharding");
+    if (sharding == nullptr || sharding->kind != MlirAttr::Kind::kString)
+      return OpError(spec, "@" + config.target +
+                               " needs an mhlo.sharding string attribute");
+    config.opaque = sharding->str;
   }
   // A typed FFI call's string backend_config holds its attributes, as a
   // dictionary, just as in HLO ("" and "{}": none).

@@ -522,5 +522,118 @@ TEST(SpmdEmulationHlo, Errors) {
                         "results of a call of the manual computation's body"));
 }
 
+// --- GSPMD's form (JAX with Shardy off): markers around a call of the body.
+
+// f32[8] over 4 devices with `in` and `out` shardings; the body multiplies by
+// the partition id and sums over all devices when `psum` is set.
+std::string GspmdProgram(const std::string& in, const std::string& out,
+                         bool psum, const std::string& module_attributes,
+                         const std::string& local = "2") {
+  const std::string t = "tensor<" + local + "xf32>";
+  std::string body =
+      "func.func private @shmap_body(%v: " + t + ") -> " + t +
+      " {\n"
+      "  %p = stablehlo.partition_id : tensor<ui32>\n"
+      "  %f = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>\n"
+      "  %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> " +
+      t +
+      "\n"
+      "  %m = stablehlo.multiply %v, %b : " +
+      t + "\n";
+  if (psum) {
+    std::string reduce = kAllReduceAdd;
+    reduce.replace(reduce.find("(%v)"), 4, "(%m)");
+    reduce.replace(reduce.find("(tensor<2xf32>) -> tensor<2xf32>"), 32,
+                   "(" + t + ") -> " + t);
+    body += reduce + "  return %s : " + t + "\n}\n";
+  } else {
+    body += "  return %m : " + t + "\n}\n";
+  }
+  return "module @g attributes {" + module_attributes +
+         "} {\n"
+         "func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {\n"
+         "  %0 = stablehlo.custom_call @Sharding(%x) {mhlo.sharding = \"" +
+         in +
+         "\"} : (tensor<8xf32>) -> tensor<8xf32>\n"
+         "  %1 = stablehlo.custom_call @SPMDFullToShardShape(%0) "
+         "{mhlo.sharding = \"{manual}\"} : (tensor<8xf32>) -> " +
+         t +
+         "\n"
+         "  %2 = call @shmap_body(%1) : (" +
+         t + ") -> " + t +
+         "\n"
+         "  %3 = stablehlo.custom_call @Sharding(%2) {mhlo.sharding = "
+         "\"{manual}\"} : (" +
+         t + ") -> " + t +
+         "\n"
+         "  %4 = stablehlo.custom_call @SPMDShardToFullShape(%3) "
+         "{mhlo.sharding = \"" +
+         out + "\"} : (" + t +
+         ") -> tensor<8xf32>\n"
+         "  return %4 : tensor<8xf32>\n"
+         "}\n" +
+         body + "}\n";
+}
+
+TEST(SpmdEmulationGspmd, ExplicitTileAssignmentsPlaceEachDevicesBlock) {
+  // Tile t of the input goes to device 3 - t; the output's tiles are in
+  // device order.
+  std::string text =
+      GspmdProgram("{devices=[4]3,2,1,0}", "{devices=[4]<=[4]}", false, "");
+  auto out = RunProgram(text, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  // Device d holds tile 3 - d, [6-2d, 7-2d], times d.
+  EXPECT_EQ(Values((*out)[0]), (std::vector<float>{0, 0, 4, 5, 4, 6, 0, 3}));
+  StatusOr<Module> module = ParseStableHlo(text, "sm.mlir");
+  ASSERT_TRUE(module.ok());
+  for (const char* marker :
+       {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"})
+    EXPECT_EQ(CountTarget(*module, marker), 0) << marker;
+}
+
+TEST(SpmdEmulationGspmd, ReplicatedValuesTakeTheDeviceCountFromTheModule) {
+  std::string text = GspmdProgram("{replicated}", "{replicated}", true,
+                                  "mhlo.num_partitions = 4 : i32", "8");
+  auto out = RunProgram(text, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  // Every device holds the whole x; the sum of d * x over d = 0..3 is 6x.
+  EXPECT_EQ(Values((*out)[0]),
+            (std::vector<float>{0, 6, 12, 18, 24, 30, 36, 42}));
+}
+
+TEST(SpmdEmulationGspmd, Errors) {
+  EXPECT_THAT(
+      ErrorOf(GspmdProgram("{replicated}", "{replicated}", false, "", "8")),
+      HasSubstr("sm.mlir:5:3: shard_map: every sharding is "
+                "replicated, and the program does not say how many "
+                "devices it runs on (mhlo.num_partitions)"));
+  EXPECT_THAT(
+      ErrorOf(GspmdProgram("{devices=[2,2]<=[4] last_tile_dims={manual}}",
+                           "{devices=[4]<=[4]}", false, "")),
+      HasSubstr("sm.mlir:3:3: Sharding sharding:1:21: partially manual "
+                "shardings (last_tile_dims) are not supported"));
+  // A marker outside the pattern.
+  std::string lone =
+      "func.func @main(%x: tensor<8xf32>) -> tensor<2xf32> {\n"
+      "  %1 = stablehlo.custom_call @SPMDFullToShardShape(%x) "
+      "{mhlo.sharding = \"{manual}\"} : (tensor<8xf32>) -> tensor<2xf32>\n"
+      "  return %1 : tensor<2xf32>\n"
+      "}\n";
+  EXPECT_THAT(ErrorOf(lone),
+              HasSubstr("sm.mlir:2:3: SPMDFullToShardShape: not part of a "
+                        "shard_map xffi recognizes"));
+  // A sharding annotation elsewhere only says where a value lives.
+  std::string annotated =
+      "func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {\n"
+      "  %1 = stablehlo.custom_call @Sharding(%x) "
+      "{mhlo.sharding = \"{devices=[4]<=[4]}\"} : (tensor<8xf32>) -> "
+      "tensor<8xf32>\n"
+      "  return %1 : tensor<8xf32>\n"
+      "}\n";
+  auto out = RunProgram(annotated, {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(Values((*out)[0]), (std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
 }  // namespace
 }  // namespace xffi

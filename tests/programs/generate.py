@@ -67,8 +67,13 @@ PROGRAMS = {}
 X64_PROGRAMS = set()
 
 
-# shard_map programs: name -> (mesh shape, axis names, in_specs).
+# shard_map programs: name -> (mesh, in_specs).
 SHARDED_PROGRAMS = {}
+
+# shard_map programs lowered with Shardy off (jax_use_shardy_partitioner):
+# GSPMD's Sharding / SPMDFullToShardShape / SPMDShardToFullShape markers and
+# mhlo.sharding strings instead of sdy.manual_computation.
+GSPMD_PROGRAMS = set()
 
 
 def program(name, *args, x64=False):
@@ -83,11 +88,14 @@ def program(name, *args, x64=False):
   return wrap
 
 
-def sharded_program(name, *args, mesh, in_specs, out_specs, **options):
+def sharded_program(name, *args, mesh, in_specs, out_specs, gspmd=False,
+                    **options):
   """Registers jax.shard_map(body) over a mesh {axis: size} of the CPU
   devices; in_specs has one PartitionSpec per input."""
 
   def wrap(body):
+    if gspmd:
+      GSPMD_PROGRAMS.add(name)
     axes = tuple(mesh)
     shape = tuple(mesh.values())
     m = jax.make_mesh(shape, axes)
@@ -563,6 +571,32 @@ def _(v):
   return rms_norm(v) + lax.psum(rms_norm(v * 2.0, eps=0.5), "rows")
 
 
+@sharded_program("sm_gspmd", f32(101, 8, 16), f32(102, 8, 16), mesh=GRID,
+                 in_specs=(P("a", "b"), P("b")),
+                 out_specs=(P(None, "b"), P("b"), P("a", "b")), gspmd=True)
+def _(v, w):
+  # The same kinds of body, lowered the GSPMD way.
+  by_a = lax.psum(v, "a")
+  moved = lax.ppermute(w, "b", [(0, 1), (1, 0)]) * lax.axis_index("b")
+  gathered = lax.all_gather(rms_norm(v), "b", axis=1, tiled=True)
+  return by_a, moved, gathered[:, :8] + lax.axis_index("a")
+
+
+def use_shardy(enabled):
+  """jax_use_shardy_partitioner, for a with-block; restores the old value."""
+
+  class Scope:
+
+    def __enter__(self):
+      self.old = jax.config.jax_use_shardy_partitioner
+      jax.config.update("jax_use_shardy_partitioner", enabled)
+
+    def __exit__(self, *exc):
+      jax.config.update("jax_use_shardy_partitioner", self.old)
+
+  return Scope()
+
+
 def register_handlers(examples):
   libs = {
       "rms_norm": ("rms_norm/librms_norm.so", "RmsNorm"),
@@ -592,7 +626,8 @@ def main():
   for name, (f, inputs) in PROGRAMS.items():
     if args.names and name not in args.names:
       continue
-    with jax.enable_x64(name in X64_PROGRAMS):
+    with jax.enable_x64(name in X64_PROGRAMS), \
+        use_shardy(name not in GSPMD_PROGRAMS):
       jitted = jax.jit(f)
       placed = inputs
       if name in SHARDED_PROGRAMS:
