@@ -77,8 +77,7 @@ struct ParsedInstruction {
   // Collectives and partition ids: a placeholder custom call until the
   // shard_map emulation replaces it (spmd_emulation.h).
   std::optional<text::SpmdOpKind> spmd;
-  std::string spmd_hlo_name;  // "all-reduce"
-  text::SpmdOp spmd_op;
+  text::SpmdOp spmd_op;  // op_name: the HLO opcode ("all-reduce")
   bool has_channel = false, use_global_device_ids = false;
   std::vector<std::vector<int64_t>> replica_groups;
   std::string sharding;  // sharding={...} as written
@@ -137,6 +136,8 @@ class HloParser {
   Status ParseShapeIndex(std::vector<int64_t>& index);
   Status ParseAliasing(CustomCallConfig& config);
   Status SkipValue();
+  // SkipValue, returning the text it skipped.
+  StatusOr<std::string> RawValue();
 
   Status Build(Module& module);
   Status RewriteShardMaps(ParsedComputation& computation);
@@ -277,6 +278,14 @@ Status HloParser::SkipValue() {
   return Status::Ok();
 }
 
+StatusOr<std::string> HloParser::RawValue() {
+  s_.SkipSpaceOnLine();
+  TextPos start = s_.pos();
+  XFFI_RETURN_IF_ERROR(SkipValue());
+  return std::string(
+      s_.text().substr(start.offset, s_.pos().offset - start.offset));
+}
+
 // ----------------------------------------------------------- computations
 
 Status HloParser::ParseComputation() {
@@ -354,10 +363,7 @@ Status HloParser::ParseInstruction(ParsedComputation& computation) {
   }
   if (!opcode) {
     parsed.spmd = hlo::SpmdOpKindFromHloName(opcode_name);
-    if (parsed.spmd) {
-      opcode = Opcode::kCustomCall;
-      parsed.spmd_hlo_name = std::string(opcode_name);
-    }
+    if (parsed.spmd) opcode = Opcode::kCustomCall;
   }
   if (!opcode)
     return s_.ErrorAt(opcode_pos,
@@ -373,7 +379,7 @@ Status HloParser::ParseInstruction(ParsedComputation& computation) {
   if (opcode_name == "fusion") parsed.seen_attributes.push_back("fusion");
   if (parsed.spmd) {
     parsed.spmd_op.kind = *parsed.spmd;
-    parsed.spmd_op.op_name = parsed.spmd_hlo_name;
+    parsed.spmd_op.op_name = std::string(opcode_name);
     parsed.instruction->custom_call.target =
         std::string(hlo::SpmdOpStableHloName(*parsed.spmd));
     parsed.instruction->custom_call.has_side_effect = true;
@@ -469,10 +475,7 @@ Status HloParser::ParseAttribute(ParsedInstruction& parsed) {
     return ParseFrontendAttributes(parsed.frontend);
   if (name == "sharding") {
     s_.SkipSpace();
-    TextPos start = s_.pos();
-    XFFI_RETURN_IF_ERROR(SkipValue());
-    parsed.sharding = std::string(
-        s_.text().substr(start.offset, s_.pos().offset - start.offset));
+    XFFI_ASSIGN_OR_RETURN(parsed.sharding, RawValue());
     return Status::Ok();
   }
   if (parsed.spmd) {
@@ -1156,10 +1159,7 @@ Status HloParser::ParseFrontendAttributes(
     if (s_.Peek() == '"') {
       XFFI_RETURN_IF_ERROR(s_.String(value));
     } else {
-      TextPos start = s_.pos();
-      XFFI_RETURN_IF_ERROR(SkipValue());
-      value = std::string(
-          s_.text().substr(start.offset, s_.pos().offset - start.offset));
+      XFFI_ASSIGN_OR_RETURN(value, RawValue());
     }
     values[key] = std::move(value);
     if (s_.TryConsume('}')) return Status::Ok();
@@ -1199,7 +1199,7 @@ Status HloParser::ParseSpmdAttribute(ParsedInstruction& parsed,
     XFFI_RETURN_IF_ERROR(ParseIntBraces(dims, "a dimension"));
     if (dims.size() != 1)
       return s_.ErrorAt(at, "'" + parsed.instruction->name() + "' (" +
-                                parsed.spmd_hlo_name +
+                                parsed.spmd_op.op_name +
                                 "): expected one dimension");
     // all-to-all splits and concatenates along the same dimension in HLO.
     op.dimension = op.split_dimension = op.concat_dimension = dims[0];
@@ -1240,7 +1240,7 @@ Status HloParser::CheckSpmdAttributes(ParsedInstruction& parsed) {
                      parsed.seen_attributes.end(),
                      a) != parsed.seen_attributes.end();
   };
-  std::string what = "'" + in.name() + "' (" + parsed.spmd_hlo_name + ")";
+  std::string what = "'" + in.name() + "' (" + parsed.spmd_op.op_name + ")";
   for (const std::string& a : parsed.seen_attributes) {
     bool ignored =
         a == "metadata" ||
@@ -1550,29 +1550,24 @@ Status HloParser::Build(Module& module) {
     }
   }
 
-  bool gspmd = false;
-  for (const auto& c : owned)
-    for (const auto& inst : c->instructions())
-      gspmd = gspmd || (inst->opcode() == Opcode::kCustomCall &&
-                        text::IsGspmdMarker(inst->custom_call.target));
-  if (!spmd_ops_.empty() || gspmd) {
-    XFFI_RETURN_IF_ERROR(FinishSpmdOps(by_name));
-    std::set<std::string> names;
-    for (const auto& c : owned) names.insert(c->name());
-    text::SpmdNaming naming{
-        [this](Opcode opcode) {
-          return std::string(OpcodeName(opcode)) + ".spmd." +
-                 std::to_string(next_spmd_name_++);
-        },
-        [&names, this](const std::string& base) {
-          std::string name = base;
-          while (names.count(name))
-            name = base + "." + std::to_string(next_spmd_name_++);
-          names.insert(name);
-          return name;
-        }};
-    XFFI_RETURN_IF_ERROR(
-        text::EmulateManualComputations(&owned, &entry, spmd_ops_, naming));
+  XFFI_RETURN_IF_ERROR(FinishSpmdOps(by_name));
+  std::set<std::string> names;
+  for (const auto& c : owned) names.insert(c->name());
+  text::SpmdNaming naming{[this](Opcode opcode) {
+                            return std::string(OpcodeName(opcode)) + ".spmd." +
+                                   std::to_string(next_spmd_name_++);
+                          },
+                          [&names, this](const std::string& base) {
+                            std::string name = base;
+                            while (names.count(name))
+                              name = base + "." +
+                                     std::to_string(next_spmd_name_++);
+                            names.insert(name);
+                            return name;
+                          }};
+  XFFI_ASSIGN_OR_RETURN(bool rewritten, text::EmulateManualComputations(
+                                            &owned, &entry, spmd_ops_, naming));
+  if (rewritten) {
     // Callees before callers, in the text's order otherwise.
     std::vector<std::unique_ptr<Computation>> ordered;
     std::map<const Computation*, std::unique_ptr<Computation>*> holder;

@@ -1194,7 +1194,7 @@ bool IsGspmdMarker(std::string_view target) {
          target == "SPMDShardToFullShape";
 }
 
-Status EmulateManualComputations(
+StatusOr<bool> EmulateManualComputations(
     std::vector<std::unique_ptr<Computation>>* computations,
     Computation** entry, const SpmdOps& ops, const SpmdNaming& naming,
     int64_t num_partitions) {
@@ -1203,9 +1203,10 @@ Status EmulateManualComputations(
     for (const auto& inst : c->instructions())
       gspmd = gspmd || (inst->opcode() == Opcode::kCustomCall &&
                         IsGspmdMarker(inst->custom_call.target));
-  if (ops.empty() && !gspmd) return Status::Ok();
+  if (ops.empty() && !gspmd) return false;
   Emulator emulator(ops, naming, num_partitions);
-  return emulator.Run(computations, entry);
+  XFFI_RETURN_IF_ERROR(emulator.Run(computations, entry));
+  return true;
 }
 
 }  // namespace xffi::text

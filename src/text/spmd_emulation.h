@@ -55,7 +55,6 @@ enum class SpmdOpKind {
 struct SpmdOp {
   SpmdOpKind kind = SpmdOpKind::kPartitionId;
   std::string op_name;  // "stablehlo.all_reduce", for messages
-  std::string where;    // "file:12:3"
 
   // manual computation
   SdyMesh mesh;
@@ -122,8 +121,9 @@ struct SpmdNaming {
 // is. GSPMD's markers (IsGspmdMarker) are found here, not by the parsers;
 // a Sharding outside a shard_map is dropped (it only says where a value
 // lives). `num_partitions` (0: unknown) is the device count when every
-// sharding of a GSPMD shard_map is replicated.
-Status EmulateManualComputations(
+// sharding of a GSPMD shard_map is replicated. Returns whether there was
+// anything to rewrite (the computations are untouched when not).
+StatusOr<bool> EmulateManualComputations(
     std::vector<std::unique_ptr<Computation>>* computations,
     Computation** entry, const SpmdOps& ops, const SpmdNaming& naming,
     int64_t num_partitions = 0);

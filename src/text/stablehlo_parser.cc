@@ -224,7 +224,7 @@ class Parser {
   StatusOr<Outcome> ParseCall(Scope* scope, SourcePos pos);
   Status ParseSdyMeshDefinition();
   StatusOr<Outcome> ParseManualComputation(Scope* scope, SourcePos pos);
-  StatusOr<Outcome> ParseShardingAnnotation(Scope* scope, SourcePos pos);
+  StatusOr<Outcome> ParseShardingAnnotation(Scope* scope);
   StatusOr<Outcome> BuildSpmdOp(Scope* scope, OpSpec& spec, SpmdOpKind kind);
   StatusOr<Outcome> ParseReturn(Scope* scope, bool generic);
   Status ParseTypeSpec(TypeSpec* spec);
@@ -251,6 +251,13 @@ class Parser {
   Instruction* AddParameter(Computation* computation, int64_t number,
                             Shape shape, const std::string& name);
   Computation* NewComputation(const std::string& base);
+  std::string ComputationName(const std::string& base);  // unique
+  std::string InstructionName(Opcode opcode);            // "add.12"
+  // The placeholder of a manual computation or collective, which
+  // spmd_emulation.h replaces.
+  Outcome AddSpmdPlaceholder(Scope* scope, const std::vector<Shape>& results,
+                             const std::vector<Instruction*>& operands,
+                             const std::string& target, SpmdOp op);
   Status Define(Scope* scope,
                 const std::vector<std::pair<std::string, int64_t>>& names,
                 const Outcome& outcome, SourcePos pos);
@@ -297,21 +304,27 @@ class Parser {
 
 // --- Helpers -----------------------------------------------------------------
 
-Computation* Parser::NewComputation(const std::string& base) {
+std::string Parser::ComputationName(const std::string& base) {
   std::string name = base;
   while (used_names_.count(name))
     name = base + "." + std::to_string(next_id_++);
   used_names_.insert(name);
-  computations_.push_back(std::make_unique<Computation>(name));
+  return name;
+}
+
+std::string Parser::InstructionName(Opcode opcode) {
+  return std::string(OpcodeName(opcode)) + "." + std::to_string(next_id_++);
+}
+
+Computation* Parser::NewComputation(const std::string& base) {
+  computations_.push_back(std::make_unique<Computation>(ComputationName(base)));
   return computations_.back().get();
 }
 
 Instruction* Parser::Add(Computation* computation, Opcode opcode, Shape shape,
                          std::vector<Instruction*> operands) {
-  std::string name =
-      std::string(OpcodeName(opcode)) + "." + std::to_string(next_id_++);
   Instruction* inst = computation->AddInstruction(
-      opcode, std::move(shape), std::move(operands), std::move(name));
+      opcode, std::move(shape), std::move(operands), InstructionName(opcode));
   // Where the parser is; the op's own position replaces it for the
   // instructions an op produces, and block arguments take theirs. Every
   // instruction has a position, so a printed program keeps all of them.
@@ -659,20 +672,16 @@ StatusOr<Module> Parser::Run() {
   }
 
   Computation* entry = main->second.computation;
-  RETURN_IF_ERROR(EmulateManualComputations(
-      &computations_, &entry, spmd_ops_,
-      SpmdNaming{[this](Opcode opcode) {
-                   return std::string(OpcodeName(opcode)) + "." +
-                          std::to_string(next_id_++);
-                 },
-                 [this](const std::string& base) {
-                   std::string name = base;
-                   while (used_names_.count(name))
-                     name = base + "." + std::to_string(next_id_++);
-                   used_names_.insert(name);
-                   return name;
-                 }},
-      num_partitions_));
+  ASSIGN_OR_RETURN(
+      bool rewritten,
+      EmulateManualComputations(
+          &computations_, &entry, spmd_ops_,
+          SpmdNaming{[this](Opcode opcode) { return InstructionName(opcode); },
+                     [this](const std::string& base) {
+                       return ComputationName(base);
+                     }},
+          num_partitions_));
+  (void)rewritten;  // placement below orders whatever is there
 
   // Callees before callers, the entry last.
   Module module(module_name_);
@@ -1316,20 +1325,10 @@ StatusOr<Outcome> Parser::ParseManualComputation(Scope* scope, SourcePos pos) {
                         what + " has " + std::to_string(results.size()) +
                             " result(s), its body returns " +
                             std::to_string(body.returns.size()));
-  Outcome outcome;
-  outcome.count = static_cast<int64_t>(results.size());
-  outcome.tuple = results.size() != 1;
-  outcome.inst = Add(scope->computation, Opcode::kCustomCall,
-                     results.size() == 1 ? results[0] : Shape::Tuple(results),
-                     spec.operands);
-  outcome.inst->custom_call.target = what;
-  outcome.inst->custom_call.has_side_effect = true;
-  spmd_ops_[outcome.inst] = std::move(op);
-  return outcome;
+  return AddSpmdPlaceholder(scope, results, spec.operands, what, std::move(op));
 }
 
-StatusOr<Outcome> Parser::ParseShardingAnnotation(Scope* scope, SourcePos pos) {
-  (void)pos;
+StatusOr<Outcome> Parser::ParseShardingAnnotation(Scope* scope) {
   if (!lex_.At(TokenKind::kPercentId)) return lex_.Expected("an operand");
   ASSIGN_OR_RETURN(Instruction * value, Use(scope, lex_.Next()));
   ASSIGN_OR_RETURN(SdyTensorSharding sharding, ParseSdyTensorSharding(attrs_));
@@ -1478,13 +1477,21 @@ StatusOr<Outcome> Parser::BuildSpmdOp(Scope* scope, OpSpec& spec,
     }
   }
 
+  return AddSpmdPlaceholder(scope, results, spec.operands, spec.name,
+                            std::move(op));
+}
+
+Outcome Parser::AddSpmdPlaceholder(Scope* scope,
+                                   const std::vector<Shape>& results,
+                                   const std::vector<Instruction*>& operands,
+                                   const std::string& target, SpmdOp op) {
   Outcome outcome;
   outcome.count = static_cast<int64_t>(results.size());
   outcome.tuple = results.size() != 1;
-  outcome.inst = Add(scope->computation, Opcode::kCustomCall,
-                     results.size() == 1 ? results[0] : Shape::Tuple(results),
-                     spec.operands);
-  outcome.inst->custom_call.target = spec.name;
+  outcome.inst =
+      Add(scope->computation, Opcode::kCustomCall,
+          results.size() == 1 ? results[0] : Shape::Tuple(results), operands);
+  outcome.inst->custom_call.target = target;
   outcome.inst->custom_call.has_side_effect = true;
   spmd_ops_[outcome.inst] = std::move(op);
   return outcome;
@@ -1498,7 +1505,7 @@ StatusOr<Outcome> Parser::ParsePrettyOp(Scope* scope, const std::string& name,
   if (name == "stablehlo.while") return ParsePrettyWhile(scope, pos);
   if (name == "sdy.manual_computation")
     return ParseManualComputation(scope, pos);
-  if (IsShardingAnnotation(name)) return ParseShardingAnnotation(scope, pos);
+  if (IsShardingAnnotation(name)) return ParseShardingAnnotation(scope);
   if (name == "stablehlo.partition_id" || name == "stablehlo.replica_id") {
     OpSpec spec;
     spec.name = name;

@@ -29,17 +29,21 @@ std::string Program(const std::string& mesh, const std::string& signature,
          "  }\n}\n";
 }
 
-StatusOr<std::vector<Literal>> RunProgram(const std::string& text,
-                                          std::vector<Literal> arguments) {
-  StatusOr<Module> module = ParseStableHlo(text, "sm.mlir");
+// StableHLO or HLO text (ParseProgram tells them apart), named `source` in
+// messages.
+StatusOr<std::vector<Literal>> RunProgram(
+    const std::string& text, std::vector<Literal> arguments,
+    const std::string& source = "sm.mlir") {
+  StatusOr<Module> module = ParseProgram(text, source);
   if (!module.ok()) return module.status();
   StatusOr<std::unique_ptr<Executable>> exe = Compile(std::move(*module));
   if (!exe.ok()) return exe.status();
   return (*exe)->Execute(arguments);
 }
 
-std::string ErrorOf(const std::string& text) {
-  StatusOr<Module> module = ParseStableHlo(text, "sm.mlir");
+std::string ErrorOf(const std::string& text,
+                    const std::string& source = "sm.mlir") {
+  StatusOr<Module> module = ParseProgram(text, source);
   EXPECT_FALSE(module.ok()) << text;
   return module.ok() ? "" : module.status().message();
 }
@@ -411,28 +415,13 @@ std::string HloProgram(const std::string& body_ops,
          "}\n";
 }
 
-StatusOr<std::vector<Literal>> RunHlo(const std::string& text,
-                                      std::vector<Literal> arguments) {
-  StatusOr<Module> module = ParseHlo(text, "sm.hlo");
-  if (!module.ok()) return module.status();
-  StatusOr<std::unique_ptr<Executable>> exe = Compile(std::move(*module));
-  if (!exe.ok()) return exe.status();
-  return (*exe)->Execute(arguments);
-}
-
-std::string HloErrorOf(const std::string& text) {
-  StatusOr<Module> module = ParseHlo(text, "sm.hlo");
-  EXPECT_FALSE(module.ok()) << text;
-  return module.ok() ? "" : module.status().message();
-}
-
 TEST(SpmdEmulationHlo, AllReduceWithIotaReplicaGroups) {
   // [2,2]<=[2,2]T(1,0): groups {0,2} and {1,3}.
   std::string text = HloProgram(
       "  ROOT s = f32[2] all-reduce(v), channel_id=1, "
       "replica_groups=[2,2]<=[2,2]T(1,0), use_global_device_ids=true, "
       "to_apply=sum\n");
-  auto out = RunHlo(text, {Iota({8})});
+  auto out = RunProgram(text, {Iota({8})}, "sm.hlo");
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   // Devices 0 and 2: [0,1]+[4,5]; devices 1 and 3: [2,3]+[6,7].
   EXPECT_EQ(Values((*out)[0]), (std::vector<float>{4, 6, 8, 10, 4, 6, 8, 10}));
@@ -440,7 +429,7 @@ TEST(SpmdEmulationHlo, AllReduceWithIotaReplicaGroups) {
   text = HloProgram(
       "  ROOT s = f32[2] all-reduce(v), channel_id=1, "
       "replica_groups=[1,4]<=[4], use_global_device_ids=true, to_apply=sum\n");
-  out = RunHlo(text, {Iota({8})});
+  out = RunProgram(text, {Iota({8})}, "sm.hlo");
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(Values((*out)[0]),
             (std::vector<float>{12, 16, 12, 16, 12, 16, 12, 16}));
@@ -459,7 +448,7 @@ TEST(SpmdEmulationHlo, PartitionIdCollectivePermuteAndNoPlaceholderLeft) {
   for (const auto& c : module->computations())
     for (const auto& inst : c->instructions())
       EXPECT_NE(inst->opcode(), Opcode::kCustomCall) << inst->name();
-  auto out = RunHlo(text, {Iota({8})});
+  auto out = RunProgram(text, {Iota({8})}, "sm.hlo");
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   // Device d holds d*[2d, 2d+1] and passes it on to d+1 (3 to 0).
   EXPECT_EQ(Values((*out)[0]), (std::vector<float>{18, 21, 0, 0, 2, 3, 8, 10}));
@@ -472,24 +461,25 @@ TEST(SpmdEmulationHlo, Errors) {
       "replica_groups={{0,1,2,3}}, use_global_device_ids=true, "
       "to_apply=sum\n");
   subtract.replace(subtract.find("add(a, b)"), 9, "subtract(a, b)");
-  EXPECT_THAT(HloErrorOf(subtract),
+  EXPECT_THAT(ErrorOf(subtract, "sm.hlo"),
               HasSubstr("sm.hlo:11:8: 's' (all-reduce): the reduction region "
                         "must return"));
   // A collective without its region.
-  EXPECT_THAT(HloErrorOf(HloProgram("  ROOT s = f32[2] all-reduce(v), "
-                                    "channel_id=1, replica_groups={}\n")),
+  EXPECT_THAT(ErrorOf(HloProgram("  ROOT s = f32[2] all-reduce(v), "
+                                 "channel_id=1, replica_groups={}\n"),
+                      "sm.hlo"),
               HasSubstr("sm.hlo:11:8: 's' (all-reduce) needs attribute "
                         "'to_apply'"));
   // A mesh the module does not define.
   std::string mesh = HloProgram("  ROOT s = f32[2] negate(v)\n");
   mesh.replace(mesh.find("{mesh = "), 8, "{other = ");
-  EXPECT_THAT(HloErrorOf(mesh),
+  EXPECT_THAT(ErrorOf(mesh, "sm.hlo"),
               HasSubstr("sm.hlo:18:3: 'l': sharding names mesh @mesh, which "
                         "is not defined in the module's xla.sdy.meshes"));
   // Shardy syntax errors point into the attribute.
   std::string axes = HloProgram("  ROOT s = f32[2] negate(v)\n");
   axes.replace(axes.rfind("manual_axes{"), 12, "manual_axis{");
-  EXPECT_THAT(HloErrorOf(axes),
+  EXPECT_THAT(ErrorOf(axes, "sm.hlo"),
               HasSubstr("sm.hlo:18:3: 'l' xla.sdy.manual_axes:1:6: expected "
                         "'manual_axes', got 'manual_axis'"));
   // A collective outside any shard_map.
@@ -504,20 +494,21 @@ TEST(SpmdEmulationHlo, Errors) {
       "  x = f32[8] parameter(0)\n"
       "  ROOT s = f32[8] all-reduce(x), replica_groups={}, to_apply=sum\n"
       "}\n";
-  EXPECT_THAT(HloErrorOf(outside),
+  EXPECT_THAT(ErrorOf(outside, "sm.hlo"),
               HasSubstr("sm.hlo:9:8: all-reduce: only supported inside an "
                         "sdy.manual_computation"));
   // Replica groups of a non-square iota.
   EXPECT_THAT(
-      HloErrorOf(HloProgram("  ROOT s = f32[2] all-reduce(v), channel_id=1, "
-                            "replica_groups=[3,2]<=[4], "
-                            "use_global_device_ids=true, to_apply=sum\n")),
+      ErrorOf(HloProgram("  ROOT s = f32[2] all-reduce(v), channel_id=1, "
+                         "replica_groups=[3,2]<=[4], "
+                         "use_global_device_ids=true, to_apply=sum\n"),
+              "sm.hlo"),
       HasSubstr("replica_groups: expected [groups,size]<=[dims]"));
   // GlobalToLocalShape whose results feed no body call.
   std::string lone = HloProgram("  ROOT s = f32[2] negate(v)\n");
   lone.replace(lone.find("  c = f32[2] call(g), to_apply=body\n"), 36,
                "  c = f32[2] negate(g)\n");
-  EXPECT_THAT(HloErrorOf(lone),
+  EXPECT_THAT(ErrorOf(lone, "sm.hlo"),
               HasSubstr("'l' (xla.sdy.LocalToGlobalShape) must take the "
                         "results of a call of the manual computation's body"));
 }
