@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "attributes.h"
+#include "bindings.h"
 #include "common.h"
 #include "xffi/runtime/call.h"
 #include "xffi/runtime/context.h"
