@@ -129,32 +129,24 @@ TYPED_TEST(EigTest, NonFiniteInputIsInfoMinusFour) {
 }
 
 TEST(EigErrors, BadFlagsAndShapesAreRefused) {
-  std::vector<float> x(4, 1.0f), wr(2), wi(2);
-  std::vector<std::complex<float>> vl(4), vr(4);
-  std::vector<int32_t> info(1);
-  auto frame = testing::CallFrameBuilder()
-                   .Arg(x.data(), {2, 2})
-                   .Ret(wr.data(), {2})
-                   .Ret(wi.data(), {2})
-                   .Ret(vl.data(), {2, 2})
-                   .Ret(vr.data(), {2, 2})
-                   .Ret(info.data(), {})
-                   .Attr("compute_left", Code('N'))
-                   .Attr("compute_right", Code('Y'))
-                   .Build();
-  EXPECT_THAT(CallTarget("lapack_sgeev_ffi", frame).message(),
-              HasSubstr("attribute 'compute_right' is 89"));
-  auto rectangular = testing::CallFrameBuilder()
-                         .Arg(x.data(), {1, 4})
-                         .Ret(wr.data(), {2})
-                         .Ret(wi.data(), {2})
-                         .Ret(vl.data(), {2, 2})
-                         .Ret(vr.data(), {2, 2})
-                         .Ret(info.data(), {})
-                         .Attr("compute_left", Code('N'))
-                         .Attr("compute_right", Code('V'))
-                         .Build();
-  EXPECT_THAT(CallTarget("lapack_sgeev_ffi", rectangular).message(),
+  auto run = [](std::vector<int64_t> x_dims, char right) {
+    std::vector<float> x(4, 1.0f), wr(2), wi(2);
+    std::vector<std::complex<float>> vl(4), vr(4);
+    std::vector<int32_t> info(1);
+    auto frame = testing::CallFrameBuilder()
+                     .Arg(x.data(), x_dims)
+                     .Ret(wr.data(), {2})
+                     .Ret(wi.data(), {2})
+                     .Ret(vl.data(), {2, 2})
+                     .Ret(vr.data(), {2, 2})
+                     .Ret(info.data(), {})
+                     .Attr("compute_left", Code('N'))
+                     .Attr("compute_right", Code(right))
+                     .Build();
+    return CallTarget("lapack_sgeev_ffi", frame).message();
+  };
+  EXPECT_THAT(run({2, 2}, 'Y'), HasSubstr("attribute 'compute_right' is 89"));
+  EXPECT_THAT(run({1, 4}, 'V'),
               HasSubstr("argument 0 (x) has shape [1,4]; expected [1,1]"));
 }
 

@@ -10,8 +10,7 @@
 // ones are NaN (JAX replaces every result with NaN then anyway).
 #include <cmath>
 #include <limits>
-#include <tuple>
-#include <utility>
+#include <string>
 
 #include "cpu/lapack/support.h"
 #include "cpu/lapack/targets.h"
@@ -58,9 +57,110 @@ void UnpackRealEigenvectors(int64_t n, const Real* imag, const Real* packed,
   }
 }
 
-template <typename T>
-void Fill(T* data, int64_t count, T value) {
-  std::fill_n(data, count, value);
+// The vectors' dtype: complex for every input type.
+constexpr ffi::DataType VectorType(ffi::DataType dtype) {
+  return ffi::IsComplexType(dtype) ? dtype : ffi::ToComplex(dtype);
+}
+
+// Both kinds: `eigenvalues` holds the real and imaginary parts (real types)
+// or the complex eigenvalues (complex types).
+template <ffi::DataType dtype>
+ffi::Error Eigen(ffi::Buffer<dtype> x, Vectors compute_left,
+                 Vectors compute_right,
+                 ffi::Span<ffi::ResultBuffer<dtype>* const> eigenvalues,
+                 ffi::ResultBuffer<VectorType(dtype)> eigvecs_left,
+                 ffi::ResultBuffer<VectorType(dtype)> eigvecs_right,
+                 ffi::ResultBuffer<ffi::DataType::S32> info) {
+  using T = ffi::NativeType<dtype>;
+  using Real = typename Routines<T>::Real;
+  using Complex = std::complex<Real>;
+  Checker check(Target(dtype, "geev"));
+  check.OneOf("compute_left", compute_left,
+              {Vectors::kNone, Vectors::kCompute});
+  check.OneOf("compute_right", compute_right,
+              {Vectors::kNone, Vectors::kCompute});
+  Matrices a = check.ReadMatrices("argument 0 (x)", x.dimensions());
+  const int64_t n = a.rows;
+  check.Shape("argument 0 (x)", x.dimensions(), a.batch_dims, {n, n});
+  const char* value_parts[] = {"real part", "imaginary part"};
+  int result = 0;
+  for (ffi::ResultBuffer<dtype>* w : eigenvalues) {
+    std::string what = "result " + std::to_string(result) + " (eigenvalues";
+    if (eigenvalues.size() > 1) what += std::string(", ") + value_parts[result];
+    check.Shape(what + ")", (*w)->dimensions(), a.batch_dims, {n});
+    ++result;
+  }
+  check.Shape("result " + std::to_string(result++) + " (left eigenvectors)",
+              eigvecs_left->dimensions(), a.batch_dims, {n, n});
+  check.Shape("result " + std::to_string(result++) + " (right eigenvectors)",
+              eigvecs_right->dimensions(), a.batch_dims, {n, n});
+  check.Shape("result " + std::to_string(result) + " (info)",
+              info->dimensions(), a.batch_dims, {});
+  if (!check.ok()) return std::move(check).error();
+  int32_t* infos = info->typed_data();
+  if (n == 0 || a.batch == 0) return NothingToCompute(infos, a.batch);
+
+  const bool want[2] = {compute_left == Vectors::kCompute,
+                        compute_right == Vectors::kCompute};
+  const char jobvl = static_cast<char>(compute_left);
+  const char jobvr = static_cast<char>(compute_right);
+  const Int ni = AsInt(n), ld = LeadingDim(n);
+  auto copy = Scratch<T>(n * n);
+  // Real types: LAPACK packs the vectors into real matrices, unpacked after.
+  auto packed_left = Scratch<T>(kIsComplex<T> ? 0 : n * n);
+  auto packed_right = Scratch<T>(kIsComplex<T> ? 0 : n * n);
+  auto rwork = Scratch<Real>(kIsComplex<T> ? 2 * n : 0);
+  const Real nan = std::numeric_limits<Real>::quiet_NaN();
+  auto call = [&](int64_t i, T* work, const Int* lwork, Int* status) {
+    const bool query = *lwork == -1;
+    const T* xi = x.typed_data() + i * n * n;
+    T* w = (*eigenvalues[0])->typed_data() + i * n;
+    Complex* vectors[2] = {eigvecs_left->typed_data() + i * n * n,
+                           eigvecs_right->typed_data() + i * n * n};
+    if (!query) {
+      if (!AllFinite(xi, n * n)) {
+        *status = kNonFiniteInput;
+      } else {
+        std::copy_n(xi, n * n, copy.get());
+      }
+    }
+    if (*status == 0) {
+      if constexpr (kIsComplex<T>) {
+        Routines<T>::geev(&jobvl, &jobvr, &ni, copy.get(), &ld, w, vectors[0],
+                          &ld, vectors[1], &ld, work, lwork, rwork.get(),
+                          status, 1, 1);
+      } else {
+        Routines<T>::geev(&jobvl, &jobvr, &ni, copy.get(), &ld, w,
+                          (*eigenvalues[1])->typed_data() + i * n,
+                          packed_left.get(), &ld, packed_right.get(), &ld, work,
+                          lwork, status, 1, 1);
+      }
+    }
+    if (query) return;
+    if (*status != 0) {
+      T not_a_number;
+      if constexpr (kIsComplex<T>) {
+        not_a_number = T(nan, nan);
+      } else {
+        not_a_number = nan;
+      }
+      for (ffi::ResultBuffer<dtype>* part : eigenvalues)
+        std::fill_n((*part)->typed_data() + i * n, n, not_a_number);
+    }
+    T* packed[2] = {packed_left.get(), packed_right.get()};
+    for (int side = 0; side < 2; ++side) {
+      if (!want[side]) {
+        std::fill_n(vectors[side], n * n, Complex(0));
+      } else if (*status != 0) {
+        std::fill_n(vectors[side], n * n, Complex(nan, nan));
+      } else if constexpr (!kIsComplex<T>) {
+        UnpackRealEigenvectors(n, (*eigenvalues[1])->typed_data() + i * n,
+                               packed[side], vectors[side]);
+      }
+    }
+  };
+  return RunBatch<T>(check.target(), "geev", a.batch,
+                     kIsComplex<T> ? 2 * n : 4 * n, infos, call);
 }
 
 template <ffi::DataType dtype>
@@ -71,85 +171,9 @@ ffi::Error RealEigen(ffi::Buffer<dtype> x, Vectors compute_left,
                      ffi::ResultBuffer<ffi::ToComplex(dtype)> eigvecs_left,
                      ffi::ResultBuffer<ffi::ToComplex(dtype)> eigvecs_right,
                      ffi::ResultBuffer<ffi::DataType::S32> info) {
-  using T = ffi::NativeType<dtype>;
-  using Complex = std::complex<T>;
-  Checker check(Target(dtype, "geev"));
-  check.OneOf("compute_left", compute_left,
-              {Vectors::kNone, Vectors::kCompute});
-  check.OneOf("compute_right", compute_right,
-              {Vectors::kNone, Vectors::kCompute});
-  Matrices a = check.ReadMatrices("argument 0 (x)", x.dimensions());
-  const int64_t n = a.rows;
-  check.Shape("argument 0 (x)", x.dimensions(), a.batch_dims, {n, n});
-  check.Shape("result 0 (eigenvalues, real part)", eigvals_real->dimensions(),
-              a.batch_dims, {n});
-  check.Shape("result 1 (eigenvalues, imaginary part)",
-              eigvals_imag->dimensions(), a.batch_dims, {n});
-  check.Shape("result 2 (left eigenvectors)", eigvecs_left->dimensions(),
-              a.batch_dims, {n, n});
-  check.Shape("result 3 (right eigenvectors)", eigvecs_right->dimensions(),
-              a.batch_dims, {n, n});
-  check.Shape("result 4 (info)", info->dimensions(), a.batch_dims, {});
-  if (!check.ok()) return std::move(check).error();
-  int32_t* infos = info->typed_data();
-  if (n == 0 || a.batch == 0) {
-    std::fill_n(infos, a.batch, 0);
-    return ffi::Error::Success();
-  }
-
-  const bool left = compute_left == Vectors::kCompute;
-  const bool right = compute_right == Vectors::kCompute;
-  const char jobvl = static_cast<char>(compute_left);
-  const char jobvr = static_cast<char>(compute_right);
-  const Int ni = AsInt(n), ld = LeadingDim(n);
-  auto copy = Scratch<T>(n * n);
-  auto packed_left = Scratch<T>(left ? n * n : 0);
-  auto packed_right = Scratch<T>(right ? n * n : 0);
-  T answer{};
-  Int status = 0;
-  const Int query = -1;
-  Routines<T>::geev(&jobvl, &jobvr, &ni, copy.get(), &ld,
-                    eigvals_real->typed_data(), eigvals_imag->typed_data(),
-                    packed_left.get(), &ld, packed_right.get(), &ld, &answer,
-                    &query, &status, 1, 1);
-  if (status < 0) return IllegalArgument(check.target(), "geev", status);
-  ffi::ErrorOr<Int> lwork =
-      QueriedSize(check.target(), answer, (left || right) ? 4 * n : 3 * n);
-  if (lwork.has_error()) return lwork.error();
-  auto work = Scratch<T>(*lwork);
-  const Complex nan(std::numeric_limits<T>::quiet_NaN(),
-                    std::numeric_limits<T>::quiet_NaN());
-  for (int64_t i = 0; i < a.batch; ++i) {
-    const T* xi = x.typed_data() + i * n * n;
-    T* wr = eigvals_real->typed_data() + i * n;
-    T* wi = eigvals_imag->typed_data() + i * n;
-    Complex* vl = eigvecs_left->typed_data() + i * n * n;
-    Complex* vr = eigvecs_right->typed_data() + i * n * n;
-    status = kNonFiniteInput;
-    if (AllFinite(xi, n * n)) {
-      std::copy_n(xi, n * n, copy.get());
-      Routines<T>::geev(&jobvl, &jobvr, &ni, copy.get(), &ld, wr, wi,
-                        packed_left.get(), &ld, packed_right.get(), &ld,
-                        work.get(), &*lwork, &status, 1, 1);
-    }
-    infos[i] = status;
-    if (status != 0) {
-      Fill(wr, n, std::numeric_limits<T>::quiet_NaN());
-      Fill(wi, n, std::numeric_limits<T>::quiet_NaN());
-    }
-    for (auto [want, packed, dst] :
-         {std::tuple(left, packed_left.get(), vl),
-          std::tuple(right, packed_right.get(), vr)}) {
-      if (!want) {
-        Fill(dst, n * n, Complex(0));
-      } else if (status != 0) {
-        Fill(dst, n * n, nan);
-      } else {
-        UnpackRealEigenvectors(n, wi, packed, dst);
-      }
-    }
-  }
-  return ffi::Error::Success();
+  ffi::ResultBuffer<dtype>* parts[] = {&eigvals_real, &eigvals_imag};
+  return Eigen<dtype>(x, compute_left, compute_right, {parts, 2}, eigvecs_left,
+                      eigvecs_right, info);
 }
 
 template <ffi::DataType dtype>
@@ -158,72 +182,9 @@ ffi::Error ComplexEigen(ffi::Buffer<dtype> x, Vectors compute_left,
                         ffi::ResultBuffer<dtype> eigvecs_left,
                         ffi::ResultBuffer<dtype> eigvecs_right,
                         ffi::ResultBuffer<ffi::DataType::S32> info) {
-  using T = ffi::NativeType<dtype>;
-  using Real = typename Routines<T>::Real;
-  Checker check(Target(dtype, "geev"));
-  check.OneOf("compute_left", compute_left,
-              {Vectors::kNone, Vectors::kCompute});
-  check.OneOf("compute_right", compute_right,
-              {Vectors::kNone, Vectors::kCompute});
-  Matrices a = check.ReadMatrices("argument 0 (x)", x.dimensions());
-  const int64_t n = a.rows;
-  check.Shape("argument 0 (x)", x.dimensions(), a.batch_dims, {n, n});
-  check.Shape("result 0 (eigenvalues)", eigvals->dimensions(), a.batch_dims,
-              {n});
-  check.Shape("result 1 (left eigenvectors)", eigvecs_left->dimensions(),
-              a.batch_dims, {n, n});
-  check.Shape("result 2 (right eigenvectors)", eigvecs_right->dimensions(),
-              a.batch_dims, {n, n});
-  check.Shape("result 3 (info)", info->dimensions(), a.batch_dims, {});
-  if (!check.ok()) return std::move(check).error();
-  int32_t* infos = info->typed_data();
-  if (n == 0 || a.batch == 0) {
-    std::fill_n(infos, a.batch, 0);
-    return ffi::Error::Success();
-  }
-
-  const bool left = compute_left == Vectors::kCompute;
-  const bool right = compute_right == Vectors::kCompute;
-  const char jobvl = static_cast<char>(compute_left);
-  const char jobvr = static_cast<char>(compute_right);
-  const Int ni = AsInt(n), ld = LeadingDim(n);
-  auto copy = Scratch<T>(n * n);
-  auto rwork = Scratch<Real>(2 * n);
-  T answer{};
-  Int status = 0;
-  const Int query = -1;
-  Routines<T>::geev(&jobvl, &jobvr, &ni, copy.get(), &ld, eigvals->typed_data(),
-                    eigvecs_left->typed_data(), &ld,
-                    eigvecs_right->typed_data(), &ld, &answer, &query,
-                    rwork.get(), &status, 1, 1);
-  if (status < 0) return IllegalArgument(check.target(), "geev", status);
-  ffi::ErrorOr<Int> lwork = QueriedSize(check.target(), answer, 2 * n);
-  if (lwork.has_error()) return lwork.error();
-  auto work = Scratch<T>(*lwork);
-  const Real nan_part = std::numeric_limits<Real>::quiet_NaN();
-  const T nan(nan_part, nan_part);
-  for (int64_t i = 0; i < a.batch; ++i) {
-    const T* xi = x.typed_data() + i * n * n;
-    T* w = eigvals->typed_data() + i * n;
-    T* vl = eigvecs_left->typed_data() + i * n * n;
-    T* vr = eigvecs_right->typed_data() + i * n * n;
-    status = kNonFiniteInput;
-    if (AllFinite(xi, n * n)) {
-      std::copy_n(xi, n * n, copy.get());
-      Routines<T>::geev(&jobvl, &jobvr, &ni, copy.get(), &ld, w, vl, &ld, vr,
-                        &ld, work.get(), &*lwork, rwork.get(), &status, 1, 1);
-    }
-    infos[i] = status;
-    if (status != 0) Fill(w, n, nan);
-    for (auto [want, dst] : {std::pair(left, vl), std::pair(right, vr)}) {
-      if (!want) {
-        Fill(dst, n * n, T(0));
-      } else if (status != 0) {
-        Fill(dst, n * n, nan);
-      }
-    }
-  }
-  return ffi::Error::Success();
+  ffi::ResultBuffer<dtype>* values[] = {&eigvals};
+  return Eigen<dtype>(x, compute_left, compute_right, {values, 1}, eigvecs_left,
+                      eigvecs_right, info);
 }
 
 template <ffi::DataType dtype>

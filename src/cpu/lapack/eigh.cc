@@ -31,10 +31,7 @@ ffi::Error SymmetricEigen(ffi::Buffer<dtype> x, UpLo uplo,
   T* out = x_out->typed_data();
   CopyIfDifferent(x.typed_data(), out, x.element_count());
   int32_t* infos = info->typed_data();
-  if (n == 0 || a.batch == 0) {
-    std::fill_n(infos, a.batch, 0);
-    return ffi::Error::Success();
-  }
+  if (n == 0 || a.batch == 0) return NothingToCompute(infos, a.batch);
   const char jobz = static_cast<char>(mode);
   const char uplo_c = static_cast<char>(uplo);
   const Int ni = AsInt(n), lda = LeadingDim(n);

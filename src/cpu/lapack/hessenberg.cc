@@ -36,28 +36,14 @@ ffi::Error Hessenberg(ffi::Buffer<dtype> x, int32_t low, int32_t high,
   T* out = x_out->typed_data();
   CopyIfDifferent(x.typed_data(), out, x.element_count());
   int32_t* infos = info->typed_data();
-  if (n == 0 || a.batch == 0) {
-    std::fill_n(infos, a.batch, 0);
-    return ffi::Error::Success();
-  }
+  if (n == 0 || a.batch == 0) return NothingToCompute(infos, a.batch);
   const Int ni = AsInt(n), lda = LeadingDim(n);
   const Int ilo = low, ihi = high;
-  T answer{};
-  Int status = 0;
-  const Int query = -1;
-  Routines<T>::gehrd(&ni, &ilo, &ihi, out, &lda, tau->typed_data(), &answer,
-                     &query, &status);
-  if (status < 0) return IllegalArgument(check.target(), "gehrd", status);
-  ffi::ErrorOr<Int> lwork = QueriedSize(check.target(), answer, n);
-  if (lwork.has_error()) return lwork.error();
-  auto work = Scratch<T>(*lwork);
-  for (int64_t i = 0; i < a.batch; ++i) {
+  auto call = [&](int64_t i, T* work, const Int* lwork, Int* status) {
     Routines<T>::gehrd(&ni, &ilo, &ihi, out + i * a.size(), &lda,
-                       tau->typed_data() + i * (n - 1), work.get(), &*lwork,
-                       &status);
-    infos[i] = status;
-  }
-  return ffi::Error::Success();
+                       tau->typed_data() + i * (n - 1), work, lwork, status);
+  };
+  return RunBatch<T>(check.target(), "gehrd", a.batch, n, infos, call);
 }
 
 template <ffi::DataType dtype>

@@ -36,21 +36,11 @@ ffi::Error HouseholderProduct(ffi::Buffer<dtype> x, ffi::Buffer<dtype> tau,
   if (a.cols == 0 || a.batch == 0) return ffi::Error::Success();
   const Int m = AsInt(a.rows), n = AsInt(a.cols), reflectors = AsInt(k);
   const Int lda = LeadingDim(a.rows);
-  T answer{};
-  Int status = 0;
-  const Int query = -1;
-  Routines<T>::orgqr(&m, &n, &reflectors, out, &lda, tau.typed_data(), &answer,
-                     &query, &status);
-  if (status < 0) return IllegalArgument(check.target(), "orgqr", status);
-  ffi::ErrorOr<Int> lwork = QueriedSize(check.target(), answer, a.cols);
-  if (lwork.has_error()) return lwork.error();
-  auto work = Scratch<T>(*lwork);
-  for (int64_t i = 0; i < a.batch; ++i) {
+  auto call = [&](int64_t i, T* work, const Int* lwork, Int* status) {
     Routines<T>::orgqr(&m, &n, &reflectors, out + i * a.size(), &lda,
-                       tau.typed_data() + i * k, work.get(), &*lwork, &status);
-    if (status < 0) return IllegalArgument(check.target(), "orgqr", status);
-  }
-  return ffi::Error::Success();
+                       tau.typed_data() + i * k, work, lwork, status);
+  };
+  return RunBatch<T>(check.target(), "orgqr", a.batch, a.cols, nullptr, call);
 }
 
 template <ffi::DataType dtype>
@@ -86,25 +76,14 @@ ffi::Error HouseholderMultiply(ffi::Buffer<dtype> a, ffi::Buffer<dtype> tau,
   const char trans = !transpose ? 'N' : kIsComplex<T> ? 'C' : 'T';
   const Int m = AsInt(cm.rows), n = AsInt(cm.cols), reflectors = AsInt(k);
   const Int lda = LeadingDim(order), ldc = LeadingDim(cm.rows);
-  T answer{};
-  Int status = 0;
-  const Int query = -1;
-  Routines<T>::ormqr(&side, &trans, &m, &n, &reflectors, a.typed_data(), &lda,
-                     tau.typed_data(), out, &ldc, &answer, &query, &status, 1,
-                     1);
-  if (status < 0) return IllegalArgument(check.target(), "ormqr", status);
-  ffi::ErrorOr<Int> lwork =
-      QueriedSize(check.target(), answer, left ? cm.cols : cm.rows);
-  if (lwork.has_error()) return lwork.error();
-  auto work = Scratch<T>(*lwork);
-  for (int64_t i = 0; i < cm.batch; ++i) {
+  auto call = [&](int64_t i, T* work, const Int* lwork, Int* status) {
     Routines<T>::ormqr(&side, &trans, &m, &n, &reflectors,
                        a.typed_data() + i * order * am.cols, &lda,
                        tau.typed_data() + i * k, out + i * cm.size(), &ldc,
-                       work.get(), &*lwork, &status, 1, 1);
-    if (status < 0) return IllegalArgument(check.target(), "ormqr", status);
-  }
-  return ffi::Error::Success();
+                       work, lwork, status, 1, 1);
+  };
+  return RunBatch<T>(check.target(), "ormqr", cm.batch,
+                     left ? cm.cols : cm.rows, nullptr, call);
 }
 
 template <ffi::DataType dtype>

@@ -23,21 +23,11 @@ ffi::Error Qr(ffi::Buffer<dtype> x, ffi::ResultBuffer<dtype> x_out,
   CopyIfDifferent(x.typed_data(), out, x.element_count());
   if (k == 0 || a.batch == 0) return ffi::Error::Success();
   const Int m = AsInt(a.rows), n = AsInt(a.cols), lda = LeadingDim(a.rows);
-  T answer{};
-  Int status = 0;
-  const Int query = -1;
-  Routines<T>::geqrf(&m, &n, out, &lda, tau->typed_data(), &answer, &query,
-                     &status);
-  if (status < 0) return IllegalArgument(check.target(), "geqrf", status);
-  ffi::ErrorOr<Int> lwork = QueriedSize(check.target(), answer, a.cols);
-  if (lwork.has_error()) return lwork.error();
-  auto work = Scratch<T>(*lwork);
-  for (int64_t i = 0; i < a.batch; ++i) {
+  auto call = [&](int64_t i, T* work, const Int* lwork, Int* status) {
     Routines<T>::geqrf(&m, &n, out + i * a.size(), &lda,
-                       tau->typed_data() + i * k, work.get(), &*lwork, &status);
-    if (status < 0) return IllegalArgument(check.target(), "geqrf", status);
-  }
-  return ffi::Error::Success();
+                       tau->typed_data() + i * k, work, lwork, status);
+  };
+  return RunBatch<T>(check.target(), "geqrf", a.batch, a.cols, nullptr, call);
 }
 
 template <ffi::DataType dtype>
@@ -75,8 +65,10 @@ ffi::Error PivotedQr(ffi::Buffer<dtype> x, ffi::Buffer<ffi::DataType::S32> jpvt,
   if (a.cols == 0 || a.batch == 0) return ffi::Error::Success();
   const Int m = AsInt(a.rows), n = AsInt(a.cols), lda = LeadingDim(a.rows);
   auto rwork = Scratch<Real>(kIsComplex<T> ? 2 * a.cols : 0);
-  auto call = [&](T* matrix, Int* columns, T* scalars, T* work,
-                  const Int* lwork, Int* status) {
+  auto call = [&](int64_t i, T* work, const Int* lwork, Int* status) {
+    T* matrix = out + i * a.size();
+    Int* columns = pivots + i * a.cols;
+    T* scalars = tau->typed_data() + i * k;
     if constexpr (kIsComplex<T>) {
       Routines<T>::geqp3(&m, &n, matrix, &lda, columns, scalars, work, lwork,
                          rwork.get(), status);
@@ -85,20 +77,8 @@ ffi::Error PivotedQr(ffi::Buffer<dtype> x, ffi::Buffer<ffi::DataType::S32> jpvt,
                          status);
     }
   };
-  T answer{};
-  Int status = 0;
-  const Int query = -1;
-  call(out, pivots, tau->typed_data(), &answer, &query, &status);
-  if (status < 0) return IllegalArgument(check.target(), "geqp3", status);
-  ffi::ErrorOr<Int> lwork = QueriedSize(check.target(), answer, 3 * a.cols + 1);
-  if (lwork.has_error()) return lwork.error();
-  auto work = Scratch<T>(*lwork);
-  for (int64_t i = 0; i < a.batch; ++i) {
-    call(out + i * a.size(), pivots + i * a.cols, tau->typed_data() + i * k,
-         work.get(), &*lwork, &status);
-    if (status < 0) return IllegalArgument(check.target(), "geqp3", status);
-  }
-  return ffi::Error::Success();
+  return RunBatch<T>(check.target(), "geqp3", a.batch, 3 * a.cols + 1, nullptr,
+                     call);
 }
 
 template <ffi::DataType dtype>

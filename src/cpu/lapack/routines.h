@@ -234,87 +234,34 @@ XFFI_DECLARE_GTSV(z, C128);
 template <typename T>
 struct Routines;
 
-// Real types: R is T. `orgqr`/`ormqr`/`sytrd` name the real routines, whose
-// complex counterparts (ungqr/unmqr/hetrd) fill the same members below.
-template <>
-struct Routines<float> {
-  using Real = float;
-  static constexpr auto trsm = strsm_;
-  static constexpr auto getrf = sgetrf_;
-  static constexpr auto geqrf = sgeqrf_;
-  static constexpr auto geqp3 = sgeqp3_;
-  static constexpr auto orgqr = sorgqr_;
-  static constexpr auto ormqr = sormqr_;
-  static constexpr auto potrf = spotrf_;
-  static constexpr auto gesdd = sgesdd_;
-  static constexpr auto gesvd = sgesvd_;
-  static constexpr auto syevd = ssyevd_;
-  static constexpr auto geev = sgeev_;
-  static constexpr auto gees = sgees_;
-  static constexpr auto gehrd = sgehrd_;
-  static constexpr auto sytrd = ssytrd_;
-  static constexpr auto gtsv = sgtsv_;
-};
-
-template <>
-struct Routines<double> {
-  using Real = double;
-  static constexpr auto trsm = dtrsm_;
-  static constexpr auto getrf = dgetrf_;
-  static constexpr auto geqrf = dgeqrf_;
-  static constexpr auto geqp3 = dgeqp3_;
-  static constexpr auto orgqr = dorgqr_;
-  static constexpr auto ormqr = dormqr_;
-  static constexpr auto potrf = dpotrf_;
-  static constexpr auto gesdd = dgesdd_;
-  static constexpr auto gesvd = dgesvd_;
-  static constexpr auto syevd = dsyevd_;
-  static constexpr auto geev = dgeev_;
-  static constexpr auto gees = dgees_;
-  static constexpr auto gehrd = dgehrd_;
-  static constexpr auto sytrd = dsytrd_;
-  static constexpr auto gtsv = dgtsv_;
-};
-
-template <>
-struct Routines<C64> {
-  using Real = float;
-  static constexpr auto trsm = ctrsm_;
-  static constexpr auto getrf = cgetrf_;
-  static constexpr auto geqrf = cgeqrf_;
-  static constexpr auto geqp3 = cgeqp3_;
-  static constexpr auto orgqr = cungqr_;
-  static constexpr auto ormqr = cunmqr_;
-  static constexpr auto potrf = cpotrf_;
-  static constexpr auto gesdd = cgesdd_;
-  static constexpr auto gesvd = cgesvd_;
-  static constexpr auto syevd = cheevd_;
-  static constexpr auto geev = cgeev_;
-  static constexpr auto gees = cgees_;
-  static constexpr auto gehrd = cgehrd_;
-  static constexpr auto sytrd = chetrd_;
-  static constexpr auto gtsv = cgtsv_;
-};
-
-template <>
-struct Routines<C128> {
-  using Real = double;
-  static constexpr auto trsm = ztrsm_;
-  static constexpr auto getrf = zgetrf_;
-  static constexpr auto geqrf = zgeqrf_;
-  static constexpr auto geqp3 = zgeqp3_;
-  static constexpr auto orgqr = zungqr_;
-  static constexpr auto ormqr = zunmqr_;
-  static constexpr auto potrf = zpotrf_;
-  static constexpr auto gesdd = zgesdd_;
-  static constexpr auto gesvd = zgesvd_;
-  static constexpr auto syevd = zheevd_;
-  static constexpr auto geev = zgeev_;
-  static constexpr auto gees = zgees_;
-  static constexpr auto gehrd = zgehrd_;
-  static constexpr auto sytrd = zhetrd_;
-  static constexpr auto gtsv = zgtsv_;
-};
+// The routines of one element type. Members are named for the real
+// routines; complex types put their counterparts in the same places
+// (orgqr: ungqr, ormqr: unmqr, syevd: heevd, sytrd: hetrd).
+#define XFFI_LAPACK_ROUTINES(T, R, p, orgqr_, ormqr_, syevd_, sytrd_) \
+  template <>                                                         \
+  struct Routines<T> {                                                \
+    using Real = R;                                                   \
+    static constexpr auto trsm = p##trsm_;                            \
+    static constexpr auto getrf = p##getrf_;                          \
+    static constexpr auto geqrf = p##geqrf_;                          \
+    static constexpr auto geqp3 = p##geqp3_;                          \
+    static constexpr auto orgqr = orgqr_;                             \
+    static constexpr auto ormqr = ormqr_;                             \
+    static constexpr auto potrf = p##potrf_;                          \
+    static constexpr auto gesdd = p##gesdd_;                          \
+    static constexpr auto gesvd = p##gesvd_;                          \
+    static constexpr auto syevd = syevd_;                             \
+    static constexpr auto geev = p##geev_;                            \
+    static constexpr auto gees = p##gees_;                            \
+    static constexpr auto gehrd = p##gehrd_;                          \
+    static constexpr auto sytrd = sytrd_;                             \
+    static constexpr auto gtsv = p##gtsv_;                            \
+  }
+XFFI_LAPACK_ROUTINES(float, float, s, sorgqr_, sormqr_, ssyevd_, ssytrd_);
+XFFI_LAPACK_ROUTINES(double, double, d, dorgqr_, dormqr_, dsyevd_, dsytrd_);
+XFFI_LAPACK_ROUTINES(C64, float, c, cungqr_, cunmqr_, cheevd_, chetrd_);
+XFFI_LAPACK_ROUTINES(C128, double, z, zungqr_, zunmqr_, zheevd_, zhetrd_);
+#undef XFFI_LAPACK_ROUTINES
 
 }  // namespace xffi::cpu::lapack
 

@@ -52,9 +52,8 @@ ffi::Error Schur(ffi::Buffer<dtype> x, Vectors mode, EigenvalueSort sort,
   int32_t* infos = info->typed_data();
   int32_t* sdims = selected->typed_data();
   if (n == 0 || a.batch == 0) {
-    std::fill_n(infos, a.batch, 0);
     std::fill_n(sdims, a.batch, 0);
-    return ffi::Error::Success();
+    return NothingToCompute(infos, a.batch);
   }
   const bool vectors = mode == Vectors::kCompute;
   if (!vectors) {
@@ -65,37 +64,26 @@ ffi::Error Schur(ffi::Buffer<dtype> x, Vectors mode, EigenvalueSort sort,
   const char sort_c = static_cast<char>(sort);
   const Int ni = AsInt(n), ld = LeadingDim(n);
   auto rwork = Scratch<Real>(kIsComplex<T> ? n : 0);
-  auto call = [&](T* matrix, Int* sdim, int64_t i, T* vs, T* work,
-                  const Int* lwork, Int* status) {
+  // Without vectors LAPACK never touches vs; one element stands in.
+  auto no_vectors = Scratch<T>(1);
+  auto call = [&](int64_t i, T* work, const Int* lwork, Int* status) {
+    T* matrix = out + i * a.size();
+    T* vs =
+        vectors ? schur_vectors->typed_data() + i * n * n : no_vectors.get();
+    Int sdim = 0;
     if constexpr (kIsComplex<T>) {
-      Routines<T>::gees(&jobvs, &sort_c, nullptr, &ni, matrix, &ld, sdim,
+      Routines<T>::gees(&jobvs, &sort_c, nullptr, &ni, matrix, &ld, &sdim,
                         (*eigenvalues[0])->typed_data() + i * n, vs, &ld, work,
                         lwork, rwork.get(), nullptr, status, 1, 1);
     } else {
-      Routines<T>::gees(&jobvs, &sort_c, nullptr, &ni, matrix, &ld, sdim,
+      Routines<T>::gees(&jobvs, &sort_c, nullptr, &ni, matrix, &ld, &sdim,
                         (*eigenvalues[0])->typed_data() + i * n,
                         (*eigenvalues[1])->typed_data() + i * n, vs, &ld, work,
                         lwork, nullptr, status, 1, 1);
     }
-  };
-  T answer{};
-  Int sdim = 0, status = 0;
-  const Int query = -1;
-  call(out, &sdim, 0, schur_vectors->typed_data(), &answer, &query, &status);
-  if (status < 0) return IllegalArgument(check.target(), "gees", status);
-  ffi::ErrorOr<Int> lwork = QueriedSize(check.target(), answer, 3 * n);
-  if (lwork.has_error()) return lwork.error();
-  auto work = Scratch<T>(*lwork);
-  auto vs_scratch = Scratch<T>(vectors ? 0 : 1);
-  for (int64_t i = 0; i < a.batch; ++i) {
-    sdim = 0;
-    T* vs =
-        vectors ? schur_vectors->typed_data() + i * n * n : vs_scratch.get();
-    call(out + i * a.size(), &sdim, i, vs, work.get(), &*lwork, &status);
     sdims[i] = sdim;
-    infos[i] = status;
-  }
-  return ffi::Error::Success();
+  };
+  return RunBatch<T>(check.target(), "gees", a.batch, 3 * n, infos, call);
 }
 
 template <ffi::DataType dtype>

@@ -184,6 +184,63 @@ inline constexpr bool kIsComplex =
 // prevented: LAPACK refused argument -info.
 ffi::Error IllegalArgument(const Target& target, const char* routine, Int info);
 
+// A workspace of the size LAPACK asked for.
+template <typename T>
+struct Workspace {
+  std::unique_ptr<T[]> data;
+  Int size = 0;
+};
+
+// Runs `query(answer, lwork, status)`, the routine with LWORK = -1 (LAPACK's
+// workspace query; the routine reads only dimensions then), and allocates
+// what it answered, at least `minimum` elements.
+template <typename T, typename Query>
+ffi::ErrorOr<Workspace<T>> QueryWorkspace(const Target& target,
+                                          const char* routine, int64_t minimum,
+                                          Query&& query) {
+  T answer{};
+  Int status = 0;
+  const Int ask = -1;
+  query(&answer, &ask, &status);
+  if (status < 0) return IllegalArgument(target, routine, status);
+  ffi::ErrorOr<Int> size = QueriedSize(target, answer, minimum);
+  if (size.has_error()) return size.error();
+  return Workspace<T>{Scratch<T>(*size), *size};
+}
+
+// Runs a routine that takes a workspace on every matrix of a batch:
+// `call(i, work, lwork, status)` runs it on matrix i (i = 0 with lwork = -1
+// sizes the workspace, at least `minimum_work` elements, first). Each status
+// lands in info[i] when the target has an info result; without one
+// (info null) a negative status is an error.
+template <typename T, typename Call>
+ffi::Error RunBatch(const Target& target, const char* routine, int64_t batch,
+                    int64_t minimum_work, int32_t* info, Call&& call) {
+  ffi::ErrorOr<Workspace<T>> work =
+      QueryWorkspace<T>(target, routine, minimum_work,
+                        [&](T* answer, const Int* lwork, Int* status) {
+                          call(0, answer, lwork, status);
+                        });
+  if (work.has_error()) return work.error();
+  for (int64_t i = 0; i < batch; ++i) {
+    Int status = 0;
+    call(i, work->data.get(), &work->size, &status);
+    if (info != nullptr) {
+      info[i] = status;
+    } else if (status < 0) {
+      return IllegalArgument(target, routine, status);
+    }
+  }
+  return ffi::Error::Success();
+}
+
+// What a handler returns when its batch or its matrices are empty: nothing
+// to factor, every info 0.
+inline ffi::Error NothingToCompute(int32_t* info, int64_t batch) {
+  std::fill_n(info, batch, 0);
+  return ffi::Error::Success();
+}
+
 }  // namespace xffi::cpu::lapack
 
 #endif  // XFFI_SRC_CPU_LAPACK_SUPPORT_H_

@@ -79,8 +79,11 @@ ffi::Error Svd(ffi::Buffer<dtype> x, ffi::ResultBuffer<dtype> x_out,
   }
   auto rwork = Scratch<Real>(rwork_size);
   auto iwork = Scratch<Int>(kDivide ? 8 * k : 0);
-  auto call = [&](T* matrix, Real* values, T* left, T* right, T* work,
-                  const Int* lwork, Int* status) {
+  auto call = [&](int64_t i, T* work, const Int* lwork, Int* status) {
+    T* matrix = out + i * a.size();
+    Real* values = s->typed_data() + i * k;
+    T* left = u->typed_data() + i * m * u_cols;
+    T* right = vt->typed_data() + i * vt_rows * n;
     if constexpr (kDivide && kIsComplex<T>) {
       Routines<T>::gesdd(&job, &mi, &ni, matrix, &lda, values, left, &ldu,
                          right, &ldvt, work, lwork, rwork.get(), iwork.get(),
@@ -96,24 +99,8 @@ ffi::Error Svd(ffi::Buffer<dtype> x, ffi::ResultBuffer<dtype> x_out,
                          right, &ldvt, work, lwork, status, 1, 1);
     }
   };
-  T answer{};
-  Int status = 0;
-  const Int query = -1;
-  call(out, s->typed_data(), u->typed_data(), vt->typed_data(), &answer, &query,
-       &status);
-  if (status < 0) {
-    return IllegalArgument(check.target(), kDivide ? "gesdd" : "gesvd", status);
-  }
-  ffi::ErrorOr<Int> lwork = QueriedSize(check.target(), answer);
-  if (lwork.has_error()) return lwork.error();
-  auto work = Scratch<T>(*lwork);
-  for (int64_t i = 0; i < a.batch; ++i) {
-    call(out + i * a.size(), s->typed_data() + i * k,
-         u->typed_data() + i * m * u_cols, vt->typed_data() + i * vt_rows * n,
-         work.get(), &*lwork, &status);
-    infos[i] = status;
-  }
-  return ffi::Error::Success();
+  return RunBatch<T>(check.target(), kDivide ? "gesdd" : "gesvd", a.batch, 1,
+                     infos, call);
 }
 
 template <ffi::DataType dtype>

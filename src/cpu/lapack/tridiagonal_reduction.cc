@@ -31,30 +31,16 @@ ffi::Error TridiagonalReduction(
   T* out = x_out->typed_data();
   CopyIfDifferent(x.typed_data(), out, x.element_count());
   int32_t* infos = info->typed_data();
-  if (n == 0 || a.batch == 0) {
-    std::fill_n(infos, a.batch, 0);
-    return ffi::Error::Success();
-  }
+  if (n == 0 || a.batch == 0) return NothingToCompute(infos, a.batch);
   const char uplo_c = static_cast<char>(uplo);
   const Int ni = AsInt(n), lda = LeadingDim(n);
-  T answer{};
-  Int status = 0;
-  const Int query = -1;
-  Routines<T>::sytrd(&uplo_c, &ni, out, &lda, diagonal->typed_data(),
-                     off_diagonal->typed_data(), tau->typed_data(), &answer,
-                     &query, &status, 1);
-  if (status < 0) return IllegalArgument(check.target(), "sytrd", status);
-  ffi::ErrorOr<Int> lwork = QueriedSize(check.target(), answer);
-  if (lwork.has_error()) return lwork.error();
-  auto work = Scratch<T>(*lwork);
-  for (int64_t i = 0; i < a.batch; ++i) {
-    Routines<T>::sytrd(
-        &uplo_c, &ni, out + i * a.size(), &lda, diagonal->typed_data() + i * n,
-        off_diagonal->typed_data() + i * n1, tau->typed_data() + i * n1,
-        work.get(), &*lwork, &status, 1);
-    infos[i] = status;
-  }
-  return ffi::Error::Success();
+  auto call = [&](int64_t i, T* work, const Int* lwork, Int* status) {
+    Routines<T>::sytrd(&uplo_c, &ni, out + i * a.size(), &lda,
+                       diagonal->typed_data() + i * n,
+                       off_diagonal->typed_data() + i * n1,
+                       tau->typed_data() + i * n1, work, lwork, status, 1);
+  };
+  return RunBatch<T>(check.target(), "sytrd", a.batch, 1, infos, call);
 }
 
 template <ffi::DataType dtype>
