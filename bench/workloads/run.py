@@ -511,7 +511,7 @@ def main():
   parser.add_argument("--sides", default=",".join(SIDES + ("raw",)),
                       help="comma-separated engines to run, of "
                       f"{', '.join(SIDES)}, raw (ExecuteRaw)")
-  parser.add_argument("--timeout", type=float, default=300,
+  parser.add_argument("--timeout", type=float, default=120,
                       help="seconds one engine may take on one workload")
   parser.add_argument("--work-dir", help="where texts and inputs go "
                       "(default: a fresh temporary folder)")
