@@ -556,6 +556,9 @@ def main():
     return 0 if check_only(specs, work_dir, args.build) else 1
 
   sides = args.sides.split(",")
+  unknown_sides = set(sides) - set(SIDES + ("raw",))
+  if unknown_sides:
+    parser.error(f"--sides: unknown {', '.join(sorted(unknown_sides))}")
   results = {
       "commit": git_commit(),
       "date": datetime.datetime.now(datetime.timezone.utc).strftime(
