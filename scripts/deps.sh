@@ -5,6 +5,7 @@
 #   .deps/jaxlib-<v>/      the FFI headers of the newest jaxlib the registry
 #                          serves (built for a newer Python, so only unpacked)
 #   libeigen3-dev          Eigen's headers, from Debian's packages (when root)
+#   IREE (pip), only with XFFI_BENCH_DEPS=1: bench/workloads/deps.sh
 # Prints nothing on success except pip's own errors; fails with a message
 # naming what is missing. Idempotent.
 set -euo pipefail
@@ -67,3 +68,9 @@ fi
   fail "the venv has no jax/jaxlib $JAXLIB_LOCAL_VERSION after pip install"
 [ -f "$newest/include/xla/ffi/api/ffi.h" ] ||
   fail "jaxlib $JAXLIB_NEWEST_VERSION's wheel had no xla/ffi/api headers"
+
+# The workload benchmark's third engine (IREE), only when asked for: no test
+# uses it (bench/workloads/deps.sh, bench/README.md).
+if [ "${XFFI_BENCH_DEPS:-0}" = 1 ]; then
+  bench/workloads/deps.sh || fail "bench/workloads/deps.sh failed"
+fi
