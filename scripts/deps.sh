@@ -8,6 +8,7 @@
 #   liblapack-dev,         LAPACK and BLAS for the built-in CPU LAPACK targets
 #   libopenblas-dev        (src/cpu/lapack): reference LAPACK's interface,
 #                          OpenBLAS's implementation, from Debian (when root)
+#   IREE (pip), only with XFFI_BENCH_DEPS=1: bench/workloads/deps.sh
 # Prints nothing on success except pip's own errors; fails with a message
 # naming what is missing. Idempotent.
 set -euo pipefail
@@ -80,3 +81,9 @@ fi
   fail "the venv has no jax/jaxlib $JAXLIB_LOCAL_VERSION after pip install"
 [ -f "$newest/include/xla/ffi/api/ffi.h" ] ||
   fail "jaxlib $JAXLIB_NEWEST_VERSION's wheel had no xla/ffi/api headers"
+
+# The workload benchmark's third engine (IREE), only when asked for: no test
+# uses it (bench/workloads/deps.sh, bench/README.md).
+if [ "${XFFI_BENCH_DEPS:-0}" = 1 ]; then
+  bench/workloads/deps.sh || fail "bench/workloads/deps.sh failed"
+fi
