@@ -224,4 +224,8 @@ def _generalise(message: str) -> str:
     message = re.sub(r"%[\w.#-]+", "%v", message)
     message = re.sub(r"\b[\w.-]+\.\d+\b", "<name>", message)
     message = re.sub(r"0x[0-9a-f]+", "0x...", message)
+    # Where in which text: the detail keeps it; the cause is the same bug
+    # in either form.
+    message = re.sub(r" in computation '[^']*'", "", message)
+    message = re.sub(r" at (?:stablehlo|hlo):\d+:\d+", "", message)
     return message

@@ -23,6 +23,7 @@ import re
 import subprocess
 import sys
 import time
+import zlib
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -48,9 +49,12 @@ def main():
                              "none with --filter)")
     parser.add_argument("--json", default=None,
                         help="also write every result to this JSON file")
+    parser.add_argument("--from-json", default=None,
+                        help="write the report (and subset) from the results "
+                             "a --json run saved, without running anything")
     parser.add_argument("--write-subset", action="store_true",
                         help="choose the CI subset from this sweep's results")
-    parser.add_argument("--subset-budget", type=float, default=30.0,
+    parser.add_argument("--subset-budget", type=float, default=40.0,
                         help="summed case seconds of the chosen subset")
     parser.add_argument("--update-subset", action="store_true",
                         help="rerun the subset and rewrite its expectations")
@@ -59,26 +63,35 @@ def main():
     inventory = Inventory()
     if args.update_subset:
         return update_subset(inventory, args)
-    pattern = re.compile(args.filter)
-    ids = [c.id for c in inventory.cases if pattern.search(c.id)]
-    print(f"{len(ids)} cases of {len(inventory.functions())} functions; "
-          f"{args.jobs} workers, {args.timeout:g} s timeout", flush=True)
-    started = time.monotonic()
-    results = workers.run_cases(ids, args.jobs, args.timeout, progress)
-    seconds = time.monotonic() - started
-    print(f"\n{seconds:.0f} s; " + ", ".join(
-        f"{k} {v}" for k, v in collections.Counter(
-            r["status"] for r in results).most_common()), flush=True)
+    command = " ".join(["python", "tests/programs/sweep/run.py"] +
+                       sys.argv[1:])
+    if args.from_json:
+        with open(args.from_json) as saved:
+            run = json.load(saved)
+        results, seconds, command = (run["results"], run["seconds"],
+                                     run["command"])
+        header = run["environment"]
+    else:
+        pattern = re.compile(args.filter)
+        ids = [c.id for c in inventory.cases if pattern.search(c.id)]
+        print(f"{len(ids)} cases of {len(inventory.functions())} functions; "
+              f"{args.jobs} workers, {args.timeout:g} s timeout", flush=True)
+        started = time.monotonic()
+        results = workers.run_cases(ids, args.jobs, args.timeout, progress)
+        seconds = time.monotonic() - started
+        header = environment(args)
+        print(f"\n{seconds:.0f} s; " + ", ".join(
+            f"{k} {v}" for k, v in collections.Counter(
+                r["status"] for r in results).most_common()), flush=True)
     if args.json:
         with open(args.json, "w") as out:
-            json.dump(results, out, indent=1)
+            json.dump({"command": command, "seconds": seconds,
+                       "environment": header, "results": results}, out,
+                      indent=1)
     output = args.output or (None if args.filter else
                              str(ROOT / "tests" / "programs" / "COVERAGE.md"))
     if output:
-        command = " ".join(["python", "tests/programs/sweep/run.py"] +
-                           sys.argv[1:])
-        report.write(output, results, inventory, command, seconds,
-                     environment(args))
+        report.write(output, results, inventory, command, seconds, header)
         print(f"wrote {output}")
     if args.write_subset:
         chosen = choose_subset(results, args.subset_budget)
@@ -117,11 +130,14 @@ def environment(args):
 
 
 def choose_subset(results, budget):
-    """A few cases of every failure cause (the fastest, of different
-    functions) and OK cases spread over every module, dtype and the
-    gradients, within `budget` summed case seconds."""
+    """Two cases of every failure cause (the fastest, of different
+    functions), then OK cases round-robin over the modules, one function at
+    a time and the dtype least used so far, within `budget` summed case
+    seconds. Wrong results are never chosen: they are failures, not
+    expectations."""
     lowered = [r for r in results if r["status"] not in
-               ("lower", "reference", "crash", "timeout", "sweep-error")]
+               ("lower", "reference", "crash", "timeout", "sweep-error",
+                "mismatch")]
     chosen = collections.OrderedDict()
     cost = lambda r: r["seconds"] or 0.0  # noqa: E731
     groups = collections.defaultdict(list)
@@ -129,33 +145,41 @@ def choose_subset(results, budget):
         for cause in set(expectations.observed(r).values()):
             groups[cause].append(r)
     for cause, rs in sorted(groups.items()):
-        if cause == expectations.WRONG_RESULTS:
-            continue  # mismatches are failures, never expectations
         functions = set()
-        for r in sorted(rs, key=cost):
+        for r in sorted(rs, key=lambda r: (cost(r), r["id"])):
             if r["function"] in functions or cost(r) > 2.0:
                 continue
             chosen[r["id"]] = r
             functions.add(r["function"])
             if len(functions) == 2:
                 break
-    by_module = collections.defaultdict(list)
+    # module -> function -> its OK cases, functions in a fixed shuffled
+    # order so the picks spread over each module.
+    modules = collections.defaultdict(lambda: collections.defaultdict(list))
     for r in lowered:
-        if r["status"] == "ok" and cost(r) < 1.0:
-            by_module[r["function"].rsplit(".", 1)[0]].append(r)
+        if r["status"] == "ok" and cost(r) < 1.0 and r["id"] not in chosen:
+            module = r["function"].rsplit(".", 1)[0]
+            modules[module][r["function"]].append(r)
+    queues = {m: sorted(fs.values(), key=lambda rs: zlib.crc32(
+                  rs[0]["function"].encode()))
+              for m, fs in modules.items()}
+    used = collections.Counter(_tags(r["id"]) for r in chosen.values())
     spent = sum(cost(r) for r in chosen.values())
-    rounds = 0
-    while spent < budget and any(by_module.values()) and rounds < 1000:
-        rounds += 1
-        for module, rs in sorted(by_module.items()):
-            if not rs:
+    while spent < budget and any(queues.values()):
+        for module in sorted(queues):
+            if not queues[module] or spent >= budget:
                 continue
-            # Stride through the module so the picks cover its functions.
-            r = rs.pop((len(rs) * 7 // 13) % len(rs))
-            if r["id"] not in chosen:
-                chosen[r["id"]] = r
-                spent += cost(r)
+            cases = queues[module].pop(0)
+            r = min(cases, key=lambda r: (used[_tags(r["id"])], r["id"]))
+            chosen[r["id"]] = r
+            used[_tags(r["id"])] += 1
+            spent += cost(r)
     return sorted(chosen.values(), key=lambda r: r["id"])
+
+
+def _tags(case_id):
+    """The dtype part of a case id, with /grad: what the subset spreads."""
+    return case_id[case_id.rfind("["):]
 
 
 def update_subset(inventory, args):
