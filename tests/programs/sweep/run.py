@@ -54,7 +54,7 @@ def main():
                              "a --json run saved, without running anything")
     parser.add_argument("--write-subset", action="store_true",
                         help="choose the CI subset from this sweep's results")
-    parser.add_argument("--subset-budget", type=float, default=40.0,
+    parser.add_argument("--subset-budget", type=float, default=30.0,
                         help="summed case seconds of the chosen subset")
     parser.add_argument("--update-subset", action="store_true",
                         help="rerun the subset and rewrite its expectations")
