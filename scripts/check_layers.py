@@ -62,7 +62,9 @@ LAYERS = [
         "device": ["src/device/"],
     }),
     ("backend", {
-        "cpu": ["src/cpu/"],
+        # builtin_targets.h: the CPU backend's public face (its built-in
+        # custom-call targets), for the front ends.
+        "cpu": ["src/cpu/", "include/xffi/program/builtin_targets.h"],
         "cuda": ["src/cuda/"],
     }),
     ("backend list", {

@@ -13,7 +13,9 @@
 // Inputs are PROGRAM's siblings STEM.in_0.npy, STEM.in_1.npy, ... (the
 // corpus layout). "seconds" is the median over 5 batches of the mean time
 // per execution within a batch; a batch runs until it has taken at least
-// min-time / 5 (default min-time 0.5 s).
+// min-time / 5 (default min-time 0.5 s). A program whose first run takes
+// longer than that runs in fewer batches of one run each, without further
+// warm-up (bench/workloads/run.py has some that take seconds).
 //
 // The split between kernels and the executor comes from a second
 // executable of the same program whose kernels are wrapped in timers
@@ -204,15 +206,24 @@ void Bench(const std::string& program, double min_time) {
   }
 
   Runner runner(exe->get(), arguments);
-  for (int i = 0; i < 3; ++i) {
+  auto first = runner.Batch(0);
+  if (!first.ok()) return Report(program, first.status().ToString());
+  // A program slower than a batch's share of min-time (the workload suite
+  // has some that take seconds) gets no further warm-up, and only as many
+  // one-run batches as min-time holds, at least one.
+  constexpr int kBatches = 5;
+  const bool slow = first->first * kBatches > min_time;
+  const int batches =
+      slow ? std::clamp(static_cast<int>(min_time / first->first), 1, kBatches)
+           : kBatches;
+  for (int i = 0; i < (slow ? 0 : 2); ++i) {
     if (xffi::Status status = runner.Run(); !status.ok()) {
       return Report(program, status.ToString());
     }
   }
-  constexpr int kBatches = 5;
   std::vector<double> per_run;
   int64_t total_runs = 0;
-  for (int batch = 0; batch < kBatches; ++batch) {
+  for (int batch = 0; batch < batches; ++batch) {
     auto mean = runner.Batch(min_time / kBatches);
     if (!mean.ok()) return Report(program, mean.status().ToString());
     per_run.push_back(mean->first);
@@ -231,8 +242,10 @@ void Bench(const std::string& program, double min_time) {
       std::move(*profiled_module), {}, timed_backend);
   if (!profiled.ok()) return Report(program, profiled.status().ToString());
   Runner profiled_runner(profiled->get(), arguments);
-  if (auto warm = profiled_runner.Batch(0); !warm.ok()) {
-    return Report(program, warm.status().ToString());
+  if (!slow) {
+    if (auto warm = profiled_runner.Batch(0); !warm.ok()) {
+      return Report(program, warm.status().ToString());
+    }
   }
   // Zeroed, not cleared: the timed kernels hold pointers to the entries.
   for (auto& entry : profile.seconds) entry.second = 0;
@@ -258,7 +271,7 @@ void Bench(const std::string& program, double min_time) {
       "{\"program\": %s, \"seconds\": %.6g, \"runs\": %lld, "
       "\"kernel_seconds\": %.6g, \"profiled_seconds\": %.6g, \"thunks\": "
       "%lld, \"ops\": [%s]}\n",
-      Json(program).c_str(), per_run[kBatches / 2],
+      Json(program).c_str(), per_run[per_run.size() / 2],
       static_cast<long long>(total_runs), kernel_seconds, measured->first,
       static_cast<long long>(stats.thunks), top.c_str());
   std::fflush(stdout);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "xffi/program/builtin_targets.h"
 
 NB_MODULE(_core, m) {
   using namespace xffi::python;
@@ -25,6 +26,9 @@ NB_MODULE(_core, m) {
                       size);
       },
       nb::arg("dtype"), nb::arg("xla_dtype"), nb::arg("name"), nb::arg("size"));
+  // jaxlib's CPU targets are built in: register them before anything else
+  // can claim their names, so eager calls and programs find them.
+  ThrowIfError(xffi::RegisterBuiltinCpuTargets());
   BindRegistration(m);
   BindPlugin(m);
   BindCall(m);

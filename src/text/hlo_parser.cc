@@ -569,6 +569,13 @@ Status HloParser::ParseAttribute(ParsedInstruction& parsed) {
   if (name == "unique_indices")
     return ParseBool(in.unique_indices, "true or false");
   if (name == "is_stable") return ParseBool(in.is_stable, "true or false");
+  if (name == "is_composite") {
+    // lax.composite: a call of its decomposition, which is what it
+    // computes; the name and version in frontend_attributes only matter to
+    // a backend that substitutes its own kernel for the composite.
+    bool composite = false;
+    return ParseBool(composite, "true or false");
+  }
 
   if (in.opcode() == Opcode::kCustomCall) {
     if (name == "custom_call_target") return s_.String(call.target);
@@ -658,7 +665,7 @@ AttributeRule RuleFor(Opcode opcode, bool fusion) {
     case Opcode::kGetTupleElement:
       return {{"index"}, {"index"}};
     case Opcode::kCall:
-      return {{"to_apply"}, {"to_apply"}};
+      return {{"to_apply", "is_composite"}, {"to_apply"}};
     case Opcode::kWhile:
       return {{"condition", "body"}, {"condition", "body"}};
     case Opcode::kConditional:

@@ -280,6 +280,8 @@ class Parser {
   const MlirAttr* Attr(const OpSpec& spec, std::string_view name) const;
   StatusOr<std::vector<int64_t>> Ints(const OpSpec& spec, std::string_view name,
                                       bool required);
+  Status CheckDotAlgorithm(const OpSpec& spec, const MlirAttr& algorithm,
+                           const std::vector<Instruction*>& operands) const;
   Status OpError(const OpSpec& spec, std::string_view message) const {
     return lex_.ErrorAt(spec.pos, spec.name + ": " + std::string(message));
   }
@@ -364,6 +366,44 @@ FuncInfo* Parser::GetFunction(const std::string& name, SourcePos pos) {
 const MlirAttr* Parser::Attr(const OpSpec& spec, std::string_view name) const {
   auto it = spec.attrs.find(std::string(name));
   return it == spec.attrs.end() ? nullptr : &it->second;
+}
+
+// A dot algorithm names the precision of the operands and of the
+// accumulation (JAX emits one for bf16 attention: bf16 x bf16 accumulated
+// in f32). xffi's dot multiplies the operands in their own types and
+// accumulates half types in f32 and others in the result type, so an
+// algorithm that computes in the operands' own types, one primitive
+// product each, is exactly what it does; anything that rounds the operands
+// to another type or splits them (bf16_bf16_f32_x3, tf32, ...) is not.
+Status Parser::CheckDotAlgorithm(
+    const OpSpec& spec, const MlirAttr& algorithm,
+    const std::vector<Instruction*>& operands) const {
+  if (algorithm.kind != MlirAttr::Kind::kDialect)
+    return lex_.ErrorAt(algorithm.pos,
+                        "expected #stablehlo.dot_algorithm<...>");
+  const char* sides[] = {"lhs", "rhs"};
+  for (size_t i = 0; i < 2 && i < operands.size(); ++i) {
+    std::string key = std::string(sides[i]) + "_precision_type";
+    const MlirAttr* type = algorithm.Find(key);
+    if (type == nullptr) continue;
+    ElementType operand = operands[i]->shape().element_type();
+    if (type->kind != MlirAttr::Kind::kType ||
+        type->type.shape.element_type() != operand)
+      return OpError(spec, "dot algorithm with " + key + " other than the " +
+                               sides[i] + " operand's " +
+                               MlirElementTypeName(operand) +
+                               " is not supported (xffi multiplies in the "
+                               "operands' own types)");
+  }
+  for (const char* key : {"lhs_component_count", "rhs_component_count",
+                          "num_primitive_operations"}) {
+    const MlirAttr* count = algorithm.Find(key);
+    if (count != nullptr && (count->kind != MlirAttr::Kind::kInteger ||
+                             count->negative || count->magnitude != 1))
+      return OpError(spec, std::string("dot algorithm with ") + key +
+                               " other than 1 is not supported");
+  }
+  return Status::Ok();
 }
 
 StatusOr<std::vector<int64_t>> Parser::Ints(const OpSpec& spec,
@@ -1656,7 +1696,30 @@ StatusOr<Outcome> Parser::ParsePrettyCommon(Scope* scope, OpSpec spec) {
       RETURN_IF_ERROR(
           attrs_.Expect(TokenKind::kRSquare, "']' after the precisions"));
     } else if (kw == "algorithm") {
-      return lex_.ErrorAt(word.pos, "dot algorithms are not supported");
+      // algorithm = <lhs_precision_type = bf16, ...>: the parameters the
+      // generic form writes as #stablehlo.dot_algorithm<...>; the dot
+      // builder decides whether xffi computes what they ask.
+      MlirAttr algorithm;
+      algorithm.kind = MlirAttr::Kind::kDialect;
+      algorithm.str = "stablehlo.dot_algorithm";
+      algorithm.pos = word.pos;
+      RETURN_IF_ERROR(attrs_.Expect(TokenKind::kLess, "'<' after algorithm ="));
+      while (!attrs_.Consume(TokenKind::kGreater)) {
+        if (!lex_.At(TokenKind::kBareId))
+          return lex_.Expected("a parameter name in algorithm = <...>");
+        std::string key = lex_.Next().value;
+        RETURN_IF_ERROR(
+            attrs_.Expect(TokenKind::kEqual, "'=' after '" + key + "'"));
+        ASSIGN_OR_RETURN(MlirAttr value, attrs_.ParseAttribute());
+        algorithm.entries.push_back(
+            MlirNamedAttr{std::move(key), std::move(value)});
+        if (!attrs_.Consume(TokenKind::kComma)) {
+          RETURN_IF_ERROR(attrs_.Expect(TokenKind::kGreater,
+                                        "',' or '>' in algorithm = <...>"));
+          break;
+        }
+      }
+      spec.attrs["algorithm"] = std::move(algorithm);
     } else {
       ASSIGN_OR_RETURN(MlirAttr value, attrs_.ParseAttribute());
       spec.attrs[kw] = std::move(value);
@@ -2172,6 +2235,8 @@ StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
                      Ints(*source, "lhs_contracting_dimensions", false));
     ASSIGN_OR_RETURN(dnums.rhs_contracting,
                      Ints(*source, "rhs_contracting_dimensions", false));
+    if (const MlirAttr* algorithm = Attr(spec, "algorithm"))
+      RETURN_IF_ERROR(CheckDotAlgorithm(spec, *algorithm, operands));
     make(opcode, shape, operands);
     inst->dot_dimension_numbers = std::move(dnums);
   } else if (opcode == Opcode::kGather) {

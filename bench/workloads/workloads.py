@@ -1,0 +1,553 @@
+"""The workloads of bench/workloads/run.py: JAX functions of realistic size.
+
+Each workload is a JAX function and its inputs (NumPy arrays, generated from
+a seed fixed by the workload's name, so every run and every engine sees the
+same values). Sizes are chosen so that each takes at least 1 ms per execution
+under XLA:CPU on the 2-core development machine, except the ones marked
+`issue`, which keep the size issue 11's table measured them at (so its
+figures and this suite's can be compared) even where that is below 1 ms.
+Random keys, loop bounds' data and indices are inputs, never constants, so
+no engine can fold the work away at compile time.
+
+`quick` marks the subset the smoke test checks (tests/python/
+test_workloads_smoke.py): fast under xffi today and spread over the families.
+"""
+
+import dataclasses
+import zlib
+from typing import Callable, List
+
+import jax
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as np
+from jax import lax
+
+
+@dataclasses.dataclass(frozen=True)
+class Workload:
+  name: str
+  family: str
+  description: str
+  fn: Callable
+  make_inputs: Callable[[], List[np.ndarray]]
+  x64: bool = False  # traced and run with jax_enable_x64
+  quick: bool = False
+  issue: bool = False  # a row of issue 11's table, at its size
+
+  def inputs(self) -> List[np.ndarray]:
+    return self.make_inputs(np.random.default_rng(zlib.crc32(
+        self.name.encode())))
+
+
+WORKLOADS = {}
+
+
+def workload(family, description, *, x64=False, quick=False, issue=False):
+  """Registers `make(rng) -> (fn, inputs)` under its function name."""
+
+  def register(make):
+    def inputs(rng):
+      return make(rng)[1]
+
+    fn = make(None)[0]
+    WORKLOADS[make.__name__] = Workload(make.__name__, family, description,
+                                        fn, inputs, x64, quick, issue)
+    return make
+
+  return register
+
+
+def normal(rng, *shape, dtype=np.float32, scale=1.0):
+  if rng is None:  # only the function is wanted
+    return None
+  return (rng.standard_normal(shape) * scale).astype(dtype)
+
+
+def uniform(rng, low, high, *shape, dtype=np.float32):
+  if rng is None:
+    return None
+  return rng.uniform(low, high, shape).astype(dtype)
+
+
+def integers(rng, low, high, *shape, dtype=np.int32):
+  if rng is None:
+    return None
+  return rng.integers(low, high, shape, dtype=np.int64).astype(dtype)
+
+
+# --- dense layers, attention, normalisations ---------------------------------
+
+
+def gelu_mlp(x, w1, b1, w2, b2):
+  return jax.nn.gelu(x @ w1 + b1) @ w2 + b2
+
+
+@workload("dense", "MLP 512x1024 -> 2048 -> 1024, GELU", issue=True)
+def mlp_gelu(rng):
+  return gelu_mlp, [
+      normal(rng, 512, 1024),
+      normal(rng, 1024, 2048, scale=0.03),
+      normal(rng, 2048, scale=0.1),
+      normal(rng, 2048, 1024, scale=0.02),
+      normal(rng, 1024, scale=0.1)
+  ]
+
+
+def causal_attention(q, k, v):
+  scores = jnp.einsum("bhqd,bhkd->bhqk", q, k) / np.sqrt(q.shape[-1])
+  tokens = q.shape[2]
+  causal = jnp.tril(jnp.ones((tokens, tokens), bool))
+  scores = jnp.where(causal, scores, -jnp.inf)
+  return jnp.einsum("bhqk,bhkd->bhqd", jax.nn.softmax(scores, axis=-1), v)
+
+
+@workload("attention",
+          "causal attention, batch 4, 8 heads, 256 tokens, head dim 64",
+          issue=True)
+def attention_causal(rng):
+  return causal_attention, [normal(rng, 4, 8, 256, 64) for _ in range(3)]
+
+
+@workload("normalisation", "layer norm over 2048x1024 f32 (scale, bias)",
+          quick=True, issue=True)
+def layer_norm(rng):
+
+  def fn(x, gamma, beta):
+    mean = jnp.mean(x, axis=-1, keepdims=True)
+    var = jnp.var(x, axis=-1, keepdims=True)
+    return (x - mean) * lax.rsqrt(var + 1e-5) * gamma + beta
+
+  return fn, [
+      normal(rng, 2048, 1024, scale=3.0),
+      normal(rng, 1024),
+      normal(rng, 1024)
+  ]
+
+
+@workload("normalisation", "RMS norm over 4096x1024 f32 (scale)")
+def rms_norm(rng):
+
+  def fn(x, weight):
+    rms = lax.rsqrt(jnp.mean(x * x, axis=-1, keepdims=True) + 1e-6)
+    return x * rms * weight
+
+  return fn, [normal(rng, 4096, 1024), normal(rng, 1024)]
+
+
+@workload("normalisation", "softmax over 1000x3001 f32 (last axis)",
+          quick=True, issue=True)
+def softmax(rng):
+  return lambda x: jax.nn.softmax(x, axis=-1), [normal(rng, 1000, 3001)]
+
+
+@workload("normalisation",
+          "cross-entropy of 4096x1000 logits with int32 labels", issue=True)
+def cross_entropy(rng):
+
+  def fn(logits, labels):
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    picked = jnp.take_along_axis(logp, labels[:, None], axis=-1)
+    return -jnp.mean(picked)
+
+  return fn, [normal(rng, 4096, 1000), integers(rng, 0, 1000, 4096)]
+
+
+# --- backward passes ---------------------------------------------------------
+
+
+@workload("backward", "jax.grad of an MLP's MSE loss, 256x512 -> 1024 -> 512,"
+          " w.r.t. both weights")
+def mlp_grad(rng):
+
+  def loss(w1, w2, x, y):
+    return jnp.mean((jax.nn.gelu(x @ w1) @ w2 - y)**2)
+
+  return jax.grad(loss, argnums=(0, 1)), [
+      normal(rng, 512, 1024, scale=0.04),
+      normal(rng, 1024, 512, scale=0.03),
+      normal(rng, 256, 512),
+      normal(rng, 256, 512)
+  ]
+
+
+@workload("backward", "jax.grad of causal attention (batch 2, 4 heads, "
+          "256 tokens, head dim 64) w.r.t. q, k, v")
+def attention_grad(rng):
+
+  def loss(q, k, v, cotangent):
+    return jnp.sum(causal_attention(q, k, v) * cotangent)
+
+  return jax.grad(loss, argnums=(0, 1, 2)), [
+      normal(rng, 2, 4, 256, 64) for _ in range(4)
+  ]
+
+
+# --- reductions and cumulative ops -------------------------------------------
+
+
+@workload("reduction", "mean, var, max, argmax, logsumexp of 1024x4096 f32 "
+          "along axis 1", issue=True)
+def reductions_axis1(rng):
+
+  def fn(x):
+    return (jnp.mean(x, axis=1), jnp.var(x, axis=1), jnp.max(x, axis=1),
+            jnp.argmax(x, axis=1), jax.nn.logsumexp(x, axis=1))
+
+  return fn, [normal(rng, 1024, 4096)]
+
+
+@workload("reduction", "sum, mean, var, max, argmax, logsumexp of 4096x1024 "
+          "f32 along axis 0")
+def reductions_axis0(rng):
+
+  def fn(x):
+    return (jnp.sum(x, axis=0), jnp.mean(x, axis=0), jnp.var(x, axis=0),
+            jnp.max(x, axis=0), jnp.argmax(x, axis=0),
+            jax.nn.logsumexp(x, axis=0))
+
+  return fn, [normal(rng, 4096, 1024)]
+
+
+@workload("cumulative", "cumsum of 256x4096 f32 along axis 1", issue=True)
+def cumsum_axis1(rng):
+  return lambda x: jnp.cumsum(x, axis=1), [normal(rng, 256, 4096)]
+
+
+@workload("cumulative", "cumsum of 1024x1024 f32 along axis 0")
+def cumsum_axis0(rng):
+  return lambda x: jnp.cumsum(x, axis=0), [normal(rng, 1024, 1024)]
+
+
+@workload("cumulative", "cumprod of 512x2048 f32 along axis 0 (factors near 1)")
+def cumprod_axis0(rng):
+  return lambda x: jnp.cumprod(x, axis=0), [
+      uniform(rng, 0.995, 1.005, 512, 2048)
+  ]
+
+
+@workload("cumulative", "cummax of 2048x512 f32 along axis 1")
+def cummax_axis1(rng):
+  return lambda x: lax.cummax(x, axis=1), [normal(rng, 2048, 512)]
+
+
+# --- elementwise chains, one per dtype family --------------------------------
+
+
+def float_chain(x):
+  return (jnp.tanh(x) * jnp.exp(-x * x) + jnp.sin(x) * jnp.cos(x) -
+          jnp.log1p(jnp.abs(x)) + jnp.sqrt(jnp.abs(x) + 1) / (1 + x * x))
+
+
+@workload("elementwise", "f32 chain (tanh, exp, sin, cos, log1p, sqrt, "
+          "divide) over 2048x2048")
+def elementwise_f32(rng):
+  return float_chain, [normal(rng, 2048, 2048)]
+
+
+@workload("elementwise", "the f32 chain in f64 over 1024x1024", x64=True)
+def elementwise_f64(rng):
+  return float_chain, [normal(rng, 1024, 1024, dtype=np.float64)]
+
+
+def half_chain(x, y):
+  return jnp.tanh(x * y) + jnp.exp(x * 0.5) * y - jnp.maximum(x, y) / (
+      1 + y * y)
+
+
+@workload("elementwise", "bf16 chain (tanh, exp, max, divide) over 2048x2048")
+def elementwise_bf16(rng):
+  return half_chain, [
+      normal(rng, 2048, 2048, dtype=ml_dtypes.bfloat16) for _ in range(2)
+  ]
+
+
+@workload("elementwise", "f16 chain (tanh, exp, max, divide) over 2048x2048")
+def elementwise_f16(rng):
+  return half_chain, [
+      normal(rng, 2048, 2048, dtype=np.float16) for _ in range(2)
+  ]
+
+
+@workload("elementwise", "i32 chain (mul, add, xor, shifts, remainder, max, "
+          "abs, clamp) over 2048x2048", quick=True)
+def elementwise_i32(rng):
+
+  def fn(a, b):
+    c = a * 3 + b
+    c = c ^ (c >> 3)
+    c = jnp.maximum(c % 1009, jnp.abs(b) << 2)
+    return jnp.clip(c - a, -5000, 5000)
+
+  return fn, [
+      integers(rng, -100000, 100000, 2048, 2048),
+      integers(rng, -1000, 1000, 2048, 2048)
+  ]
+
+
+@workload("integer/bit", "uint32 xorshift hashing of 4M elements (4 rounds)",
+          issue=True)
+def xorshift_u32(rng):
+
+  def fn(x):
+    for _ in range(4):
+      x = x ^ (x << 13)
+      x = x ^ (x >> 17)
+      x = x ^ (x << 5)
+      x = x * np.uint32(0x9E3779B9)
+    return x
+
+  return fn, [integers(rng, 0, 2**32, 4 * 1024 * 1024, dtype=np.uint32)]
+
+
+@workload("integer/bit", "popcount, count-leading-zeros, and/or/xor, rotate "
+          "on 4M uint32")
+def bits_popcount(rng):
+
+  def fn(x, y):
+    rotated = (x << 7) | (x >> 25)
+    mixed = (rotated & y) | (x ^ y)
+    return lax.population_count(mixed) + lax.clz(x & ~y)
+
+  return fn, [
+      integers(rng, 0, 2**32, 4 * 1024 * 1024, dtype=np.uint32)
+      for _ in range(2)
+  ]
+
+
+@workload("elementwise", "int8 chain (add, mul, shift, max, wrap-around) "
+          "over 4096x4096")
+def elementwise_i8(rng):
+
+  def fn(a, b):
+    c = (a + b) * np.int8(3) - (a >> 1)
+    return jnp.maximum(c, b) ^ a
+
+  return fn, [
+      integers(rng, -128, 128, 4096, 4096, dtype=np.int8) for _ in range(2)
+  ]
+
+
+@workload("elementwise", "compare/select/logical ops on 2048x2048 f32, "
+          "with a bool result", quick=True)
+def compare_select(rng):
+
+  def fn(x, y):
+    mask = ((x > 0) & ~(y < 0.5)) | (x == jnp.floor(y))
+    picked = jnp.where(mask, x * y, x - y)
+    return picked, mask ^ (jnp.abs(x) > jnp.abs(y))
+
+  return fn, [normal(rng, 2048, 2048), normal(rng, 2048, 2048)]
+
+
+@workload("elementwise", "complex64 chain (mul, exp, conj, abs, divide) "
+          "over 1024x1024")
+def elementwise_c64(rng):
+
+  def fn(z, w):
+    return z * w + jnp.exp(z * 0.1) * jnp.conj(w) / (jnp.abs(z) + 1)
+
+  def complex_normal():
+    if rng is None:
+      return None
+    return (normal(rng, 1024, 1024) +
+            1j * normal(rng, 1024, 1024)).astype(np.complex64)
+
+  return fn, [complex_normal(), complex_normal()]
+
+
+# --- integer matmul ----------------------------------------------------------
+
+
+def int8_matmul(a, b):
+  return lax.dot(a, b, preferred_element_type=jnp.int32)
+
+
+@workload("integer matmul", "int8 x int8 -> int32 matmul 256x512x256",
+          quick=True, issue=True)
+def int8_matmul_small(rng):
+  return int8_matmul, [
+      integers(rng, -128, 128, 256, 512, dtype=np.int8),
+      integers(rng, -128, 128, 512, 256, dtype=np.int8)
+  ]
+
+
+@workload("integer matmul", "int8 x int8 -> int32 matmul 1024x1024x512")
+def int8_matmul_large(rng):
+  return int8_matmul, [
+      integers(rng, -128, 128, 1024, 1024, dtype=np.int8),
+      integers(rng, -128, 128, 1024, 512, dtype=np.int8)
+  ]
+
+
+# --- random numbers (the key is an input) ------------------------------------
+
+
+@workload("random", "jax.random.normal of 1M f32 values, threefry key",
+          issue=True)
+def random_normal_threefry(rng):
+
+  def fn(key_data):
+    key = jax.random.wrap_key_data(key_data, impl="threefry2x32")
+    return jax.random.normal(key, (1024, 1024), jnp.float32)
+
+  return fn, [integers(rng, 0, 2**32, 2, dtype=np.uint32)]
+
+
+@workload("random", "jax.random.uniform of 4M f32 values, rbg key")
+def random_uniform_rbg(rng):
+
+  def fn(key_data):
+    key = jax.random.wrap_key_data(key_data, impl="rbg")
+    return jax.random.uniform(key, (2048, 2048), jnp.float32)
+
+  return fn, [integers(rng, 0, 2**32, 4, dtype=np.uint32)]
+
+
+# --- gathers and scatters ----------------------------------------------------
+
+
+@workload("gather", "embedding lookup: 128x256 int32 ids into a 262144x64 "
+          "f32 table")
+def embedding_lookup(rng):
+  return lambda table, ids: jnp.take(table, ids, axis=0), [
+      normal(rng, 262144, 64),
+      integers(rng, 0, 262144, 128, 256)
+  ]
+
+
+@workload("gather", "take_along_axis of 1024x4096 f32 with 1024x2048 indices")
+def take_along_axis(rng):
+  return lambda x, idx: jnp.take_along_axis(x, idx, axis=1), [
+      normal(rng, 1024, 4096),
+      integers(rng, 0, 4096, 1024, 2048)
+  ]
+
+
+@workload("scatter", ".at[idx].add of 256k f32 values into 64k, with "
+          "duplicates", quick=True, issue=True)
+def scatter_add(rng):
+  return lambda base, idx, values: base.at[idx].add(values), [
+      normal(rng, 65536),
+      integers(rng, 0, 65536, 262144),
+      normal(rng, 262144)
+  ]
+
+
+@workload("scatter", ".at[rows].set of 8192 distinct rows into 16384x256 f32")
+def scatter_set_rows(rng):
+
+  def rows():
+    if rng is None:
+      return None
+    return rng.permutation(16384)[:8192].astype(np.int32)
+
+  return lambda base, idx, values: base.at[idx].set(values), [
+      normal(rng, 16384, 256),
+      rows(),
+      normal(rng, 8192, 256)
+  ]
+
+
+# --- sorting -----------------------------------------------------------------
+
+
+@workload("sort", "jnp.sort of 1M f32", issue=True)
+def sort_1m(rng):
+  return jnp.sort, [normal(rng, 1024 * 1024)]
+
+
+@workload("sort", "jnp.argsort of 512 rows of 2048 f32", issue=True)
+def argsort_rows(rng):
+  return lambda x: jnp.argsort(x, axis=-1), [normal(rng, 512, 2048)]
+
+
+@workload("sort", "top-16 values and indices of 256 rows of 4096 f32, by "
+          "a two-operand sort")
+def topk_via_sort(rng):
+
+  def fn(x):
+    iota = lax.broadcasted_iota(jnp.int32, x.shape, 1)
+    values, indices = lax.sort((-x, iota), dimension=1, num_keys=1)
+    return -values[:, :16], indices[:, :16]
+
+  return fn, [normal(rng, 256, 4096)]
+
+
+# --- layout ------------------------------------------------------------------
+
+
+@workload("layout", "3-D transposes (2,0,1), (1,2,0), (0,2,1) of 64x512x128 "
+          "f32", issue=True)
+def transpose_3d(rng):
+  return lambda x: (x.transpose(2, 0, 1), x.transpose(1, 2, 0),
+                    x.transpose(0, 2, 1)), [normal(rng, 64, 512, 128)]
+
+
+@workload("layout", "split 8x512x1024 into 16 heads of 64, move heads last, "
+          "merge (reshape, transpose, reshape)")
+def reshape_heads(rng):
+
+  def fn(x):
+    b, t, _ = x.shape
+    heads = x.reshape(b, t, 16, 64).transpose(0, 1, 3, 2)
+    return heads.reshape(b, t, 1024)
+
+  return fn, [normal(rng, 8, 512, 1024)]
+
+
+# --- loops -------------------------------------------------------------------
+
+
+@workload("loop", "fori_loop writing one row per step with "
+          "dynamic_update_slice (512 steps, 512x256)", quick=True, issue=True)
+def fori_update_rows(rng):
+
+  def fn(rows):
+
+    def body(i, out):
+      row = lax.dynamic_slice_in_dim(rows, i, 1) * 2.0 + i.astype(jnp.float32)
+      return lax.dynamic_update_slice_in_dim(out, row, i, axis=0)
+
+    return lax.fori_loop(0, rows.shape[0], body, jnp.zeros_like(rows))
+
+  return fn, [normal(rng, 512, 256)]
+
+
+@workload("loop", "lax.scan of a tanh RNN cell, 128 steps, batch 32, "
+          "hidden 256")
+def scan_rnn(rng):
+
+  def fn(h0, xs, w):
+
+    def cell(h, x):
+      h = jnp.tanh(h @ w + x)
+      return h, h
+
+    return lax.scan(cell, h0, xs)
+
+  return fn, [
+      normal(rng, 32, 256),
+      normal(rng, 128, 32, 256),
+      normal(rng, 256, 256, scale=0.06)
+  ]
+
+
+@workload("loop", "while_loop of Newton steps for sqrt of 1M f32 until "
+          "converged (data-dependent trip count)", quick=True)
+def while_newton(rng):
+
+  def fn(a):
+
+    def not_converged(state):
+      x, steps = state
+      error = jnp.max(jnp.abs(x * x - a) / a)
+      return (error > 1e-6) & (steps < 100)
+
+    def step(state):
+      x, steps = state
+      return 0.5 * (x + a / x), steps + 1
+
+    return lax.while_loop(not_converged, step, (a, jnp.int32(0)))
+
+  return fn, [uniform(rng, 1.0, 1e4, 1024 * 1024)]
