@@ -192,7 +192,7 @@ class Emulator {
   std::unordered_map<const Computation*, Computation*> plain_;
   std::unordered_map<const Computation*, bool> dependent_;
   std::vector<std::unique_ptr<Computation>> created_;
-  // Placeholders copied as they are (a collective outside any manual
+  // Collectives copied as they are (a collective outside any manual
   // computation), in case the computation holding one is reachable.
   std::unordered_map<const Instruction*, const Instruction*> leftovers_;
 };
@@ -289,7 +289,7 @@ Status Emulator::Run(std::vector<std::unique_ptr<Computation>>* computations,
 
   // Only what the entry reaches stays: the bodies and the functions the
   // emulation inlined are no longer called, and a kept copy of one would
-  // still hold the collectives' placeholders.
+  // still hold the collectives.
   Computation* new_entry = plain_.at(*entry);
   std::set<const Computation*> reachable;
   std::vector<const Computation*> stack = {new_entry};
@@ -687,8 +687,9 @@ StatusOr<PerDevice> Emulator::ExpandManual(
   ValueMap values;
   XFFI_RETURN_IF_ERROR(ExpandBody(body, arguments, target, devices, &values));
 
-  // The global result shapes: the placeholder's, or for GSPMD's pattern
-  // (whose call has the local shapes) those of its SPMDShardToFullShape.
+  // The global result shapes: the manual computation's, or for GSPMD's
+  // pattern (whose call has the local shapes) those of its
+  // SPMDShardToFullShape.
   const Shape result_shape =
       op.global_results.empty()
           ? inst->shape()
