@@ -10,7 +10,6 @@
 // defines them, and orders each computation's instructions so operands come
 // before their users, as the IR requires.
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
