@@ -7,9 +7,10 @@
 
 namespace xffi::compiler {
 
-// The pass pipeline on a verified module; leaves it verified. Today:
-// dead-code elimination when options.eliminate_dead_code. The place where
-// the pass manager (src/passes) plugs into the pipeline.
+// The pass pipeline (src/passes) on a verified module; leaves it verified:
+// spmd-emulation (a program for N devices made one for one), then dce
+// when options.eliminate_dead_code. Verifies after each pass and dumps the
+// module as the options ask.
 Status RunCompilePasses(Module& module, const CompileOptions& options);
 
 }  // namespace xffi::compiler
