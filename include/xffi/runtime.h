@@ -4,7 +4,9 @@
 
 #include "xffi/c_api.h"
 #include "xffi/runtime/api.h"
+#include "xffi/runtime/attributes.h"
 #include "xffi/runtime/call.h"
+#include "xffi/runtime/call_frame.h"
 #include "xffi/runtime/context.h"
 #include "xffi/runtime/future.h"
 #include "xffi/runtime/introspect.h"
