@@ -2,6 +2,7 @@
 #include "compiler/compile_passes.h"
 
 #include "passes/dead_code_elimination.h"
+#include "passes/loop_fusion.h"
 #include "passes/pass_manager.h"
 #include "passes/spmd_emulation.h"
 
@@ -17,6 +18,12 @@ Status RunCompilePasses(Module& module, const CompileOptions& options) {
   // copies of values a collective does not read, say).
   pipeline.Add<passes::SpmdEmulation>();
   if (options.eliminate_dead_code) pipeline.Add<passes::DeadCodeElimination>();
+  if (options.fuse_loops) {
+    pipeline.Add<passes::LoopFusion>();
+    // The generators fusion copies into fusions leave their originals dead.
+    if (options.eliminate_dead_code)
+      pipeline.Add<passes::DeadCodeElimination>();
+  }
   StatusOr<bool> changed = pipeline.Run(module);
   return changed.ok() ? Status::Ok() : changed.status();
 }

@@ -27,8 +27,11 @@ inline constexpr int64_t kParallelThreshold = 64 * 1024;
 // caller's. The caller claims chunks too and waits only for chunks already
 // running, so it never waits on a task stuck in the queue behind it (the
 // caller may itself be a pool thread).
+// Every chunk but the last starts and ends at a multiple of `grain` (a
+// fused loop's tile).
 template <typename Body>
-void ParallelFor(ThreadPool* pool, int64_t n, const Body& body) {
+void ParallelFor(ThreadPool* pool, int64_t n, const Body& body,
+                 int64_t grain = kBlock) {
   if (pool == nullptr || n < kParallelThreshold || pool->num_threads() < 2) {
     body(int64_t{0}, n);
     return;
@@ -44,7 +47,7 @@ void ParallelFor(ThreadPool* pool, int64_t n, const Body& body) {
   const int64_t workers = pool->num_threads() + 1;
   shared->chunks = std::min<int64_t>(workers * 4, n / (kParallelThreshold / 4));
   shared->chunk_size = (n + shared->chunks - 1) / shared->chunks;
-  shared->chunk_size = (shared->chunk_size + kBlock - 1) / kBlock * kBlock;
+  shared->chunk_size = (shared->chunk_size + grain - 1) / grain * grain;
   shared->chunks = (n + shared->chunk_size - 1) / shared->chunk_size;
   shared->n = n;
   // Only the caller's frame outlives every claimed chunk, so tasks refer to

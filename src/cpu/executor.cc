@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cpu/custom_call_thunk.h"
+#include "cpu/fused_loop.h"
 #include "cpu/region_runner.h"
 #include "xffi/program/builtin_targets.h"
 #include "xffi/runtime/thread_pool.h"
@@ -452,6 +453,23 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
             copies.push_back({from[i], buffers.leaves[i], sizes[i]});
         thunks_.push_back(std::make_unique<CopyThunk>(std::move(copies)));
         break;
+      }
+      case Opcode::kFusion: {
+        // A loop fusion runs tile by tile (cpu/fused_loop.h); any other, or
+        // one that evaluator does not take, runs as the call of its fused
+        // computation: the same values, one op at a time.
+        StatusOr<Kernel> fused = MakeFusedLoopKernel(op);
+        if (fused.ok()) {
+          std::vector<BufferId> operands = Flatten(buffers.operands);
+          if (operands.size() == static_cast<size_t>(op.operand_count()) &&
+              buffers.leaves.size() == 1) {
+            thunks_.push_back(std::make_unique<KernelThunk>(
+                op, std::move(*fused), std::move(operands), buffers.leaves,
+                nullptr, env.pool));
+            break;
+          }
+        }
+        [[fallthrough]];
       }
       case Opcode::kCall: {
         StatusOr<CompiledComputation*> callee =

@@ -430,6 +430,17 @@ Op Builder::Call(Computation* computation, const std::vector<Op>& operands) {
   return Emit(std::move(instruction));
 }
 
+Op Builder::Fusion(FusionKind kind, const std::vector<Op>& operands,
+                   Computation* fused_computation) {
+  if (!Check(operands, "fusion") ||
+      !CheckRegions({fused_computation}, "fusion"))
+    return Op();
+  auto instruction = NewInstruction(Opcode::kFusion, operands);
+  instruction->AppendCalledComputation(fused_computation);
+  instruction->fusion_kind = kind;
+  return Emit(std::move(instruction));
+}
+
 Op Builder::OptimizationBarrier(Op operand) {
   if (!Check({operand}, "opt-barrier")) return Op();
   return Emit(NewInstruction(Opcode::kOptimizationBarrier, {operand}));

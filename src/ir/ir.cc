@@ -22,6 +22,7 @@ constexpr std::string_view kDirectionNames[] = {"EQ", "NE", "GE",
                                                 "GT", "LE", "LT"};
 constexpr std::string_view kComparisonTypeNames[] = {
     "DEFAULT", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"};
+constexpr std::string_view kFusionKindNames[] = {"kLoop", "kInput"};
 
 }  // namespace
 
@@ -86,6 +87,16 @@ std::optional<ComparisonType> ComparisonTypeFromName(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view FusionKindName(FusionKind kind) {
+  return kFusionKindNames[static_cast<size_t>(kind)];
+}
+
+std::optional<FusionKind> FusionKindFromName(std::string_view name) {
+  for (size_t i = 0; i < std::size(kFusionKindNames); ++i)
+    if (kFusionKindNames[i] == name) return static_cast<FusionKind>(i);
+  return std::nullopt;
+}
+
 std::string Location::ToString() const {
   std::string out;
   if (line > 0) {
@@ -136,6 +147,19 @@ Instruction* Computation::AddInstruction(Opcode opcode, Shape shape,
   instruction->set_name(std::move(name));
   for (Instruction* operand : operands) instruction->AppendOperand(operand);
   return AddInstruction(std::move(instruction));
+}
+
+Instruction* Computation::InsertInstructionBefore(
+    std::unique_ptr<Instruction> instruction, const Instruction* before) {
+  auto at = std::find_if(instructions_.begin(), instructions_.end(),
+                         [&](const std::unique_ptr<Instruction>& in) {
+                           return in.get() == before;
+                         });
+  size_t position = static_cast<size_t>(at - instructions_.begin());
+  Instruction* added = AddInstruction(std::move(instruction));
+  std::rotate(instructions_.begin() + static_cast<std::ptrdiff_t>(position),
+              instructions_.end() - 1, instructions_.end());
+  return added;
 }
 
 std::vector<Instruction*> Computation::parameters() const {

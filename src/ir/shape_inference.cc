@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/collective_shape_inference.h"
+#include "ir/fusion.h"
 #include "ir/inference_failure.h"
 #include "runtime/status_macros.h"
 
@@ -1090,6 +1091,20 @@ Status InferCall(const OpView& op, Shape* out) {
   return Status::Ok();
 }
 
+// A fusion is a call of its fused computation that also keeps the fusion
+// contract (ir/fusion.h), so any backend can emit it.
+Status InferFusion(const OpView& op, Shape* out) {
+  XFFI_RETURN_IF_ERROR(op.ExpectCalled(1));
+  std::vector<Shape> params;
+  for (int64_t i = 0; i < op.count(); ++i) params.push_back(op.shape(i));
+  const Computation* fused = op.in().called_computations()[0];
+  XFFI_RETURN_IF_ERROR(
+      CheckRegionParameters(fused, "fused computation", params));
+  XFFI_RETURN_IF_ERROR(CheckFusedComputation(*fused, op.in().fusion_kind));
+  *out = fused->root()->shape().WithoutLayout();
+  return Status::Ok();
+}
+
 Status InferGetTupleElement(const OpView& op, Shape* out) {
   XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
   const Shape& tuple = op.shape(0);
@@ -1194,6 +1209,8 @@ Status InferByOpcode(const OpView& op, Shape* out) {
       return InferGetTupleElement(op, out);
     case Opcode::kCall:
       return InferCall(op, out);
+    case Opcode::kFusion:
+      return InferFusion(op, out);
     case Opcode::kWhile:
       return InferWhile(op, out);
     case Opcode::kConditional:
@@ -1262,6 +1279,7 @@ Status InferByOpcode(const OpView& op, Shape* out) {
 bool TakesRegions(Opcode opcode) {
   switch (opcode) {
     case Opcode::kCall:
+    case Opcode::kFusion:
     case Opcode::kWhile:
     case Opcode::kConditional:
     case Opcode::kCustomCall:

@@ -235,9 +235,12 @@ inline StatusOr<std::unique_ptr<Executable>> CompileWithKernels(
   return compiler::CompileWithBackend(std::move(module), options, backend);
 }
 
+// Without loop fusion: these tests count the executor's thunks, buffers
+// and kernel calls op by op (fusion has its own tests).
 inline StatusOr<std::unique_ptr<Executable>> CompileForTest(
     Module module, CompileOptions options = {}) {
   if (options.intra_op_threads == 0) options.intra_op_threads = 2;
+  options.fuse_loops = false;
   return CompileWithKernels(std::move(module), options, TestKernels);
 }
 

@@ -148,6 +148,7 @@ inline std::string DiffInstruction(
     return differ("indices flags", "", "");
   if (a.window != b.window) return differ("window", "", "");
   if (a.is_stable != b.is_stable) return differ("is_stable", "", "");
+  if (a.fusion_kind != b.fusion_kind) return differ("fusion kind", "", "");
   const CustomCallConfig& x = a.custom_call;
   const CustomCallConfig& y = b.custom_call;
   if (x.target != y.target) return differ("target", x.target, y.target);

@@ -16,6 +16,7 @@
 #include "cli/npy.h"
 #include "malformed_programs.h"
 #include "xffi/program/literal.h"
+#include "xffi/program/text.h"
 
 namespace xffi {
 namespace {
@@ -302,11 +303,44 @@ TEST_F(CliTest, DumpAfterWritesTheProgramAfterAPass) {
   EXPECT_NE(dce, std::string::npos);
   EXPECT_LT(emulation, dce);
 
-  Outcome unknown = Xffi("run " + args + " --dump-after fusion");
+  Outcome unknown = Xffi("run " + args + " --dump-after fuse");
   EXPECT_EQ(unknown.status, 1) << unknown.output;
   EXPECT_THAT(unknown.output,
-              HasSubstr("no pass named 'fusion' to dump after; the passes "
-                        "are: spmd-emulation, dce (or all)"));
+              HasSubstr("no pass named 'fuse' to dump after; the passes "
+                        "are: spmd-emulation, dce, fusion, dce (or all)"));
+}
+
+// After "fusion" the dump holds loop fusions, and it parses back as HLO.
+TEST_F(CliTest, DumpAfterFusionShowsFusionsThatParseBack) {
+  std::string args = Corpus("layernorm.mlir");
+  for (const char* input : {"in_0", "in_1", "in_2"})
+    args += " --input " + Corpus(std::string("layernorm.") + input + ".npy");
+  args += " --expect " + Corpus("layernorm.out_0.npy");
+  Outcome run = Xffi("run " + args + " --dump-after fusion");
+  EXPECT_EQ(run.status, 0) << run.output;
+  const std::string header = "// xffi: the module after pass 'fusion'\n";
+  size_t begin = run.output.find(header);
+  ASSERT_NE(begin, std::string::npos) << run.output;
+  begin += header.size();
+  // The dump ends where a line no HLO module line starts like begins (the
+  // run's own report).
+  std::string dump;
+  size_t at = begin;
+  while (at < run.output.size()) {
+    size_t eol = run.output.find('\n', at);
+    if (eol == std::string::npos) eol = run.output.size();
+    std::string line = run.output.substr(at, eol - at);
+    bool hlo = line.empty() || line[0] == '%' || line[0] == ' ' ||
+               line[0] == '}' || line.rfind("ENTRY", 0) == 0 ||
+               line.rfind("HloModule", 0) == 0;
+    if (!hlo) break;
+    dump += line + "\n";
+    at = eol + 1;
+  }
+  EXPECT_THAT(dump, HasSubstr("kind=kLoop, calls=%fused_computation"));
+  StatusOr<Module> reparsed = ParseHlo(dump, "dump");
+  EXPECT_TRUE(reparsed.ok()) << reparsed.status().message() << "\n" << dump;
+  EXPECT_THAT(run.output, HasSubstr("PASS: all 1 result(s) match"));
 }
 
 TEST_F(CliTest, RunWritesResultsAndChecksThem) {

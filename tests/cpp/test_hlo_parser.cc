@@ -86,7 +86,9 @@ TEST(HloParser, OptimizedFormLocationsFusionsAndBitcasts) {
   const Instruction* fusion =
       Find(m, "region_0.1", "broadcast_multiply_fusion");
   ASSERT_NE(fusion, nullptr);
-  EXPECT_EQ(fusion->opcode(), Opcode::kCall);
+  // A kLoop fusion within xffi's fusion contract stays a fusion.
+  EXPECT_EQ(fusion->opcode(), Opcode::kFusion);
+  EXPECT_EQ(fusion->fusion_kind, FusionKind::kLoop);
   ASSERT_EQ(fusion->called_computations().size(), 1u);
   EXPECT_EQ(fusion->called_computations()[0]->name(), "fused_computation");
   // stack_frame_id=4 -> file location 4: generate.py line 21 column 45.

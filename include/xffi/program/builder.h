@@ -125,6 +125,12 @@ class Builder {
   Op Conditional(Op index, const std::vector<Computation*>& branches,
                  const std::vector<Op>& branch_operands);
   Op Call(Computation* computation, const std::vector<Op>& operands);
+  // A fusion of `kind` calling `fused_computation` (built with a
+  // sub-builder; one parameter per operand) on `operands`. The computation
+  // must keep the fusion contract (src/ir/fusion.h): the first op that
+  // breaks it is the builder's error.
+  Op Fusion(FusionKind kind, const std::vector<Op>& operands,
+            Computation* fused_computation);
   Op OptimizationBarrier(Op operand);
   Op AfterAll(const std::vector<Op>& tokens);
 

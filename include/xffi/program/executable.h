@@ -37,9 +37,12 @@ struct CompileOptions {
   int intra_op_threads = 0;
   // Remove pure ops whose results are never read (the pass "dce").
   bool eliminate_dead_code = true;
+  // Group elementwise and index-mapping chains into loop fusions (the pass
+  // "fusion"), which the CPU backend evaluates tile by tile.
+  bool fuse_loops = true;
 
-  // Debugging the passes Compile runs (spmd-emulation, then dce): verify
-  // the module after every pass that changed it (by default in builds
+  // Debugging the passes Compile runs (spmd-emulation, dce, fusion, dce):
+  // verify the module after every pass that changed it (by default in builds
   // without NDEBUG), and write it as HLO text after the passes named in
   // dump_after ("all": every pass) to `dump` (null: standard error). An
   // unknown name is an error that lists the passes.

@@ -40,6 +40,7 @@ namespace xffi {
   X(kTuple, "tuple", "stablehlo.tuple")                                       \
   X(kGetTupleElement, "get-tuple-element", "stablehlo.get_tuple_element")     \
   X(kCall, "call", "func.call")                                               \
+  X(kFusion, "fusion", "")                                                    \
   X(kWhile, "while", "stablehlo.while")                                       \
   X(kConditional, "conditional", "stablehlo.case")                            \
   X(kCustomCall, "custom-call", "stablehlo.custom_call")                      \
@@ -151,6 +152,15 @@ bool IsCollective(Opcode opcode);
 enum class OpSpelling { kHlo, kStableHlo };
 // The StableHLO name when asked for one and the op has one, else HLO's.
 std::string_view OpcodeName(Opcode opcode, OpSpelling spelling);
+
+// What a fusion computes (see the fusion field of Instruction). kLoop: every
+// leaf of the fused computation's root is computed elementwise or by an
+// index map over its own output index space. kInput: the root (or each
+// element of a tuple root) is a reduce whose inputs may be fused producers,
+// or a loop value over the reduces' common input shape.
+enum class FusionKind { kLoop, kInput };
+std::string_view FusionKindName(FusionKind kind);  // "kLoop", as HLO writes it
+std::optional<FusionKind> FusionKindFromName(std::string_view name);
 
 enum class ComparisonDirection { kEq, kNe, kGe, kGt, kLe, kLt };
 // kDefault: FLOAT for floating types, SIGNED/UNSIGNED for integers, as HLO
@@ -414,6 +424,11 @@ class Instruction {
   std::vector<std::pair<int64_t, int64_t>> source_target_pairs;
   // manual-computation (called_computations()[0] is its body)
   ManualComputationConfig manual_computation;
+  // fusion: called_computations()[0] is the fused computation, whose
+  // parameters are the fusion's operands in order and whose root is its
+  // result (a tuple of arrays when it has several); src/ir/fusion.h says
+  // which ops it may hold.
+  FusionKind fusion_kind = FusionKind::kLoop;
   // any op: GSPMD's sharding annotation, where the text gave one xffi reads
   // (the Sharding / SPMDFullToShardShape / SPMDShardToFullShape markers of a
   // shard_map always have one)
@@ -450,6 +465,11 @@ class Computation {
   Instruction* AddInstruction(Opcode opcode, Shape shape,
                               std::vector<Instruction*> operands = {},
                               std::string name = "");
+  // Inserts right before `before`, an instruction of this computation (a
+  // pass placing a new op where its operands exist and its users do not
+  // yet). Returns the inserted instruction.
+  Instruction* InsertInstructionBefore(std::unique_ptr<Instruction> instruction,
+                                       const Instruction* before);
 
   const std::vector<std::unique_ptr<Instruction>>& instructions() const {
     return instructions_;

@@ -4,6 +4,13 @@
 // the optimized form `.compile().as_text()` prints (stack-frame tables,
 // fusions, bitcasts).
 //
+// A fusion is read as one (kFusion) when its fused computation keeps
+// xffi's fusion contract (src/ir/fusion.h), as every fusion xffi prints
+// does. XLA's optimized text also holds fusions made by XLA's own rules
+// (kinds kOutput and kCustom; copies, dynamic-update-slices or reduces in
+// kLoop fusions): such a fusion is read as the call of its fused
+// computation, which computes the same.
+//
 // Parsing runs in two steps. The first reads every computation into records
 // that name operands and called computations; the second resolves the names,
 // so instructions and computations may be referred to before the text
@@ -16,6 +23,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "ir/fusion.h"
 #include "runtime/status_macros.h"
 #include "text/hlo/custom_call.h"
 #include "text/hlo/literal_text.h"
@@ -49,7 +57,6 @@ constexpr std::string_view kIgnoredAttributes[] = {
     "algorithm",
     "inferred_dimension",
     "parameter_replication",
-    "kind",
     "channel_id",
     "use_global_device_ids",
     "replica_groups",
@@ -70,6 +77,8 @@ struct ParsedInstruction {
   std::vector<Ref> called_list;  // branch_computations, called_computations
   bool is_root = false;
   bool is_bitcast = false;
+  // A fusion of a kind xffi has no fusions of (kOutput, kCustom).
+  bool fusion_as_call = false;
   std::vector<std::string> seen_attributes;
   // frontend_attributes, each value as written (strings unescaped).
   std::map<std::string, std::string> frontend;
@@ -95,6 +104,46 @@ struct StackTables {
   std::map<int64_t, FileLocation> locations;
   std::map<int64_t, int64_t> frame_location;
 };
+
+// A call of what `fusion` calls, on its operands, in its place.
+std::unique_ptr<Instruction> CallOf(const Instruction& fusion) {
+  auto call = std::make_unique<Instruction>(Opcode::kCall, fusion.shape());
+  call->set_name(fusion.name());
+  call->set_location(fusion.location());
+  call->sharding = fusion.sharding;
+  for (Instruction* operand : fusion.operands()) call->AppendOperand(operand);
+  for (Computation* callee : fusion.called_computations())
+    call->AppendCalledComputation(callee);
+  return call;
+}
+
+// XLA's fusions that xffi's contract does not admit become calls (see the
+// top of this file).
+void FusionsOutsideTheContractAsCalls(
+    const std::vector<std::unique_ptr<Computation>>& computations) {
+  for (const auto& computation : computations) {
+    std::unordered_map<const Instruction*, Instruction*> calls;
+    std::vector<Instruction*> fusions;
+    for (const auto& in : computation->instructions())
+      if (in->opcode() == Opcode::kFusion &&
+          in->called_computations().size() == 1 &&
+          !CheckFusedComputation(*in->called_computations()[0], in->fusion_kind)
+               .ok())
+        fusions.push_back(in.get());
+    for (Instruction* fusion : fusions)
+      calls[fusion] =
+          computation->InsertInstructionBefore(CallOf(*fusion), fusion);
+    if (calls.empty()) continue;
+    for (const auto& in : computation->instructions())
+      for (int64_t i = 0; i < in->operand_count(); ++i)
+        if (auto call = calls.find(in->operand(i)); call != calls.end())
+          in->ReplaceOperand(i, call->second);
+    if (auto call = calls.find(computation->root()); call != calls.end())
+      computation->set_root(call->second);
+    computation->RemoveInstructionsIf(
+        [&](const Instruction* in) { return calls.count(in) > 0; });
+  }
+}
 
 class HloParser {
  public:
@@ -350,10 +399,8 @@ Status HloParser::ParseInstruction(ParsedComputation& computation) {
   std::string_view opcode_name = s_.PeekName();
   if (opcode_name.empty()) return s_.Expected("an opcode");
   std::optional<Opcode> opcode = OpcodeFromName(opcode_name);
-  // The optimized form's fusions are calls of their fused computation;
-  // bitcasts become reshapes or bitcast-converts once the operand's shape is
-  // known.
-  if (opcode_name == "fusion") opcode = Opcode::kCall;
+  // Bitcasts become reshapes or bitcast-converts once the operand's shape
+  // is known.
   if (opcode_name == "bitcast") {
     opcode = Opcode::kReshape;
     parsed.is_bitcast = true;
@@ -375,7 +422,6 @@ Status HloParser::ParseInstruction(ParsedComputation& computation) {
   location.line = parsed.pos.line;
   location.column = parsed.pos.column;
   parsed.instruction->set_location(location);
-  if (opcode_name == "fusion") parsed.seen_attributes.push_back("fusion");
 
   XFFI_RETURN_IF_ERROR(s_.Expect('('));
   XFFI_RETURN_IF_ERROR(ParseOperands(parsed));
@@ -523,6 +569,19 @@ Status HloParser::ParseAttribute(ParsedInstruction& parsed) {
   if (name == "branch_computations" || name == "called_computations")
     return ParseComputationList(parsed.called_list);
   if (name == "window") return ParseWindow(in);
+  if (name == "kind" && in.opcode() == Opcode::kFusion) {
+    s_.SkipSpace();
+    TextPos p = s_.pos();
+    std::string_view kind = s_.Name();
+    if (std::optional<FusionKind> known = FusionKindFromName(kind)) {
+      in.fusion_kind = *known;
+    } else if (kind == "kOutput" || kind == "kCustom") {
+      parsed.fusion_as_call = true;
+    } else {
+      return s_.Expected("a fusion kind (kLoop, kInput, kOutput, kCustom)", p);
+    }
+    return Status::Ok();
+  }
   if (name == "offset_dims")
     return ParseIntBraces(gather.offset_dims, "a dimension");
   if (name == "collapsed_slice_dims")
@@ -651,13 +710,14 @@ struct AttributeRule {
   std::vector<std::string_view> required;
 };
 
-AttributeRule RuleFor(Opcode opcode, bool fusion) {
-  if (fusion) return {{"calls", "fusion"}, {"calls"}};
+AttributeRule RuleFor(Opcode opcode) {
   switch (opcode) {
     case Opcode::kGetTupleElement:
       return {{"index"}, {"index"}};
     case Opcode::kCall:
       return {{"to_apply", "is_composite"}, {"to_apply"}};
+    case Opcode::kFusion:
+      return {{"kind", "calls"}, {"kind", "calls"}};
     case Opcode::kWhile:
       return {{"condition", "body"}, {"condition", "body"}};
     case Opcode::kConditional:
@@ -717,19 +777,16 @@ AttributeRule RuleFor(Opcode opcode, bool fusion) {
 Status HloParser::CheckAttributes(ParsedInstruction& parsed) {
   Instruction& in = *parsed.instruction;
   if (IsCollective(in.opcode())) return CheckCollectiveAttributes(parsed);
-  bool fusion = !parsed.seen_attributes.empty() &&
-                parsed.seen_attributes.front() == "fusion";
-  AttributeRule rule = RuleFor(in.opcode(), fusion);
+  AttributeRule rule = RuleFor(in.opcode());
   auto has = [&](std::string_view a) {
     return std::find(parsed.seen_attributes.begin(),
                      parsed.seen_attributes.end(),
                      a) != parsed.seen_attributes.end();
   };
-  std::string op_name =
-      fusion ? "fusion" : std::string(OpcodeName(in.opcode()));
+  std::string op_name(OpcodeName(in.opcode()));
   if (parsed.is_bitcast) op_name = "bitcast";
   for (const std::string& a : parsed.seen_attributes) {
-    if (a == "metadata" || a == "fusion") continue;
+    if (a == "metadata") continue;
     if (std::find(std::begin(kIgnoredAttributes), std::end(kIgnoredAttributes),
                   a) != std::end(kIgnoredAttributes) &&
         !(a == "backend_config" && in.opcode() == Opcode::kCustomCall))
@@ -1515,6 +1572,7 @@ Status HloParser::Build(Module& module) {
   for (size_t i = 0; i < computations_.size(); ++i)
     XFFI_RETURN_IF_ERROR(
         BuildComputation(computations_[i], *owned[i], by_name));
+  FusionsOutsideTheContractAsCalls(owned);
 
   // Computations may not call themselves, directly or not.
   std::map<const Computation*, int> state;  // 1: on the path, 2: done
@@ -1636,6 +1694,7 @@ Status HloParser::BuildComputation(
   std::vector<Instruction*> built(list.size(), nullptr);
   for (size_t i : order) {
     ParsedInstruction& p = list[i];
+    if (p.fusion_as_call) p.instruction = CallOf(*p.instruction);
     for (size_t operand : operand_index[i])
       p.instruction->AppendOperand(built[operand]);
     auto find = [&](const Ref& ref) -> StatusOr<Computation*> {

@@ -370,6 +370,10 @@ class Printer {
       case Opcode::kCall:
         Called("to_apply", in, 0);
         break;
+      case Opcode::kFusion:
+        Attr("kind", std::string(FusionKindName(in.fusion_kind)));
+        Called("calls", in, 0);
+        break;
       case Opcode::kWhile:
         Called("condition", in, 0);
         Called("body", in, 1);

@@ -1,0 +1,562 @@
+// The tile-by-tile evaluator of loop fusions (see fused_loop.h).
+#include "cpu/fused_loop.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "cpu/elementwise_loops.h"
+
+namespace xffi::cpu {
+namespace {
+
+// Elements per tile: a few scratch buffers of this many 8-byte elements
+// stay within L2 while each op streams through them.
+constexpr int64_t kTileElements = 4096;
+constexpr size_t kScratchAlignment = 64;
+
+// offset(index) = base + sum(index[d] * strides[d]), in elements of the
+// array it reads, for an index into the value's own dimensions.
+struct AffineMap {
+  int64_t base = 0;
+  std::vector<int64_t> strides;
+};
+
+std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t d = dims.size(); d-- > 1;) strides[d - 1] = strides[d] * dims[d];
+  return strides;
+}
+
+bool IsIndexMap(Opcode opcode) {
+  return opcode == Opcode::kBroadcast || opcode == Opcode::kTranspose ||
+         opcode == Opcode::kSlice || opcode == Opcode::kReverse;
+}
+
+bool IsTileKernelOp(Opcode opcode) {
+  return IsElementwiseUnary(opcode) || IsElementwiseBinary(opcode) ||
+         opcode == Opcode::kSelect || opcode == Opcode::kClamp ||
+         opcode == Opcode::kConvert || opcode == Opcode::kBitcastConvert;
+}
+
+// The map of `op` (an index map) in terms of its operand's map.
+AffineMap Compose(const Instruction& op, const AffineMap& operand) {
+  AffineMap out;
+  out.base = operand.base;
+  const std::vector<int64_t>& dims = op.shape().dims();
+  out.strides.assign(dims.size(), 0);
+  switch (op.opcode()) {
+    case Opcode::kBroadcast: {
+      // An operand dimension of size 1 may stretch to any size (StableHLO's
+      // broadcast_in_dim): its index stays 0.
+      const std::vector<int64_t>& in_dims = op.operand(0)->shape().dims();
+      for (size_t j = 0; j < op.dimensions.size(); ++j)
+        if (in_dims[j] != 1)
+          out.strides[static_cast<size_t>(op.dimensions[j])] +=
+              operand.strides[j];
+      break;
+    }
+    case Opcode::kTranspose:
+      for (size_t i = 0; i < dims.size(); ++i)
+        out.strides[i] = operand.strides[static_cast<size_t>(op.dimensions[i])];
+      break;
+    case Opcode::kSlice:
+      for (size_t j = 0; j < dims.size(); ++j) {
+        out.strides[j] = operand.strides[j] * op.slice_strides[j];
+        out.base += op.slice_starts[j] * operand.strides[j];
+      }
+      break;
+    case Opcode::kReverse: {
+      out.strides = operand.strides;
+      const std::vector<int64_t>& in_dims = op.operand(0)->shape().dims();
+      for (int64_t d : op.dimensions) {
+        auto j = static_cast<size_t>(d);
+        out.base += (in_dims[j] - 1) * operand.strides[j];
+        out.strides[j] = -operand.strides[j];
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return out;
+}
+
+template <typename T>
+void CopyRun(const unsigned char* from, int64_t stride, int64_t count,
+             unsigned char* to) {
+  const T* in = reinterpret_cast<const T*>(from);
+  T* out = reinterpret_cast<T*>(to);
+  if (stride == 0) {
+    std::fill(out, out + count, *in);
+  } else if (stride == 1) {
+    std::memcpy(out, in, static_cast<size_t>(count) * sizeof(T));
+  } else {
+    for (int64_t i = 0; i < count; ++i) out[i] = in[i * stride];
+  }
+}
+
+struct Bytes16 {
+  uint64_t lo, hi;
+};
+
+void CopyElements(int element_bytes, const unsigned char* from, int64_t stride,
+                  int64_t count, unsigned char* to) {
+  switch (element_bytes) {
+    case 1:
+      return CopyRun<uint8_t>(from, stride, count, to);
+    case 2:
+      return CopyRun<uint16_t>(from, stride, count, to);
+    case 4:
+      return CopyRun<uint32_t>(from, stride, count, to);
+    case 8:
+      return CopyRun<uint64_t>(from, stride, count, to);
+    default:
+      return CopyRun<Bytes16>(from, stride, count, to);
+  }
+}
+
+// Writes elements [begin, begin + count) of a value of dimensions `dims`
+// that reads `array` through `map`.
+void Gather(const unsigned char* array, int element_bytes,
+            const std::vector<int64_t>& dims, const AffineMap& map,
+            int64_t begin, int64_t count, unsigned char* out) {
+  if (dims.empty()) {
+    CopyElements(element_bytes, array + map.base * element_bytes, 0, count,
+                 out);
+    return;
+  }
+  const size_t rank = dims.size();
+  std::vector<int64_t> index(rank);
+  int64_t rest = begin;
+  int64_t offset = map.base;
+  for (size_t d = rank; d-- > 0;) {
+    index[d] = rest % dims[d];
+    rest /= dims[d];
+    offset += index[d] * map.strides[d];
+  }
+  const size_t minor = rank - 1;
+  while (count > 0) {
+    int64_t run = std::min(dims[minor] - index[minor], count);
+    CopyElements(element_bytes, array + offset * element_bytes,
+                 map.strides[minor], run, out);
+    out += run * element_bytes;
+    count -= run;
+    offset += run * map.strides[minor];
+    index[minor] += run;
+    for (size_t d = minor; d > 0 && index[d] == dims[d]; --d) {
+      offset -= dims[d] * map.strides[d];
+      index[d] = 0;
+      ++index[d - 1];
+      offset += map.strides[d - 1];
+    }
+  }
+}
+
+// What one value of the fused computation is within a tile.
+struct TileStep {
+  enum class Kind { kStream, kCompute, kAlias, kGather };
+  Kind kind = Kind::kStream;
+  int element_bytes = 0;
+  // kStream, kGather: the whole array it reads (an index into Plan's
+  // arrays); kAlias: the tile slot it shares.
+  int source = 0;
+  // kCompute: per operand, a tile slot (>= 0) or, for a scalar operand,
+  // -1 - its whole array.
+  std::vector<int> operands;
+  Kernel full, rest;  // kCompute, for a full tile and the last one
+  std::vector<const Shape*> full_shapes, rest_shapes;  // operands, result
+  std::vector<int64_t> dims;                           // kGather
+  AffineMap map;                                       // kGather
+  int scratch = -1;  // kCompute, kGather: its tile buffer
+};
+
+// A value computed whole before the tiles, by its own kernel.
+struct WholeStep {
+  const Instruction* op = nullptr;
+  Kernel kernel;
+  std::vector<int> operands;  // whole arrays
+  int result = 0;             // whole array
+};
+
+struct Plan {
+  int64_t n = 0;     // output elements
+  int64_t tile = 0;  // elements per full tile
+  // Whole arrays: fusion operand `parameter` (>= 0), a constant's bytes,
+  // or a whole value's run buffer (`scratch_bytes` > 0).
+  struct Array {
+    int parameter = -1;
+    const void* constant = nullptr;
+    size_t scratch_bytes = 0;
+  };
+  std::vector<Array> arrays;
+  std::vector<WholeStep> wholes;
+  std::vector<TileStep> tiles;  // in program order; the last is the root
+  int scratch_buffers = 0;
+  size_t scratch_stride = 0;  // bytes per tile buffer
+  // The tile-shaped stand-ins the tile kernels were made from.
+  std::vector<std::unique_ptr<Instruction>> stand_ins;
+  std::vector<std::unique_ptr<Shape>> shapes;
+};
+
+int ElementBytes(const Shape& shape) {
+  return static_cast<int>(ElementByteSize(shape.element_type()));
+}
+
+class Planner {
+ public:
+  explicit Planner(const Instruction& fusion)
+      : fusion_(fusion), fused_(*fusion.called_computations()[0]) {}
+  StatusOr<std::shared_ptr<Plan>> Make();
+
+ private:
+  int ArrayOf(const Instruction* op);
+  const Shape* TileShape(const Shape& like, int64_t elements);
+  StatusOr<Kernel> TileKernel(const Instruction& op,
+                              const std::vector<bool>& scalar, int64_t elements,
+                              std::vector<const Shape*>& shapes);
+
+  const Instruction& fusion_;
+  const Computation& fused_;
+  std::shared_ptr<Plan> plan_ = std::make_shared<Plan>();
+  std::unordered_map<const Instruction*, int> array_of_;
+  std::unordered_map<const Instruction*, int> slot_of_;
+};
+
+int Planner::ArrayOf(const Instruction* op) {
+  auto found = array_of_.find(op);
+  if (found != array_of_.end()) return found->second;
+  Plan::Array array;
+  if (op->opcode() == Opcode::kParameter) {
+    array.parameter = static_cast<int>(op->parameter_number);
+  } else if (op->opcode() == Opcode::kConstant) {
+    array.constant = op->literal.data();
+  } else {
+    array.scratch_bytes = op->shape().byte_size();
+  }
+  plan_->arrays.push_back(array);
+  int index = static_cast<int>(plan_->arrays.size()) - 1;
+  array_of_[op] = index;
+  return index;
+}
+
+const Shape* Planner::TileShape(const Shape& like, int64_t elements) {
+  plan_->shapes.push_back(
+      std::make_unique<Shape>(Shape::Array(like.element_type(), {elements})));
+  return plan_->shapes.back().get();
+}
+
+// The kernel of `op` over `elements` elements: made from a stand-in whose
+// operands and result are 1-D arrays of that length (scalars stay scalars).
+StatusOr<Kernel> Planner::TileKernel(const Instruction& op,
+                                     const std::vector<bool>& scalar,
+                                     int64_t elements,
+                                     std::vector<const Shape*>& shapes) {
+  shapes.clear();
+  auto stand_in = std::make_unique<Instruction>(op);
+  stand_in->set_shape(*TileShape(op.shape(), elements));
+  for (int64_t i = 0; i < op.operand_count(); ++i) {
+    const Shape& operand = op.operand(i)->shape();
+    Shape shape = scalar[static_cast<size_t>(i)]
+                      ? operand
+                      : *TileShape(operand, elements);
+    auto parameter = std::make_unique<Instruction>(Opcode::kParameter, shape);
+    parameter->set_name(op.operand(i)->name());
+    stand_in->ReplaceOperand(i, parameter.get());
+    shapes.push_back(&parameter->shape());
+    plan_->stand_ins.push_back(std::move(parameter));
+  }
+  shapes.push_back(&stand_in->shape());
+  StatusOr<Kernel> kernel = MakeElementwiseKernel(*stand_in);
+  plan_->stand_ins.push_back(std::move(stand_in));
+  return kernel;
+}
+
+StatusOr<std::shared_ptr<Plan>> Planner::Make() {
+  const Instruction* root = fused_.root();
+  if (!fusion_.shape().IsArray() || root == nullptr || !root->shape().IsArray())
+    return NotFound("a fusion with a tuple result");
+  const auto& instructions = fused_.instructions();
+  // Which values the tiles read in the output's index space (linear), and
+  // which are needed whole; users come after their operands, so walking
+  // backwards settles each value's uses before the value.
+  std::unordered_map<const Instruction*, bool> linear, whole;
+  std::unordered_map<const Instruction*, const Instruction*> chain_base;
+  linear[root] = true;
+  for (size_t i = instructions.size(); i-- > 0;) {
+    const Instruction* op = instructions[i].get();
+    if (!linear[op] && !whole[op]) continue;
+    if (ElementBytes(op->shape()) == 0)
+      return NotFound("an element type without a byte size");
+    Opcode opcode = op->opcode();
+    if (opcode == Opcode::kParameter || opcode == Opcode::kConstant) continue;
+    bool tiled = !whole[op] && (IsTileKernelOp(opcode) || IsIndexMap(opcode) ||
+                                opcode == Opcode::kReshape);
+    if (!tiled) {
+      whole[op] = true;
+      for (const Instruction* operand : op->operands()) whole[operand] = true;
+    } else if (IsIndexMap(opcode)) {
+      const Instruction* base = op;
+      while (IsIndexMap(base->opcode())) base = base->operand(0);
+      chain_base[op] = base;
+      whole[base] = true;
+    } else if (opcode == Opcode::kReshape) {
+      linear[op->operand(0)] = true;
+    } else {
+      for (const Instruction* operand : op->operands()) {
+        if (operand->shape().rank() == 0 && op->shape().rank() > 0)
+          whole[operand] = true;
+        else
+          linear[operand] = true;
+      }
+    }
+  }
+
+  Plan& plan = *plan_;
+  plan.n = root->shape().num_elements();
+  plan.tile = std::min(kTileElements, std::max<int64_t>(plan.n, 1));
+  const int64_t rest = plan.n % plan.tile;
+  size_t widest = 1;
+  for (const auto& owned : instructions) {
+    const Instruction* op = owned.get();
+    Opcode opcode = op->opcode();
+    bool leaf = opcode == Opcode::kParameter || opcode == Opcode::kConstant;
+    if (whole[op] && !leaf) {
+      WholeStep step;
+      step.op = op;
+      StatusOr<Kernel> kernel = MakeKernel(*op);
+      if (!kernel.ok()) return NotFound(kernel.status().message());
+      step.kernel = std::move(*kernel);
+      for (const Instruction* operand : op->operands())
+        step.operands.push_back(ArrayOf(operand));
+      step.result = ArrayOf(op);
+      plan.wholes.push_back(std::move(step));
+    }
+    if (!linear[op]) continue;
+    TileStep step;
+    step.element_bytes = ElementBytes(op->shape());
+    widest = std::max(widest, static_cast<size_t>(step.element_bytes));
+    if (leaf || whole[op]) {
+      step.kind = TileStep::Kind::kStream;
+      step.source = ArrayOf(op);
+    } else if (opcode == Opcode::kReshape) {
+      step.kind = TileStep::Kind::kAlias;
+      step.source = slot_of_.at(op->operand(0));
+    } else if (IsIndexMap(opcode)) {
+      step.kind = TileStep::Kind::kGather;
+      const Instruction* base = chain_base.at(op);
+      step.source = ArrayOf(base);
+      std::vector<const Instruction*> chain;
+      for (const Instruction* at = op; at != base; at = at->operand(0))
+        chain.push_back(at);
+      AffineMap map;
+      map.strides = RowMajorStrides(base->shape().dims());
+      for (size_t k = chain.size(); k-- > 0;) map = Compose(*chain[k], map);
+      step.map = std::move(map);
+      step.dims = op->shape().dims();
+      step.scratch = plan.scratch_buffers++;
+    } else {
+      step.kind = TileStep::Kind::kCompute;
+      std::vector<bool> scalar;
+      for (const Instruction* operand : op->operands()) {
+        bool is_scalar = operand->shape().rank() == 0 && op->shape().rank() > 0;
+        scalar.push_back(is_scalar);
+        step.operands.push_back(is_scalar ? -1 - ArrayOf(operand)
+                                          : slot_of_.at(operand));
+      }
+      StatusOr<Kernel> full =
+          TileKernel(*op, scalar, plan.tile, step.full_shapes);
+      if (!full.ok()) return NotFound(full.status().message());
+      step.full = std::move(*full);
+      if (rest > 0) {
+        StatusOr<Kernel> last = TileKernel(*op, scalar, rest, step.rest_shapes);
+        if (!last.ok()) return NotFound(last.status().message());
+        step.rest = std::move(*last);
+      }
+      step.scratch = plan.scratch_buffers++;
+    }
+    slot_of_[op] = static_cast<int>(plan.tiles.size());
+    plan.tiles.push_back(std::move(step));
+  }
+  if (plan.tiles.empty() || slot_of_.count(root) == 0 ||
+      slot_of_.at(root) != static_cast<int>(plan.tiles.size()) - 1)
+    return NotFound("a fused computation whose root is not its last value");
+  size_t bytes = static_cast<size_t>(plan.tile) * widest;
+  plan.scratch_stride =
+      (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
+  return plan_;
+}
+
+struct AlignedFree {
+  void operator()(void* p) const {
+    ::operator delete(p, std::align_val_t(kScratchAlignment));
+  }
+};
+using Scratch = std::unique_ptr<void, AlignedFree>;
+
+Scratch Allocate(size_t bytes) {
+  return Scratch(::operator new(std::max<size_t>(bytes, 1),
+                                std::align_val_t(kScratchAlignment)));
+}
+
+// Buffers one thread's tiles use: scratch for the computed and gathered
+// values, the current tile's value pointers, a kernel's operand views.
+struct TileBuffers {
+  Scratch scratch;
+  std::vector<unsigned char*> slots;
+  std::vector<ArrayView> operands;
+
+  explicit TileBuffers(const Plan& plan)
+      : scratch(Allocate(plan.scratch_stride *
+                         static_cast<size_t>(plan.scratch_buffers))),
+        slots(plan.tiles.size()) {}
+};
+
+// Runs tiles [begin, end) (element offsets; begin is a tile boundary).
+Status RunTiles(const Plan& plan, const std::vector<unsigned char*>& arrays,
+                unsigned char* output, int64_t begin, int64_t end,
+                TileBuffers& buffers) {
+  auto* scratch = static_cast<unsigned char*>(buffers.scratch.get());
+  std::vector<unsigned char*>& slots = buffers.slots;
+  std::vector<ArrayView>& operands = buffers.operands;
+  ArrayView result;
+  const size_t root = plan.tiles.size() - 1;
+  for (int64_t at = begin; at < end; at += plan.tile) {
+    const int64_t count = std::min(plan.tile, end - at);
+    const bool full = count == plan.tile;
+    for (size_t s = 0; s < plan.tiles.size(); ++s) {
+      const TileStep& step = plan.tiles[s];
+      const int64_t offset = at * step.element_bytes;
+      unsigned char* own =
+          s == root ? output + offset
+                    : scratch + plan.scratch_stride *
+                                    static_cast<size_t>(step.scratch);
+      switch (step.kind) {
+        case TileStep::Kind::kStream:
+          slots[s] = arrays[static_cast<size_t>(step.source)] + offset;
+          break;
+        case TileStep::Kind::kAlias:
+          slots[s] = slots[static_cast<size_t>(step.source)];
+          break;
+        case TileStep::Kind::kGather:
+          Gather(arrays[static_cast<size_t>(step.source)], step.element_bytes,
+                 step.dims, step.map, at, count, own);
+          slots[s] = own;
+          break;
+        case TileStep::Kind::kCompute: {
+          const std::vector<const Shape*>& shapes =
+              full ? step.full_shapes : step.rest_shapes;
+          operands.clear();
+          for (size_t k = 0; k < step.operands.size(); ++k) {
+            int source = step.operands[k];
+            void* data = source >= 0 ? slots[static_cast<size_t>(source)]
+                                     : arrays[static_cast<size_t>(-1 - source)];
+            operands.push_back({shapes[k], data});
+          }
+          result = {shapes.back(), own};
+          KernelArgs args;
+          args.operands = operands;
+          args.results = std::span<const ArrayView>(&result, 1);
+          Status status = (full ? step.full : step.rest)(args);
+          if (!status.ok()) return status;
+          slots[s] = own;
+          break;
+        }
+      }
+    }
+    unsigned char* out = output + at * plan.tiles[root].element_bytes;
+    if (slots[root] != out)
+      std::memmove(out, slots[root],
+                   static_cast<size_t>(count * plan.tiles[root].element_bytes));
+  }
+  return Status::Ok();
+}
+
+// A fusion's kernel: its plan, and buffers kept from run to run for the
+// calling thread (a program runs one thunk at a time, so one run uses them
+// at once; the pool's threads allocate their own).
+class FusedLoop {
+ public:
+  explicit FusedLoop(std::shared_ptr<const Plan> plan)
+      : plan_(std::move(plan)), arrays_(plan_->arrays.size()), caller_(*plan_) {
+    for (size_t i = 0; i < plan_->arrays.size(); ++i) {
+      const Plan::Array& array = plan_->arrays[i];
+      if (array.constant != nullptr) {
+        arrays_[i] =
+            static_cast<unsigned char*>(const_cast<void*>(array.constant));
+      } else if (array.parameter < 0) {
+        wholes_.push_back(Allocate(array.scratch_bytes));
+        arrays_[i] = static_cast<unsigned char*>(wholes_.back().get());
+      }
+    }
+  }
+
+  Status Run(const KernelArgs& args) {
+    const Plan& plan = *plan_;
+    for (size_t i = 0; i < plan.arrays.size(); ++i)
+      if (plan.arrays[i].parameter >= 0)
+        arrays_[i] = static_cast<unsigned char*>(
+            args.operands[static_cast<size_t>(plan.arrays[i].parameter)].data);
+    for (const WholeStep& step : plan.wholes) {
+      operands_.clear();
+      for (size_t k = 0; k < step.operands.size(); ++k)
+        operands_.push_back(
+            {&step.op->operand(static_cast<int64_t>(k))->shape(),
+             arrays_[static_cast<size_t>(step.operands[k])]});
+      ArrayView result{&step.op->shape(),
+                       arrays_[static_cast<size_t>(step.result)]};
+      KernelArgs whole_args;
+      whole_args.operands = operands_;
+      whole_args.results = std::span<const ArrayView>(&result, 1);
+      whole_args.pool = args.pool;
+      Status status = step.kernel(whole_args);
+      if (!status.ok()) return status;
+    }
+    auto* output = static_cast<unsigned char*>(args.results[0].data);
+    if (args.pool == nullptr || plan.n < kParallelThreshold)
+      return RunTiles(plan, arrays_, output, 0, plan.n, caller_);
+    Status failure;
+    std::mutex failure_mutex;
+    ParallelFor(
+        args.pool, plan.n,
+        [&](int64_t begin, int64_t end) {
+          TileBuffers buffers(plan);
+          Status status = RunTiles(plan, arrays_, output, begin, end, buffers);
+          if (!status.ok()) {
+            std::lock_guard<std::mutex> lock(failure_mutex);
+            failure = status;
+          }
+        },
+        plan.tile);
+    return failure;
+  }
+
+ private:
+  std::shared_ptr<const Plan> plan_;
+  std::vector<unsigned char*> arrays_;
+  std::vector<Scratch> wholes_;
+  std::vector<ArrayView> operands_;
+  TileBuffers caller_;
+};
+
+}  // namespace
+
+StatusOr<Kernel> MakeFusedLoopKernel(const Instruction& fusion) {
+  if (fusion.opcode() != Opcode::kFusion ||
+      fusion.fusion_kind != FusionKind::kLoop ||
+      fusion.called_computations().size() != 1)
+    return NotFound(fusion.Describe() + " is not a loop fusion");
+  StatusOr<std::shared_ptr<Plan>> plan = Planner(fusion).Make();
+  if (!plan.ok()) return plan.status();
+  auto loop = std::make_shared<FusedLoop>(std::move(*plan));
+  return Kernel(
+      [loop](const KernelArgs& args) -> Status { return loop->Run(args); });
+}
+
+}  // namespace xffi::cpu
