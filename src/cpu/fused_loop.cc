@@ -175,6 +175,9 @@ struct TileStep {
   std::vector<int64_t> dims;                           // kGather
   AffineMap map;                                       // kGather
   int scratch = -1;  // kCompute, kGather: its tile buffer
+  // kGather of one element (a broadcast scalar): the same in every tile,
+  // so filled once per run of tiles.
+  bool uniform = false;
 };
 
 // A value computed whole before the tiles, by its own kernel.
@@ -358,6 +361,8 @@ StatusOr<std::shared_ptr<Plan>> Planner::Make() {
       AffineMap map;
       map.strides = RowMajorStrides(base->shape().dims());
       for (size_t k = chain.size(); k-- > 0;) map = Compose(*chain[k], map);
+      step.uniform = std::all_of(map.strides.begin(), map.strides.end(),
+                                 [](int64_t stride) { return stride == 0; });
       step.map = std::move(map);
       step.dims = op->shape().dims();
       step.scratch = plan.scratch_buffers++;
@@ -445,8 +450,11 @@ Status RunTiles(const Plan& plan, const std::vector<unsigned char*>& arrays,
           slots[s] = slots[static_cast<size_t>(step.source)];
           break;
         case TileStep::Kind::kGather:
-          Gather(arrays[static_cast<size_t>(step.source)], step.element_bytes,
-                 step.dims, step.map, at, count, own);
+          // The first tile is full unless it is the only one, so a uniform
+          // value filled then covers every later tile.
+          if (!step.uniform || at == begin || s == root)
+            Gather(arrays[static_cast<size_t>(step.source)], step.element_bytes,
+                   step.dims, step.map, at, count, own);
           slots[s] = own;
           break;
         case TileStep::Kind::kCompute: {
