@@ -39,6 +39,15 @@ bool IsIndexMap(Opcode opcode) {
          opcode == Opcode::kSlice || opcode == Opcode::kReverse;
 }
 
+// A reshape, or a broadcast that only inserts dimensions of size 1: an
+// element keeps its row-major linear index.
+bool KeepsLinearIndex(const Instruction& op) {
+  if (op.opcode() == Opcode::kReshape) return true;
+  return op.opcode() == Opcode::kBroadcast &&
+         op.shape().num_elements() == op.operand(0)->shape().num_elements() &&
+         std::is_sorted(op.dimensions.begin(), op.dimensions.end());
+}
+
 bool IsTileKernelOp(Opcode opcode) {
   return IsElementwiseUnary(opcode) || IsElementwiseBinary(opcode) ||
          opcode == Opcode::kSelect || opcode == Opcode::kClamp ||
@@ -304,13 +313,13 @@ StatusOr<std::shared_ptr<Plan>> Planner::Make() {
     if (!tiled) {
       whole[op] = true;
       for (const Instruction* operand : op->operands()) whole[operand] = true;
+    } else if (KeepsLinearIndex(*op)) {
+      linear[op->operand(0)] = true;
     } else if (IsIndexMap(opcode)) {
       const Instruction* base = op;
       while (IsIndexMap(base->opcode())) base = base->operand(0);
       chain_base[op] = base;
       whole[base] = true;
-    } else if (opcode == Opcode::kReshape) {
-      linear[op->operand(0)] = true;
     } else {
       for (const Instruction* operand : op->operands()) {
         if (operand->shape().rank() == 0 && op->shape().rank() > 0)
@@ -348,7 +357,7 @@ StatusOr<std::shared_ptr<Plan>> Planner::Make() {
     if (leaf || whole[op]) {
       step.kind = TileStep::Kind::kStream;
       step.source = ArrayOf(op);
-    } else if (opcode == Opcode::kReshape) {
+    } else if (KeepsLinearIndex(*op)) {
       step.kind = TileStep::Kind::kAlias;
       step.source = slot_of_.at(op->operand(0));
     } else if (IsIndexMap(opcode)) {

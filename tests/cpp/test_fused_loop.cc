@@ -166,6 +166,29 @@ TEST(FusedLoop, IntegerBitcastAndBf16Chains) {
   ExpectSameAsUnfused(kMixedTypes, {std::move(x), std::move(b)});
 }
 
+// As jnp's scatter indices: computed, then given a trailing dimension of
+// size 1 (a broadcast that keeps every element's linear index).
+constexpr std::string_view kUnitDimensions = R"(HloModule m
+ENTRY %main (x: s32[9000]) -> s32[9000,1] {
+  %x = s32[9000] parameter(0)
+  %zero = s32[] constant(0)
+  %zb = s32[9000] broadcast(%zero), dimensions={}
+  %lt = pred[9000] compare(%x, %zb), direction=LT
+  %n = s32[] constant(100)
+  %nb = s32[9000] broadcast(%n), dimensions={}
+  %wrapped = s32[9000] add(%x, %nb)
+  %index = s32[9000] select(%lt, %wrapped, %x)
+  ROOT %column = s32[9000,1] broadcast(%index), dimensions={0}
+}
+)";
+
+TEST(FusedLoop, ABroadcastInsertingUnitDimensionsStreams) {
+  EXPECT_EQ(EvaluatedFusions(kUnitDimensions), std::make_pair(1, 1));
+  Literal x(Shape::Array(ElementType::kS32, {9000}));
+  for (int32_t i = 0; i < 9000; ++i) x.data<int32_t>()[i] = i % 200 - 100;
+  ExpectSameAsUnfused(kUnitDimensions, {x});
+}
+
 TEST(FusedLoop, ATupleResultIsLeftToTheCall) {
   // A multi-output loop fusion written by hand: the evaluator declines,
   // the executor runs the fused computation as a call.
