@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 
+#include "compiler/in_place.h"
 #include "cpu/custom_call_thunk.h"
 #include "cpu/region_runner.h"
 #include "xffi/program/builtin_targets.h"
@@ -243,6 +244,7 @@ struct Runtime {
   explicit Runtime(Platform platform) : context(platform) {}
   ExecutionContext context;
   std::unique_ptr<ThreadPool> pool;
+  std::unique_ptr<compiler::InPlaceAnalysis> in_place;
   ExecutorEnv env;
 };
 
@@ -395,7 +397,7 @@ CompiledComputation::~CompiledComputation() {
 StatusOr<std::unique_ptr<CompiledComputation>> CompiledComputation::Build(
     const Computation& computation, ExecutorEnv& env) {
   StatusOr<compiler::BufferAssignment> assignment =
-      compiler::AssignBuffers(computation);
+      compiler::AssignBuffers(computation, env.in_place);
   if (!assignment.ok()) return assignment.status();
   std::unique_ptr<CompiledComputation> compiled(
       new CompiledComputation(computation, std::move(*assignment)));
@@ -578,6 +580,8 @@ StatusOr<std::unique_ptr<Executable>> CreateExecutable(
   runtime->env.kernels = std::move(kernels);
   runtime->env.context = &runtime->context;
   runtime->env.pool = runtime->pool.get();
+  runtime->in_place = std::make_unique<compiler::InPlaceAnalysis>(module);
+  runtime->env.in_place = runtime->in_place.get();
   StatusOr<CompiledComputation*> entry = runtime->env.Get(module.entry());
   if (!entry.ok()) return entry.status();
   return std::unique_ptr<Executable>(
