@@ -8,9 +8,9 @@
 namespace xffi::compiler {
 
 // The pass pipeline (src/passes) on a verified module; leaves it verified:
-// spmd-emulation (a program for N devices made one for one), then dce
-// when options.eliminate_dead_code. Verifies after each pass and dumps the
-// module as the options ask.
+// spmd-emulation (a program for N devices made one for one), simplify,
+// cse, then dce when options.eliminate_dead_code. Verifies after each pass
+// and dumps the module as the options ask.
 Status RunCompilePasses(Module& module, const CompileOptions& options);
 
 }  // namespace xffi::compiler

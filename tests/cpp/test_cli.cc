@@ -306,7 +306,7 @@ TEST_F(CliTest, DumpAfterWritesTheProgramAfterAPass) {
   EXPECT_EQ(unknown.status, 1) << unknown.output;
   EXPECT_THAT(unknown.output,
               HasSubstr("no pass named 'fusion' to dump after; the passes "
-                        "are: spmd-emulation, dce (or all)"));
+                        "are: spmd-emulation, simplify, cse, dce (or all)"));
 }
 
 TEST_F(CliTest, RunWritesResultsAndChecksThem) {
