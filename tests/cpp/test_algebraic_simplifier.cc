@@ -13,27 +13,13 @@
 #include <utility>
 #include <vector>
 
-#include "xffi/program/executable.h"
-#include "xffi/program/text.h"
+#include "executor_test_util.h"
 
 namespace xffi::passes {
 namespace {
 
-Module Parse(const std::string& text) {
-  StatusOr<Module> module = ParseHlo(text);
-  EXPECT_TRUE(module.ok()) << module.status().ToString();
-  return module.ok() ? std::move(*module) : Module();
-}
-
-std::vector<Literal> CompileAndRun(Module module,
-                                   const std::vector<Literal>& args) {
-  auto exe = Compile(std::move(module));
-  EXPECT_TRUE(exe.ok()) << exe.status().ToString();
-  if (!exe.ok()) return {};
-  auto out = (*exe)->Execute(args);
-  EXPECT_TRUE(out.ok()) << out.status().ToString();
-  return out.ok() ? std::move(*out) : std::vector<Literal>{};
-}
+using test::CompileAndRun;
+using test::ParseHloForTest;
 
 // The root tuple's operands, by name.
 std::vector<std::string> RootOperands(const Module& module) {
@@ -71,7 +57,7 @@ ENTRY main {
 )";
 
 TEST(AlgebraicSimplifier, FloatIdentitiesOnlyWhereExact) {
-  Module module = Parse(kFloat);
+  Module module = ParseHloForTest(kFloat);
   EXPECT_EQ(SimplifyAlgebra(module), 4);
   EXPECT_EQ(RootOperands(module),
             (std::vector<std::string>{"x", "x", "x", "x", "add_pz", "mul_pz",
@@ -96,7 +82,7 @@ TEST(AlgebraicSimplifier, FloatIdentitiesOnlyWhereExact) {
 }
 
 TEST(AlgebraicSimplifier, IntegerAndPredIdentities) {
-  Module module = Parse(R"(HloModule ints
+  Module module = ParseHloForTest(R"(HloModule ints
 
 ENTRY main {
   x = s32[4]{0} parameter(0)
@@ -145,7 +131,7 @@ ENTRY main {
 }
 
 TEST(AlgebraicSimplifier, DataMovementIdentitiesAndChains) {
-  Module module = Parse(R"(HloModule moves
+  Module module = ParseHloForTest(R"(HloModule moves
 
 ENTRY main {
   x = f32[2,3]{1,0} parameter(0)
@@ -189,7 +175,7 @@ ENTRY main {
 }
 
 TEST(AlgebraicSimplifier, TransposeChainComposesPermutations) {
-  Module module = Parse(R"(HloModule perm
+  Module module = ParseHloForTest(R"(HloModule perm
 
 ENTRY main {
   x = f32[2,3,4]{2,1,0} parameter(0)

@@ -9,32 +9,18 @@
 #include <utility>
 #include <vector>
 
-#include "xffi/program/executable.h"
-#include "xffi/program/text.h"
+#include "executor_test_util.h"
 
 namespace xffi::passes {
 namespace {
 
-Module Parse(const std::string& text) {
-  StatusOr<Module> module = ParseHlo(text);
-  EXPECT_TRUE(module.ok()) << module.status().ToString();
-  return module.ok() ? std::move(*module) : Module();
-}
+using test::CompileAndRun;
+using test::ParseHloForTest;
 
 const Instruction* Find(const Computation* c, const std::string& name) {
   for (const auto& op : c->instructions())
     if (op->name() == name) return op.get();
   return nullptr;
-}
-
-std::vector<Literal> CompileAndRun(Module module,
-                                   const std::vector<Literal>& args) {
-  auto exe = Compile(std::move(module));
-  EXPECT_TRUE(exe.ok()) << exe.status().ToString();
-  if (!exe.ok()) return {};
-  auto out = (*exe)->Execute(args);
-  EXPECT_TRUE(out.ok()) << out.status().ToString();
-  return out.ok() ? std::move(*out) : std::vector<Literal>{};
 }
 
 // The clamped index JAX writes once for a dynamic_slice and again for the
@@ -71,7 +57,7 @@ ENTRY main {
 )";
 
 TEST(CommonSubexpressionElimination, MergesRepeatsAndKeepsDifferences) {
-  Module module = Parse(kDuplicates);
+  Module module = ParseHloForTest(kDuplicates);
   const Computation* entry = module.entry();
   // zero.b, lt.b, four.b, add.b, sel.b, two.b, b.b.
   EXPECT_EQ(EliminateCommonSubexpressions(module), 7);
@@ -94,7 +80,7 @@ TEST(CommonSubexpressionElimination, ResultsAreUnchanged) {
   std::vector<Literal> args;
   args.push_back(Literal::FromVector<float>({4, 2}, {1, 2, 3, 4, 5, 6, 7, 8}));
   args.push_back(Literal::Scalar<int32_t>(-3));  // row 1
-  Module merged = Parse(kDuplicates);
+  Module merged = ParseHloForTest(kDuplicates);
   EliminateCommonSubexpressions(merged);
   std::vector<Literal> out = CompileAndRun(std::move(merged), args);
   ASSERT_EQ(out.size(), 1u);
@@ -104,7 +90,7 @@ TEST(CommonSubexpressionElimination, ResultsAreUnchanged) {
 }
 
 TEST(CommonSubexpressionElimination, SideEffectsAndLoopBodies) {
-  Module module = Parse(R"(HloModule effects
+  Module module = ParseHloForTest(R"(HloModule effects
 
 body {
   s = (s32[], f32[2]{0}) parameter(0)

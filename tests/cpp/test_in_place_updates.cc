@@ -15,7 +15,6 @@
 #include "compiler/in_place.h"
 #include "executor_test_util.h"
 #include "xffi/ffi.h"
-#include "xffi/program/text.h"
 #include "xffi/runtime/registry.h"
 
 namespace ffi = xffi::ffi;
@@ -59,12 +58,6 @@ using compiler::BufferKind;
 using compiler::InPlaceAnalysis;
 using compiler::InPlaceUpdate;
 
-Module Parse(const std::string& text) {
-  StatusOr<Module> module = ParseHlo(text);
-  EXPECT_TRUE(module.ok()) << module.status().ToString();
-  return module.ok() ? std::move(*module) : Module();
-}
-
 const Computation* Named(const Module& module, const std::string& name) {
   for (const auto& c : module.computations())
     if (c->name() == name) return c.get();
@@ -85,16 +78,6 @@ std::vector<std::pair<int64_t, int64_t>> Pairs(
   for (const InPlaceUpdate& u : updates)
     pairs.emplace_back(u.output_leaf, u.parameter_leaf);
   return pairs;
-}
-
-std::vector<Literal> CompileAndRun(Module module,
-                                   const std::vector<Literal>& arguments) {
-  auto exe = CompileForTest(std::move(module));
-  EXPECT_TRUE(exe.ok()) << exe.status().ToString();
-  if (!exe.ok()) return {};
-  auto out = (*exe)->Execute(arguments);
-  EXPECT_TRUE(out.ok()) << out.status().ToString();
-  return out.ok() ? std::move(*out) : std::vector<Literal>{};
 }
 
 // jax.jit(fori_update_rows) at 8x4, as JAX 0.10 lowers it to HLO: the body
@@ -152,7 +135,7 @@ ENTRY main.4 {
 )";
 
 TEST(InPlaceUpdates, ForiLoopThroughACallKeepsOneBufferForTheRows) {
-  Module module = Parse(kForiUpdateRows);
+  Module module = ParseHloForTest(kForiUpdateRows);
   InPlaceAnalysis analysis(module);
   const Computation* callee = Named(module, "closed_call.1");
   const Computation* body = Named(module, "region_0.2");
@@ -217,7 +200,7 @@ ENTRY main {
 )";
 
 TEST(InPlaceUpdates, OnlyADeadArenaOperandIsOverwritten) {
-  Module module = Parse(kEntryUpdates);
+  Module module = ParseHloForTest(kEntryUpdates);
   const Computation* entry = module.entry();
   InPlaceAnalysis analysis(module);
   auto assignment = AssignBuffers(*entry, &analysis);
@@ -327,7 +310,7 @@ void ExpectLoopResult(Module module, bool acc_reads_updated_x,
 }
 
 TEST(InPlaceUpdates, StateReadBeforeTheUpdateIsUpdatedInPlace) {
-  Module module = Parse(LoopProgram(R"(
+  Module module = ParseHloForTest(LoopProgram(R"(
   acc2 = f32[4,2]{1,0} add(acc, x)
   dus = f32[4,2]{1,0} dynamic-update-slice(x, row, i, zero))"));
   InPlaceAnalysis analysis(module);
@@ -337,7 +320,7 @@ TEST(InPlaceUpdates, StateReadBeforeTheUpdateIsUpdatedInPlace) {
 }
 
 TEST(InPlaceUpdates, StateReadAfterTheUpdateKeepsItsBuffer) {
-  Module module = Parse(LoopProgram(R"(
+  Module module = ParseHloForTest(LoopProgram(R"(
   dus = f32[4,2]{1,0} dynamic-update-slice(x, row, i, zero)
   acc2 = f32[4,2]{1,0} add(acc, x))"));
   InPlaceAnalysis analysis(module);
@@ -353,9 +336,9 @@ TEST(InPlaceUpdates, StateReadAfterTheUpdateKeepsItsBuffer) {
 TEST(InPlaceUpdates, StatePassedThroughTwiceIsNotOverwritten) {
   // The body returns x itself as the new acc and its update as the new x:
   // x is read at the end, so the update may not write over it.
-  Module module = Parse(LoopProgram(R"(
+  Module module = ParseHloForTest(LoopProgram(R"(
   dus = f32[4,2]{1,0} dynamic-update-slice(x, row, i, zero))",
-                                    "dus", "x"));
+                                              "dus", "x"));
   InPlaceAnalysis analysis(module);
   EXPECT_TRUE(analysis.Of(Named(module, "body")).empty());
   ExpectLoopResult(std::move(module), false, true);
@@ -364,10 +347,10 @@ TEST(InPlaceUpdates, StatePassedThroughTwiceIsNotOverwritten) {
 TEST(InPlaceUpdates, OneArrayTwiceInTheInitialStateIsCopied) {
   // init = (0, copy_x, copy_x): both leaves start as one buffer; the loop
   // must still update x without touching acc.
-  Module module = Parse(LoopProgram(R"(
+  Module module = ParseHloForTest(LoopProgram(R"(
   acc2 = f32[4,2]{1,0} add(acc, x)
   dus = f32[4,2]{1,0} dynamic-update-slice(x, row, i, zero))",
-                                    "dus", "acc2", "copy_x"));
+                                              "dus", "acc2", "copy_x"));
   std::vector<float> x0 = Iota(8, 1);
   std::vector<Literal> out = CompileAndRun(
       std::move(module), {Literal::FromVector<float>({4, 2}, x0)});
@@ -384,7 +367,7 @@ TEST(InPlaceUpdates, CustomCallAliasingTheStateGetsACopy) {
   // The custom call's result aliases x, and the update after it
   // overwrites x in place: the custom call must work on a copy of x.
   in_place_test::Register();
-  Module module = Parse(LoopProgram(R"(
+  Module module = ParseHloForTest(LoopProgram(R"(
   acc2 = f32[4,2]{1,0} custom-call(x), custom_call_target="ip.add_one", output_to_operand_aliasing={{}: (0, {})}, api_version=API_VERSION_TYPED_FFI
   dus = f32[4,2]{1,0} dynamic-update-slice(x, row, i, zero))"));
   InPlaceAnalysis analysis(module);
@@ -415,7 +398,7 @@ TEST(InPlaceUpdates, CustomCallAliasingTheStateGetsACopy) {
 TEST(InPlaceUpdates, CallWithALiveArgumentUpdatesACopy) {
   // f updates its parameter in place; the first call's argument is read
   // again afterwards, so that call gets a copy; the second's is dead.
-  Module module = Parse(R"(HloModule calls
+  Module module = ParseHloForTest(R"(HloModule calls
 
 f {
   p = f32[4]{0} parameter(0)
