@@ -5,6 +5,8 @@
 #include "xffi/c_api.h"
 #include "xffi/runtime/api.h"
 #include "xffi/runtime/call.h"
+#include "xffi/runtime/collectives.h"
+#include "xffi/runtime/command_buffer.h"
 #include "xffi/runtime/context.h"
 #include "xffi/runtime/future.h"
 #include "xffi/runtime/introspect.h"

@@ -1,10 +1,12 @@
 // The API entry points that query a handler's invoke context: user data,
 // state, stream, device memory, thread pool, run id, device ordinal,
 // extensions and custom options.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "runtime/api_internal.h"
+#include "xffi/runtime/command_buffer.h"
 #include "xffi/runtime/thread_pool.h"
 #include "xffi/runtime/types.h"
 
@@ -341,7 +343,30 @@ XLA_FFI_Error* InvokeContextFindExtension(
       !s.ok()) {
     return MakeError(std::move(s));
   }
-  args->extension = args->ctx->context->FindExtension(args->extension_type);
+  XLA_FFI_InvokeContext* ctx = args->ctx;
+  // Extensions attached to the context win: a test or an embedder may
+  // stand in for the runtime's own.
+  args->extension = ctx->context->FindExtension(args->extension_type);
+  if (args->extension != nullptr) return nullptr;
+  if (args->extension_type == XLA_FFI_Extension_Collectives &&
+      ctx->context->collectives() != nullptr) {
+    int64_t device = std::max<int64_t>(ctx->context->device_ordinal(), 0);
+    args->extension =
+        ctx->context->collectives()->Bind(ctx->stage, device, ctx->collectives);
+  } else if (args->extension_type == XLA_FFI_Extension_Record &&
+             ctx->stage == XLA_FFI_ExecutionStage_RECORD) {
+    if (!ctx->record_bound) {
+      ctx->record_bound = true;
+      ctx->record.extension_base = XLA_FFI_Extension{
+          sizeof(XLA_FFI_Record_Extension),
+          XLA_FFI_ExtensionId{XLA_FFI_Extension_Record,
+                              XLA_FFI_Extension_Record_MajorVersion,
+                              XLA_FFI_Extension_Record_MinorVersion},
+          nullptr};
+      ctx->record.record_frame = ctx->state->command_buffer().BeginRecording();
+    }
+    args->extension = &ctx->record.extension_base;
+  }
   return nullptr;
 }
 
