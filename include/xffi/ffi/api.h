@@ -138,7 +138,7 @@ struct Param<ArgTag<T>> {
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t i, const DecodeState&, D& diag) {
-    return DecodeArg<T>(&f->args.types[i], f->args.args[i], diag);
+    return DecodeArg<T>(&f->args, i, diag);
   }
   XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t i,
                                      const DecodeState&) {
@@ -180,7 +180,7 @@ struct Param<RetTag<T>> {
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t i, const DecodeState&, D& diag) {
-    return DecodeRet<T>(&f->rets.types[i], f->rets.rets[i], diag);
+    return DecodeRet<T>(&f->rets, i, diag);
   }
   XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t i,
                                      const DecodeState&) {

@@ -359,31 +359,37 @@ struct RetBinding<Result<Buffer<dtype, rank>>> {
 
 namespace internal {
 
-// One argument or result of type T at a frame slot, through BufferDecoding
-// for xffi's buffer types and through ArgDecoding/RetDecoding otherwise.
+// Argument (or result) i, through BufferDecoding for xffi's buffer types and
+// through ArgDecoding/RetDecoding otherwise. The buffer pointer is loaded only
+// once its kind has been checked: loaded earlier, the compiler hoists every
+// argument's load above every check and keeps them all live across them.
 template <typename T, typename D>
-XFFI_ALWAYS_INLINE std::optional<T> DecodeArg(const XLA_FFI_ArgType* type,
-                                              void* arg, D& diag) {
+XFFI_ALWAYS_INLINE std::optional<T> DecodeArg(const XLA_FFI_Args* args,
+                                              size_t i, D& diag) {
   if constexpr (IsBufferType<T>::value) {
-    if (XFFI_UNLIKELY(!CheckArgType(type, diag))) return std::nullopt;
-    return BufferDecoding<T>::Decode(static_cast<const XLA_FFI_Buffer*>(arg),
-                                     diag);
+    if (XFFI_UNLIKELY(!CheckArgType(&args->types[i], diag))) {
+      return std::nullopt;
+    }
+    return BufferDecoding<T>::Decode(
+        static_cast<const XLA_FFI_Buffer*>(args->args[i]), diag);
   } else {
-    return CallDecode<ArgDecoding<T>>(diag, *type, arg);
+    return CallDecode<ArgDecoding<T>>(diag, args->types[i], args->args[i]);
   }
 }
 
 template <typename T, typename D>
-XFFI_ALWAYS_INLINE std::optional<Result<T>> DecodeRet(
-    const XLA_FFI_RetType* type, void* ret, D& diag) {
+XFFI_ALWAYS_INLINE std::optional<Result<T>> DecodeRet(const XLA_FFI_Rets* rets,
+                                                      size_t i, D& diag) {
   if constexpr (IsBufferType<T>::value) {
-    if (XFFI_UNLIKELY(!CheckRetType(type, diag))) return std::nullopt;
+    if (XFFI_UNLIKELY(!CheckRetType(&rets->types[i], diag))) {
+      return std::nullopt;
+    }
     std::optional<T> value = BufferDecoding<T>::Decode(
-        static_cast<const XLA_FFI_Buffer*>(ret), diag);
+        static_cast<const XLA_FFI_Buffer*>(rets->rets[i]), diag);
     if (XFFI_UNLIKELY(!value.has_value())) return std::nullopt;
     return Result<T>(std::move(*value));
   } else {
-    return CallDecode<RetDecoding<T>>(diag, *type, ret);
+    return CallDecode<RetDecoding<T>>(diag, rets->types[i], rets->rets[i]);
   }
 }
 

@@ -29,8 +29,7 @@ class RemainingArgs {
     size_t i = index + offset_;
     if constexpr (internal::IsBufferType<T>::value) {
       internal::NoDiagnostic quiet;
-      return internal::DecodeArg<T>(&args_->types[i], args_->args[i], quiet)
-          .has_value();
+      return internal::DecodeArg<T>(args_, i, quiet).has_value();
     } else {
       return internal::CallIsa<ArgDecoding<T>>(args_->types[i], args_->args[i]);
     }
@@ -45,12 +44,11 @@ class RemainingArgs {
     }
     size_t i = index + offset_;
     internal::NoDiagnostic quiet;
-    std::optional<T> value =
-        internal::DecodeArg<T>(&args_->types[i], args_->args[i], quiet);
+    std::optional<T> value = internal::DecodeArg<T>(args_, i, quiet);
     if (XFFI_LIKELY(value.has_value())) return std::move(*value);
     internal::Diagnostic diag;
     diag.Fail("argument ", i, ": ");
-    internal::DecodeArg<T>(&args_->types[i], args_->args[i], diag);
+    internal::DecodeArg<T>(args_, i, diag);
     return Error::Internal(diag.message);
   }
 
@@ -73,8 +71,7 @@ class RemainingRets {
     size_t i = index + offset_;
     if constexpr (internal::IsBufferType<T>::value) {
       internal::NoDiagnostic quiet;
-      return internal::DecodeRet<T>(&rets_->types[i], rets_->rets[i], quiet)
-          .has_value();
+      return internal::DecodeRet<T>(rets_, i, quiet).has_value();
     } else {
       return internal::CallIsa<RetDecoding<T>>(rets_->types[i], rets_->rets[i]);
     }
@@ -89,12 +86,11 @@ class RemainingRets {
     }
     size_t i = index + offset_;
     internal::NoDiagnostic quiet;
-    std::optional<Result<T>> value =
-        internal::DecodeRet<T>(&rets_->types[i], rets_->rets[i], quiet);
+    std::optional<Result<T>> value = internal::DecodeRet<T>(rets_, i, quiet);
     if (XFFI_LIKELY(value.has_value())) return std::move(*value);
     internal::Diagnostic diag;
     diag.Fail("result ", i, ": ");
-    internal::DecodeRet<T>(&rets_->types[i], rets_->rets[i], diag);
+    internal::DecodeRet<T>(rets_, i, diag);
     return Error::Internal(diag.message);
   }
 
