@@ -34,7 +34,7 @@ scripts/deps.sh || fail "scripts/deps.sh failed; see its output above"
 # compiled against: the local jaxlib's (FFI 0.3) and the newest's (FFI 0.5).
 xla_local=$(.venv/bin/python -c 'import jax.ffi; print(jax.ffi.include_dir())') ||
   fail "cannot ask the venv's jax for its include dir"
-xla_newest=$(find "$root/.deps" -mindepth 2 -maxdepth 2 -path '*/jaxlib-*/include' |
+xla_newest=$(find -H "$root/.deps" -mindepth 2 -maxdepth 2 -path '*/jaxlib-*/include' |
   sort -V | tail -n 1)
 for dir in "$xla_local" "$xla_newest"; do
   [ -n "$dir" ] && [ -f "$dir/xla/ffi/api/c_api.h" ] ||

@@ -5,6 +5,9 @@
 #   .deps/jaxlib-<v>/      the FFI headers of the newest jaxlib the registry
 #                          serves (built for a newer Python, so only unpacked)
 #   libeigen3-dev          Eigen's headers, from Debian's packages (when root)
+#   liblapack-dev,         LAPACK and BLAS for the built-in CPU LAPACK targets
+#   libopenblas-dev        (src/cpu/lapack): reference LAPACK's interface,
+#                          OpenBLAS's implementation, from Debian (when root)
 #   IREE (pip), only with XFFI_BENCH_DEPS=1: bench/workloads/deps.sh
 # Prints nothing on success except pip's own errors; fails with a message
 # naming what is missing. Idempotent.
@@ -21,16 +24,26 @@ fail() {
   exit 1
 }
 
-# Eigen (the matrix kernels of the CPU executor) comes from Debian's package.
-if [ ! -f /usr/include/eigen3/Eigen/Core ]; then
+# Installs Debian packages with apt when root; else fails naming them.
+apt_install() {
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-    apt-get install -y -q libeigen3-dev >/dev/null ||
-      { apt-get update -q >/dev/null && apt-get install -y -q libeigen3-dev >/dev/null; } ||
-      fail "cannot install libeigen3-dev with apt-get"
+    apt-get install -y -q "$@" >/dev/null ||
+      { apt-get update -q >/dev/null && apt-get install -y -q "$@" >/dev/null; } ||
+      fail "cannot install $* with apt-get"
   else
-    fail "Eigen 3 is missing: install libeigen3-dev (Debian) or eigen3 headers"
+    fail "$* missing: install them (Debian package names) as root"
   fi
-fi
+}
+
+# Eigen (the matrix kernels of the CPU executor) comes from Debian's package.
+[ -f /usr/include/eigen3/Eigen/Core ] || apt_install libeigen3-dev
+
+# LAPACK for the built-in jaxlib targets: OpenBLAS (its LAPACK and BLAS in
+# one library, libopenblas.so) and reference LAPACK (the fallback when
+# OpenBLAS is absent; bench/README.md compares the two).
+lib_dir=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
+{ [ -e "$lib_dir/libopenblas.so" ] && [ -e "$lib_dir/liblapack.so" ]; } ||
+  apt_install libopenblas-dev liblapack-dev
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv || fail "cannot create .venv (is python3-venv installed?)"

@@ -8,6 +8,8 @@
 #include <array>
 #include <vector>
 
+#include "xffi/program/builtin_targets.h"
+
 namespace xffi::python {
 namespace {
 
@@ -148,6 +150,9 @@ NB_MODULE(_core, m) {
         SizeTable()[xla_dtype] = size;
       },
       nb::arg("dtype"), nb::arg("xla_dtype"), nb::arg("name"), nb::arg("size"));
+  // jaxlib's CPU targets are built in: register them before anything else
+  // can claim their names, so eager calls and programs find them.
+  ThrowIfError(xffi::RegisterBuiltinCpuTargets());
   BindRegistration(m);
   BindPlugin(m);
   BindCall(m);

@@ -8,6 +8,7 @@
 
 #include "attributes.h"
 #include "common.h"
+#include "xffi/program/builtin_targets.h"
 #include "xffi/runtime/introspect.h"
 #include "xffi/runtime/legacy.h"
 #include "xffi/runtime/platform.h"
@@ -170,16 +171,29 @@ void BindRegistration(nb::module_& m) {
   m.def(
       "_register_ffi_target",
       [](const std::string& name, nb::handle fn, const std::string& platform,
-         int traits, const std::string& origin) {
+         int traits, const std::string& origin, bool replace) {
         ParsePlatformOrThrow(platform);
         XLA_FFI_Handler_Bundle bundle = BundleOf(name, fn);
         ScopedRegistrationOrigin scope(origin);
+        auto register_handler = replace ? ReplaceHandler : RegisterHandler;
         ThrowIfError(
-            RegisterHandler(name, platform, bundle,
-                            static_cast<XLA_FFI_Handler_Traits>(traits)));
+            register_handler(name, platform, bundle,
+                             static_cast<XLA_FFI_Handler_Traits>(traits)));
       },
       nb::arg("name"), nb::arg("fn"), nb::arg("platform"), nb::arg("traits"),
-      nb::arg("origin"));
+      nb::arg("origin"), nb::arg("replace") = false);
+
+  m.def("builtin_targets", &BuiltinCpuTargetNames,
+        "The names of the custom-call targets xffi's CPU backend has built "
+        "in (jaxlib's LAPACK family), sorted.");
+  m.def(
+      "restore_builtin_targets",
+      [] { ThrowIfError(RestoreBuiltinCpuTargets()); },
+      "Puts every built-in target back under its name, replacing what "
+      "register_ffi_target(..., replace=True) or "
+      "xffi.jax.register_jaxlib_targets put there; programs compiled before "
+      "keep the handlers they resolved.");
+  m.def("_builtin_target_active", &IsBuiltinCpuTargetActive, nb::arg("name"));
 
   m.def(
       "_register_legacy_target",

@@ -41,6 +41,7 @@ _install_dtypes()
 
 from ._registration import (  # noqa: E402
     CustomCallTargetTraits,
+    builtin_targets,
     custom_call_targets,
     describe_targets,
     include_dir,
@@ -48,6 +49,7 @@ from ._registration import (  # noqa: E402
     register_custom_call_target,
     register_ffi_target,
     register_ffi_type,
+    restore_builtin_targets,
 )
 from ._library import Library, load_library  # noqa: E402
 from ._call import (  # noqa: E402
@@ -78,6 +80,7 @@ __all__ = [
     "Op",
     "Program",
     "Shape",
+    "builtin_targets",
     "execute_with_python_values",
     "CustomCallTargetTraits",
     "ExecutionContext",
@@ -93,5 +96,6 @@ __all__ = [
     "register_custom_call_target",
     "register_ffi_target",
     "register_ffi_type",
+    "restore_builtin_targets",
     "vmap",
 ]

@@ -10,7 +10,19 @@ def canonical_platform(platform: str) -> str:
     The canonical name of a platform ('Host' or 'CUDA'); raises ValueError listing the valid names for an unknown one.
     """
 
-def _register_ffi_target(name: str, fn: object, platform: str, traits: int, origin: str) -> None: ...
+def _register_ffi_target(name: str, fn: object, platform: str, traits: int, origin: str, replace: bool = False) -> None: ...
+
+def builtin_targets() -> list[str]:
+    """
+    The names of the custom-call targets xffi's CPU backend has built in (jaxlib's LAPACK family), sorted.
+    """
+
+def restore_builtin_targets() -> None:
+    """
+    Puts every built-in target back under its name, replacing what register_ffi_target(..., replace=True) or xffi.jax.register_jaxlib_targets put there; programs compiled before keep the handlers they resolved.
+    """
+
+def _builtin_target_active(name: str) -> bool: ...
 
 def _register_legacy_target(name: str, fn: object, platform: str, legacy_api_version: int, origin: str) -> None: ...
 

@@ -5,7 +5,7 @@ import enum
 import os
 import pathlib
 import sys
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Union
 
 from . import _core
 
@@ -40,7 +40,7 @@ def _name(name: Union[str, bytes], api: str) -> str:
 
 
 def _register(api: str, name, fn, platform: str, api_version: int,
-              traits) -> None:
+              traits, replace: bool = False) -> None:
     name = _name(name, api)
     _core.canonical_platform(platform)  # unknown platforms raise here
     traits = int(traits)
@@ -50,9 +50,24 @@ def _register(api: str, name, fn, platform: str, api_version: int,
                 f"{api}('{name}'): traits apply to typed FFI handlers "
                 f"(api_version=1), not to legacy targets (api_version=0); "
                 f"got traits={traits}")
+        if replace:
+            raise ValueError(
+                f"{api}('{name}'): replace=True applies to typed FFI "
+                "handlers (api_version=1)")
         _core._register_legacy_target(name, fn, platform, 0, _origin())
     elif api_version == 1:
-        _core._register_ffi_target(name, fn, platform, traits, _origin())
+        try:
+            _core._register_ffi_target(name, fn, platform, traits, _origin(),
+                                       replace)
+        except ValueError as error:
+            if name in _core.builtin_targets() and "already registered" in str(
+                    error):
+                raise ValueError(
+                    f"{error}. '{name}' is one of xffi's built-in targets; "
+                    "pass replace=True to put your handler in its place "
+                    "(xffi.restore_builtin_targets() brings it back)"
+                ) from None
+            raise
     else:
         raise ValueError(
             f"{api}('{name}'): API version {api_version} is not supported; "
@@ -62,7 +77,8 @@ def _register(api: str, name, fn, platform: str, api_version: int,
 def register_ffi_target(name: Union[str, bytes], fn: Any, platform: str = "cpu",
                         api_version: int = 1,
                         traits: Union[int, CustomCallTargetTraits] =
-                        CustomCallTargetTraits.DEFAULT) -> None:
+                        CustomCallTargetTraits.DEFAULT,
+                        replace: bool = False) -> None:
     """Registers a handler with xffi's runtime, as jax.ffi.register_ffi_target
     does with XLA's.
 
@@ -73,9 +89,15 @@ def register_ffi_target(name: Union[str, bytes], fn: Any, platform: str = "cpu",
     custom-call target instead. Platform names are case-insensitive ('cpu',
     'Host', 'gpu', 'CUDA'); an unknown one raises ValueError listing the
     valid names. Registering the same handler again is a no-op; another
-    handler under a taken name raises ValueError naming both origins.
+    handler under a taken name raises ValueError naming both origins, unless
+    `replace=True` (an xffi extension) asks to put this one in its place:
+    programs compiled before keep the handler they resolved.
+
+    xffi's built-in targets (xffi.builtin_targets(): jaxlib's CPU LAPACK
+    family) hold their names from import on, by the same rules.
     """
-    _register("register_ffi_target", name, fn, platform, api_version, traits)
+    _register("register_ffi_target", name, fn, platform, api_version, traits,
+              replace)
 
 
 def register_custom_call_target(name: Union[str, bytes], fn: Any,
@@ -94,6 +116,21 @@ def custom_call_targets(platform: str = "cpu") -> Dict[str, Any]:
     """Every target registered for `platform`: legacy targets as capsules,
     FFI handlers as dicts of stage capsules."""
     return _core.custom_call_targets(platform)
+
+
+def builtin_targets() -> List[str]:
+    """The custom-call targets xffi's CPU backend has built in, registered
+    at import under jaxlib's names: its LAPACK family (lapack_sgetrf_ffi,
+    ..., tridiagonal_solve_perturbed_ffi), so the text JAX lowers for
+    jnp.linalg and jax.scipy.linalg runs with no jaxlib."""
+    return _core.builtin_targets()
+
+
+def restore_builtin_targets() -> None:
+    """Puts every built-in target back under its name, replacing handlers
+    registered with replace=True (or by xffi.jax.register_jaxlib_targets);
+    programs compiled before keep the handlers they resolved."""
+    _core.restore_builtin_targets()
 
 
 def describe_targets(platform: str = "cpu"):

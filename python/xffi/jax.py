@@ -4,6 +4,10 @@
     lib = xffi.jax.register_library("libmy_handlers.so")   # one call
     y = jax.jit(lambda x: lib.RmsNorm(x, eps=1e-6))(x)
 
+The other direction: `register_jaxlib_targets()` registers jaxlib's own CPU
+custom-call handlers (its LAPACK family) into xffi, in place of xffi's
+built-in ones when asked to.
+
 `register_library` loads the library into xffi (running its registrations),
 registers every handler it has into JAX (the names it registered itself,
 and every exported handler symbol), with the state types they use, and
@@ -22,7 +26,8 @@ import numpy as np
 from . import _core
 from ._dtypes import numpy_dtype
 from ._library import Library, load_library
-from ._registration import register_custom_call_target, register_ffi_target
+from ._registration import (builtin_targets, register_custom_call_target,
+                            register_ffi_target)
 
 # Type ids and infos handed to XLA: it keeps pointers to them for good.
 _type_storage = []
@@ -226,3 +231,62 @@ def register_library(library: Union[str, Library], *, platform: str = "cpu",
                                         platform=platform, api_version=0)
         legacy[prefix + name] = name
     return JaxLibrary(lib, handlers, legacy)
+
+
+def _jaxlib_registrations():
+    """(module, [(name, capsule, api_version)]) for each jaxlib module with
+    CPU custom-call targets: jaxlib.lapack (LAPACK and the perturbed
+    tridiagonal solve) and jaxlib.cpu_sparse."""
+    try:
+        from jaxlib import lapack
+    except ImportError as error:
+        raise ImportError(
+            "xffi.jax.register_jaxlib_targets needs jaxlib (pip install "
+            f"jaxlib): {error}") from None
+    # jaxlib's LAPACK kernels call the LAPACK that SciPy ships; this binds
+    # them to it (JAX does so before its first LAPACK call).
+    lapack._lapack.initialize()
+    modules = [lapack]
+    try:
+        from jaxlib import cpu_sparse
+        modules.append(cpu_sparse)
+    except ImportError:
+        pass
+    return [(module, module.registrations().get("cpu", []))
+            for module in modules]
+
+
+def register_jaxlib_targets(*, replace_builtins: bool = False
+                            ) -> Dict[str, str]:
+    """Registers jaxlib's own CPU custom-call handlers into xffi.
+
+    jaxlib (when installed) exports the handlers JAX's CPU lowering calls:
+    its LAPACK family (lapack_sgetrf_ffi, ..., tridiagonal_solve_perturbed_ffi)
+    and cpu_csr_sparse_dense_ffi. xffi has the LAPACK family built in under
+    the same names (xffi.builtin_targets()), so by default only the names
+    xffi lacks are registered and the built-ins stay; with
+    `replace_builtins=True`, jaxlib's handlers take the built-ins' names too,
+    so programs compiled afterwards run jaxlib's kernels (on the LAPACK
+    SciPy ships) instead of xffi's (on the system's LAPACK).
+    xffi.restore_builtin_targets() puts the built-ins back. Programs
+    compiled before keep the handlers they resolved. Calling again is
+    harmless.
+
+    Returns {name: "jaxlib" or "builtin"}: which handler each of jaxlib's
+    names resolves to in xffi afterwards.
+    """
+    builtins = set(builtin_targets())
+    resolved: Dict[str, str] = {}
+    for module, targets in _jaxlib_registrations():
+        origin = f"jaxlib {module.__name__} ({module.__file__})"
+        for name, capsule, api_version in targets:
+            if name in builtins and not replace_builtins:
+                resolved[name] = "builtin"
+                continue
+            if api_version == 1:
+                _core._register_ffi_target(name, capsule, "cpu", 0, origin,
+                                           name in builtins)
+            else:
+                _core._register_legacy_target(name, capsule, "cpu", 0, origin)
+            resolved[name] = "jaxlib"
+    return resolved

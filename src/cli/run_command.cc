@@ -27,6 +27,7 @@ const char kRunHelp[] =
     "usage: xffi run PROGRAM [--plugin LIB]... [--input FILE.npy]...\n"
     "                [--output-dir DIR] [--repeat N] [--format F]\n"
     "                [--expect FILE.npy]... [--tolerance T]\n"
+    "                [--dump-after PASS]...\n"
     "\n"
     "Compiles PROGRAM and runs it on the CPU (the Host platform).\n"
     "\n"
@@ -64,6 +65,12 @@ const char kRunHelp[] =
     "                      T * (1 + |want|) (default per type: f32 1e-5, f64\n"
     "                      1e-12, f16 2e-3, bf16 1.6e-2, 8-bit floats 0.25);\n"
     "                      integers and booleans always match exactly\n"
+    "  --dump-after PASS   write the program as HLO text to standard error\n"
+    "                      after the compile pass PASS (spmd-emulation, which\n"
+    "                      runs a program written for several devices on one,\n"
+    "                      or dce, which removes unread ops), or after every\n"
+    "                      pass with 'all'; repeat for several; the module is\n"
+    "                      verified after each pass that changed it\n"
     "  -h, --help          show this text\n"
     "\n"
     "Every option also accepts the --option=VALUE form.\n"
@@ -102,6 +109,7 @@ struct RunOptions {
   FormatChoice format = FormatChoice::kAuto;
   std::vector<std::string> expected;
   std::optional<double> tolerance;
+  std::vector<std::string> dump_after;
 };
 
 int Usage(const std::string& message) {
@@ -117,8 +125,9 @@ int Fail(const std::string& message) {
 }
 
 bool IsOption(const std::string& name) {
-  for (const char* option : {"--plugin", "--input", "--output-dir", "--expect",
-                             "--format", "--tolerance", "--repeat"}) {
+  for (const char* option :
+       {"--plugin", "--input", "--output-dir", "--expect", "--format",
+        "--tolerance", "--repeat", "--dump-after"}) {
     if (name == option) return true;
   }
   return false;
@@ -135,6 +144,8 @@ int SetOption(const std::string& name, const std::string& value,
     options->output_dir = value;
   } else if (name == "--expect") {
     options->expected.push_back(value);
+  } else if (name == "--dump-after") {
+    options->dump_after.push_back(value);
   } else if (name == "--format") {
     if (value == "auto") {
       options->format = FormatChoice::kAuto;
@@ -378,8 +389,13 @@ int RunCommand(const std::vector<std::string>& args) {
   if (!module.ok()) return Fail(module.status().message());
   double parse_seconds = Since(start);
   start = std::chrono::steady_clock::now();
+  CompileOptions compile_options;
+  if (!options.dump_after.empty()) {
+    compile_options.dump_after = options.dump_after;
+    compile_options.verify_after_each_pass = true;
+  }
   StatusOr<std::unique_ptr<Executable>> executable =
-      Compile(std::move(*module));
+      Compile(std::move(*module), compile_options);
   if (!executable.ok()) {
     return Fail(options.program + ": " + executable.status().message());
   }

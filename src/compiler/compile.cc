@@ -1,6 +1,6 @@
 // Compile: the pipeline from a module to an Executable.
+#include "compiler/compile_passes.h"
 #include "compiler/compiler.h"
-#include "compiler/dead_code.h"
 #include "compiler/verify.h"
 #include "cpu/kernel.h"
 
@@ -11,7 +11,8 @@ StatusOr<std::unique_ptr<Executable>> CompileWithKernels(
     Module module, const CompileOptions& options, cpu::KernelFactory kernels) {
   Status verified = VerifyForCompile(module);
   if (!verified.ok()) return verified;
-  if (options.eliminate_dead_code) EliminateDeadCode(module);
+  Status passed = RunCompilePasses(module, options);
+  if (!passed.ok()) return passed;
   return cpu::CreateExecutable(std::move(module), options, std::move(kernels));
 }
 

@@ -10,8 +10,8 @@
 
 namespace xffi::compiler {
 
-// VerifyForCompile, dead-code elimination (when the options ask for it),
-// then the CPU executor: buffer assignment and thunks per computation.
+// VerifyForCompile, the passes (RunCompilePasses), then the CPU executor:
+// buffer assignment and thunks per computation.
 StatusOr<std::unique_ptr<Executable>> CompileWithKernels(
     Module module, const CompileOptions& options, cpu::KernelFactory kernels);
 

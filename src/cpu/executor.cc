@@ -8,6 +8,7 @@
 
 #include "cpu/custom_call_thunk.h"
 #include "cpu/region_runner.h"
+#include "xffi/program/builtin_targets.h"
 #include "xffi/runtime/thread_pool.h"
 
 namespace xffi::cpu {
@@ -563,6 +564,10 @@ StatusOr<std::unique_ptr<Executable>> CreateExecutable(
         "not " +
         std::string(PlatformName(options.platform)));
   }
+  // jaxlib's targets are part of the CPU backend: resolvable by name before
+  // any thunk looks one up.
+  if (Status builtins = RegisterBuiltinCpuTargets(); !builtins.ok())
+    return builtins;
   auto runtime = std::make_unique<Runtime>(options.platform);
   int threads = options.intra_op_threads > 0
                     ? options.intra_op_threads

@@ -440,6 +440,111 @@ Op Builder::AfterAll(const std::vector<Op>& tokens) {
   return Emit(NewInstruction(Opcode::kAfterAll, tokens));
 }
 
+Op Builder::AllReduce(const std::vector<Op>& operands, Computation* reduction,
+                      CollectiveDevices devices) {
+  if (!Check(operands, "all-reduce") ||
+      !CheckRegions({reduction}, "all-reduce"))
+    return Op();
+  auto instruction = NewInstruction(Opcode::kAllReduce, operands);
+  instruction->AppendCalledComputation(reduction);
+  instruction->collective_devices = std::move(devices);
+  return Emit(std::move(instruction));
+}
+
+namespace {
+
+// Each operand's shape with `dimension` scaled by `count` (multiplied, or
+// divided when not `gather`): the result shapes of all-gather and
+// reduce-scatter, which shape inference takes as given.
+Shape Scaled(const std::vector<Op>& operands, int64_t dimension, int64_t count,
+             bool gather) {
+  std::vector<Shape> shapes;
+  for (const Op& operand : operands) {
+    Shape shape = operand.shape().WithoutLayout();
+    if (shape.IsArray() && dimension >= 0 && dimension < shape.rank() &&
+        count > 0) {
+      std::vector<int64_t> dims = shape.dims();
+      size_t d = static_cast<size_t>(dimension);
+      dims[d] = gather ? dims[d] * count : dims[d] / count;
+      shape = Shape::Array(shape.element_type(), dims);
+    }
+    shapes.push_back(shape);
+  }
+  return shapes.size() == 1 ? shapes[0] : Shape::Tuple(shapes);
+}
+
+}  // namespace
+
+Op Builder::AllGather(const std::vector<Op>& operands, int64_t dimension,
+                      int64_t shard_count, CollectiveDevices devices) {
+  if (!Check(operands, "all-gather")) return Op();
+  auto instruction =
+      NewInstruction(Opcode::kAllGather, operands,
+                     Scaled(operands, dimension, shard_count, true));
+  instruction->dimensions = {dimension};
+  instruction->collective_devices = std::move(devices);
+  return Emit(std::move(instruction));
+}
+
+Op Builder::ReduceScatter(const std::vector<Op>& operands,
+                          Computation* reduction, int64_t dimension,
+                          int64_t shard_count, CollectiveDevices devices) {
+  if (!Check(operands, "reduce-scatter") ||
+      !CheckRegions({reduction}, "reduce-scatter"))
+    return Op();
+  auto instruction =
+      NewInstruction(Opcode::kReduceScatter, operands,
+                     Scaled(operands, dimension, shard_count, false));
+  instruction->AppendCalledComputation(reduction);
+  instruction->dimensions = {dimension};
+  instruction->collective_devices = std::move(devices);
+  return Emit(std::move(instruction));
+}
+
+Op Builder::AllToAll(const std::vector<Op>& operands, int64_t split_dimension,
+                     int64_t concat_dimension, int64_t split_count,
+                     CollectiveDevices devices) {
+  if (!Check(operands, "all-to-all")) return Op();
+  auto instruction = NewInstruction(Opcode::kAllToAll, operands);
+  instruction->split_dimension = split_dimension;
+  instruction->concat_dimension = concat_dimension;
+  instruction->split_count = split_count;
+  instruction->collective_devices = std::move(devices);
+  return Emit(std::move(instruction));
+}
+
+Op Builder::CollectivePermute(
+    Op operand, std::vector<std::pair<int64_t, int64_t>> source_target,
+    int64_t channel_id) {
+  if (!Check({operand}, "collective-permute")) return Op();
+  auto instruction = NewInstruction(Opcode::kCollectivePermute, {operand});
+  instruction->source_target_pairs = std::move(source_target);
+  instruction->collective_devices.channel_id = channel_id;
+  return Emit(std::move(instruction));
+}
+
+Op Builder::PartitionId() {
+  if (!Check({}, "partition-id")) return Op();
+  return Emit(NewInstruction(Opcode::kPartitionId, {}));
+}
+
+Op Builder::ReplicaId() {
+  if (!Check({}, "replica-id")) return Op();
+  return Emit(NewInstruction(Opcode::kReplicaId, {}));
+}
+
+Op Builder::ManualComputation(const std::vector<Op>& operands,
+                              Computation* body,
+                              ManualComputationConfig config) {
+  if (!Check(operands, "manual-computation") ||
+      !CheckRegions({body}, "manual-computation"))
+    return Op();
+  auto instruction = NewInstruction(Opcode::kManualComputation, operands);
+  instruction->AppendCalledComputation(body);
+  instruction->manual_computation = std::move(config);
+  return Emit(std::move(instruction));
+}
+
 Op Builder::CustomCall(std::string target, const std::vector<Op>& operands,
                        const Shape& shape, std::string opaque,
                        bool has_side_effect,

@@ -249,4 +249,77 @@ uint16_t FloatToBFloat16(float value) {
   return static_cast<uint16_t>(bits >> 16);
 }
 
+FloatBitLayout FloatBitLayoutOf(ElementType type) {
+  if (type == ElementType::kF32)
+    return {32, 23, uint64_t{1} << 31, 0x7fc00000u};
+  if (type == ElementType::kF64)
+    return {64, 52, uint64_t{1} << 63, 0x7ff8000000000000ull};
+  const Format* f = FormatOf(type);
+  FloatBitLayout layout;
+  layout.width = ElementBitWidth(type);
+  layout.mantissa_bits = f != nullptr ? f->mantissa_bits : 0;
+  layout.sign_mask =
+      f != nullptr && f->has_sign ? uint64_t{1} << (layout.width - 1) : 0;
+  layout.canonical_nan =
+      NarrowFloatFromDouble(type, std::numeric_limits<double>::quiet_NaN());
+  return layout;
+}
+
+double DecodeFloatBits(ElementType type, uint64_t bits) {
+  if (type == ElementType::kF32) {
+    float f;
+    uint32_t b = static_cast<uint32_t>(bits);
+    std::memcpy(&f, &b, 4);
+    return f;
+  }
+  if (type == ElementType::kF64) {
+    double d;
+    std::memcpy(&d, &bits, 8);
+    return d;
+  }
+  return NarrowFloatToDouble(type, static_cast<uint32_t>(bits));
+}
+
+uint64_t LoadElementBits(ElementType type, const unsigned char* p) {
+  switch (ElementByteSize(type)) {
+    case 8: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    case 4: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    default:
+      return *p;
+  }
+}
+
+void StoreElementBits(ElementType type, unsigned char* p, uint64_t bits) {
+  switch (ElementByteSize(type)) {
+    case 8:
+      std::memcpy(p, &bits, 8);
+      return;
+    case 4: {
+      uint32_t v = static_cast<uint32_t>(bits);
+      std::memcpy(p, &v, 4);
+      return;
+    }
+    case 2: {
+      uint16_t v = static_cast<uint16_t>(bits);
+      std::memcpy(p, &v, 2);
+      return;
+    }
+    default:
+      *p = static_cast<unsigned char>(bits);
+  }
+}
+
 }  // namespace xffi

@@ -29,6 +29,23 @@ uint16_t FloatToHalf(float value);
 float BFloat16ToFloat(uint16_t bits);
 uint16_t FloatToBFloat16(float value);
 
+// The bit layout of a floating type (f32, f64 or a narrow one), as far as
+// writing and reading NaNs bit for bit needs it.
+struct FloatBitLayout {
+  int width = 0;
+  int mantissa_bits = 0;
+  uint64_t sign_mask = 0;      // 0 for the unsigned e8m0
+  uint64_t canonical_nan = 0;  // the quiet NaN a plain "nan" stands for
+  uint64_t mantissa_mask() const { return (uint64_t{1} << mantissa_bits) - 1; }
+};
+FloatBitLayout FloatBitLayoutOf(ElementType type);
+// The value of a floating type's `bits` (its low bits, as stored).
+double DecodeFloatBits(ElementType type, uint64_t bits);
+
+// An element's bits, as many bytes as the type stores (8, 4, 2 or 1).
+uint64_t LoadElementBits(ElementType type, const unsigned char* p);
+void StoreElementBits(ElementType type, unsigned char* p, uint64_t bits);
+
 }  // namespace xffi
 
 #endif  // XFFI_SRC_IR_FLOAT_TYPES_H_

@@ -54,6 +54,17 @@ bool IsElementwiseBinary(Opcode opcode) {
   return opcode >= Opcode::kAdd && opcode <= Opcode::kCompare;
 }
 
+bool IsCollective(Opcode opcode) {
+  return opcode >= Opcode::kAllReduce && opcode <= Opcode::kReplicaId;
+}
+
+std::string_view OpcodeName(Opcode opcode, OpSpelling spelling) {
+  std::string_view stablehlo = StableHloOpcodeName(opcode);
+  if (spelling == OpSpelling::kStableHlo && !stablehlo.empty())
+    return stablehlo;
+  return OpcodeName(opcode);
+}
+
 std::string_view ComparisonDirectionName(ComparisonDirection d) {
   return kDirectionNames[static_cast<size_t>(d)];
 }
@@ -167,8 +178,18 @@ Computation* Module::FindComputation(std::string_view name) const {
   return nullptr;
 }
 
+std::vector<std::unique_ptr<Computation>> Module::ReleaseComputations() {
+  std::vector<std::unique_ptr<Computation>> released = std::move(computations_);
+  computations_.clear();
+  for (auto& computation : released) computation->parent_ = nullptr;
+  entry_ = nullptr;
+  return released;
+}
+
 Module Module::Clone() const {
   Module copy(name_);
+  copy.set_op_spelling(op_spelling_);
+  copy.set_num_partitions(num_partitions_);
   std::unordered_map<const Computation*, Computation*> computation_map;
   std::unordered_map<const Instruction*, Instruction*> instruction_map;
   for (const auto& computation : computations_) {

@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <complex>
 #include <cstring>
 
 #include "ir/float_types.h"
@@ -10,121 +9,66 @@
 namespace xffi {
 namespace {
 
-template <typename Float, typename Bits>
-void AppendFloat(std::string& out, Float value) {
-  if (std::isnan(value)) {
-    Bits bits;
-    std::memcpy(&bits, &value, sizeof(bits));
-    const int mantissa_bits = std::numeric_limits<Float>::digits - 1;
-    const Bits mantissa = bits & ((Bits{1} << mantissa_bits) - 1);
-    const Bits quiet = Bits{1} << (mantissa_bits - 1);
-    if (std::signbit(value)) out += "-";
-    out += "nan";
-    // XLA's convention: a payload other than the default quiet NaN's is
-    // spelled out so the text round-trips bit for bit.
-    if (mantissa != quiet) {
-      char buffer[32];
-      auto end = std::to_chars(buffer, buffer + sizeof(buffer),
-                               static_cast<uint64_t>(mantissa), 16);
-      out += "(0x";
-      out.append(buffer, end.ptr);
-      out += ")";
-    }
-    return;
+// NaNs keep their sign and payload: a payload other than the canonical
+// quiet NaN's is spelled out ("nan(0x1)"), as XLA writes it.
+void AppendNan(std::string& out, ElementType type, uint64_t bits) {
+  FloatBitLayout layout = FloatBitLayoutOf(type);
+  if (((bits ^ layout.canonical_nan) & layout.sign_mask) != 0) out += "-";
+  out += "nan";
+  uint64_t payload = bits & layout.mantissa_mask();
+  if (payload != (layout.canonical_nan & layout.mantissa_mask())) {
+    char buffer[24];
+    auto end = std::to_chars(buffer, buffer + sizeof(buffer), payload, 16);
+    out += "(0x";
+    out.append(buffer, end.ptr);
+    out += ")";
   }
+}
+
+void AppendFloat(std::string& out, ElementType type, const unsigned char* p) {
+  uint64_t bits = LoadElementBits(type, p);
+  double value = DecodeFloatBits(type, bits);
+  if (std::isnan(value)) return AppendNan(out, type, bits);
   if (std::isinf(value)) {
     out += value < 0 ? "-inf" : "inf";
     return;
   }
+  // The shortest spelling that reads back to the same value; every value
+  // of a narrower type is exactly a float.
   char buffer[64];
-  auto end = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  std::to_chars_result end;
+  if (type == ElementType::kF64)
+    end = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  else
+    end = std::to_chars(buffer, buffer + sizeof(buffer),
+                        static_cast<float>(value));
   out.append(buffer, end.ptr);
 }
 
-void AppendNarrowFloat(std::string& out, ElementType type, uint32_t bits) {
-  double value = NarrowFloatToDouble(type, bits);
-  if (std::isnan(value)) {
-    out += "nan";
-    return;
-  }
-  // Every narrow value is exactly a float, and the shortest float spelling
-  // converts back to the same narrow value.
-  AppendFloat<float, uint32_t>(out, static_cast<float>(value));
-}
-
-template <typename T>
-T Load(const unsigned char* p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-
 void AppendElement(std::string& out, ElementType type, const unsigned char* p) {
-  switch (type) {
-    case ElementType::kPred:
-      out += *p ? "true" : "false";
-      return;
-    case ElementType::kS1:
-    case ElementType::kS2:
-    case ElementType::kS4:
-    case ElementType::kS8:
-      out += std::to_string(static_cast<int>(Load<int8_t>(p)));
-      return;
-    case ElementType::kS16:
-      out += std::to_string(Load<int16_t>(p));
-      return;
-    case ElementType::kS32:
-      out += std::to_string(Load<int32_t>(p));
-      return;
-    case ElementType::kS64:
-      out += std::to_string(Load<int64_t>(p));
-      return;
-    case ElementType::kU1:
-    case ElementType::kU2:
-    case ElementType::kU4:
-    case ElementType::kU8:
-      out += std::to_string(static_cast<unsigned>(*p));
-      return;
-    case ElementType::kU16:
-      out += std::to_string(Load<uint16_t>(p));
-      return;
-    case ElementType::kU32:
-      out += std::to_string(Load<uint32_t>(p));
-      return;
-    case ElementType::kU64:
-      out += std::to_string(Load<uint64_t>(p));
-      return;
-    case ElementType::kF32:
-      AppendFloat<float, uint32_t>(out, Load<float>(p));
-      return;
-    case ElementType::kF64:
-      AppendFloat<double, uint64_t>(out, Load<double>(p));
-      return;
-    case ElementType::kC64: {
-      auto c = Load<std::complex<float>>(p);
-      out += "(";
-      AppendFloat<float, uint32_t>(out, c.real());
-      out += ", ";
-      AppendFloat<float, uint32_t>(out, c.imag());
-      out += ")";
-      return;
-    }
-    case ElementType::kC128: {
-      auto c = Load<std::complex<double>>(p);
-      out += "(";
-      AppendFloat<double, uint64_t>(out, c.real());
-      out += ", ";
-      AppendFloat<double, uint64_t>(out, c.imag());
-      out += ")";
-      return;
-    }
-    case ElementType::kF16:
-    case ElementType::kBF16:
-      AppendNarrowFloat(out, type, Load<uint16_t>(p));
-      return;
-    default:
-      AppendNarrowFloat(out, type, *p);
-      return;
+  if (type == ElementType::kPred) {
+    out += *p ? "true" : "false";
+  } else if (IsSignedIntegralType(type)) {
+    uint64_t bits = LoadElementBits(type, p);
+    int width = 8 * static_cast<int>(ElementByteSize(type));
+    // Sign-extend what the type stores.
+    int64_t value = width == 64 ? static_cast<int64_t>(bits)
+                                : static_cast<int64_t>(bits << (64 - width)) >>
+                                      (64 - width);
+    out += std::to_string(value);
+  } else if (IsUnsignedIntegralType(type)) {
+    out += std::to_string(LoadElementBits(type, p));
+  } else if (IsComplexType(type)) {
+    ElementType part =
+        type == ElementType::kC64 ? ElementType::kF32 : ElementType::kF64;
+    size_t half = ElementByteSize(type) / 2;
+    out += "(";
+    AppendFloat(out, part, p);
+    out += ", ";
+    AppendFloat(out, part, p + half);
+    out += ")";
+  } else {
+    AppendFloat(out, type, p);
   }
 }
 

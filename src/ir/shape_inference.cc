@@ -1,34 +1,18 @@
 #include "ir/shape_inference.h"
 
 #include <algorithm>
-#include <sstream>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "ir/collective_shape_inference.h"
+#include "ir/inference_failure.h"
+#include "runtime/status_macros.h"
+
 namespace xffi {
 namespace {
 
-void Append(std::ostringstream&) {}
-template <typename T, typename... Ts>
-void Append(std::ostringstream& out, const T& first, const Ts&... rest) {
-  out << first;
-  Append(out, rest...);
-}
-
-// An inference failure: the reason alone; InferShape adds the opcode.
-template <typename... Ts>
-Status Fail(const Ts&... pieces) {
-  std::ostringstream out;
-  Append(out, pieces...);
-  return InvalidArgument(out.str());
-}
-
-#define XFFI_TRY(expr)                                 \
-  do {                                                 \
-    Status xffi_try_status = (expr);                   \
-    if (!xffi_try_status.ok()) return xffi_try_status; \
-  } while (0)
+using inference::Fail;
 
 std::string List(const std::vector<int64_t>& values) {
   std::string out = "{";
@@ -121,7 +105,7 @@ class OpView {
     return Status::Ok();
   }
   Status ExpectArrays(int64_t begin, int64_t end) const {
-    for (int64_t i = begin; i < end; ++i) XFFI_TRY(ExpectArray(i));
+    for (int64_t i = begin; i < end; ++i) XFFI_RETURN_IF_ERROR(ExpectArray(i));
     return Status::Ok();
   }
   Status ExpectScalar(int64_t i, std::string_view role) const {
@@ -232,7 +216,7 @@ Status CheckCombiner(const Computation* region, std::string_view role,
   std::vector<Shape> params;
   for (ElementType t : accumulator_types) params.push_back(Shape::Scalar(t));
   for (ElementType t : element_types) params.push_back(Shape::Scalar(t));
-  XFFI_TRY(CheckRegionParameters(region, role, params));
+  XFFI_RETURN_IF_ERROR(CheckRegionParameters(region, role, params));
   std::vector<Shape> results;
   for (ElementType t : accumulator_types) results.push_back(Shape::Scalar(t));
   return CheckRegionRoot(region, role, MaybeTuple(std::move(results)));
@@ -279,10 +263,10 @@ UnaryRule UnaryRuleFor(Opcode opcode) {
 }
 
 Status InferUnary(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(1));
-  XFFI_TRY(op.ExpectArray(0));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArray(0));
   UnaryRule rule = UnaryRuleFor(op.in().opcode());
-  XFFI_TRY(op.ExpectClass(0, rule.classes));
+  XFFI_RETURN_IF_ERROR(op.ExpectClass(0, rule.classes));
   ElementType type = op.shape(0).element_type();
   if (rule.result == UnaryRule::kComponent) type = ComplexComponentType(type);
   if (rule.result == UnaryRule::kPred) type = ElementType::kPred;
@@ -344,14 +328,14 @@ Status CheckComparisonType(ComparisonType type, ElementType element) {
 }
 
 Status InferBinary(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(2));
-  XFFI_TRY(op.ExpectArrays(0, 2));
-  XFFI_TRY(op.ExpectSameShape(0, 1));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(2));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, 2));
+  XFFI_RETURN_IF_ERROR(op.ExpectSameShape(0, 1));
   Opcode opcode = op.in().opcode();
-  XFFI_TRY(op.ExpectClass(0, BinaryClasses(opcode)));
+  XFFI_RETURN_IF_ERROR(op.ExpectClass(0, BinaryClasses(opcode)));
   ElementType type = op.shape(0).element_type();
   if (opcode == Opcode::kCompare) {
-    XFFI_TRY(CheckComparisonType(op.in().comparison_type, type));
+    XFFI_RETURN_IF_ERROR(CheckComparisonType(op.in().comparison_type, type));
     type = ElementType::kPred;
   } else if (opcode == Opcode::kComplex) {
     if (type != ElementType::kF32 && type != ElementType::kF64)
@@ -363,9 +347,9 @@ Status InferBinary(const OpView& op, Shape* out) {
 }
 
 Status InferSelect(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(3));
-  XFFI_TRY(op.ExpectArrays(0, 3));
-  XFFI_TRY(op.ExpectSameShape(1, 2));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(3));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, 3));
+  XFFI_RETURN_IF_ERROR(op.ExpectSameShape(1, 2));
   const Shape& pred = op.shape(0);
   if (pred.element_type() != ElementType::kPred)
     return Fail("predicate (operand 0) must be pred, got ", pred.ToString());
@@ -379,8 +363,8 @@ Status InferSelect(const OpView& op, Shape* out) {
 }
 
 Status InferClamp(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(3));
-  XFFI_TRY(op.ExpectArrays(0, 3));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(3));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, 3));
   const Shape& operand = op.shape(1);
   for (int64_t i : {int64_t{0}, int64_t{2}}) {
     const Shape& bound = op.shape(i);
@@ -395,8 +379,8 @@ Status InferClamp(const OpView& op, Shape* out) {
 }
 
 Status InferConvert(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(1));
-  XFFI_TRY(op.ExpectArray(0));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArray(0));
   ElementType target = op.in().shape().element_type();
   if (!IsArrayElementType(target))
     return Fail("the result element type must be an array type, got ",
@@ -406,8 +390,8 @@ Status InferConvert(const OpView& op, Shape* out) {
 }
 
 Status InferBitcastConvert(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(1));
-  XFFI_TRY(op.ExpectArray(0));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArray(0));
   const Shape& operand = op.shape(0);
   ElementType target = op.in().shape().element_type();
   if (!IsArrayElementType(target))
@@ -437,7 +421,7 @@ Status InferBitcastConvert(const OpView& op, Shape* out) {
 // --- data movement ----------------------------------------------------------
 
 Status InferIota(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(0));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(0));
   const Shape& shape = op.in().shape();
   if (!shape.IsArray() || shape.rank() == 0)
     return Fail("the result must be an array of rank >= 1, got ",
@@ -455,8 +439,8 @@ Status InferIota(const OpView& op, Shape* out) {
 }
 
 Status InferBroadcast(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(1));
-  XFFI_TRY(op.ExpectArray(0));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArray(0));
   const Shape& operand = op.shape(0);
   const Shape& result = op.in().shape();
   if (!result.IsArray())
@@ -465,7 +449,8 @@ Status InferBroadcast(const OpView& op, Shape* out) {
   if (static_cast<int64_t>(dims.size()) != operand.rank())
     return Fail("has ", dims.size(), " broadcast dimensions for operand ",
                 operand.ToString(false), " of rank ", operand.rank());
-  XFFI_TRY(CheckDimensions(dims, result.rank(), "broadcast dimensions"));
+  XFFI_RETURN_IF_ERROR(
+      CheckDimensions(dims, result.rank(), "broadcast dimensions"));
   for (int64_t i = 0; i < operand.rank(); ++i) {
     int64_t to = dims[static_cast<size_t>(i)];
     if (operand.dim(i) != 1 && operand.dim(i) != result.dim(to))
@@ -478,8 +463,8 @@ Status InferBroadcast(const OpView& op, Shape* out) {
 }
 
 Status InferReshape(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(1));
-  XFFI_TRY(op.ExpectArray(0));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArray(0));
   const Shape& result = op.in().shape();
   if (!result.IsArray())
     return Fail("the result must be an array, got ", result.ToString());
@@ -493,14 +478,14 @@ Status InferReshape(const OpView& op, Shape* out) {
 }
 
 Status InferTranspose(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(1));
-  XFFI_TRY(op.ExpectArray(0));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArray(0));
   const Shape& operand = op.shape(0);
   const std::vector<int64_t>& perm = op.in().dimensions;
   if (static_cast<int64_t>(perm.size()) != operand.rank())
     return Fail("permutation ", List(perm), " does not have rank ",
                 operand.rank(), " of operand ", operand.ToString(false));
-  XFFI_TRY(CheckDimensions(perm, operand.rank(), "permutation"));
+  XFFI_RETURN_IF_ERROR(CheckDimensions(perm, operand.rank(), "permutation"));
   std::vector<int64_t> dims;
   for (int64_t d : perm) dims.push_back(operand.dim(d));
   *out = Shape::Array(operand.element_type(), std::move(dims));
@@ -508,8 +493,8 @@ Status InferTranspose(const OpView& op, Shape* out) {
 }
 
 Status InferSlice(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(1));
-  XFFI_TRY(op.ExpectArray(0));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArray(0));
   const Shape& operand = op.shape(0);
   const Instruction& in = op.in();
   size_t rank = static_cast<size_t>(operand.rank());
@@ -535,11 +520,11 @@ Status InferSlice(const OpView& op, Shape* out) {
 }
 
 Status InferDynamicSlice(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectAtLeast(1));
-  XFFI_TRY(op.ExpectArray(0));
+  XFFI_RETURN_IF_ERROR(op.ExpectAtLeast(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArray(0));
   const Shape& operand = op.shape(0);
-  XFFI_TRY(op.ExpectOperands(1 + operand.rank()));
-  XFFI_TRY(op.ExpectStartIndices(1, op.count()));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(1 + operand.rank()));
+  XFFI_RETURN_IF_ERROR(op.ExpectStartIndices(1, op.count()));
   const std::vector<int64_t>& sizes = op.in().dynamic_slice_sizes;
   if (static_cast<int64_t>(sizes.size()) != operand.rank())
     return Fail("slice sizes ", List(sizes), " do not have rank ",
@@ -555,12 +540,12 @@ Status InferDynamicSlice(const OpView& op, Shape* out) {
 }
 
 Status InferDynamicUpdateSlice(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectAtLeast(2));
-  XFFI_TRY(op.ExpectArrays(0, 2));
+  XFFI_RETURN_IF_ERROR(op.ExpectAtLeast(2));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, 2));
   const Shape& operand = op.shape(0);
   const Shape& update = op.shape(1);
-  XFFI_TRY(op.ExpectOperands(2 + operand.rank()));
-  XFFI_TRY(op.ExpectStartIndices(2, op.count()));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(2 + operand.rank()));
+  XFFI_RETURN_IF_ERROR(op.ExpectStartIndices(2, op.count()));
   if (update.element_type() != operand.element_type() ||
       update.rank() != operand.rank())
     return Fail("update ", update.ToString(false),
@@ -575,8 +560,8 @@ Status InferDynamicUpdateSlice(const OpView& op, Shape* out) {
 }
 
 Status InferConcatenate(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectAtLeast(1));
-  XFFI_TRY(op.ExpectArrays(0, op.count()));
+  XFFI_RETURN_IF_ERROR(op.ExpectAtLeast(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, op.count()));
   const Shape& first = op.shape(0);
   if (op.in().dimensions.size() != 1)
     return Fail("takes one concatenation dimension, got ",
@@ -602,9 +587,9 @@ Status InferConcatenate(const OpView& op, Shape* out) {
 }
 
 Status InferPad(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(2));
-  XFFI_TRY(op.ExpectArray(0));
-  XFFI_TRY(op.ExpectScalar(1, "padding value"));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(2));
+  XFFI_RETURN_IF_ERROR(op.ExpectArray(0));
+  XFFI_RETURN_IF_ERROR(op.ExpectScalar(1, "padding value"));
   const Shape& operand = op.shape(0);
   if (op.shape(1).element_type() != operand.element_type())
     return Fail("padding value ", op.shape(1).ToString(false),
@@ -634,9 +619,9 @@ Status InferPad(const OpView& op, Shape* out) {
 }
 
 Status InferReverse(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(1));
-  XFFI_TRY(op.ExpectArray(0));
-  XFFI_TRY(
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArray(0));
+  XFFI_RETURN_IF_ERROR(
       CheckDimensions(op.in().dimensions, op.shape(0).rank(), "dimensions"));
   *out = op.shape(0).WithoutLayout();
   return Status::Ok();
@@ -674,7 +659,8 @@ Status CheckBatchingPairs(const Shape& operand,
                           const std::vector<int64_t>& indices_batching,
                           std::string_view indices_name,
                           int64_t index_vector_dim) {
-  XFFI_TRY(CheckDimensions(indices_batching, indices.rank(), indices_name));
+  XFFI_RETURN_IF_ERROR(
+      CheckDimensions(indices_batching, indices.rank(), indices_name));
   if (Contains(indices_batching, index_vector_dim))
     return Fail(indices_name, " ", List(indices_batching),
                 " include index_vector_dim ", index_vector_dim);
@@ -699,7 +685,7 @@ Status CheckIndexMap(const std::vector<int64_t>& map, std::string_view name,
   if (static_cast<int64_t>(map.size()) != vector_size)
     return Fail(name, " ", List(map), " has ", map.size(),
                 " entries, the index vector has ", vector_size);
-  XFFI_TRY(CheckDimensions(map, operand_rank, name));
+  XFFI_RETURN_IF_ERROR(CheckDimensions(map, operand_rank, name));
   for (int64_t d : map)
     if (Contains(operand_batching, d))
       return Fail(name, " ", List(map), " names batching dimension ", d);
@@ -707,8 +693,8 @@ Status CheckIndexMap(const std::vector<int64_t>& map, std::string_view name,
 }
 
 Status InferGather(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(2));
-  XFFI_TRY(op.ExpectArrays(0, 2));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(2));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, 2));
   const Shape& operand = op.shape(0);
   const Shape& indices = op.shape(1);
   const GatherDimensionNumbers& dn = op.in().gather_dimension_numbers;
@@ -726,10 +712,10 @@ Status InferGather(const OpView& op, Shape* out) {
       return Fail("slice size ", size, " in dimension ", i, " is outside [0, ",
                   operand.dim(i), "]");
   }
-  XFFI_TRY(CheckDimensions(dn.collapsed_slice_dims, operand.rank(),
-                           "collapsed_slice_dims", true));
-  XFFI_TRY(CheckDimensions(dn.operand_batching_dims, operand.rank(),
-                           "operand_batching_dims", true));
+  XFFI_RETURN_IF_ERROR(CheckDimensions(dn.collapsed_slice_dims, operand.rank(),
+                                       "collapsed_slice_dims", true));
+  XFFI_RETURN_IF_ERROR(CheckDimensions(dn.operand_batching_dims, operand.rank(),
+                                       "operand_batching_dims", true));
   for (int64_t d : dn.collapsed_slice_dims) {
     if (slice_sizes[static_cast<size_t>(d)] > 1)
       return Fail("collapsed slice dimension ", d, " has slice size ",
@@ -742,12 +728,13 @@ Status InferGather(const OpView& op, Shape* out) {
     if (slice_sizes[static_cast<size_t>(d)] > 1)
       return Fail("operand batching dimension ", d, " has slice size ",
                   slice_sizes[static_cast<size_t>(d)], ", not 1");
-  XFFI_TRY(CheckBatchingPairs(
+  XFFI_RETURN_IF_ERROR(CheckBatchingPairs(
       operand, dn.operand_batching_dims, "operand_batching_dims", indices,
       dn.start_indices_batching_dims, "start_indices_batching_dims",
       dn.index_vector_dim));
-  XFFI_TRY(CheckIndexMap(dn.start_index_map, "start_index_map", operand.rank(),
-                         layout->vector_size, dn.operand_batching_dims));
+  XFFI_RETURN_IF_ERROR(CheckIndexMap(dn.start_index_map, "start_index_map",
+                                     operand.rank(), layout->vector_size,
+                                     dn.operand_batching_dims));
 
   // Slice dimensions that survive into the result, in operand order.
   std::vector<int64_t> offset_sizes;
@@ -761,7 +748,8 @@ Status InferGather(const OpView& op, Shape* out) {
                 offset_sizes.size(), " dimensions");
   int64_t rank =
       static_cast<int64_t>(offset_sizes.size() + layout->batch_dims.size());
-  XFFI_TRY(CheckDimensions(dn.offset_dims, rank, "offset_dims", true));
+  XFFI_RETURN_IF_ERROR(
+      CheckDimensions(dn.offset_dims, rank, "offset_dims", true));
   std::vector<int64_t> dims;
   size_t next_offset = 0, next_batch = 0;
   for (int64_t d = 0; d < rank; ++d) {
@@ -780,8 +768,8 @@ Status InferScatter(const OpView& op, Shape* out) {
     return Fail("takes N operands, the indices and N updates (N >= 1), got ",
                 count, " operands");
   int64_t n = (count - 1) / 2;
-  XFFI_TRY(op.ExpectArrays(0, count));
-  XFFI_TRY(op.ExpectCalled(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, count));
+  XFFI_RETURN_IF_ERROR(op.ExpectCalled(1));
   const Shape& operand = op.shape(0);
   const Shape& indices = op.shape(n);
   const Shape& updates = op.shape(n + 1);
@@ -806,24 +794,24 @@ Status InferScatter(const OpView& op, Shape* out) {
       ReadIndices(indices, dn.index_vector_dim, "scatter indices");
   if (!layout.ok()) return layout.status();
 
-  XFFI_TRY(CheckDimensions(dn.update_window_dims, updates.rank(),
-                           "update_window_dims", true));
-  XFFI_TRY(CheckDimensions(dn.inserted_window_dims, operand.rank(),
-                           "inserted_window_dims", true));
-  XFFI_TRY(CheckDimensions(dn.input_batching_dims, operand.rank(),
-                           "input_batching_dims", true));
+  XFFI_RETURN_IF_ERROR(CheckDimensions(dn.update_window_dims, updates.rank(),
+                                       "update_window_dims", true));
+  XFFI_RETURN_IF_ERROR(CheckDimensions(dn.inserted_window_dims, operand.rank(),
+                                       "inserted_window_dims", true));
+  XFFI_RETURN_IF_ERROR(CheckDimensions(dn.input_batching_dims, operand.rank(),
+                                       "input_batching_dims", true));
   for (int64_t d : dn.inserted_window_dims)
     if (Contains(dn.input_batching_dims, d))
       return Fail("dimension ", d,
                   " is both an inserted window and an input batching "
                   "dimension");
-  XFFI_TRY(
+  XFFI_RETURN_IF_ERROR(
       CheckBatchingPairs(operand, dn.input_batching_dims, "input_batching_dims",
                          indices, dn.scatter_indices_batching_dims,
                          "scatter_indices_batching_dims", dn.index_vector_dim));
-  XFFI_TRY(CheckIndexMap(dn.scatter_dims_to_operand_dims,
-                         "scatter_dims_to_operand_dims", operand.rank(),
-                         layout->vector_size, dn.input_batching_dims));
+  XFFI_RETURN_IF_ERROR(CheckIndexMap(
+      dn.scatter_dims_to_operand_dims, "scatter_dims_to_operand_dims",
+      operand.rank(), layout->vector_size, dn.input_batching_dims));
 
   int64_t window_rank = static_cast<int64_t>(dn.update_window_dims.size());
   int64_t expected_operand_rank =
@@ -869,8 +857,8 @@ Status InferScatter(const OpView& op, Shape* out) {
     types.push_back(op.shape(i).element_type());
     results.push_back(op.shape(i).WithoutLayout());
   }
-  XFFI_TRY(CheckCombiner(op.in().called_computations()[0], "update computation",
-                         types, types));
+  XFFI_RETURN_IF_ERROR(CheckCombiner(op.in().called_computations()[0],
+                                     "update computation", types, types));
   *out = MaybeTuple(std::move(results));
   return Status::Ok();
 }
@@ -878,8 +866,8 @@ Status InferScatter(const OpView& op, Shape* out) {
 // --- computation ------------------------------------------------------------
 
 Status InferDot(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(2));
-  XFFI_TRY(op.ExpectArrays(0, 2));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(2));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, 2));
   const Shape& lhs = op.shape(0);
   const Shape& rhs = op.shape(1);
   if (!(ClassOf(lhs.element_type()) & kNumericClasses) ||
@@ -904,8 +892,10 @@ Status InferDot(const OpView& op, Shape* out) {
         all, side.rank(),
         std::string(name) + " batch and contracting dimensions");
   };
-  XFFI_TRY(check_side(lhs, "lhs", dn.lhs_batch, dn.lhs_contracting));
-  XFFI_TRY(check_side(rhs, "rhs", dn.rhs_batch, dn.rhs_contracting));
+  XFFI_RETURN_IF_ERROR(
+      check_side(lhs, "lhs", dn.lhs_batch, dn.lhs_contracting));
+  XFFI_RETURN_IF_ERROR(
+      check_side(rhs, "rhs", dn.rhs_batch, dn.rhs_contracting));
   for (size_t i = 0; i < dn.lhs_batch.size(); ++i)
     if (lhs.dim(dn.lhs_batch[i]) != rhs.dim(dn.rhs_batch[i]))
       return Fail("lhs batch dimension ", dn.lhs_batch[i], " has size ",
@@ -941,22 +931,22 @@ Status CheckReductionOperands(const OpView& op, int64_t* n) {
     return Fail("takes N inputs and N initial values (N >= 1), got ", count,
                 " operands");
   *n = count / 2;
-  XFFI_TRY(op.ExpectArrays(0, count));
-  XFFI_TRY(op.ExpectCalled(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, count));
+  XFFI_RETURN_IF_ERROR(op.ExpectCalled(1));
   for (int64_t i = 1; i < *n; ++i)
     if (op.shape(i).dims() != op.shape(0).dims())
       return Fail("input ", i, " ", op.shape(i).ToString(false),
                   " does not have the dimensions of input 0 ",
                   op.shape(0).ToString(false));
   for (int64_t i = 0; i < *n; ++i)
-    XFFI_TRY(op.ExpectScalar(*n + i, "initial value"));
+    XFFI_RETURN_IF_ERROR(op.ExpectScalar(*n + i, "initial value"));
   return Status::Ok();
 }
 
 Status InferReduceLike(const OpView& op, const std::vector<int64_t>& dims,
                        Shape* out) {
   int64_t n = 0;
-  XFFI_TRY(CheckReductionOperands(op, &n));
+  XFFI_RETURN_IF_ERROR(CheckReductionOperands(op, &n));
   std::vector<ElementType> accumulators, elements;
   std::vector<Shape> results;
   for (int64_t i = 0; i < n; ++i) {
@@ -964,15 +954,15 @@ Status InferReduceLike(const OpView& op, const std::vector<int64_t>& dims,
     elements.push_back(op.shape(i).element_type());
     results.push_back(Shape::Array(accumulators.back(), dims));
   }
-  XFFI_TRY(CheckCombiner(op.in().called_computations()[0], "reducer",
-                         accumulators, elements));
+  XFFI_RETURN_IF_ERROR(CheckCombiner(op.in().called_computations()[0],
+                                     "reducer", accumulators, elements));
   *out = MaybeTuple(std::move(results));
   return Status::Ok();
 }
 
 Status InferReduce(const OpView& op, Shape* out) {
   if (op.count() >= 1 && op.shape(0).IsArray())
-    XFFI_TRY(
+    XFFI_RETURN_IF_ERROR(
         CheckDimensions(op.in().dimensions, op.shape(0).rank(), "dimensions"));
   std::vector<int64_t> dims;
   if (op.count() >= 1)
@@ -1010,9 +1000,9 @@ Status InferReduceWindow(const OpView& op, Shape* out) {
 }
 
 Status InferSort(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectAtLeast(1));
-  XFFI_TRY(op.ExpectArrays(0, op.count()));
-  XFFI_TRY(op.ExpectCalled(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectAtLeast(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, op.count()));
+  XFFI_RETURN_IF_ERROR(op.ExpectCalled(1));
   const Shape& first = op.shape(0);
   for (int64_t i = 1; i < op.count(); ++i)
     if (op.shape(i).dims() != first.dims())
@@ -1033,9 +1023,9 @@ Status InferSort(const OpView& op, Shape* out) {
     results.push_back(op.shape(i).WithoutLayout());
   }
   const Computation* comparator = op.in().called_computations()[0];
-  XFFI_TRY(CheckRegionParameters(comparator, "comparator", params));
-  XFFI_TRY(CheckRegionRoot(comparator, "comparator",
-                           Shape::Scalar(ElementType::kPred)));
+  XFFI_RETURN_IF_ERROR(CheckRegionParameters(comparator, "comparator", params));
+  XFFI_RETURN_IF_ERROR(CheckRegionRoot(comparator, "comparator",
+                                       Shape::Scalar(ElementType::kPred)));
   *out = MaybeTuple(std::move(results));
   return Status::Ok();
 }
@@ -1043,22 +1033,22 @@ Status InferSort(const OpView& op, Shape* out) {
 // --- structure --------------------------------------------------------------
 
 Status InferWhile(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(1));
-  XFFI_TRY(op.ExpectCalled(2));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectCalled(2));
   const Shape& state = op.shape(0);
   const Computation* condition = op.in().called_computations()[0];
   const Computation* body = op.in().called_computations()[1];
-  XFFI_TRY(CheckRegionParameters(condition, "condition", {state}));
-  XFFI_TRY(CheckRegionRoot(condition, "condition",
-                           Shape::Scalar(ElementType::kPred)));
-  XFFI_TRY(CheckRegionParameters(body, "body", {state}));
-  XFFI_TRY(CheckRegionRoot(body, "body", state));
+  XFFI_RETURN_IF_ERROR(CheckRegionParameters(condition, "condition", {state}));
+  XFFI_RETURN_IF_ERROR(CheckRegionRoot(condition, "condition",
+                                       Shape::Scalar(ElementType::kPred)));
+  XFFI_RETURN_IF_ERROR(CheckRegionParameters(body, "body", {state}));
+  XFFI_RETURN_IF_ERROR(CheckRegionRoot(body, "body", state));
   *out = state.WithoutLayout();
   return Status::Ok();
 }
 
 Status InferConditional(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectAtLeast(2));
+  XFFI_RETURN_IF_ERROR(op.ExpectAtLeast(2));
   const std::vector<Computation*>& branches = op.in().called_computations();
   if (branches.empty()) return Fail("has no branches");
   const Shape& index = op.shape(0);
@@ -1076,8 +1066,8 @@ Status InferConditional(const OpView& op, Shape* out) {
   const Shape* result = nullptr;
   for (size_t i = 0; i < branches.size(); ++i) {
     std::string role = "branch " + std::to_string(i);
-    XFFI_TRY(CheckRegionParameters(branches[i], role,
-                                   {op.shape(static_cast<int64_t>(i) + 1)}));
+    XFFI_RETURN_IF_ERROR(CheckRegionParameters(
+        branches[i], role, {op.shape(static_cast<int64_t>(i) + 1)}));
     if (result == nullptr) {
       result = &branches[i]->root()->shape();
     } else if (!branches[i]->root()->shape().Compatible(*result)) {
@@ -1091,17 +1081,17 @@ Status InferConditional(const OpView& op, Shape* out) {
 }
 
 Status InferCall(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectCalled(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectCalled(1));
   std::vector<Shape> params;
   for (int64_t i = 0; i < op.count(); ++i) params.push_back(op.shape(i));
   const Computation* callee = op.in().called_computations()[0];
-  XFFI_TRY(CheckRegionParameters(callee, "callee", params));
+  XFFI_RETURN_IF_ERROR(CheckRegionParameters(callee, "callee", params));
   *out = callee->root()->shape().WithoutLayout();
   return Status::Ok();
 }
 
 Status InferGetTupleElement(const OpView& op, Shape* out) {
-  XFFI_TRY(op.ExpectOperands(1));
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
   const Shape& tuple = op.shape(0);
   if (!tuple.IsTuple())
     return Fail("operand must be a tuple, got ", tuple.ToString());
@@ -1139,9 +1129,9 @@ Status InferCustomCall(const OpView& op, Shape* out) {
   std::vector<const Shape*> operand_shapes;
   for (int64_t i = 0; i < op.count(); ++i)
     operand_shapes.push_back(&op.shape(i));
-  XFFI_TRY(
+  XFFI_RETURN_IF_ERROR(
       CheckRequiredLayouts(config.operand_layouts, operand_shapes, "operand"));
-  XFFI_TRY(
+  XFFI_RETURN_IF_ERROR(
       CheckRequiredLayouts(config.result_layouts, result.Leaves(), "result"));
   std::vector<std::vector<int64_t>> aliased_outputs;
   for (size_t i = 0; i < config.output_operand_aliases.size(); ++i) {
@@ -1179,16 +1169,18 @@ Status InferByOpcode(const OpView& op, Shape* out) {
   Opcode opcode = in.opcode();
   if (IsElementwiseUnary(opcode)) return InferUnary(op, out);
   if (IsElementwiseBinary(opcode)) return InferBinary(op, out);
+  if (IsCollective(opcode) || opcode == Opcode::kManualComputation)
+    return InferAcrossDevicesShape(in, out);
   switch (opcode) {
     case Opcode::kParameter:
-      XFFI_TRY(op.ExpectOperands(0));
+      XFFI_RETURN_IF_ERROR(op.ExpectOperands(0));
       if (in.parameter_number < 0)
         return Fail("number ", in.parameter_number, " is negative");
       if (!in.shape().valid()) return Fail("has no shape");
       *out = in.shape();
       return Status::Ok();
     case Opcode::kConstant:
-      XFFI_TRY(op.ExpectOperands(0));
+      XFFI_RETURN_IF_ERROR(op.ExpectOperands(0));
       if (!in.literal.valid()) return Fail("has no value");
       *out = in.literal.shape();
       return Status::Ok();
@@ -1210,7 +1202,7 @@ Status InferByOpcode(const OpView& op, Shape* out) {
       return InferCustomCall(op, out);
     case Opcode::kOptimizationBarrier:
     case Opcode::kCopy:
-      XFFI_TRY(op.ExpectOperands(1));
+      XFFI_RETURN_IF_ERROR(op.ExpectOperands(1));
       *out = op.shape(0).WithoutLayout();
       return Status::Ok();
     case Opcode::kAfterAll:
@@ -1277,6 +1269,9 @@ bool TakesRegions(Opcode opcode) {
     case Opcode::kReduce:
     case Opcode::kReduceWindow:
     case Opcode::kSort:
+    case Opcode::kAllReduce:
+    case Opcode::kReduceScatter:
+    case Opcode::kManualComputation:
       return true;
     default:
       return false;
@@ -1302,7 +1297,7 @@ Status InferChecked(const Instruction& instruction, Shape* out) {
 Status ValidateShape(const Shape& shape) {
   if (shape.IsTuple()) {
     for (const Shape& element : shape.tuple_shapes())
-      XFFI_TRY(ValidateShape(element));
+      XFFI_RETURN_IF_ERROR(ValidateShape(element));
     return Status::Ok();
   }
   if (shape.IsToken()) return Status::Ok();

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "runtime/api_internal.h"
 #include "xffi/runtime/api.h"
@@ -23,6 +24,8 @@ struct HandlerRegistry {
   std::map<std::pair<std::string, Platform>, std::unique_ptr<HandlerRecord>,
            std::less<>>
       records;
+  // Records ReplaceHandler displaced: executables may still point at them.
+  std::vector<std::unique_ptr<HandlerRecord>> replaced;
 };
 
 HandlerRegistry& Registry() {
@@ -190,9 +193,11 @@ ScopedRegistrationOrigin::~ScopedRegistrationOrigin() {
 
 const std::string& CurrentRegistrationOrigin() { return current_origin; }
 
-Status RegisterHandler(std::string_view name, std::string_view platform,
-                       const XLA_FFI_Handler_Bundle& bundle,
-                       XLA_FFI_Handler_Traits traits) {
+namespace {
+
+Status Register(std::string_view name, std::string_view platform,
+                const XLA_FFI_Handler_Bundle& bundle,
+                XLA_FFI_Handler_Traits traits, bool replace) {
   if (name.empty()) {
     return InvalidArgument("a handler needs a non-empty name (platform " +
                            std::string(platform) + ")");
@@ -217,10 +222,29 @@ Status RegisterHandler(std::string_view name, std::string_view platform,
   const HandlerRecord& existing = *it->second;
   std::string difference = DifferenceOf(existing, *record);
   if (difference.empty()) return Status::Ok();  // identical: a no-op
+  if (replace) {
+    registry.replaced.push_back(std::exchange(
+        it->second, std::make_unique<HandlerRecord>(std::move(*record))));
+    return Status::Ok();
+  }
   return AlreadyExists(
       Describe(name, PlatformName(*parsed)) + " is already registered by " +
       DescribeOrigin(existing.origin) + "; the registration by " +
       DescribeOrigin(record->origin) + " has " + difference);
+}
+
+}  // namespace
+
+Status RegisterHandler(std::string_view name, std::string_view platform,
+                       const XLA_FFI_Handler_Bundle& bundle,
+                       XLA_FFI_Handler_Traits traits) {
+  return Register(name, platform, bundle, traits, /*replace=*/false);
+}
+
+Status ReplaceHandler(std::string_view name, std::string_view platform,
+                      const XLA_FFI_Handler_Bundle& bundle,
+                      XLA_FFI_Handler_Traits traits) {
+  return Register(name, platform, bundle, traits, /*replace=*/true);
 }
 
 StatusOr<const HandlerRecord*> FindHandler(std::string_view name,

@@ -1,6 +1,6 @@
 // DetectProgramFormat and ParseProgram: one entry point for both text
 // formats, as the CLI and the Python package take a program file.
-#include "text/hlo_scanner.h"
+#include "text/hlo/scanner.h"
 #include "xffi/program/text.h"
 
 namespace xffi {

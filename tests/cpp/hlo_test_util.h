@@ -175,6 +175,25 @@ inline std::string DiffInstruction(
   if (x.literal.has_value() != y.literal.has_value() ||
       (x.literal && *x.literal != *y.literal))
     return differ("custom call literal", "", "");
+  if (a.collective_devices != b.collective_devices)
+    return differ("collective devices", "", "");
+  if (a.split_dimension != b.split_dimension ||
+      a.concat_dimension != b.concat_dimension ||
+      a.split_count != b.split_count)
+    return differ("all-to-all dimensions", "", "");
+  if (a.source_target_pairs != b.source_target_pairs)
+    return differ("source_target_pairs", "", "");
+  const ManualComputationConfig& m = a.manual_computation;
+  const ManualComputationConfig& n = b.manual_computation;
+  if (m.mesh != n.mesh)
+    return differ("mesh", m.mesh.name + m.mesh.ToString(),
+                  n.mesh.name + n.mesh.ToString());
+  if (m.in_shardings != n.in_shardings || m.out_shardings != n.out_shardings)
+    return differ("shardings", "", "");
+  if (m.manual_axes != n.manual_axes) return differ("manual axes", "", "");
+  if (a.sharding != b.sharding)
+    return differ("sharding", a.sharding ? a.sharding->ToString() : "none",
+                  b.sharding ? b.sharding->ToString() : "none");
   return "";
 }
 
@@ -185,6 +204,9 @@ inline std::string DiffModules(const Module& a, const Module& b,
                                bool compare_locations = true) {
   if (a.name() != b.name())
     return "module names " + a.name() + " vs " + b.name();
+  if (a.num_partitions() != b.num_partitions())
+    return "num_partitions " + std::to_string(a.num_partitions()) + " vs " +
+           std::to_string(b.num_partitions());
   if (a.computations().size() != b.computations().size())
     return "computation counts differ";
   std::unordered_map<const Computation*, size_t> comp_a, comp_b;

@@ -135,8 +135,8 @@ TEST_F(CliTest, HelpDescribesEveryCommandAndOption) {
   EXPECT_EQ(run.status, 0);
   for (const char* option :
        {"--plugin LIB", "--input FILE.npy", "--output-dir DIR", "--repeat N",
-        "--format F", "--expect FILE.npy", "--tolerance T", "--help",
-        "Example:", "Exit status:"}) {
+        "--format F", "--expect FILE.npy", "--tolerance T", "--dump-after PASS",
+        "spmd-emulation", "--help", "Example:", "Exit status:"}) {
     EXPECT_THAT(run.output, HasSubstr(option));
   }
   EXPECT_EQ(Xffi("help run").output, run.output);
@@ -274,6 +274,38 @@ TEST_F(CliTest, DetectsTheFormatOrTakesTheOneGiven) {
   Outcome forced = Xffi("run " + hlo_args + " --format hlo");
   EXPECT_EQ(forced.status, 0) << forced.output;
   EXPECT_THAT(forced.output, HasSubstr("cc_do_custom_call.hlo (HLO): "));
+}
+
+// --dump-after writes the program as HLO text after a compile pass, on
+// standard error, and the run goes on.
+TEST_F(CliTest, DumpAfterWritesTheProgramAfterAPass) {
+  std::string args = Corpus("sm_psum_axis_index.mlir") + " --input " +
+                     Corpus("sm_psum_axis_index.in_0.npy") + " --expect " +
+                     Corpus("sm_psum_axis_index.out_0.npy");
+  Outcome one = Xffi("run " + args + " --dump-after spmd-emulation");
+  EXPECT_EQ(one.status, 0) << one.output;
+  EXPECT_THAT(one.output,
+              HasSubstr("// xffi: the module after pass 'spmd-emulation'\n"
+                        "HloModule jit"));
+  // The shard_map and its all-reduce are plain ops by then.
+  EXPECT_THAT(one.output, Not(HasSubstr("all-reduce(")));
+  EXPECT_THAT(one.output, Not(HasSubstr("xla.sdy.LocalToGlobalShape")));
+  EXPECT_THAT(one.output, Not(HasSubstr("after pass 'dce'")));
+  EXPECT_THAT(one.output, HasSubstr("PASS: all 1 result(s) match"));
+
+  Outcome all = Xffi("run " + args + " --dump-after=all");
+  EXPECT_EQ(all.status, 0) << all.output;
+  size_t emulation = all.output.find("after pass 'spmd-emulation'");
+  size_t dce = all.output.find("after pass 'dce'");
+  EXPECT_NE(emulation, std::string::npos);
+  EXPECT_NE(dce, std::string::npos);
+  EXPECT_LT(emulation, dce);
+
+  Outcome unknown = Xffi("run " + args + " --dump-after fusion");
+  EXPECT_EQ(unknown.status, 1) << unknown.output;
+  EXPECT_THAT(unknown.output,
+              HasSubstr("no pass named 'fusion' to dump after; the passes "
+                        "are: spmd-emulation, dce (or all)"));
 }
 
 TEST_F(CliTest, RunWritesResultsAndChecksThem) {

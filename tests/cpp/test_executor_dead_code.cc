@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "compiler/dead_code.h"
 #include "executor_test_util.h"
+#include "passes/dead_code_elimination.h"
 #include "xffi/ffi.h"
 #include "xffi/runtime/registry.h"
 
@@ -130,7 +130,7 @@ TEST(ExecutorDeadCode, LoopWithASideEffectInItsBodyStays) {
            {cond.computation(), quiet_body.computation()});
   b.Root(x);
   Module copy = m.module.Clone();
-  EXPECT_EQ(compiler::EliminateDeadCode(copy), 3);  // 2 in quiet_body, 1 here
+  EXPECT_EQ(passes::EliminateDeadCode(copy), 3);  // 2 in quiet_body, 1 here
   auto exe = CompileForTest(std::move(m.module));
   ASSERT_TRUE(exe.ok()) << exe.status().message();
   exec_dce_test::log.clear();

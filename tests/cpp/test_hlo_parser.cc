@@ -530,6 +530,34 @@ ENTRY %e (a: f32[2]) -> f32[2] , execution_thread="main" {
   EXPECT_EQ(m.entry()->root()->opcode(), Opcode::kDot);
 }
 
+// lax.composite as JAX 0.10.2 prints it (found by the coverage sweep,
+// tests/programs/sweep): a call of the decomposition marked is_composite.
+TEST(HloParser, CompositeIsACallOfItsDecomposition) {
+  Module m = Parse(R"(HloModule jit_f
+double_tanh.1 {
+  Arg_0.1 = f32[3]{0} parameter(0)
+  tanh.1 = f32[3]{0} tanh(Arg_0.1)
+  ROOT add.1 = f32[3]{0} add(tanh.1, tanh.1)
+}
+ENTRY main.2 {
+  x.1 = f32[3]{0} parameter(0)
+  ROOT call.1 = f32[3]{0} call(x.1), to_apply=double_tanh.1, is_composite=true, frontend_attributes={composite.attributes={},composite.name="double_tanh",composite.version="0"}
+}
+)");
+  const Instruction* call = m.entry()->root();
+  EXPECT_EQ(call->opcode(), Opcode::kCall);
+  ASSERT_EQ(call->called_computations().size(), 1u);
+  EXPECT_EQ(call->called_computations()[0], m.FindComputation("double_tanh.1"));
+  EXPECT_THAT(ErrorOf("HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n"
+                      "  ROOT n = f32[] negate(p), is_composite=true\n}"),
+              HasSubstr("(negate) takes no attribute 'is_composite'"));
+  EXPECT_THAT(
+      ErrorOf("HloModule m\nf {\n  ROOT p = f32[] parameter(0)\n}\n"
+              "ENTRY e {\n  p = f32[] parameter(0)\n"
+              "  ROOT c = f32[] call(p), to_apply=f, is_composite=7\n}"),
+      HasSubstr("true or false"));
+}
+
 TEST(HloParser, DetectsAndDispatchesTheFormat) {
   EXPECT_EQ(DetectProgramFormat("  // x\nHloModule m\n"), ProgramFormat::kHlo);
   EXPECT_EQ(DetectProgramFormat("/* c */ HloModule m"), ProgramFormat::kHlo);

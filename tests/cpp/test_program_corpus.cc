@@ -184,7 +184,7 @@ TEST(ProgramCorpusContents, CoversTheIssuesOps) {
   // The generator ran: every program has both texts and at least one input
   // and output, and the custom-call programs hold real custom calls.
   std::vector<CorpusCase> cases = AllCases();
-  EXPECT_GE(cases.size(), 108u);
+  EXPECT_GE(cases.size(), 124u);
   for (const CorpusCase& c : cases) {
     EXPECT_TRUE(fs::exists(CorpusPath(c.name + "." + c.extension))) << c.name;
     EXPECT_GE(CountFiles(c.name, "out"), 1) << c.name;
@@ -283,6 +283,15 @@ TEST(ProgramCorpusContents, CoversTheIssuesOps) {
         "\"stablehlo.all_to_all\"", "\"stablehlo.collective_permute\"",
         "stablehlo.partition_id"}) {
     EXPECT_THAT(all_text, HasSubstr(op));
+  }
+  // Linear algebra (linalg_*): jaxlib's LAPACK targets, built into xffi.
+  for (const char* target :
+       {"@lapack_sgetrf_ffi", "@lapack_strsm_ffi", "@lapack_spotrf_ffi",
+        "@lapack_sgeqrf_ffi", "@lapack_sorgqr_ffi", "@lapack_sgesdd_ffi",
+        "@lapack_ssyevd_ffi", "@lapack_sgeev_ffi", "@lapack_sgtsv_ffi",
+        "@tridiagonal_solve_perturbed_ffi", "@lapack_dgetrf_ffi",
+        "@lapack_cheevd_ffi", "@lapack_cpotrf_ffi"}) {
+    EXPECT_THAT(all_text, HasSubstr(target));
   }
   std::string mixed = Slurp(CorpusPath("cc_mixed.mlir"));
   EXPECT_THAT(mixed, ::testing::HasSubstr("stablehlo.custom_call @rms_norm"));

@@ -117,6 +117,38 @@ TEST(RuntimeRegistry, ConflictingRegistrationNamesBothOrigins) {
             "/libs/first.so");
 }
 
+TEST(RuntimeRegistry, ReplaceTakesTheKeyAndKeepsTheOldRecordAlive) {
+  {
+    xffi::ScopedRegistrationOrigin origin("/libs/first.so");
+    ASSERT_TRUE(xffi::RegisterHandler("reg.replace", "Host", Bundle(kV5)).ok());
+  }
+  const xffi::HandlerRecord* old = *xffi::FindHandler("reg.replace", "Host");
+  {
+    xffi::ScopedRegistrationOrigin origin("/libs/second.so");
+    ASSERT_TRUE(xffi::ReplaceHandler("reg.replace", "cpu", Bundle(kV3)).ok());
+  }
+  const xffi::HandlerRecord* now = *xffi::FindHandler("reg.replace", "Host");
+  EXPECT_NE(now, old);
+  EXPECT_EQ(now->bundle.execute, kV3);
+  EXPECT_EQ(now->origin, "/libs/second.so");
+  // Whoever resolved the old record (a compiled executable) still holds a
+  // valid one.
+  EXPECT_EQ(old->bundle.execute, kV5);
+  EXPECT_EQ(old->origin, "/libs/first.so");
+  // Replacing with the identical handler changes nothing; replacing a free
+  // key registers it; the ordinary rule still refuses a different one.
+  ASSERT_TRUE(xffi::ReplaceHandler("reg.replace", "Host", Bundle(kV3)).ok());
+  EXPECT_EQ(*xffi::FindHandler("reg.replace", "Host"), now);
+  EXPECT_TRUE(
+      xffi::ReplaceHandler("reg.replace.new", "Host", Bundle(kV5)).ok());
+  EXPECT_EQ(xffi::RegisterHandler("reg.replace", "Host", Bundle(kV5)).code(),
+            XLA_FFI_Error_Code_ALREADY_EXISTS);
+  // A bad handler is refused before anything is replaced.
+  EXPECT_FALSE(
+      xffi::ReplaceHandler("reg.replace", "Host", Bundle(nullptr)).ok());
+  EXPECT_EQ(*xffi::FindHandler("reg.replace", "Host"), now);
+}
+
 TEST(RuntimeRegistry, ConflictingTraitsAreRefused) {
   ASSERT_TRUE(xffi::RegisterHandler("reg.traits", "Host", Bundle(kV5)).ok());
   xffi::Status status =

@@ -805,6 +805,41 @@ TEST(StableHloParser, PrettyOpFieldsFromJaxSamples) {
   EXPECT_EQ(dots[0]->shape(), F32({2, 4}));
 }
 
+// jax.nn.dot_product_attention on bf16 (JAX 0.10.2, found by the coverage
+// sweep): a dot whose algorithm asks for the operands' own types,
+// accumulated in f32, which is how xffi computes it. An algorithm that
+// rounds the operands to another type, or splits them, is refused.
+TEST(StableHloParser, DotAlgorithmInTheOperandsOwnTypes) {
+  const char* kDot =
+      R"(func.func @main(%arg0: tensor<2x8xbf16>, %arg1: tensor<8x3xbf16>) -> tensor<2x3xf32> {
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT], algorithm = <lhs_precision_type = LHS, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = COUNT, allow_imprecise_accumulation = false> : (tensor<2x8xbf16>, tensor<8x3xbf16>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+)";
+  auto with = [&](const std::string& lhs, const std::string& count) {
+    std::string text = kDot;
+    text.replace(text.find("LHS"), 3, lhs);
+    text.replace(text.find("COUNT"), 5, count);
+    return text;
+  };
+  ASSERT_PARSES(module, with("bf16", "1"));
+  const Instruction* dot = Only(*module.entry(), Opcode::kDot);
+  ASSERT_NE(dot, nullptr);
+  EXPECT_EQ(dot->shape(), F32({2, 3}));
+  EXPECT_EQ(dot->dot_dimension_numbers.lhs_contracting,
+            std::vector<int64_t>{1});
+  EXPECT_EQ(ErrorOf(with("f32", "1")),
+            "test.mlir:2:8: stablehlo.dot_general: dot algorithm with "
+            "lhs_precision_type other than the lhs operand's bf16 is not "
+            "supported (xffi multiplies in the operands' own types)");
+  EXPECT_EQ(ErrorOf(with("bf16", "3")),
+            "test.mlir:2:8: stablehlo.dot_general: dot algorithm with "
+            "num_primitive_operations other than 1 is not supported");
+  EXPECT_EQ(ErrorOf(with("bf16 x", "1")),
+            "test.mlir:2:145: expected ',' or '>' in algorithm = <...>, got "
+            "'x'");
+}
+
 TEST(StableHloParser, EverySampleParsesAndVerifies) {
   for (const char* name :
        {"barrier.mlir",    "call.mlir",      "captured_while.mlir",

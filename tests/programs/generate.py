@@ -424,6 +424,90 @@ def _(x, gamma, beta):
   return (x - mean) * lax.rsqrt(var + 1e-5) * gamma + beta
 
 
+# Linear algebra: JAX lowers these to jaxlib's LAPACK custom calls
+# (lapack_*_ffi), which xffi has built in. Inputs are well conditioned and
+# results free of LAPACK's sign and phase choices (eigenvectors and singular
+# vectors as magnitudes, products that do not depend on them), so any
+# correct LAPACK matches JAX's to the corpus tolerance.
+def well_conditioned(seed, *shape, dtype=np.float32):
+  a = rng(seed).standard_normal(shape)
+  if np.issubdtype(dtype, np.complexfloating):
+    a = a + 1j * rng(seed + 1000).standard_normal(shape)
+  return (a + 4 * np.eye(shape[-1])).astype(dtype)
+
+
+def spd(seed, n, batch=(), dtype=np.float32):
+  b = rng(seed).standard_normal((*batch, n, n))
+  if np.issubdtype(dtype, np.complexfloating):
+    b = b + 1j * rng(seed + 1000).standard_normal((*batch, n, n))
+  return (b @ np.conj(np.swapaxes(b, -1, -2)) + n * np.eye(n)).astype(dtype)
+
+
+@program("linalg_solve", well_conditioned(100, 2, 4, 4), f32(101, 2, 4, 3))
+def _(a, b):
+  # getrf + two trsm; inv and det reuse the LU.
+  return jnp.linalg.solve(a, b), jnp.linalg.inv(a), jnp.linalg.det(a)
+
+
+@program("linalg_cholesky_solve", spd(102, 5, (2,)), f32(103, 2, 5, 2))
+def _(a, b):
+  # potrf, then the two triangular solves of cho_solve.
+  l = jnp.linalg.cholesky(a)
+  return l, jax.scipy.linalg.cho_solve((l, True), b)
+
+
+@program("linalg_lstsq_qr", f32(104, 6, 4), f32(105, 6, 2))
+def _(a, b):
+  # lstsq goes through gesdd; the QR route through geqrf, orgqr and trsm.
+  x, residuals, rank, s = jnp.linalg.lstsq(a, b)
+  q, r = jnp.linalg.qr(a)
+  x_qr = jax.scipy.linalg.solve_triangular(r, q.T @ b)
+  return x, residuals, rank, s, x_qr, q @ r, jnp.abs(jnp.diagonal(r))
+
+
+@program("linalg_eigh", spd(106, 6, (2,)))
+def _(a):
+  # syevd; eigenvectors have no sign, their magnitudes do.
+  w, v = jnp.linalg.eigh(a)
+  return w, jnp.abs(v), jnp.linalg.eigvalsh(a)
+
+
+@program("linalg_svd", f32(107, 2, 5, 3), f32(108, 4, 4))
+def _(a, c):
+  # gesdd in its three modes (full, reduced, values only).
+  u, s, vt = jnp.linalg.svd(a, full_matrices=False)
+  _, s_full, vt_full = jnp.linalg.svd(c)
+  return s, jnp.abs(u), jnp.abs(vt), s_full, jnp.abs(vt_full), \
+      jnp.linalg.svd(c, compute_uv=False), jnp.linalg.pinv(a)
+
+
+@program("linalg_f64_c64", well_conditioned(109, 4, 4, dtype=np.float64),
+         rng(110).standard_normal((4, 2)),
+         spd(111, 4, dtype=np.complex64), x64=True)
+def _(a, b, h):
+  # The d* and c* targets: dgetrf/dtrsm, cheevd, cpotrf.
+  w, v = jnp.linalg.eigh(h)
+  return jnp.linalg.solve(a, b), w, jnp.abs(v), jnp.linalg.cholesky(h)
+
+
+@program("linalg_tridiagonal", f32(112, 2, 6), f32(113, 2, 6, offset=4.0),
+         f32(114, 2, 6), f32(115, 2, 6, 2), f32(116, 5, offset=1.0),
+         f32(117, 4))
+def _(dl, d, du, b, diag, off):
+  # gtsv, and eigh_tridiagonal's eigenvectors by inverse iteration
+  # (tridiagonal_solve_perturbed_ffi, then geqrf/orgqr).
+  x = lax.linalg.tridiagonal_solve(dl.at[:, 0].set(0), d, du.at[:, -1].set(0),
+                                   b)
+  w, v = jax.scipy.linalg.eigh_tridiagonal(diag, off)
+  return x, w, jnp.abs(v)
+
+
+@program("linalg_eig", f32(118, 4, 4))
+def _(a):
+  # geev: eigenvalues in an order LAPACK chooses, so sorted.
+  return jnp.sort_complex(jnp.linalg.eigvals(a))
+
+
 # Custom calls to the example handler libraries.
 def rms_norm(x, eps=1e-5):
   return jax.ffi.ffi_call("rms_norm", jax.ShapeDtypeStruct(x.shape, x.dtype))(

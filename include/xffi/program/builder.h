@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "xffi/program/ir.h"
@@ -126,6 +127,36 @@ class Builder {
   Op Call(Computation* computation, const std::vector<Op>& operands);
   Op OptimizationBarrier(Op operand);
   Op AfterAll(const std::vector<Op>& tokens);
+
+  // Across devices: these mean something inside a ManualComputation's
+  // body, where each device runs its own copy (Compile's spmd-emulation
+  // pass runs them all on one). `devices` says which devices combine
+  // values (see CollectiveDevices); the reductions take two scalars.
+  Op AllReduce(const std::vector<Op>& operands, Computation* reduction,
+               CollectiveDevices devices = {});
+  // Each operand concatenated along `dimension` over the `shard_count`
+  // devices of its group (so the result's `dimension` is shard_count times
+  // the operand's).
+  Op AllGather(const std::vector<Op>& operands, int64_t dimension,
+               int64_t shard_count, CollectiveDevices devices = {});
+  // Reduced over the group, then each device keeps its 1/shard_count of
+  // `dimension`.
+  Op ReduceScatter(const std::vector<Op>& operands, Computation* reduction,
+                   int64_t dimension, int64_t shard_count,
+                   CollectiveDevices devices = {});
+  Op AllToAll(const std::vector<Op>& operands, int64_t split_dimension,
+              int64_t concat_dimension, int64_t split_count,
+              CollectiveDevices devices = {});
+  Op CollectivePermute(Op operand,
+                       std::vector<std::pair<int64_t, int64_t>> source_target,
+                       int64_t channel_id = 0);
+  Op PartitionId();
+  Op ReplicaId();
+  // `body` (one parameter per operand, its blocks' shapes) runs on every
+  // device of config.mesh; the result shapes follow from the body's and
+  // config.out_shardings.
+  Op ManualComputation(const std::vector<Op>& operands, Computation* body,
+                       ManualComputationConfig config);
 
   // XLA's CustomCall. `opaque` is the legacy backend_config; typed FFI calls
   // (api_version kTypedFfi) take their attributes in `attributes`.

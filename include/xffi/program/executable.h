@@ -13,7 +13,10 @@
 #ifndef XFFI_PROGRAM_EXECUTABLE_H_
 #define XFFI_PROGRAM_EXECUTABLE_H_
 
+#include <functional>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "xffi/ffi/types.h"
@@ -28,8 +31,21 @@ struct CompileOptions {
   // Threads of the intra-op pool handlers reach through ThreadPool; 0: one
   // per hardware thread.
   int intra_op_threads = 0;
-  // Remove pure ops whose results are never read.
+  // Remove pure ops whose results are never read (the pass "dce").
   bool eliminate_dead_code = true;
+
+  // Debugging the passes Compile runs (spmd-emulation, then dce): verify
+  // the module after every pass that changed it (by default in builds
+  // without NDEBUG), and write it as HLO text after the passes named in
+  // dump_after ("all": every pass) to `dump` (null: standard error). An
+  // unknown name is an error that lists the passes.
+#ifdef NDEBUG
+  bool verify_after_each_pass = false;
+#else
+  bool verify_after_each_pass = true;
+#endif
+  std::vector<std::string> dump_after;
+  std::function<void(std::string_view pass, const std::string& hlo_text)> dump;
 };
 
 class Executable {

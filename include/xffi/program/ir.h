@@ -21,103 +21,114 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "xffi/program/literal.h"
 #include "xffi/program/shape.h"
+#include "xffi/program/sharding.h"
 #include "xffi/runtime/status.h"
 #include "xffi/testing.h"
 
 namespace xffi {
 
 // X(enumerator, HLO spelling, StableHLO spelling or "" when it has none)
-#define XFFI_OPCODES(X)                                                      \
-  /* structure */                                                            \
-  X(kParameter, "parameter", "")                                             \
-  X(kConstant, "constant", "stablehlo.constant")                             \
-  X(kTuple, "tuple", "stablehlo.tuple")                                      \
-  X(kGetTupleElement, "get-tuple-element", "stablehlo.get_tuple_element")    \
-  X(kCall, "call", "func.call")                                              \
-  X(kWhile, "while", "stablehlo.while")                                      \
-  X(kConditional, "conditional", "stablehlo.case")                           \
-  X(kCustomCall, "custom-call", "stablehlo.custom_call")                     \
-  X(kOptimizationBarrier, "opt-barrier", "stablehlo.optimization_barrier")   \
-  X(kAfterAll, "after-all", "stablehlo.after_all")                           \
-  X(kCopy, "copy", "")                                                       \
-  /* elementwise unary */                                                    \
-  X(kAbs, "abs", "stablehlo.abs")                                            \
-  X(kNegate, "negate", "stablehlo.negate")                                   \
-  X(kSign, "sign", "stablehlo.sign")                                         \
-  X(kNot, "not", "stablehlo.not")                                            \
-  X(kFloor, "floor", "stablehlo.floor")                                      \
-  X(kCeil, "ceil", "stablehlo.ceil")                                         \
-  X(kRoundNearestAfz, "round-nearest-afz", "stablehlo.round_nearest_afz")    \
-  X(kRoundNearestEven, "round-nearest-even", "stablehlo.round_nearest_even") \
-  X(kExp, "exponential", "stablehlo.exponential")                            \
-  X(kExpm1, "exponential-minus-one", "stablehlo.exponential_minus_one")      \
-  X(kLog, "log", "stablehlo.log")                                            \
-  X(kLog1p, "log-plus-one", "stablehlo.log_plus_one")                        \
-  X(kLogistic, "logistic", "stablehlo.logistic")                             \
-  X(kSqrt, "sqrt", "stablehlo.sqrt")                                         \
-  X(kRsqrt, "rsqrt", "stablehlo.rsqrt")                                      \
-  X(kCbrt, "cbrt", "stablehlo.cbrt")                                         \
-  X(kTanh, "tanh", "stablehlo.tanh")                                         \
-  X(kSin, "sine", "stablehlo.sine")                                          \
-  X(kCos, "cosine", "stablehlo.cosine")                                      \
-  X(kTan, "tan", "stablehlo.tan")                                            \
-  X(kIsFinite, "is-finite", "stablehlo.is_finite")                           \
-  X(kPopulationCount, "popcnt", "stablehlo.popcnt")                          \
-  X(kClz, "count-leading-zeros", "stablehlo.count_leading_zeros")            \
-  X(kReal, "real", "stablehlo.real")                                         \
-  X(kImag, "imag", "stablehlo.imag")                                         \
-  X(kErf, "erf", "chlo.erf")                                                 \
-  X(kErfInv, "erf-inv", "chlo.erf_inv")                                      \
-  X(kLgamma, "lgamma", "chlo.lgamma")                                        \
-  X(kDigamma, "digamma", "chlo.digamma")                                     \
-  /* elementwise binary */                                                   \
-  X(kAdd, "add", "stablehlo.add")                                            \
-  X(kSubtract, "subtract", "stablehlo.subtract")                             \
-  X(kMultiply, "multiply", "stablehlo.multiply")                             \
-  X(kDivide, "divide", "stablehlo.divide")                                   \
-  X(kRemainder, "remainder", "stablehlo.remainder")                          \
-  X(kPower, "power", "stablehlo.power")                                      \
-  X(kMaximum, "maximum", "stablehlo.maximum")                                \
-  X(kMinimum, "minimum", "stablehlo.minimum")                                \
-  X(kAnd, "and", "stablehlo.and")                                            \
-  X(kOr, "or", "stablehlo.or")                                               \
-  X(kXor, "xor", "stablehlo.xor")                                            \
-  X(kShiftLeft, "shift-left", "stablehlo.shift_left")                        \
-  X(kShiftRightArithmetic, "shift-right-arithmetic",                         \
-    "stablehlo.shift_right_arithmetic")                                      \
-  X(kShiftRightLogical, "shift-right-logical",                               \
-    "stablehlo.shift_right_logical")                                         \
-  X(kAtan2, "atan2", "stablehlo.atan2")                                      \
-  X(kComplex, "complex", "stablehlo.complex")                                \
-  X(kCompare, "compare", "stablehlo.compare")                                \
-  /* elementwise, other */                                                   \
-  X(kSelect, "select", "stablehlo.select")                                   \
-  X(kClamp, "clamp", "stablehlo.clamp")                                      \
-  X(kConvert, "convert", "stablehlo.convert")                                \
-  X(kBitcastConvert, "bitcast-convert", "stablehlo.bitcast_convert")         \
-  X(kIota, "iota", "stablehlo.iota")                                         \
-  /* data movement */                                                        \
-  X(kBroadcast, "broadcast", "stablehlo.broadcast_in_dim")                   \
-  X(kReshape, "reshape", "stablehlo.reshape")                                \
-  X(kTranspose, "transpose", "stablehlo.transpose")                          \
-  X(kSlice, "slice", "stablehlo.slice")                                      \
-  X(kDynamicSlice, "dynamic-slice", "stablehlo.dynamic_slice")               \
-  X(kDynamicUpdateSlice, "dynamic-update-slice",                             \
-    "stablehlo.dynamic_update_slice")                                        \
-  X(kConcatenate, "concatenate", "stablehlo.concatenate")                    \
-  X(kPad, "pad", "stablehlo.pad")                                            \
-  X(kReverse, "reverse", "stablehlo.reverse")                                \
-  X(kGather, "gather", "stablehlo.gather")                                   \
-  X(kScatter, "scatter", "stablehlo.scatter")                                \
-  /* computation */                                                          \
-  X(kDot, "dot", "stablehlo.dot_general")                                    \
-  X(kReduce, "reduce", "stablehlo.reduce")                                   \
-  X(kReduceWindow, "reduce-window", "stablehlo.reduce_window")               \
-  X(kSort, "sort", "stablehlo.sort")
+#define XFFI_OPCODES(X)                                                       \
+  /* structure */                                                             \
+  X(kParameter, "parameter", "")                                              \
+  X(kConstant, "constant", "stablehlo.constant")                              \
+  X(kTuple, "tuple", "stablehlo.tuple")                                       \
+  X(kGetTupleElement, "get-tuple-element", "stablehlo.get_tuple_element")     \
+  X(kCall, "call", "func.call")                                               \
+  X(kWhile, "while", "stablehlo.while")                                       \
+  X(kConditional, "conditional", "stablehlo.case")                            \
+  X(kCustomCall, "custom-call", "stablehlo.custom_call")                      \
+  X(kOptimizationBarrier, "opt-barrier", "stablehlo.optimization_barrier")    \
+  X(kAfterAll, "after-all", "stablehlo.after_all")                            \
+  X(kCopy, "copy", "")                                                        \
+  /* elementwise unary */                                                     \
+  X(kAbs, "abs", "stablehlo.abs")                                             \
+  X(kNegate, "negate", "stablehlo.negate")                                    \
+  X(kSign, "sign", "stablehlo.sign")                                          \
+  X(kNot, "not", "stablehlo.not")                                             \
+  X(kFloor, "floor", "stablehlo.floor")                                       \
+  X(kCeil, "ceil", "stablehlo.ceil")                                          \
+  X(kRoundNearestAfz, "round-nearest-afz", "stablehlo.round_nearest_afz")     \
+  X(kRoundNearestEven, "round-nearest-even", "stablehlo.round_nearest_even")  \
+  X(kExp, "exponential", "stablehlo.exponential")                             \
+  X(kExpm1, "exponential-minus-one", "stablehlo.exponential_minus_one")       \
+  X(kLog, "log", "stablehlo.log")                                             \
+  X(kLog1p, "log-plus-one", "stablehlo.log_plus_one")                         \
+  X(kLogistic, "logistic", "stablehlo.logistic")                              \
+  X(kSqrt, "sqrt", "stablehlo.sqrt")                                          \
+  X(kRsqrt, "rsqrt", "stablehlo.rsqrt")                                       \
+  X(kCbrt, "cbrt", "stablehlo.cbrt")                                          \
+  X(kTanh, "tanh", "stablehlo.tanh")                                          \
+  X(kSin, "sine", "stablehlo.sine")                                           \
+  X(kCos, "cosine", "stablehlo.cosine")                                       \
+  X(kTan, "tan", "stablehlo.tan")                                             \
+  X(kIsFinite, "is-finite", "stablehlo.is_finite")                            \
+  X(kPopulationCount, "popcnt", "stablehlo.popcnt")                           \
+  X(kClz, "count-leading-zeros", "stablehlo.count_leading_zeros")             \
+  X(kReal, "real", "stablehlo.real")                                          \
+  X(kImag, "imag", "stablehlo.imag")                                          \
+  X(kErf, "erf", "chlo.erf")                                                  \
+  X(kErfInv, "erf-inv", "chlo.erf_inv")                                       \
+  X(kLgamma, "lgamma", "chlo.lgamma")                                         \
+  X(kDigamma, "digamma", "chlo.digamma")                                      \
+  /* elementwise binary */                                                    \
+  X(kAdd, "add", "stablehlo.add")                                             \
+  X(kSubtract, "subtract", "stablehlo.subtract")                              \
+  X(kMultiply, "multiply", "stablehlo.multiply")                              \
+  X(kDivide, "divide", "stablehlo.divide")                                    \
+  X(kRemainder, "remainder", "stablehlo.remainder")                           \
+  X(kPower, "power", "stablehlo.power")                                       \
+  X(kMaximum, "maximum", "stablehlo.maximum")                                 \
+  X(kMinimum, "minimum", "stablehlo.minimum")                                 \
+  X(kAnd, "and", "stablehlo.and")                                             \
+  X(kOr, "or", "stablehlo.or")                                                \
+  X(kXor, "xor", "stablehlo.xor")                                             \
+  X(kShiftLeft, "shift-left", "stablehlo.shift_left")                         \
+  X(kShiftRightArithmetic, "shift-right-arithmetic",                          \
+    "stablehlo.shift_right_arithmetic")                                       \
+  X(kShiftRightLogical, "shift-right-logical",                                \
+    "stablehlo.shift_right_logical")                                          \
+  X(kAtan2, "atan2", "stablehlo.atan2")                                       \
+  X(kComplex, "complex", "stablehlo.complex")                                 \
+  X(kCompare, "compare", "stablehlo.compare")                                 \
+  /* elementwise, other */                                                    \
+  X(kSelect, "select", "stablehlo.select")                                    \
+  X(kClamp, "clamp", "stablehlo.clamp")                                       \
+  X(kConvert, "convert", "stablehlo.convert")                                 \
+  X(kBitcastConvert, "bitcast-convert", "stablehlo.bitcast_convert")          \
+  X(kIota, "iota", "stablehlo.iota")                                          \
+  /* data movement */                                                         \
+  X(kBroadcast, "broadcast", "stablehlo.broadcast_in_dim")                    \
+  X(kReshape, "reshape", "stablehlo.reshape")                                 \
+  X(kTranspose, "transpose", "stablehlo.transpose")                           \
+  X(kSlice, "slice", "stablehlo.slice")                                       \
+  X(kDynamicSlice, "dynamic-slice", "stablehlo.dynamic_slice")                \
+  X(kDynamicUpdateSlice, "dynamic-update-slice",                              \
+    "stablehlo.dynamic_update_slice")                                         \
+  X(kConcatenate, "concatenate", "stablehlo.concatenate")                     \
+  X(kPad, "pad", "stablehlo.pad")                                             \
+  X(kReverse, "reverse", "stablehlo.reverse")                                 \
+  X(kGather, "gather", "stablehlo.gather")                                    \
+  X(kScatter, "scatter", "stablehlo.scatter")                                 \
+  /* computation */                                                           \
+  X(kDot, "dot", "stablehlo.dot_general")                                     \
+  X(kReduce, "reduce", "stablehlo.reduce")                                    \
+  X(kReduceWindow, "reduce-window", "stablehlo.reduce_window")                \
+  X(kSort, "sort", "stablehlo.sort")                                          \
+  /* across devices (see the spmd-emulation pass) */                          \
+  X(kAllReduce, "all-reduce", "stablehlo.all_reduce")                         \
+  X(kAllGather, "all-gather", "stablehlo.all_gather")                         \
+  X(kReduceScatter, "reduce-scatter", "stablehlo.reduce_scatter")             \
+  X(kAllToAll, "all-to-all", "stablehlo.all_to_all")                          \
+  X(kCollectivePermute, "collective-permute", "stablehlo.collective_permute") \
+  X(kPartitionId, "partition-id", "stablehlo.partition_id")                   \
+  X(kReplicaId, "replica-id", "stablehlo.replica_id")                         \
+  X(kManualComputation, "manual-computation", "sdy.manual_computation")
 
 enum class Opcode {
 #define XFFI_OPCODE_ENUM(e, hlo, shlo) e,
@@ -131,6 +142,15 @@ std::optional<Opcode> OpcodeFromName(std::string_view hlo_name);
 std::optional<Opcode> OpcodeFromStableHloName(std::string_view name);
 bool IsElementwiseUnary(Opcode opcode);
 bool IsElementwiseBinary(Opcode opcode);  // compare included
+// all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute,
+// partition-id and replica-id: ops whose value depends on the device.
+bool IsCollective(Opcode opcode);
+
+// How messages spell ops: as the text a module was read from did (a module
+// built in C++ uses HLO's names).
+enum class OpSpelling { kHlo, kStableHlo };
+// The StableHLO name when asked for one and the op has one, else HLO's.
+std::string_view OpcodeName(Opcode opcode, OpSpelling spelling);
 
 enum class ComparisonDirection { kEq, kNe, kGe, kGt, kLe, kLt };
 // kDefault: FLOAT for floating types, SIGNED/UNSIGNED for integers, as HLO
@@ -261,6 +281,40 @@ struct CustomCallConfig {
   std::optional<Literal> literal;
 };
 
+// Which devices a collective combines, as StableHLO and HLO write it: groups
+// of device ids (empty: one group of all), which are replica ids unless
+// there is a channel (channel_id > 0); then they are partition ids with
+// use_global_device_ids and for all-to-all and collective-permute, and name
+// the replicas whose partitions all take part otherwise (the StableHLO
+// spec's process groups).
+struct CollectiveDevices {
+  std::vector<std::vector<int64_t>> replica_groups;
+  int64_t channel_id = 0;
+  bool use_global_device_ids = false;
+  bool operator==(const CollectiveDevices& o) const {
+    return replica_groups == o.replica_groups && channel_id == o.channel_id &&
+           use_global_device_ids == o.use_global_device_ids;
+  }
+  bool operator!=(const CollectiveDevices& o) const { return !(*this == o); }
+};
+
+// A manual computation (a shard_map): its body runs on every device of
+// `mesh`, on each device's block of the operands, split along
+// `manual_axes` as `in_shardings` say; the results are the blocks put back
+// together as `out_shardings` say. Operands and results are global values.
+struct ManualComputationConfig {
+  Mesh mesh;
+  std::vector<TensorSharding> in_shardings, out_shardings;
+  std::vector<std::string> manual_axes;
+  bool operator==(const ManualComputationConfig& o) const {
+    return mesh == o.mesh && in_shardings == o.in_shardings &&
+           out_shardings == o.out_shardings && manual_axes == o.manual_axes;
+  }
+  bool operator!=(const ManualComputationConfig& o) const {
+    return !(*this == o);
+  }
+};
+
 // Where an op came from: "file.mlir:12:3", or a name from the text's loc().
 struct Location {
   std::string file;
@@ -319,7 +373,8 @@ class Instruction {
   Literal literal;
   // broadcast: result dimension of each operand dimension (broadcast_in_dim);
   // transpose: the permutation; reduce, reverse: the dimensions;
-  // concatenate, iota, sort: dimensions[0].
+  // concatenate, iota, sort: dimensions[0]; all-gather: dimensions[0] is
+  // the gathered dimension, reduce-scatter: the scattered one.
   std::vector<int64_t> dimensions;
   // compare
   ComparisonDirection comparison_direction = ComparisonDirection::kEq;
@@ -346,6 +401,23 @@ class Instruction {
   bool is_stable = false;
   // custom-call
   CustomCallConfig custom_call;
+  // all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute
+  // (all-reduce and reduce-scatter call their reduction: one computation
+  // of two scalars)
+  CollectiveDevices collective_devices;
+  // all-to-all: each operand splits into split_count blocks along
+  // split_dimension, one per device of the group, and the blocks it
+  // receives concatenate along concat_dimension; split_count 0: the size of
+  // the group (HLO does not write it).
+  int64_t split_dimension = 0, concat_dimension = 0, split_count = 0;
+  // collective-permute: (source, target) device ids
+  std::vector<std::pair<int64_t, int64_t>> source_target_pairs;
+  // manual-computation (called_computations()[0] is its body)
+  ManualComputationConfig manual_computation;
+  // any op: GSPMD's sharding annotation, where the text gave one xffi reads
+  // (the Sharding / SPMDFullToShardShape / SPMDShardToFullShape markers of a
+  // shard_map always have one)
+  std::optional<HloSharding> sharding;
   // any op: a side-effecting op is never removed or reordered (custom calls
   // set custom_call.has_side_effect instead).
   bool HasSideEffect() const;
@@ -424,11 +496,27 @@ class Module {
   Computation* entry() const { return entry_; }
   void set_entry(Computation* entry) { entry_ = entry; }
 
+  // How messages name this module's ops.
+  OpSpelling op_spelling() const { return op_spelling_; }
+  void set_op_spelling(OpSpelling spelling) { op_spelling_ = spelling; }
+
+  // How many devices (partitions) the program was written for; 0: not
+  // said. A GSPMD shard_map whose shardings are all replicated runs on
+  // that many.
+  int64_t num_partitions() const { return num_partitions_; }
+  void set_num_partitions(int64_t n) { num_partitions_ = n; }
+
+  // Hands every computation to the caller (a pass that rebuilds the
+  // module), leaving none and no entry.
+  std::vector<std::unique_ptr<Computation>> ReleaseComputations();
+
   // A deep copy (instruction and computation pointers remapped).
   Module Clone() const;
 
  private:
   std::string name_;
+  OpSpelling op_spelling_ = OpSpelling::kHlo;
+  int64_t num_partitions_ = 0;
   std::vector<std::unique_ptr<Computation>> computations_;
   Computation* entry_ = nullptr;
 };

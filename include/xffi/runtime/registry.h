@@ -39,6 +39,15 @@ Status RegisterHandler(std::string_view name, std::string_view platform,
                        const XLA_FFI_Handler_Bundle& bundle,
                        XLA_FFI_Handler_Traits traits = 0);
 
+// Registers under (name, platform), replacing whatever handler holds the key
+// (the explicit override the rule above forbids by default; xffi's built-in
+// targets and Python's register_ffi_target(..., replace=True) use it). Records
+// live for the process, so an executable compiled before keeps calling the
+// handler it resolved; later lookups find the new one.
+Status ReplaceHandler(std::string_view name, std::string_view platform,
+                      const XLA_FFI_Handler_Bundle& bundle,
+                      XLA_FFI_Handler_Traits traits = 0);
+
 // The record stays valid for the life of the process.
 StatusOr<const HandlerRecord*> FindHandler(std::string_view name,
                                            std::string_view platform);

@@ -1,0 +1,24 @@
+// RunCompilePasses: the pass pipeline Compile runs.
+#include "compiler/compile_passes.h"
+
+#include "passes/dead_code_elimination.h"
+#include "passes/pass_manager.h"
+#include "passes/spmd_emulation.h"
+
+namespace xffi::compiler {
+
+Status RunCompilePasses(Module& module, const CompileOptions& options) {
+  passes::PassManagerOptions pass_options;
+  pass_options.verify_after_each_pass = options.verify_after_each_pass;
+  pass_options.dump_after = options.dump_after;
+  pass_options.dump = options.dump;
+  passes::PassManager pipeline(std::move(pass_options));
+  // Dead code goes after the emulation, which leaves some (the devices'
+  // copies of values a collective does not read, say).
+  pipeline.Add<passes::SpmdEmulation>();
+  if (options.eliminate_dead_code) pipeline.Add<passes::DeadCodeElimination>();
+  StatusOr<bool> changed = pipeline.Run(module);
+  return changed.ok() ? Status::Ok() : changed.status();
+}
+
+}  // namespace xffi::compiler

@@ -1,0 +1,18 @@
+// xffi: the module-to-module rewrites Compile runs between verification and
+// the backend.
+#ifndef XFFI_SRC_COMPILER_COMPILE_PASSES_H_
+#define XFFI_SRC_COMPILER_COMPILE_PASSES_H_
+
+#include "xffi/program/executable.h"
+
+namespace xffi::compiler {
+
+// The pass pipeline (src/passes) on a verified module; leaves it verified:
+// spmd-emulation (a program for N devices made one for one), then dce
+// when options.eliminate_dead_code. Verifies after each pass and dumps the
+// module as the options ask.
+Status RunCompilePasses(Module& module, const CompileOptions& options);
+
+}  // namespace xffi::compiler
+
+#endif  // XFFI_SRC_COMPILER_COMPILE_PASSES_H_

@@ -1,0 +1,164 @@
+#include "text/hlo/sharding.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "runtime/status_macros.h"
+#include "text/hlo/scanner.h"
+
+namespace xffi::hlo {
+
+namespace {
+
+constexpr int64_t kMaxDevices = 1 << 16;
+
+}  // namespace
+
+Status ParseDelimitedInts(Scanner& s, std::vector<int64_t>& out, char open,
+                          char close) {
+  XFFI_RETURN_IF_ERROR(s.Expect(open));
+  if (s.TryConsume(close)) return Status::Ok();
+  while (true) {
+    int64_t v;
+    XFFI_RETURN_IF_ERROR(s.Int(v, "an integer"));
+    out.push_back(v);
+    if (s.TryConsume(close)) return Status::Ok();
+    XFFI_RETURN_IF_ERROR(s.Expect(','));
+  }
+}
+
+namespace {
+
+// The product of `dims`, or -1 when one is negative or it exceeds the cap.
+int64_t Product(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || d > kMaxDevices || n * d > kMaxDevices) return -1;
+    n *= d;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::vector<int64_t> ExpandIotaDevices(
+    const std::vector<int64_t>& reshape,
+    const std::vector<int64_t>& permutation) {
+  std::vector<int64_t> order = permutation;
+  if (order.empty()) {
+    order.resize(reshape.size());
+    std::iota(order.begin(), order.end(), 0);
+  }
+  std::vector<int64_t> strides(reshape.size(), 1);
+  for (size_t i = reshape.size(); i-- > 1;)
+    strides[i - 1] = strides[i] * reshape[i];
+  int64_t count = Product(reshape);
+  std::vector<int64_t> ids;
+  std::vector<int64_t> index(order.size(), 0);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t id = 0;
+    for (size_t k = 0; k < order.size(); ++k)
+      id += index[k] * strides[static_cast<size_t>(order[k])];
+    ids.push_back(id);
+    for (size_t k = order.size(); k-- > 0;) {
+      if (++index[k] < reshape[static_cast<size_t>(order[k])]) break;
+      index[k] = 0;
+    }
+  }
+  return ids;
+}
+
+StatusOr<HloSharding> ParseHloSharding(std::string_view text,
+                                       const std::string& where) {
+  Scanner s(text, where);
+  HloSharding sharding;
+  XFFI_RETURN_IF_ERROR(s.Expect('{'));
+  s.SkipSpace();
+  TextPos at = s.pos();
+  std::string_view word = s.Name();
+  if (word == "replicated") {
+    sharding.kind = HloSharding::Kind::kReplicated;
+  } else if (word == "manual") {
+    sharding.kind = HloSharding::Kind::kManual;
+  } else if (word == "maximal") {
+    sharding.kind = HloSharding::Kind::kMaximal;
+    XFFI_RETURN_IF_ERROR(s.Expect("device="));
+    int64_t device;
+    XFFI_RETURN_IF_ERROR(s.Int(device, "a device id"));
+    sharding.devices = {device};
+  } else if (word == "devices") {
+    sharding.kind = HloSharding::Kind::kTiled;
+    XFFI_RETURN_IF_ERROR(s.Expect('='));
+    XFFI_RETURN_IF_ERROR(ParseDelimitedInts(s, sharding.tile_dims, '[', ']'));
+    int64_t count = Product(sharding.tile_dims);
+    if (count < 0) return s.ErrorAt(at, "too many tiles");
+    if (s.TryConsume("<=")) {
+      std::vector<int64_t> reshape, permutation;
+      XFFI_RETURN_IF_ERROR(ParseDelimitedInts(s, reshape, '[', ']'));
+      if (s.TryConsume('T'))
+        XFFI_RETURN_IF_ERROR(ParseDelimitedInts(s, permutation, '(', ')'));
+      std::vector<int64_t> sorted = permutation;
+      std::sort(sorted.begin(), sorted.end());
+      bool ok = Product(reshape) == count &&
+                (permutation.empty() || sorted.size() == reshape.size());
+      for (size_t i = 0; ok && i < sorted.size(); ++i)
+        ok = sorted[i] == static_cast<int64_t>(i);
+      if (!ok)
+        return s.ErrorAt(at,
+                         "expected devices=[tiles]<=[dims] with as many ids "
+                         "as tiles and T(...) a permutation of the dims");
+      sharding.devices = ExpandIotaDevices(reshape, permutation);
+    } else {
+      // An explicit list: one device id per tile.
+      for (int64_t i = 0; i < count; ++i) {
+        if (i > 0) XFFI_RETURN_IF_ERROR(s.Expect(','));
+        int64_t device;
+        XFFI_RETURN_IF_ERROR(s.Int(device, "a device id"));
+        sharding.devices.push_back(device);
+      }
+    }
+    std::vector<int64_t> sorted = sharding.devices;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 0; i < sorted.size(); ++i)
+      if (sorted[i] != static_cast<int64_t>(i))
+        return s.ErrorAt(at, "the tile assignment must name each device 0 to " +
+                                 std::to_string(sorted.size() - 1) + " once");
+    while (true) {
+      s.SkipSpace();
+      if (s.Peek() == '}') break;
+      TextPos option = s.pos();
+      std::string_view flag = s.Name();
+      if (flag == "last_tile_dim_replicate") {
+        sharding.replicated_last = true;
+      } else if (flag == "metadata") {
+        XFFI_RETURN_IF_ERROR(s.Expect('='));
+        int depth = 0;
+        do {
+          if (s.AtEnd()) return s.Expected("'}' closing the metadata");
+          if (s.Peek() == '"') {
+            XFFI_RETURN_IF_ERROR(s.SkipQuoted());
+            continue;
+          }
+          if (s.Peek() == '{') ++depth;
+          if (s.Peek() == '}') --depth;
+          s.Advance();
+        } while (depth > 0);
+      } else {
+        return s.ErrorAt(option, flag == "last_tile_dims"
+                                     ? std::string("partially manual shardings "
+                                                   "(last_tile_dims) are not "
+                                                   "supported")
+                                     : "unknown sharding option '" +
+                                           std::string(flag) + "'");
+      }
+    }
+  } else {
+    return s.Expected("replicated, manual, maximal or devices=", at);
+  }
+  XFFI_RETURN_IF_ERROR(s.Expect('}'));
+  s.SkipSpace();
+  if (!s.AtEnd()) return s.Expected("the end of the sharding");
+  return sharding;
+}
+
+}  // namespace xffi::hlo
