@@ -2,6 +2,7 @@
 #include "xffi/runtime/collectives.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -259,93 +260,100 @@ XLA_FFI_Error* RequestCommunicator(const XLA_FFI_Collectives_Extension* self,
   return nullptr;
 }
 
-XLA_FFI_Error* GetCommunicator(const XLA_FFI_Collectives_Extension* self,
-                               XLA_FFI_Communicator_Get_Args* args) {
-  constexpr const char* kFn = "get_communicator";
+// Runs `use(communicator, devices)` under the lock, for the clique `args`
+// names, which PREPARE must have requested.
+template <typename Args, typename Use>
+XLA_FFI_Error* WithCommunicator(const char* fn,
+                                const XLA_FFI_Collectives_Extension* self,
+                                Args* args, size_t required, bool prepare,
+                                Use use) {
   StatusOr<HostCollectives::Impl::Key> key =
-      CliqueOf(kFn, self, args, XLA_FFI_Communicator_Get_Args_STRUCT_SIZE,
-               /*prepare=*/false);
+      CliqueOf(fn, self, args, required, prepare);
   if (!key.ok()) return internal::MakeError(key.status());
   HostCollectives::Impl& impl = ImplOf(self);
   std::lock_guard<std::mutex> lock(impl.mutex);
   StatusOr<HostCollectives::Impl::Communicator*> communicator =
-      Requested(kFn, impl, *key);
+      Requested(fn, impl, *key);
   if (!communicator.ok()) return internal::MakeError(communicator.status());
-  args->communicator =
-      reinterpret_cast<XLA_FFI_Communicator*>(&(*communicator)->handle);
-  return nullptr;
+  return internal::MakeError(use(**communicator, key->second));
+}
+
+XLA_FFI_Error* GetCommunicator(const XLA_FFI_Collectives_Extension* self,
+                               XLA_FFI_Communicator_Get_Args* args) {
+  return WithCommunicator(
+      "get_communicator", self, args, XLA_FFI_Communicator_Get_Args_STRUCT_SIZE,
+      /*prepare=*/false,
+      [&](HostCollectives::Impl::Communicator& communicator,
+          const std::vector<int64_t>&) {
+        args->communicator =
+            reinterpret_cast<XLA_FFI_Communicator*>(&communicator.handle);
+        return Status::Ok();
+      });
 }
 
 XLA_FFI_Error* RequestWindow(const XLA_FFI_Collectives_Extension* self,
                              XLA_FFI_Window_Request_Args* args) {
   constexpr const char* kFn = "request_window";
-  StatusOr<HostCollectives::Impl::Key> key =
-      CliqueOf(kFn, self, args, XLA_FFI_Window_Request_Args_STRUCT_SIZE,
-               /*prepare=*/true);
-  if (!key.ok()) return internal::MakeError(key.status());
-  if (args->num_regions > 0 && args->regions == nullptr) {
-    return internal::MakeError(
-        Error(XLA_FFI_Error_Code_INVALID_ARGUMENT, kFn,
-              std::to_string(args->num_regions) +
-                  " regions but the region array is null"));
-  }
-  for (size_t r = 0; r < args->num_regions; ++r) {
-    if (args->regions[r].buffer == nullptr) {
-      return internal::MakeError(
-          Error(XLA_FFI_Error_Code_INVALID_ARGUMENT, kFn,
-                "region " + std::to_string(r) + " has a null buffer"));
-    }
-  }
-  HostCollectives::Impl& impl = ImplOf(self);
-  std::lock_guard<std::mutex> lock(impl.mutex);
-  StatusOr<HostCollectives::Impl::Communicator*> communicator =
-      Requested(kFn, impl, *key);
-  if (!communicator.ok()) return internal::MakeError(communicator.status());
-  auto& windows = (*communicator)->windows;
-  for (size_t r = 0; r < args->num_regions; ++r) {
-    const XLA_FFI_CollectiveMemoryRegion& region = args->regions[r];
-    bool known = std::any_of(windows.begin(), windows.end(), [&](auto& w) {
-      return w->base == region.buffer && w->byte_size == region.byte_size &&
-             w->flags == region.flags;
-    });
-    if (!known) {
-      windows.push_back(std::make_unique<XFFI_HostWindow>(
-          XFFI_HostWindow{XFFI_HostWindow_STRUCT_SIZE, region.buffer,
-                          region.byte_size, region.flags}));
-    }
-  }
-  return nullptr;
+  return WithCommunicator(
+      kFn, self, args, XLA_FFI_Window_Request_Args_STRUCT_SIZE,
+      /*prepare=*/true,
+      [&](HostCollectives::Impl::Communicator& communicator,
+          const std::vector<int64_t>&) {
+        if (args->num_regions > 0 && args->regions == nullptr) {
+          return Error(XLA_FFI_Error_Code_INVALID_ARGUMENT, kFn,
+                       std::to_string(args->num_regions) +
+                           " regions but the region array is null");
+        }
+        for (size_t r = 0; r < args->num_regions; ++r) {
+          if (args->regions[r].buffer == nullptr) {
+            return Error(XLA_FFI_Error_Code_INVALID_ARGUMENT, kFn,
+                         "region " + std::to_string(r) + " has a null buffer");
+          }
+        }
+        auto& windows = communicator.windows;
+        for (size_t r = 0; r < args->num_regions; ++r) {
+          const XLA_FFI_CollectiveMemoryRegion& region = args->regions[r];
+          bool known =
+              std::any_of(windows.begin(), windows.end(), [&](auto& window) {
+                return window->base == region.buffer &&
+                       window->byte_size == region.byte_size &&
+                       window->flags == region.flags;
+              });
+          if (!known) {
+            windows.push_back(std::make_unique<XFFI_HostWindow>(
+                XFFI_HostWindow{XFFI_HostWindow_STRUCT_SIZE, region.buffer,
+                                region.byte_size, region.flags}));
+          }
+        }
+        return Status::Ok();
+      });
 }
 
 XLA_FFI_Error* GetWindow(const XLA_FFI_Collectives_Extension* self,
                          XLA_FFI_Window_Get_Args* args) {
   constexpr const char* kFn = "get_window";
-  StatusOr<HostCollectives::Impl::Key> key = CliqueOf(
-      kFn, self, args, XLA_FFI_Window_Get_Args_STRUCT_SIZE, /*prepare=*/false);
-  if (!key.ok()) return internal::MakeError(key.status());
-  HostCollectives::Impl& impl = ImplOf(self);
-  std::lock_guard<std::mutex> lock(impl.mutex);
-  StatusOr<HostCollectives::Impl::Communicator*> communicator =
-      Requested(kFn, impl, *key);
-  if (!communicator.ok()) return internal::MakeError(communicator.status());
-  auto address = reinterpret_cast<uintptr_t>(args->buffer);
-  for (const auto& window : (*communicator)->windows) {
-    auto base = reinterpret_cast<uintptr_t>(window->base);
-    // An empty region still holds its own start.
-    if (address >= base &&
-        (address - base < window->byte_size || address == base)) {
-      args->window = reinterpret_cast<XLA_FFI_Window*>(window.get());
-      args->window_offset = address - base;
-      return nullptr;
-    }
-  }
-  char text[32];
-  std::snprintf(text, sizeof(text), "%p", args->buffer);
-  return internal::MakeError(
-      Error(XLA_FFI_Error_Code_NOT_FOUND, kFn,
-            std::string("no window of the clique of devices ") +
-                DeviceList(key->second) + " holds buffer " + text +
-                "; request one for its region in the PREPARE stage"));
+  return WithCommunicator(
+      kFn, self, args, XLA_FFI_Window_Get_Args_STRUCT_SIZE, /*prepare=*/false,
+      [&](HostCollectives::Impl::Communicator& communicator,
+          const std::vector<int64_t>& devices) {
+        auto address = reinterpret_cast<uintptr_t>(args->buffer);
+        for (const auto& window : communicator.windows) {
+          auto base = reinterpret_cast<uintptr_t>(window->base);
+          // An empty region still holds its own start.
+          if (address >= base &&
+              (address - base < window->byte_size || address == base)) {
+            args->window = reinterpret_cast<XLA_FFI_Window*>(window.get());
+            args->window_offset = address - base;
+            return Status::Ok();
+          }
+        }
+        char text[32];
+        std::snprintf(text, sizeof(text), "%p", args->buffer);
+        return Error(XLA_FFI_Error_Code_NOT_FOUND, kFn,
+                     "no window of the clique of devices " +
+                         DeviceList(devices) + " holds buffer " + text +
+                         "; request one for its region in the PREPARE stage");
+      });
 }
 
 }  // namespace

@@ -23,157 +23,10 @@ using xffi::testing::CallFrameBuilder;
 using xffi::testing::Invoke;
 using xffi::testing::InvokeOptions;
 
-namespace user {
-
-// An attribute: an S64 array of exactly two values.
-struct Range {
-  int64_t lo;
-  int64_t hi;
-};
-
-// An argument (and a result): a rank-2 F32 buffer with its extents.
-struct Matrix {
-  float* data;
-  int64_t rows;
-  int64_t cols;
-};
-
-// A context value: where the call runs.
-struct Where {
-  int64_t run_id;
-  int32_t device;
-};
-
-// A named attribute for BindTo, decoded as float.
-struct Scale {
-  Scale(float v) : value(v) {}  // NOLINT: BindTo converts the decoded float
-  float value;
-};
-
-// A status type of the user's own.
-struct Status {
-  bool ok;
-  std::string message;
-};
-
-}  // namespace user
-
-namespace xffi::ffi {
-
-template <>
-struct AttrDecoding<user::Range> {
-  using Type = user::Range;
-  static bool Isa(XLA_FFI_AttrType type, void* attr) {
-    return type == XLA_FFI_AttrType_ARRAY &&
-           reinterpret_cast<XLA_FFI_Array*>(attr)->dtype ==
-               XLA_FFI_DataType_S64;
-  }
-  static std::optional<Type> Decode(XLA_FFI_AttrType type, void* attr,
-                                    DiagnosticEngine& diagnostic) {
-    if (type != XLA_FFI_AttrType_ARRAY) {
-      return diagnostic.Emit("Wrong attribute type: expected ")
-             << XLA_FFI_AttrType_ARRAY << " but got " << type;
-    }
-    auto* array = reinterpret_cast<XLA_FFI_Array*>(attr);
-    if (array->dtype != XLA_FFI_DataType_S64 || array->size != 2) {
-      return diagnostic.Emit("a range is two S64 values, got ")
-             << array->size << " of " << array->dtype;
-    }
-    auto* values = reinterpret_cast<int64_t*>(array->data);
-    return user::Range{values[0], values[1]};
-  }
-};
-
-template <>
-struct ArgDecoding<user::Matrix> {
-  static std::optional<user::Matrix> Decode(XLA_FFI_ArgType type, void* arg,
-                                            DiagnosticEngine& diagnostic) {
-    // Composes with the built-in decoder, as XLA decoders do.
-    std::optional<Buffer<F32, 2>> buffer =
-        ArgDecoding<Buffer<F32, 2>>::Decode(type, arg, diagnostic);
-    if (!buffer.has_value()) {
-      return diagnostic.Emit(" (a Matrix is an F32 buffer of rank 2)");
-    }
-    return user::Matrix{buffer->typed_data(), buffer->dimensions()[0],
-                        buffer->dimensions()[1]};
-  }
-};
-
-template <>
-struct RetDecoding<user::Matrix> {
-  static std::optional<Result<user::Matrix>> Decode(
-      XLA_FFI_RetType type, void* ret, DiagnosticEngine& diagnostic) {
-    auto* buffer = reinterpret_cast<XLA_FFI_Buffer*>(ret);
-    if (type != XLA_FFI_RetType_BUFFER || buffer->rank != 2 ||
-        buffer->dtype != XLA_FFI_DataType_F32) {
-      return diagnostic.Emit("result Matrix must be F32 rank 2, got ")
-             << buffer->dtype << " rank " << buffer->rank;
-    }
-    return user::Matrix{static_cast<float*>(buffer->data), buffer->dims[0],
-                        buffer->dims[1]};
-  }
-};
-
-template <>
-struct CtxDecoding<user::Where> {
-  using Type = user::Where;
-  static std::optional<Type> Decode(const XLA_FFI_Api* api,
-                                    XLA_FFI_ExecutionContext* ctx,
-                                    DiagnosticEngine& diagnostic) {
-    XLA_FFI_RunId_Get_Args run;
-    run.struct_size = XLA_FFI_RunId_Get_Args_STRUCT_SIZE;
-    run.extension_start = nullptr;
-    run.ctx = ctx;
-    run.run_id = 0;
-    if (XLA_FFI_Error* error = api->XLA_FFI_RunId_Get(&run)) {
-      diagnostic.Emit("no run id: ") << internal::GetErrorMessage(api, error);
-      internal::DestroyError(api, error);
-      return std::nullopt;
-    }
-    XLA_FFI_DeviceOrdinal_Get_Args device;
-    device.struct_size = XLA_FFI_DeviceOrdinal_Get_Args_STRUCT_SIZE;
-    device.extension_start = nullptr;
-    device.ctx = ctx;
-    device.device_ordinal = 0;
-    if (XLA_FFI_Error* error = api->XLA_FFI_DeviceOrdinal_Get(&device)) {
-      diagnostic.Emit("no device: ") << internal::GetErrorMessage(api, error);
-      internal::DestroyError(api, error);
-      return std::nullopt;
-    }
-    if (device.device_ordinal < 0) {
-      return diagnostic.Emit("the call has no device (ordinal ")
-             << device.device_ordinal << ")";
-    }
-    return user::Where{run.run_id, device.device_ordinal};
-  }
-};
-
-template <>
-struct CtxBinding<user::Where> {
-  using Ctx = user::Where;
-};
-
-template <>
-struct AttrBinding<user::Scale> {
-  using Attr = float;
-  static constexpr std::string_view name() { return "scale"; }
-};
-
-template <ExecutionStage stage>
-struct ResultEncoding<stage, user::Status> {
-  static XLA_FFI_Error* Encode(const XLA_FFI_Api* api,
-                               XLA_FFI_ExecutionContext*, user::Status status) {
-    if (status.ok) return nullptr;
-    XLA_FFI_Error_Create_Args args;
-    args.struct_size = XLA_FFI_Error_Create_Args_STRUCT_SIZE;
-    args.extension_start = nullptr;
-    args.message = status.message.c_str();
-    args.errc = XLA_FFI_Error_Code_ABORTED;
-    return api->XLA_FFI_Error_Create(&args);
-  }
-};
-
-}  // namespace xffi::ffi
+// The decoders as a handler author writes them for XLA, shared with the
+// parity handlers (which build them against XLA's header too).
+#define PARITY_NS xffi::ffi
+#include "xla/parity/xla_style_decoders.h"
 
 namespace {
 
@@ -211,14 +64,13 @@ TEST(FfiDecoders, UserAttributeDecoder) {
   result = Invoke(*handler, bad);
   EXPECT_EQ(result.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
   EXPECT_EQ(result.message(),
-            "attribute 'r': a range is two S64 values, got 3 of S64");
+            "attribute 'r': range: two S64 values, got 3 of S64");
 
   auto wrong_kind =
       CallFrameBuilder().Attr("r", int64_t{1}).Ret(&out, {}).Build();
   result = Invoke(*handler, wrong_kind);
   EXPECT_EQ(result.message(),
-            "attribute 'r': Wrong attribute type: expected array but got "
-            "scalar");
+            "attribute 'r': range: expected array but got scalar");
 }
 
 TEST(FfiDecoders, UserArgumentAndResultDecoders) {
@@ -240,14 +92,15 @@ TEST(FfiDecoders, UserArgumentAndResultDecoders) {
   result = Invoke(*handler, rank1);
   EXPECT_EQ(result.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
   EXPECT_EQ(result.message(),
-            "argument 0: expected buffer of F32 rank 2, got F32 rank 1 (a "
-            "Matrix is an F32 buffer of rank 2)");
+            "argument 0: expected buffer of F32 rank 2, got F32 rank 1 "
+            "(matrix: F32 of rank 2)");
 
   double wide[6] = {};
   auto f64 = CallFrameBuilder().Arg(in, {2, 3}).Ret(wide, {2, 3}).Build();
   result = Invoke(*handler, f64);
   EXPECT_EQ(result.message(),
-            "result 0: result Matrix must be F32 rank 2, got F64 rank 2");
+            "result 0: expected buffer of F32 rank 2, got F64 rank 2 (matrix "
+            "result: F32 of rank 2)");
 }
 
 TEST(FfiDecoders, UserDecodersInRemainingArgsAndRets) {
@@ -260,8 +113,7 @@ TEST(FfiDecoders, UserDecodersInRemainingArgsAndRets) {
         EXPECT_TRUE(m.has_value());
         ffi::ErrorOr<user::Matrix> bad = args.get<user::Matrix>(1);
         EXPECT_EQ(bad.error().errc(), ffi::ErrorCode::kInternal);
-        EXPECT_THAT(bad.error().message(),
-                    EndsWith("(a Matrix is an F32 buffer of rank 2)"));
+        EXPECT_THAT(bad.error().message(), EndsWith("(matrix: F32 of rank 2)"));
         EXPECT_TRUE(rets.isa<user::Matrix>(0));
         ffi::ErrorOr<ffi::Result<user::Matrix>> out = rets.get<user::Matrix>(0);
         EXPECT_TRUE(out.has_value());
@@ -286,8 +138,7 @@ TEST(FfiDecoders, UserDecodersInDictionariesAndVariants) {
     ffi::ErrorOr<user::Range> s = attrs.get<user::Range>("s");
     EXPECT_EQ(s.error().errc(), ffi::ErrorCode::kInternal);
     EXPECT_EQ(s.error().message(),
-              "attribute 's': Wrong attribute type: expected array but got "
-              "string");
+              "attribute 's': range: expected array but got string");
     using Either = std::variant<user::Range, std::string_view>;
     auto either_r = attrs.get<Either>("r");
     auto either_s = attrs.get<Either>("s");
@@ -325,8 +176,7 @@ TEST(FfiDecoders, UserContextDecoder) {
   options.context = &no_device;
   result = Invoke(*handler, frame, options);
   EXPECT_EQ(result.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
-  EXPECT_THAT(result.message(),
-              HasSubstr("the call has no device (ordinal -1)"));
+  EXPECT_THAT(result.message(), HasSubstr("where: no device (ordinal -1)"));
 }
 
 TEST(FfiDecoders, BindToUsesAttrAndCtxBindings) {

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "xffi/c_api.h"
+#include "xffi/ffi/error.h"
 #include "xffi/runtime.h"
 #include "xffi/testing.h"
 
@@ -93,17 +94,7 @@ std::vector<double> Values(const T* data, size_t n) {
 
 std::string TakeMessage(XLA_FFI_Error* error) {
   if (error == nullptr) return "";
-  const XLA_FFI_Api* api = xffi::GetApi();
-  XLA_FFI_Error_GetDetails_Args details{};
-  details.struct_size = XLA_FFI_Error_GetDetails_Args_STRUCT_SIZE;
-  details.error = error;
-  api->XLA_FFI_Error_GetDetails(&details);
-  std::string text = details.message;
-  XLA_FFI_Error_Destroy_Args destroy{};
-  destroy.struct_size = XLA_FFI_Error_Destroy_Args_STRUCT_SIZE;
-  destroy.error = error;
-  api->XLA_FFI_Error_Destroy(&destroy);
-  return text;
+  return xffi::ffi::internal::TakeError(xffi::GetApi(), error).message();
 }
 
 // ---- buffer matching -------------------------------------------------------
@@ -269,8 +260,7 @@ TEST(XlaParity, CustomDecoderDiagnosticsReachBothHeaders) {
       [](const ParityBuild& b) {
         return RunDecoders(b, {4}, {1, 4}, 1);
       },
-      XLA_FFI_Error_Code_INVALID_ARGUMENT,
-      "matrix: F32 of rank 2, got F32 of rank 1");
+      XLA_FFI_Error_Code_INVALID_ARGUMENT, "(matrix: F32 of rank 2)");
   SameFailure(
       [](const ParityBuild& b) {
         return RunDecoders(b, {2, 2}, {1, 4}, -1);
@@ -324,7 +314,7 @@ TEST(XlaParity, CustomDecodersInRemainingArgs) {
   EXPECT_THAT(o.values, ElementsAre(4, -1, 3));
   // RemainingArgs::get's error carries XLA's code, INTERNAL.
   SameFailure(run(false), XLA_FFI_Error_Code_INTERNAL,
-              "matrix: F32 of rank 2, got S32 of rank 1");
+              "(matrix: F32 of rank 2)");
 }
 
 // ---- Ffi::Wrapper, BindTo's order, Ffi's helpers ---------------------------
