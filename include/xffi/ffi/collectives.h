@@ -65,13 +65,9 @@ class CommunicatorContextBase {
                              const std::vector<std::vector<int64_t>>& groups,
                              int64_t communication_id) {
     std::vector<XLA_FFI_ReplicaGroup> raw = ToRawGroups(groups);
-    XLA_FFI_Communicator_Request_Args args;
-    args.struct_size = XLA_FFI_Communicator_Request_Args_STRUCT_SIZE;
-    args.extension_start = nullptr;
-    args.group_mode = static_cast<XLA_FFI_CollectiveGroupMode>(group_mode);
-    args.groups = raw.data();
-    args.num_groups = raw.size();
-    args.communication_id = communication_id;
+    auto args = CliqueArgs<XLA_FFI_Communicator_Request_Args>(
+        XLA_FFI_Communicator_Request_Args_STRUCT_SIZE, group_mode, raw,
+        communication_id);
     return Done(ext_->request_communicator(ext_, &args));
   }
 
@@ -81,14 +77,9 @@ class CommunicatorContextBase {
       GroupMode group_mode, const std::vector<std::vector<int64_t>>& groups,
       int64_t communication_id) {
     std::vector<XLA_FFI_ReplicaGroup> raw = ToRawGroups(groups);
-    XLA_FFI_Communicator_Get_Args args;
-    args.struct_size = XLA_FFI_Communicator_Get_Args_STRUCT_SIZE;
-    args.extension_start = nullptr;
-    args.group_mode = static_cast<XLA_FFI_CollectiveGroupMode>(group_mode);
-    args.groups = raw.data();
-    args.num_groups = raw.size();
-    args.communication_id = communication_id;
-    args.communicator = nullptr;
+    auto args = CliqueArgs<XLA_FFI_Communicator_Get_Args>(
+        XLA_FFI_Communicator_Get_Args_STRUCT_SIZE, group_mode, raw,
+        communication_id);
     if (XLA_FFI_Error* error = ext_->get_communicator(ext_, &args)) {
       return StatusOr<XLA_FFI_Communicator*>(
           ErrorPolicy::TakeError(api_, error));
@@ -108,13 +99,9 @@ class CommunicatorContextBase {
       raw_regions.push_back(XLA_FFI_CollectiveMemoryRegion{
           region.buffer, region.byte_size, region.flags});
     }
-    XLA_FFI_Window_Request_Args args;
-    args.struct_size = XLA_FFI_Window_Request_Args_STRUCT_SIZE;
-    args.extension_start = nullptr;
-    args.group_mode = static_cast<XLA_FFI_CollectiveGroupMode>(group_mode);
-    args.groups = raw.data();
-    args.num_groups = raw.size();
-    args.communication_id = communication_id;
+    auto args = CliqueArgs<XLA_FFI_Window_Request_Args>(
+        XLA_FFI_Window_Request_Args_STRUCT_SIZE, group_mode, raw,
+        communication_id);
     args.regions = raw_regions.data();
     args.num_regions = raw_regions.size();
     return Done(ext_->request_window(ext_, &args));
@@ -126,16 +113,9 @@ class CommunicatorContextBase {
       GroupMode group_mode, const std::vector<std::vector<int64_t>>& groups,
       int64_t communication_id, const void* buffer) {
     std::vector<XLA_FFI_ReplicaGroup> raw = ToRawGroups(groups);
-    XLA_FFI_Window_Get_Args args;
-    args.struct_size = XLA_FFI_Window_Get_Args_STRUCT_SIZE;
-    args.extension_start = nullptr;
-    args.group_mode = static_cast<XLA_FFI_CollectiveGroupMode>(group_mode);
-    args.groups = raw.data();
-    args.num_groups = raw.size();
-    args.communication_id = communication_id;
+    auto args = CliqueArgs<XLA_FFI_Window_Get_Args>(
+        XLA_FFI_Window_Get_Args_STRUCT_SIZE, group_mode, raw, communication_id);
     args.buffer = buffer;
-    args.window = nullptr;
-    args.window_offset = 0;
     if (XLA_FFI_Error* error = ext_->get_window(ext_, &args)) {
       return StatusOr<WindowLookup>(ErrorPolicy::TakeError(api_, error));
     }
@@ -143,6 +123,21 @@ class CommunicatorContextBase {
   }
 
  private:
+  // The fields every argument struct starts with; the rest are zeroed.
+  template <typename Args>
+  static Args CliqueArgs(size_t struct_size, GroupMode group_mode,
+                         const std::vector<XLA_FFI_ReplicaGroup>& raw,
+                         int64_t communication_id) {
+    Args args{};
+    args.struct_size = struct_size;
+    args.extension_start = nullptr;
+    args.group_mode = static_cast<XLA_FFI_CollectiveGroupMode>(group_mode);
+    args.groups = raw.data();
+    args.num_groups = raw.size();
+    args.communication_id = communication_id;
+    return args;
+  }
+
   // Views of `groups`, which must outlive them.
   static std::vector<XLA_FFI_ReplicaGroup> ToRawGroups(
       const std::vector<std::vector<int64_t>>& groups) {
