@@ -19,11 +19,11 @@
 //
 // The split between kernels and the executor comes from a second
 // executable of the same program whose kernels are wrapped in timers
-// (compiled with compiler::CompileWithKernels): "kernel_seconds" is the
-// time per execution spent inside the op kernels the executor calls
-// directly (a kernel run from the region of another kernel, such as a
-// reduce body, counts in its caller's time), measured over min-time / 5; the
-// rest of "seconds" is the executor's own (thunk dispatch, control flow,
+// (compiled for a CPU backend whose options wrap cpu::MakeKernel):
+// "kernel_seconds" is the time per execution spent inside the op kernels the
+// executor calls directly (a kernel run from the region of another kernel, such
+// as a reduce body, counts in its caller's time), measured over min-time / 5;
+// the rest of "seconds" is the executor's own (thunk dispatch, control flow,
 // copies, custom calls). "ops" lists the 6 kernels that took longest, per
 // execution. The timers cost about 40 ns per kernel call, which the profile's
 // total includes and kernel_seconds does not.
@@ -43,6 +43,7 @@
 
 #include "cli/npy.h"
 #include "compiler/compiler.h"
+#include "cpu/cpu_backend.h"
 #include "cpu/executor.h"
 #include "cpu/kernel.h"
 #include "xffi/program/executable.h"
@@ -235,8 +236,10 @@ void Bench(const std::string& program, double min_time) {
   }
   KernelProfile profile;
   profile.regions = KernelRegions(*profiled_module);
-  auto profiled = xffi::compiler::CompileWithKernels(
-      std::move(*profiled_module), {}, TimedKernels(&profile));
+  const xffi::cpu::CpuBackend timed_backend(
+      xffi::cpu::CpuBackendOptions{TimedKernels(&profile)});
+  auto profiled = xffi::compiler::CompileWithBackend(
+      std::move(*profiled_module), {}, timed_backend);
   if (!profiled.ok()) return Report(program, profiled.status().ToString());
   Runner profiled_runner(profiled->get(), arguments);
   if (!slow) {

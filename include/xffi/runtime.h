@@ -4,7 +4,9 @@
 
 #include "xffi/c_api.h"
 #include "xffi/runtime/api.h"
+#include "xffi/runtime/attributes.h"
 #include "xffi/runtime/call.h"
+#include "xffi/runtime/call_frame.h"
 #include "xffi/runtime/collectives.h"
 #include "xffi/runtime/command_buffer.h"
 #include "xffi/runtime/context.h"

@@ -12,9 +12,6 @@
 namespace xffi::python {
 namespace {
 
-using testing::AttrValue;
-using testing::Dictionary;
-
 struct Context {
   const std::string& call;  // "ffi_call('name')", as messages name the call
   std::string attribute;    // dotted path for nested dictionaries
@@ -262,9 +259,9 @@ AttrValue SequenceValue(nb::handle value, XLA_FFI_DataType dtype,
   }
 }
 
-Dictionary ConvertDict(nb::handle dict,
-                       const std::vector<const XFFI_Signature*>* signatures,
-                       const std::string& call, const std::string& prefix);
+AttributeMap ConvertDict(nb::handle dict,
+                         const std::vector<const XFFI_Signature*>* signatures,
+                         const std::string& call, const std::string& prefix);
 
 // No declaration to follow: each value takes its natural type.
 AttrValue NaturalValue(nb::handle value, const Context& ctx) {
@@ -371,10 +368,10 @@ AttrValue DeclaredValue(nb::handle value, const XFFI_Param& param,
   }
 }
 
-Dictionary ConvertDict(nb::handle dict,
-                       const std::vector<const XFFI_Signature*>* signatures,
-                       const std::string& call, const std::string& prefix) {
-  Dictionary out;
+AttributeMap ConvertDict(nb::handle dict,
+                         const std::vector<const XFFI_Signature*>* signatures,
+                         const std::string& call, const std::string& prefix) {
+  AttributeMap out;
   bool takes_any = signatures == nullptr || signatures->empty();
   std::vector<const XFFI_Param*> declared;
   for (const XFFI_Signature* signature :
@@ -447,7 +444,7 @@ std::vector<const XFFI_Signature*> StageSignatures(
   return out;
 }
 
-testing::Dictionary ConvertAttributes(
+AttributeMap ConvertAttributes(
     nb::handle kwargs, const std::vector<const XFFI_Signature*>& signatures,
     const std::string& target, const char* call_kind) {
   return ConvertDict(kwargs, &signatures,

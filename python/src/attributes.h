@@ -1,4 +1,4 @@
-// Python keyword arguments to FFI attributes (xffi::testing::Dictionary),
+// Python keyword arguments to FFI attributes (xffi::AttributeMap),
 // checked and narrowed against the handler's self-description when it has
 // one: a Python float given to an Attr<float> becomes an f32, and a value
 // of the wrong kind is refused before the handler runs, naming the
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common.h"
-#include "xffi/testing.h"
+#include "xffi/runtime/attributes.h"
 
 namespace xffi::python {
 
@@ -25,7 +25,7 @@ std::vector<const XFFI_Signature*> StageSignatures(
 // dictionary or does not describe itself; values then take their natural
 // types (int: int64, float: f64, list of ints: int64 array, ...). Messages
 // name the call as "CALL_KIND('TARGET')".
-testing::Dictionary ConvertAttributes(
+AttributeMap ConvertAttributes(
     nb::handle kwargs, const std::vector<const XFFI_Signature*>& signatures,
     const std::string& target, const char* call_kind = "ffi_call");
 

@@ -17,12 +17,13 @@
 #include <vector>
 
 #include "attributes.h"
+#include "bindings.h"
 #include "common.h"
 #include "xffi/runtime/call.h"
+#include "xffi/runtime/call_frame.h"
 #include "xffi/runtime/context.h"
 #include "xffi/runtime/legacy.h"
 #include "xffi/runtime/registry.h"
-#include "xffi/testing.h"
 
 namespace xffi::python {
 namespace {
@@ -431,9 +432,8 @@ class Caller : public VectorcallEntry {
         signatures_ = StageSignatures(target_, record_->bundle);
         signatures_known_ = true;
       }
-      testing::Dictionary attrs =
-          ConvertAttributes(kwargs, signatures_, target_);
-      testing::CallFrameBuilder builder;
+      AttributeMap attrs = ConvertAttributes(kwargs, signatures_, target_);
+      CallFrameBuilder builder;
       for (size_t i = 0; i < n; ++i) {
         PyArrayObject* a = view[i].array;
         builder.Arg(PyArray_DATA(a), view[i].dtype,
@@ -536,7 +536,7 @@ class Caller : public VectorcallEntry {
   std::vector<int64_t> key_;
   std::vector<std::pair<nb::object, nb::object>> cached_attrs_;
   bool attrs_cacheable_ = true;
-  std::optional<testing::CallFrame> frame_;
+  std::optional<CallFrame> frame_;
   std::optional<LegacyCallFrame> legacy_frame_;
   std::unique_ptr<CallSiteState> state_;
   bool instantiated_ = false;
@@ -604,7 +604,7 @@ void EnableVectorcall(nb::handle type) {
 // A call frame over given arrays, for bench/python_dispatch.py's floor: a
 // handler called through ctypes on it does the handler's own work only.
 struct FrameOverArrays {
-  std::optional<testing::CallFrame> frame;
+  std::optional<CallFrame> frame;
   nb::list arrays;  // keeps the buffers alive
 };
 
@@ -647,7 +647,7 @@ void BindCall(nb::module_& m) {
       "_frame_over_arrays",
       [](nb::list args, nb::list rets) {
         auto out = std::make_unique<FrameOverArrays>();
-        testing::CallFrameBuilder builder;
+        CallFrameBuilder builder;
         for (size_t k = 0; k < 2; ++k) {
           for (nb::handle a : k == 0 ? args : rets) {
             if (!PyArray_Check(a.ptr())) {

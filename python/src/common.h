@@ -39,8 +39,10 @@ inline void ThrowIfError(const Status& status) {
 
 // The dtype table, filled from Python at import (xffi/_dtypes.py) so that
 // ml_dtypes' types (bfloat16, float8_*), whose NumPy type numbers are
-// assigned at run time, map like the built-in ones.
-void RegisterDtype(int numpy_type_num, PyObject* descr, int xla_dtype);
+// assigned at run time, map like the built-in ones. `name` is XLA's
+// spelling ("bf16"), `size` the bytes of one element.
+void RegisterDtype(int numpy_type_num, PyObject* descr, int xla_dtype,
+                   std::string name, size_t size);
 // XLA_FFI_DataType_INVALID when NumPy's type has no XLA counterpart.
 XLA_FFI_DataType DtypeOfTypeNum(int numpy_type_num);
 // A new reference, or null when the XLA type has no NumPy dtype here.
@@ -53,11 +55,6 @@ size_t DtypeSize(XLA_FFI_DataType dtype);
 // The Python type of `object` as a message names it: "float",
 // "numpy.float64", "str".
 std::string PythonTypeName(nb::handle object);
-
-void BindRegistration(nb::module_& m);
-void BindPlugin(nb::module_& m);
-void BindCall(nb::module_& m);
-void BindProgram(nb::module_& m);
 
 }  // namespace xffi::python
 

@@ -1,138 +1,15 @@
 // xffi._core: the extension module. Bindings of the runtime's registries,
-// plugins and eager calls live in one file per concern beside this one.
+// plugins, eager calls and programs live in one file per concern beside
+// this one (bindings.h); what they share is in common.h.
 #define XFFI_PYTHON_IMPORTS_NUMPY
 #include "common.h"
 
 #include <nanobind/stl/string.h>
 
-#include <array>
-#include <vector>
+#include <string>
 
+#include "bindings.h"
 #include "xffi/program/builtin_targets.h"
-
-namespace xffi::python {
-namespace {
-
-// Indexed by NumPy type number (user types start at NPY_USERDEF, 256).
-std::vector<int8_t>& TypeNumTable() {
-  static std::vector<int8_t> table(1024, 0);
-  return table;
-}
-
-// Indexed by XLA_FFI_DataType; entries are owned references.
-std::array<PyArray_Descr*, 64>& DescrTable() {
-  static std::array<PyArray_Descr*, 64> table{};
-  return table;
-}
-
-std::array<std::string, 64>& NameTable() {
-  static std::array<std::string, 64> table{};
-  return table;
-}
-
-std::array<size_t, 64>& SizeTable() {
-  static std::array<size_t, 64> table{};
-  return table;
-}
-
-}  // namespace
-
-void ThrowStatus(const Status& status) {
-  PyObject* type = PyExc_RuntimeError;
-  switch (status.code()) {
-    case XLA_FFI_Error_Code_INVALID_ARGUMENT:
-    case XLA_FFI_Error_Code_ALREADY_EXISTS:
-      type = PyExc_ValueError;
-      break;
-    case XLA_FFI_Error_Code_NOT_FOUND:
-      type = PyExc_LookupError;
-      break;
-    case XLA_FFI_Error_Code_UNIMPLEMENTED:
-      type = PyExc_NotImplementedError;
-      break;
-    case XLA_FFI_Error_Code_OUT_OF_RANGE:
-      type = PyExc_IndexError;
-      break;
-    default:
-      break;
-  }
-  PyErr_SetString(type, status.message().c_str());
-  throw nb::python_error();
-}
-
-void ThrowValueError(const std::string& message) {
-  PyErr_SetString(PyExc_ValueError, message.c_str());
-  throw nb::python_error();
-}
-
-void ThrowTypeError(const std::string& message) {
-  PyErr_SetString(PyExc_TypeError, message.c_str());
-  throw nb::python_error();
-}
-
-void RegisterDtype(int numpy_type_num, PyObject* descr, int xla_dtype) {
-  if (numpy_type_num < 0 ||
-      numpy_type_num >= static_cast<int>(TypeNumTable().size()) ||
-      xla_dtype <= 0 || xla_dtype >= static_cast<int>(DescrTable().size())) {
-    ThrowValueError("register_dtype: type number " +
-                    std::to_string(numpy_type_num) + " or XLA dtype " +
-                    std::to_string(xla_dtype) + " out of range");
-  }
-  TypeNumTable()[numpy_type_num] = static_cast<int8_t>(xla_dtype);
-  PyArray_Descr*& slot = DescrTable()[xla_dtype];
-  if (slot == nullptr) {
-    Py_INCREF(descr);
-    slot = reinterpret_cast<PyArray_Descr*>(descr);
-  }
-}
-
-XLA_FFI_DataType DtypeOfTypeNum(int numpy_type_num) {
-  const auto& table = TypeNumTable();
-  if (numpy_type_num < 0 || numpy_type_num >= static_cast<int>(table.size())) {
-    return XLA_FFI_DataType_INVALID;
-  }
-  return static_cast<XLA_FFI_DataType>(table[numpy_type_num]);
-}
-
-PyArray_Descr* DescrOfDtype(XLA_FFI_DataType dtype) {
-  if (dtype <= 0 || dtype >= static_cast<int>(DescrTable().size())) {
-    return nullptr;
-  }
-  PyArray_Descr* descr = DescrTable()[dtype];
-  Py_XINCREF(descr);
-  return descr;
-}
-
-std::string DtypeName(XLA_FFI_DataType dtype) {
-  if (dtype > 0 && dtype < static_cast<int>(NameTable().size()) &&
-      !NameTable()[dtype].empty()) {
-    return NameTable()[dtype];
-  }
-  return "dtype " + std::to_string(static_cast<int>(dtype));
-}
-
-size_t DtypeSize(XLA_FFI_DataType dtype) {
-  if (dtype > 0 && dtype < static_cast<int>(SizeTable().size())) {
-    return SizeTable()[dtype];
-  }
-  return 0;
-}
-
-std::string PythonTypeName(nb::handle object) {
-  PyTypeObject* type = Py_TYPE(object.ptr());
-  nb::object module = nb::getattr(nb::handle(reinterpret_cast<PyObject*>(type)),
-                                  "__module__", nb::none());
-  std::string name = type->tp_name;
-  if (nb::isinstance<nb::str>(module)) {
-    std::string module_name = nb::cast<std::string>(module);
-    if (module_name != "builtins" && name.find('.') == std::string::npos) {
-      return module_name + "." + name;
-    }
-  }
-  return name;
-}
-
-}  // namespace xffi::python
 
 NB_MODULE(_core, m) {
   using namespace xffi::python;
@@ -145,9 +22,8 @@ NB_MODULE(_core, m) {
           ThrowTypeError("_register_dtype: expected a numpy.dtype");
         }
         auto* d = reinterpret_cast<PyArray_Descr*>(descr.ptr());
-        RegisterDtype(d->type_num, descr.ptr(), xla_dtype);
-        NameTable()[xla_dtype] = std::move(name);
-        SizeTable()[xla_dtype] = size;
+        RegisterDtype(d->type_num, descr.ptr(), xla_dtype, std::move(name),
+                      size);
       },
       nb::arg("dtype"), nb::arg("xla_dtype"), nb::arg("name"), nb::arg("size"));
   // jaxlib's CPU targets are built in: register them before anything else

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "bindings.h"
 #include "common.h"
 #include "xffi/runtime/introspect.h"
 #include "xffi/runtime/plugin.h"

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "attributes.h"
+#include "bindings.h"
 #include "common.h"
 #include "xffi/program/builder.h"
 #include "xffi/program/executable.h"

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "attributes.h"
+#include "bindings.h"
 #include "common.h"
 #include "xffi/program/builtin_targets.h"
 #include "xffi/runtime/introspect.h"

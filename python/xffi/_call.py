@@ -181,12 +181,25 @@ def _as_array(value: Any, call=None, index: int = -1) -> np.ndarray:
     return array
 
 
+# Operand types that a layer above this one knows how to call with, and
+# how: {type: rule(call, args, kwargs)}. xffi.vmap adds its Batched values
+# when it is imported, so this module needs no knowledge of it.
+_operand_rules = {}
+
+
+def register_operand_rule(operand_type: type, rule) -> None:
+    """Calls whose operands include an `operand_type` run as
+    `rule(call, args, kwargs)` instead of being converted to arrays."""
+    _operand_rules[operand_type] = rule
+
+
 def _fallback(call, args, kwargs):
     # The C++ call path takes only C-contiguous NumPy arrays; everything
     # else comes here once.
-    from . import _vmap
-    if any(isinstance(a, _vmap.Batched) for a in args):
-        return _vmap.batched_call(call, args, kwargs)
+    for a in args:
+        rule = _operand_rules.get(type(a))
+        if rule is not None:
+            return rule(call, args, kwargs)
     return call(*(_as_array(a, call, i) for i, a in enumerate(args)),
                 **kwargs)
 

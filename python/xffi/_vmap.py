@@ -21,7 +21,8 @@ from typing import Any, Callable, Sequence, Union
 
 import numpy as np
 
-from ._call import ShapeDtypeStruct, ffi_call
+from ._call import (ShapeDtypeStruct, _as_array, ffi_call,
+                    register_operand_rule)
 
 
 class Batched:
@@ -155,7 +156,6 @@ def batched_call(call, args, kwargs):
             "sequential_unrolled, expand_dims, broadcast_all or "
             "legacy_vectorized to ffi_call")
     size = next(a.value.shape[0] for a in args if isinstance(a, Batched))
-    from ._call import _as_array
     example = [np.empty(a.shape, a.dtype) if isinstance(a, Batched)
                else _as_array(a) for a in args]
 
@@ -189,3 +189,6 @@ def batched_call(call, args, kwargs):
             operands.append(a)
     return _wrap(_batched_caller(call, size, example)(*operands, **kwargs),
                  call)
+
+
+register_operand_rule(Batched, batched_call)

@@ -23,63 +23,33 @@ int64_t LeafCount(const Shape& shape) {
   return count;
 }
 
-// The leaf range [first, first + count) of the subshape at `index`; false
-// when the path leaves the tuple.
-bool LeafRangeOf(const Shape& shape, const std::vector<int64_t>& index,
+// The leaf range [first, first + count) of the subshape at `index` (a
+// path the verifier has checked).
+void LeafRangeOf(const Shape& shape, const std::vector<int64_t>& index,
                  int64_t* first, int64_t* count) {
   const Shape* current = &shape;
   int64_t offset = 0;
   for (int64_t i : index) {
-    if (!current->IsTuple() || i < 0 || i >= current->tuple_size())
-      return false;
     offset += TupleElementLeafOffset(*current, i);
     current = &current->tuple_shape(i);
   }
   *first = offset;
   *count = LeafCount(*current);
-  return true;
 }
 
-bool IsPermutation(const std::vector<int64_t>& order, int64_t rank) {
-  if (static_cast<int64_t>(order.size()) != rank) return false;
-  std::vector<bool> seen(static_cast<size_t>(rank), false);
-  for (int64_t d : order) {
-    if (d < 0 || d >= rank || seen[static_cast<size_t>(d)]) return false;
-    seen[static_cast<size_t>(d)] = true;
-  }
-  return true;
-}
-
-// The leaves of `layouts` (flattened), checked against the value leaves
-// they describe. Returns, per leaf, whether it asks for a non-row-major
-// layout.
-StatusOr<std::vector<bool>> NonDefaultLayouts(
-    const Instruction& op, const std::vector<Shape>& layouts,
-    const std::vector<const Shape*>& leaves, const char* what) {
+// Per value leaf, whether `layouts` (one per leaf once flattened, valid
+// permutations: the verifier checked them) asks for a non-row-major layout.
+std::vector<bool> NonDefaultLayouts(const std::vector<Shape>& layouts,
+                                    const std::vector<const Shape*>& leaves) {
   std::vector<bool> non_default(leaves.size(), false);
   if (layouts.empty()) return non_default;
-  std::vector<const Shape*> layout_leaves;
+  size_t i = 0;
   for (const Shape& layout : layouts)
-    for (const Shape* leaf : layout.Leaves()) layout_leaves.push_back(leaf);
-  if (layout_leaves.size() != leaves.size()) {
-    return InvalidArgument(op.Describe() + ": " + what + " has " +
-                           std::to_string(layout_leaves.size()) +
-                           " array layouts for " +
-                           std::to_string(leaves.size()) + " leaves");
-  }
-  for (size_t i = 0; i < leaves.size(); ++i) {
-    const Shape& layout = *layout_leaves[i];
-    if (!leaves[i]->IsArray() || !layout.has_layout()) continue;
-    if (layout.rank() != leaves[i]->rank() ||
-        !IsPermutation(layout.minor_to_major(), leaves[i]->rank())) {
-      return InvalidArgument(
-          op.Describe() + ": " + what + " entry " + std::to_string(i) + " (" +
-          layout.ToString() + ") is not a layout of " +
-          leaves[i]->ToString(false) +
-          " (minor_to_major must be a permutation of its dimensions)");
+    for (const Shape* leaf : layout.Leaves()) {
+      non_default[i] = leaves[i]->IsArray() && leaf->has_layout() &&
+                       !leaf->HasDefaultLayout();
+      ++i;
     }
-    non_default[i] = !layout.HasDefaultLayout();
-  }
   return non_default;
 }
 
@@ -196,67 +166,30 @@ Status Assigner::AssignCustomCall(const Instruction& op, int64_t position,
     }
   }
   std::vector<const Shape*> result_leaves = op.shape().Leaves();
-  StatusOr<std::vector<bool>> operand_relayout = NonDefaultLayouts(
-      op, config.operand_layouts, operand_leaves, "operand_layouts");
-  if (!operand_relayout.ok()) return operand_relayout.status();
-  StatusOr<std::vector<bool>> result_relayout = NonDefaultLayouts(
-      op, config.result_layouts, result_leaves, "result_layouts");
-  if (!result_relayout.ok()) return result_relayout.status();
+  const std::vector<bool> operand_relayout =
+      NonDefaultLayouts(config.operand_layouts, operand_leaves);
+  const std::vector<bool> result_relayout =
+      NonDefaultLayouts(config.result_layouts, result_leaves);
 
-  // Aliases by result leaf: the flattened operand leaf it reuses.
+  // Aliases by result leaf: the flattened operand leaf it reuses. The
+  // verifier has checked every alias names an array result and an operand
+  // of its shape, each result once.
   std::vector<int64_t> aliased_operand_leaf(result_leaves.size(), -1);
   for (const OutputOperandAlias& alias : config.output_operand_aliases) {
     int64_t out_first = 0, out_count = 0, in_first = 0, in_count = 0;
-    if (!LeafRangeOf(op.shape(), alias.output_index, &out_first, &out_count)) {
-      return InvalidArgument(op.Describe() +
-                             ": output_operand_aliases names an output index "
-                             "outside the result " +
-                             op.shape().ToString(false));
-    }
-    if (alias.operand < 0 || alias.operand >= op.operand_count()) {
-      return InvalidArgument(op.Describe() +
-                             ": output_operand_aliases names operand " +
-                             std::to_string(alias.operand) + " of " +
-                             std::to_string(op.operand_count()));
-    }
-    const Shape& operand_shape = op.operand(alias.operand)->shape();
-    if (!LeafRangeOf(operand_shape, alias.operand_index, &in_first,
-                     &in_count)) {
-      return InvalidArgument(op.Describe() +
-                             ": output_operand_aliases names an index outside "
-                             "operand " +
-                             std::to_string(alias.operand) + " " +
-                             operand_shape.ToString(false));
-    }
-    const Shape* out_shape = op.shape().Subshape(alias.output_index);
-    const Shape* in_shape = operand_shape.Subshape(alias.operand_index);
-    if (out_shape == nullptr || in_shape == nullptr ||
-        !out_shape->WithoutLayout().Compatible(in_shape->WithoutLayout())) {
-      return InvalidArgument(
-          op.Describe() + ": output_operand_aliases pairs result " +
-          (out_shape ? out_shape->ToString(false) : "?") + " with operand " +
-          std::to_string(alias.operand) + " " +
-          (in_shape ? in_shape->ToString(false) : "?") +
-          "; aliased buffers must have the same shape");
-    }
+    LeafRangeOf(op.shape(), alias.output_index, &out_first, &out_count);
+    LeafRangeOf(op.operand(alias.operand)->shape(), alias.operand_index,
+                &in_first, &in_count);
     int64_t base = 0;
     for (int64_t i = 0; i < alias.operand; ++i)
       base += LeafCount(op.operand(i)->shape());
-    for (int64_t k = 0; k < out_count; ++k) {
-      if (aliased_operand_leaf[static_cast<size_t>(out_first + k)] >= 0) {
-        return InvalidArgument(op.Describe() +
-                               ": output_operand_aliases aliases result leaf " +
-                               std::to_string(out_first + k) + " twice");
-      }
-      aliased_operand_leaf[static_cast<size_t>(out_first + k)] =
-          base + in_first + k;
-    }
+    aliased_operand_leaf[static_cast<size_t>(out_first)] = base + in_first;
   }
 
   // Relayout scratch per operand leaf, then per result leaf.
   buffers.temps.assign(operand_leaves.size() + result_leaves.size(), kNoBuffer);
   for (size_t i = 0; i < operand_leaves.size(); ++i) {
-    if ((*operand_relayout)[i])
+    if (operand_relayout[i])
       buffers.temps[i] = NewBuffer(BufferKind::kArena,
                                    operand_leaves[i]->byte_size(), position);
   }
@@ -265,7 +198,7 @@ Status Assigner::AssignCustomCall(const Instruction& op, int64_t position,
   buffers.leaves.clear();
   for (size_t r = 0; r < result_leaves.size(); ++r) {
     int64_t source = aliased_operand_leaf[r];
-    bool relayout = (*result_relayout)[r];
+    bool relayout = result_relayout[r];
     size_t temp_slot = operand_leaves.size() + r;
     if (source < 0) {
       buffers.leaves.push_back(result_leaves[r]->IsArray()
@@ -278,8 +211,7 @@ Status Assigner::AssignCustomCall(const Instruction& op, int64_t position,
             BufferKind::kArena, result_leaves[r]->byte_size(), position);
       continue;
     }
-    bool operand_relayout_here =
-        (*operand_relayout)[static_cast<size_t>(source)];
+    bool operand_relayout_here = operand_relayout[static_cast<size_t>(source)];
     if (relayout || operand_relayout_here) {
       // The target reads and writes one buffer in its layout: the operand's
       // relayout scratch, copied back into a fresh result buffer.

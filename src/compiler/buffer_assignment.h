@@ -96,9 +96,9 @@ struct BufferAssignment {
 // The leaf index at which element `index` of a tuple shape starts.
 int64_t TupleElementLeafOffset(const Shape& tuple, int64_t index);
 
-// Fails (INVALID_ARGUMENT naming the op) on a custom-call layout that is not
-// a permutation of the array's dimensions, or an aliased pair whose layouts
-// differ.
+// `computation` belongs to a verified module (layouts and aliases of custom
+// calls are checked there). Fails (INVALID_ARGUMENT naming the op) on an
+// aliased pair whose layouts differ, which the CPU cannot run.
 StatusOr<BufferAssignment> AssignBuffers(const Computation& computation);
 
 }  // namespace xffi::compiler

@@ -1,28 +1,31 @@
-// Compile: the pipeline from a module to an Executable.
+// Compile: verify, run the passes, hand the module to a backend.
 #include "compiler/compile_passes.h"
 #include "compiler/compiler.h"
-#include "compiler/verify.h"
-#include "cpu/kernel.h"
 
 namespace xffi {
 namespace compiler {
 
-StatusOr<std::unique_ptr<Executable>> CompileWithKernels(
-    Module module, const CompileOptions& options, cpu::KernelFactory kernels) {
-  Status verified = VerifyForCompile(module);
-  if (!verified.ok()) return verified;
-  Status passed = RunCompilePasses(module, options);
-  if (!passed.ok()) return passed;
-  return cpu::CreateExecutable(std::move(module), options, std::move(kernels));
+StatusOr<std::unique_ptr<Executable>> CompileWithBackend(
+    Module module, const CompileOptions& options, const Backend& backend) {
+  Status status = VerifyModule(module);
+  if (!status.ok()) return status;
+  status = RunCompilePasses(module, options);
+  if (!status.ok()) return status;
+  return backend.Compile(std::move(module), options);
 }
 
 }  // namespace compiler
 
+// The backend is looked up first: a platform nobody can run fails before
+// any work is spent on the module.
 StatusOr<std::unique_ptr<Executable>> Compile(Module module,
                                               const CompileOptions& options) {
-  return compiler::CompileWithKernels(
-      std::move(module), options,
-      [](const Instruction& op) { return cpu::MakeKernel(op); });
+  StatusOr<const compiler::Backend*> backend =
+      compiler::FindBackend(options.platform);
+  if (!backend.ok())
+    return Status(backend.status().code(),
+                  "Compile: " + backend.status().message());
+  return compiler::CompileWithBackend(std::move(module), options, **backend);
 }
 
 }  // namespace xffi

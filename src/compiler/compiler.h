@@ -1,19 +1,26 @@
-// xffi: the compile pipeline, with the kernel set as a parameter (tests
-// substitute small kernel sets; Compile uses cpu::MakeKernel).
+// xffi: the compile pipeline.
+//
+//   VerifyModule -> RunCompilePasses -> the backend of options.platform
+//
+// Compile (xffi/program/executable.h) finds the backend in the registry
+// (compiler/backend.h); CompileWithBackend takes one directly, so a test
+// can compile for a backend configured its own way (the CPU backend with a
+// substitute kernel set, say) through the same pipeline.
 #ifndef XFFI_SRC_COMPILER_COMPILER_H_
 #define XFFI_SRC_COMPILER_COMPILER_H_
 
 #include <memory>
 
-#include "cpu/executor.h"
+#include "compiler/backend.h"
 #include "xffi/program/executable.h"
 
 namespace xffi::compiler {
 
-// VerifyForCompile, the passes (RunCompilePasses), then the CPU executor:
-// buffer assignment and thunks per computation.
-StatusOr<std::unique_ptr<Executable>> CompileWithKernels(
-    Module module, const CompileOptions& options, cpu::KernelFactory kernels);
+// Verifies `module` (the first problem is INVALID_ARGUMENT naming the op and
+// its line:column, and nothing runs), runs the compile passes, then hands
+// the module to `backend`.
+StatusOr<std::unique_ptr<Executable>> CompileWithBackend(
+    Module module, const CompileOptions& options, const Backend& backend);
 
 }  // namespace xffi::compiler
 

@@ -7,9 +7,9 @@
 
 #include "cpu/executor_relayout.h"
 #include "xffi/runtime/call.h"
+#include "xffi/runtime/call_frame.h"
 #include "xffi/runtime/legacy.h"
 #include "xffi/runtime/registry.h"
-#include "xffi/testing.h"
 
 namespace xffi::cpu {
 namespace {
@@ -128,13 +128,10 @@ class FfiCallThunk : public CustomCallThunkBase {
         frame_(BuildFrame()) {
     // The frame's buffers never move once built: a run writes their data
     // fields directly.
-    XLA_FFI_CallFrame* frame = frame_.get();
     for (size_t i = 0; i < operands_.size(); ++i)
-      arg_data_.push_back(
-          &static_cast<XLA_FFI_Buffer*>(frame->args.args[i])->data);
+      arg_data_.push_back(&frame_.arg_buffer(i)->data);
     for (size_t r = 0; r < results_.size(); ++r)
-      ret_data_.push_back(
-          &static_cast<XLA_FFI_Buffer*>(frame->rets.rets[r])->data);
+      ret_data_.push_back(&frame_.ret_buffer(r)->data);
   }
 
   Status Run(void* const* addresses) override {
@@ -160,8 +157,8 @@ class FfiCallThunk : public CustomCallThunkBase {
   }
 
  private:
-  testing::CallFrame BuildFrame() const {
-    testing::CallFrameBuilder builder;
+  CallFrame BuildFrame() const {
+    CallFrameBuilder builder;
     for (const Shape* shape : operand_shapes_) {
       if (shape->IsArray())
         builder.Arg(static_cast<void*>(nullptr),
@@ -222,7 +219,7 @@ class FfiCallThunk : public CustomCallThunkBase {
 
   const HandlerRecord& record_;
   ExecutionContext* context_;
-  testing::CallFrame frame_;
+  CallFrame frame_;
   std::vector<void**> arg_data_, ret_data_;
   CallSiteState state_;
   CallOptions execute_options_ = ExecuteOptions();

@@ -6,6 +6,7 @@
 #include "cpu/elementwise_internal.h"
 #include "cpu/elementwise_loops.h"
 #include "cpu/elementwise_ops.h"
+#include "cpu/total_order.h"
 
 namespace xffi::cpu::internal {
 namespace {
@@ -121,18 +122,6 @@ Kernel CompareKernel(int64_t n, ComparisonDirection direction, Key key) {
     return BinaryLoopKernel<In, PredTraits>(
         n, kOp, [key](V a, V b) { return key(a) < key(b); });
   }
-}
-
-// An integer whose signed order is the float's total order:
-// -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN.
-template <typename F>
-auto TotalOrderKey(F value) {
-  using I = std::conditional_t<sizeof(F) == 4, int32_t, int64_t>;
-  using U = std::make_unsigned_t<I>;
-  I bits = std::bit_cast<I>(value);
-  // Negative values: flip every bit but the sign, reversing their order.
-  return static_cast<I>(
-      bits ^ static_cast<I>(static_cast<U>(bits >> (sizeof(I) * 8 - 1)) >> 1));
 }
 
 std::string_view ComparisonTypeLabel(ComparisonType type) {

@@ -560,7 +560,7 @@ StatusOr<std::unique_ptr<Executable>> CreateExecutable(
     Module module, const CompileOptions& options, KernelFactory kernels) {
   if (options.platform != Platform::kHost) {
     return Unimplemented(
-        "Compile: this build executes programs on the Host platform only, "
+        "Compile: the CPU backend runs programs on the Host platform only, "
         "not " +
         std::string(PlatformName(options.platform)));
   }

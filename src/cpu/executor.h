@@ -95,8 +95,8 @@ struct ExecutorStats {
 // Zeros for an executable this executor did not make.
 ExecutorStats GetExecutorStats(const Executable& executable);
 
-// The Executable behind Compile on the Host platform. `module` must have
-// passed VerifyForCompile.
+// The Executable behind the CPU backend (cpu/cpu_backend.h). `module` has
+// passed VerifyModule.
 StatusOr<std::unique_ptr<Executable>> CreateExecutable(
     Module module, const CompileOptions& options, KernelFactory kernels);
 

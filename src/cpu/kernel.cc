@@ -37,14 +37,6 @@ StatusOr<Kernel> MakeStructuralKernel(const Instruction& instruction) {
   }
 }
 
-// A weak stand-in so this library links before the elementwise kernels
-// (src/cpu/elementwise*.cc) land; their definition replaces it. Remove it
-// once they have.
-[[gnu::weak]] StatusOr<Kernel> MakeElementwiseKernel(
-    const Instruction& instruction) {
-  return NotFound("op " + instruction.Describe() + " is not elementwise");
-}
-
 StatusOr<Kernel> MakeKernel(const Instruction& instruction) {
   StatusOr<Kernel> elementwise = MakeElementwiseKernel(instruction);
   if (elementwise.ok() ||

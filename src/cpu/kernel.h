@@ -5,6 +5,13 @@
 // chosen and prepared once at compile time for the op's types and shapes, so
 // a run does no type dispatch. Arrays are dense and row-major (the executor
 // relayouts around custom calls that ask for other layouts).
+//
+// Kernels are made only for ops of a verified module (Compile runs
+// VerifyModule before any backend sees the module): operand counts, element
+// types, op fields and the result shape agree with ShapeInference, so a
+// kernel may rely on them instead of checking them again. A kernel returns
+// an error only for what the verifier cannot know: an element type or
+// combination the CPU lacks (UNIMPLEMENTED), or a run-time failure.
 #ifndef XFFI_SRC_CPU_KERNEL_H_
 #define XFFI_SRC_CPU_KERNEL_H_
 

@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "cpu/total_order.h"
+
 namespace xffi::cpu {
 namespace {
 
@@ -124,16 +126,6 @@ void Store(void* p, ElementType type, ScalarValue v) {
       return;
     }
   }
-}
-
-template <typename F>
-auto TotalOrderBits(F value) {
-  using I = std::conditional_t<sizeof(F) == 4, int32_t, int64_t>;
-  using U = std::make_unsigned_t<I>;
-  I bits = std::bit_cast<I>(value);
-  return bits < 0
-             ? static_cast<I>(static_cast<U>(bits) ^ (static_cast<U>(-1) >> 1))
-             : bits;
 }
 
 template <typename T>
@@ -488,12 +480,12 @@ void ScalarProgram::Run(const void* const* parameters, void* const* results,
         const ScalarValue b = r[s.b];
         bool c;
         if (s.kind == Kind::kF32)
-          c = s.total_order ? Compare(s.direction, TotalOrderBits(a.f32),
-                                      TotalOrderBits(b.f32))
+          c = s.total_order ? Compare(s.direction, TotalOrderKey(a.f32),
+                                      TotalOrderKey(b.f32))
                             : Compare(s.direction, a.f32, b.f32);
         else if (s.kind == Kind::kF64)
-          c = s.total_order ? Compare(s.direction, TotalOrderBits(a.f64),
-                                      TotalOrderBits(b.f64))
+          c = s.total_order ? Compare(s.direction, TotalOrderKey(a.f64),
+                                      TotalOrderKey(b.f64))
                             : Compare(s.direction, a.f64, b.f64);
         else if (s.kind == Kind::kSigned)
           c = Compare(s.direction, a.i, b.i);

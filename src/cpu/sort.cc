@@ -19,6 +19,7 @@
 #include "cpu/index_util.h"
 #include "cpu/region_util.h"
 #include "cpu/structural_kernels.h"
+#include "cpu/total_order.h"
 
 namespace xffi::cpu {
 namespace {
@@ -33,18 +34,6 @@ struct SortPlan {
   const Computation* region = nullptr;
   std::optional<ScalarProgram> program;  // the comparator, when it compiles
 };
-
-// Float keys under TOTALORDER: -NaN < -inf < ... < -0 < +0 < ... < inf < NaN.
-template <typename F>
-auto TotalOrderKey(F value) {
-  using I = std::conditional_t<sizeof(F) == 4, int32_t, int64_t>;
-  using U = std::make_unsigned_t<I>;
-  I bits = std::bit_cast<I>(value);
-  // Negative floats order backwards as integers: flip their magnitude bits.
-  return bits < 0
-             ? static_cast<I>(static_cast<U>(bits) ^ (static_cast<U>(-1) >> 1))
-             : bits;
-}
 
 void ApplyPermutation(const SortPlan& plan, const KernelArgs& args,
                       int64_t start, const std::vector<int64_t>& perm) {

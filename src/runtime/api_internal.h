@@ -63,6 +63,33 @@ Status CheckArgs(const char* function, const char* struct_name,
 // The invoke context behind `ctx`, or INVALID_ARGUMENT when it is null.
 Status CheckContext(const char* function, const XLA_FFI_InvokeContext* ctx);
 
+// "FUNCTION: message", or "FUNCTION (handler 'name'): message" when `ctx`
+// belongs to a named call.
+Status WithPrefix(const char* function, const XLA_FFI_InvokeContext* ctx,
+                  const Status& status);
+
+// What every entry point does around its own work: checks `args`
+// (CheckArgs) and, when its struct carries an invoke context, the context
+// (CheckContext); then runs `body(*args)` and turns a failure it returns
+// into an error prefixed by WithPrefix. `struct_name` is `function` with
+// "_Args" appended, spelled out so the common path builds no string.
+template <typename Args, typename Body>
+XLA_FFI_Error* RunEntryPoint(const char* function, const char* struct_name,
+                             Args* args, size_t required, Body&& body) {
+  if (Status s = CheckArgs(function, struct_name, args, required); !s.ok())
+    return MakeError(std::move(s));
+  const XLA_FFI_InvokeContext* ctx = nullptr;
+  if constexpr (requires { args->ctx; }) {
+    if (Status s = CheckContext(function, args->ctx); !s.ok())
+      return MakeError(std::move(s));
+    ctx = args->ctx;
+  }
+  Status status = body(*args);
+  if (status.ok()) [[likely]]
+    return nullptr;
+  return MakeError(WithPrefix(function, ctx, status));
+}
+
 // Takes the runtime's share of a future a handler left in its call frame.
 std::shared_ptr<AsyncValue> ClaimFuture(XLA_FFI_Future* future);
 

@@ -44,6 +44,14 @@ Status CheckContext(const char* function, const XLA_FFI_InvokeContext* ctx) {
   return Status::Ok();
 }
 
+Status WithPrefix(const char* function, const XLA_FFI_InvokeContext* ctx,
+                  const Status& status) {
+  std::string prefix = function;
+  if (ctx != nullptr && !ctx->target_name.empty())
+    prefix += " (handler '" + std::string(ctx->target_name) + "')";
+  return Status(status.code(), prefix + ": " + status.message());
+}
+
 Status TakeError(const XLA_FFI_Api* api, XLA_FFI_Error* error) {
   if (error == nullptr) return Status::Ok();
   if (api == nullptr || api == GetApi()) {

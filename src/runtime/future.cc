@@ -73,22 +73,21 @@ LiveFutures& Live() {
   return *live;
 }
 
-// Completes through `future`, refusing a handle that is not live or already
-// completed. Frees it when the runtime has claimed it already.
-Status Complete(const char* function, XLA_FFI_Future* future, Status result) {
+// Completes through `future`, refusing a handle that is null, not live or
+// already completed. Frees it when the runtime has claimed it already.
+Status Complete(XLA_FFI_Future* future, Status result) {
+  if (future == nullptr) return InvalidArgument("future is null");
   std::shared_ptr<AsyncValue> value;
   {
     LiveFutures& live = Live();
     std::lock_guard<std::mutex> lock(live.mutex);
     if (!live.handles.count(future)) {
       return InvalidArgument(
-          std::string(function) +
-          ": the future is not one Future_Create returned, or it was already "
+          "the future is not one Future_Create returned, or it was already "
           "completed and released");
     }
     if (future->completed) {
-      return FailedPrecondition(std::string(function) +
-                                ": the future is already completed");
+      return FailedPrecondition("the future is already completed");
     }
     future->completed = true;
     value = future->value;
@@ -117,63 +116,49 @@ std::shared_ptr<AsyncValue> ClaimFuture(XLA_FFI_Future* future) {
 }
 
 XLA_FFI_Error* FutureCreate(XLA_FFI_Future_Create_Args* args) {
-  if (Status s =
-          CheckArgs("XLA_FFI_Future_Create", "XLA_FFI_Future_Create_Args", args,
-                    XLA_FFI_Future_Create_Args_STRUCT_SIZE);
-      !s.ok()) {
-    return MakeError(std::move(s));
-  }
   // XLA's declared size stops before the out field, so every caller passes
   // 16 and has the field.
-  auto* future = new XLA_FFI_Future{std::make_shared<AsyncValue>()};
-  {
-    LiveFutures& live = Live();
-    std::lock_guard<std::mutex> lock(live.mutex);
-    live.handles.insert(future);
-  }
-  args->future = future;
-  return nullptr;
+  return RunEntryPoint("XLA_FFI_Future_Create", "XLA_FFI_Future_Create_Args",
+                       args, XLA_FFI_Future_Create_Args_STRUCT_SIZE,
+                       [](XLA_FFI_Future_Create_Args& a) {
+                         auto* future =
+                             new XLA_FFI_Future{std::make_shared<AsyncValue>()};
+                         LiveFutures& live = Live();
+                         std::lock_guard<std::mutex> lock(live.mutex);
+                         live.handles.insert(future);
+                         a.future = future;
+                         return Status::Ok();
+                       });
 }
 
 XLA_FFI_Error* FutureSetAvailable(XLA_FFI_Future_SetAvailable_Args* args) {
-  constexpr const char* kFn = "XLA_FFI_Future_SetAvailable";
-  if (Status s = CheckArgs(kFn, "XLA_FFI_Future_SetAvailable_Args", args,
-                           XLA_FFI_Future_SetAvailable_Args_STRUCT_SIZE);
-      !s.ok()) {
-    return MakeError(std::move(s));
-  }
-  if (args->future == nullptr) {
-    return MakeError(InvalidArgument(std::string(kFn) + ": future is null"));
-  }
-  return MakeError(Complete(kFn, args->future, Status::Ok()));
+  return RunEntryPoint("XLA_FFI_Future_SetAvailable",
+                       "XLA_FFI_Future_SetAvailable_Args", args,
+                       XLA_FFI_Future_SetAvailable_Args_STRUCT_SIZE,
+                       [](XLA_FFI_Future_SetAvailable_Args& a) {
+                         return Complete(a.future, Status::Ok());
+                       });
 }
 
 XLA_FFI_Error* FutureSetError(XLA_FFI_Future_SetError_Args* args) {
-  constexpr const char* kFn = "XLA_FFI_Future_SetError";
-  if (Status s = CheckArgs(kFn, "XLA_FFI_Future_SetError_Args", args,
-                           XLA_FFI_Future_SetError_Args_STRUCT_SIZE);
-      !s.ok()) {
-    return MakeError(std::move(s));
-  }
-  // The error passes to the runtime whatever the outcome, so a caller never
-  // has to guess whether to destroy it.
-  std::unique_ptr<XLA_FFI_Error> error(args->error);
-  if (args->future == nullptr) {
-    return MakeError(InvalidArgument(std::string(kFn) + ": future is null"));
-  }
-  if (error == nullptr) {
-    return MakeError(
-        InvalidArgument(std::string(kFn) +
-                        ": error is null; use Future_SetAvailable to "
-                        "complete a future successfully"));
-  }
-  if (error->status.ok()) {
-    return MakeError(
-        InvalidArgument(std::string(kFn) +
-                        ": the error has code OK; use Future_SetAvailable "
-                        "to complete a future successfully"));
-  }
-  return MakeError(Complete(kFn, args->future, std::move(error->status)));
+  return RunEntryPoint(
+      "XLA_FFI_Future_SetError", "XLA_FFI_Future_SetError_Args", args,
+      XLA_FFI_Future_SetError_Args_STRUCT_SIZE,
+      [](XLA_FFI_Future_SetError_Args& a) -> Status {
+        // The error passes to the runtime whatever the outcome, so a caller
+        // never has to guess whether to destroy it.
+        std::unique_ptr<XLA_FFI_Error> error(a.error);
+        if (a.future == nullptr) return InvalidArgument("future is null");
+        if (error == nullptr)
+          return InvalidArgument(
+              "error is null; use Future_SetAvailable to complete a future "
+              "successfully");
+        if (error->status.ok())
+          return InvalidArgument(
+              "the error has code OK; use Future_SetAvailable to complete a "
+              "future successfully");
+        return Complete(a.future, std::move(error->status));
+      });
 }
 
 }  // namespace internal

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "cpu/cpu_backend.h"
 #include "cpu/kernel.h"
 #include "xffi/program/executable.h"
 #include "xffi/program/ir.h"
@@ -226,10 +227,18 @@ inline StatusOr<cpu::Kernel> TestKernels(const Instruction& op) {
   }
 }
 
+// The compile pipeline on the CPU backend with `kernels` in place of
+// cpu::MakeKernel.
+inline StatusOr<std::unique_ptr<Executable>> CompileWithKernels(
+    Module module, const CompileOptions& options, cpu::KernelFactory kernels) {
+  cpu::CpuBackend backend(cpu::CpuBackendOptions{std::move(kernels)});
+  return compiler::CompileWithBackend(std::move(module), options, backend);
+}
+
 inline StatusOr<std::unique_ptr<Executable>> CompileForTest(
     Module module, CompileOptions options = {}) {
   if (options.intra_op_threads == 0) options.intra_op_threads = 2;
-  return compiler::CompileWithKernels(std::move(module), options, TestKernels);
+  return CompileWithKernels(std::move(module), options, TestKernels);
 }
 
 inline std::vector<float> Iota(int64_t n, float start = 0, float step = 1) {

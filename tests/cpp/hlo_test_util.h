@@ -52,14 +52,13 @@ inline std::string Join(const std::vector<int64_t>& v) {
 
 std::string DiffAttributes(const FfiAttributes& a, const FfiAttributes& b);
 
-inline std::string DiffAttrValue(const testing::AttrValue& a,
-                                 const testing::AttrValue& b) {
+inline std::string DiffAttrValue(const AttrValue& a, const AttrValue& b) {
   if (a.index() != b.index()) return "attribute types differ";
   return std::visit(
       [&](const auto& x) -> std::string {
         using T = std::decay_t<decltype(x)>;
         const T& y = std::get<T>(b);
-        if constexpr (std::is_same_v<T, testing::Dictionary>) {
+        if constexpr (std::is_same_v<T, AttributeMap>) {
           return DiffAttributes(x, y);
         } else if constexpr (std::is_arithmetic_v<T>) {
           return std::memcmp(&x, &y, sizeof(T)) == 0 ? "" : "values differ";

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/npy.h"
+#include "malformed_programs.h"
 #include "xffi/program/literal.h"
 
 namespace xffi {
@@ -500,7 +501,7 @@ TEST_F(CliTest, InspectListsTypedHandlersWithSignatures) {
 TEST_F(CliTest, InspectShowsStagesTraitsAndExportsOnly) {
   Outcome outcome = Xffi(std::string("inspect ") + XFFI_CLI_HANDLERS);
   EXPECT_EQ(outcome.status, 0) << outcome.output;
-  EXPECT_THAT(outcome.output, HasSubstr("  registered (2):\n"));
+  EXPECT_THAT(outcome.output, HasSubstr("  registered (3):\n"));
   EXPECT_THAT(outcome.output,
               HasSubstr("    Host ffi cli_counter [api 0.3, traits "
                         "COMMAND_BUFFER_COMPATIBLE, stages "
@@ -523,6 +524,41 @@ TEST_F(CliTest, InspectShowsStagesTraitsAndExportsOnly) {
               HasSubstr("  exported (1):\n    Host ffi CliExported [api 0.3, "
                         "traits none, stages execute] execute(Buffer<S32> "
                         "arg0) -> (Buffer<S32>)\n"));
+}
+
+// Each malformed program exits 1 with the verifier's message naming the op
+// and its file:line:column, and its custom call never runs; mended, the
+// same program runs it.
+TEST_F(CliTest, MalformedProgramsAreRefusedBeforeAnythingRuns) {
+  for (const test::MalformedProgram& program : test::MalformedPrograms()) {
+    SCOPED_TRACE(program.file);
+    std::string text = test::ReadMalformedProgram(program);
+    std::string inputs;
+    for (size_t i = 0; i < program.inputs.size(); ++i) {
+      Shape shape = Shape::Array(ElementType::kF32, program.inputs[i]);
+      std::vector<float> values(static_cast<size_t>(shape.num_elements()), 1);
+      inputs += " --input " +
+                WriteNpy("in" + std::to_string(i) + ".npy",
+                         Literal::FromBytes(shape, values.data(),
+                                            values.size() * sizeof(float)));
+    }
+    std::string path = Write(program.file, text);
+    Outcome refused = Xffi("run " + path + kPlugin + inputs);
+    EXPECT_EQ(refused.status, 1) << refused.output;
+    EXPECT_THAT(refused.output,
+                ContainsRegex(program.file + ":" +
+                              std::to_string(test::LineOfOp(program, text)) +
+                              ":[0-9]+: "));
+    EXPECT_THAT(refused.output, HasSubstr("(" + program.opcode + ")"));
+    EXPECT_THAT(refused.output, HasSubstr(program.why));
+    EXPECT_THAT(refused.output, Not(HasSubstr("cli_mark ran")));
+
+    Outcome mended =
+        Xffi("run " + Write(program.file, test::Mended(program, text)) +
+             kPlugin + inputs);
+    EXPECT_EQ(mended.status, 0) << mended.output;
+    EXPECT_THAT(mended.output, HasSubstr("cli_mark ran"));
+  }
 }
 
 TEST_F(CliTest, InspectListsLegacyTargets) {

@@ -17,6 +17,7 @@ endforeach()
 target_compile_definitions(${unit} PRIVATE
   XFFI_CLI="$<TARGET_FILE:xffi_cli>"
   XFFI_CORPUS_DIR="${PROJECT_SOURCE_DIR}/tests/programs"
+  XFFI_MALFORMED_DIR="${CMAKE_CURRENT_SOURCE_DIR}/data/malformed"
   XFFI_EXAMPLE_RMS_NORM="$<TARGET_FILE:rms_norm>"
   XFFI_EXAMPLE_DO_CUSTOM_CALL="$<TARGET_FILE:do_custom_call>"
   XFFI_EXAMPLE_DO_CUSTOM_CALL_LEGACY="$<TARGET_FILE:do_custom_call_legacy>"

@@ -249,9 +249,12 @@ TEST(ExecutorAliasing, BadAliasIsACompileError) {
   b.Root(op);
   auto exe = CompileForTest(std::move(m.module));
   ASSERT_FALSE(exe.ok());
+  // The verifier's message, naming the call and its location.
   EXPECT_THAT(exe.status().message(),
-              ::testing::HasSubstr("output_operand_aliases pairs result "
-                                   "f32[4] with operand 0 f32[3]"));
+              ::testing::HasSubstr("(custom-call \"ea.add_one\") in "
+                                   "computation 'main' at test.hlo:2:1: "
+                                   "output_operand_aliases[0]: output {} "
+                                   "f32[4] cannot alias operand 0 {} f32[3]"));
 }
 
 TEST(ExecutorLayouts, ColumnMajorOperandAndResult) {
@@ -351,10 +354,12 @@ TEST(ExecutorLayouts, LayoutThatIsNotAPermutationIsRefused) {
   b.Root(op);
   auto exe = CompileForTest(std::move(m.module));
   ASSERT_FALSE(exe.ok());
+  // The verifier's message, naming the call and its location.
   EXPECT_THAT(exe.status().message(),
-              ::testing::HasSubstr("operand_layouts entry 0"));
-  EXPECT_THAT(exe.status().message(),
-              ::testing::HasSubstr("is not a layout of f32[2,3]"));
+              ::testing::HasSubstr("(custom-call \"ea.raw_copy\") in "
+                                   "computation 'main' at test.hlo:2:1: "
+                                   "operand layout 0: layout of "
+                                   "f32[2,3]{1,1} is not a permutation"));
 }
 
 }  // namespace

@@ -134,7 +134,7 @@ Status SortKernel(const Instruction& op, const cpu::KernelArgs& args) {
 StatusOr<std::unique_ptr<Executable>> CompileWithSort(Module module) {
   CompileOptions options;
   options.intra_op_threads = 1;
-  return compiler::CompileWithKernels(
+  return test::CompileWithKernels(
       std::move(module), options,
       [](const Instruction& op) -> StatusOr<cpu::Kernel> {
         if (op.opcode() == Opcode::kSort)

@@ -10,8 +10,7 @@
 namespace xffi {
 namespace {
 
-using testing::AttrValue;
-using testing::Dictionary;
+using Dictionary = AttributeMap;
 
 template <typename T>
 const T& Get(const FfiAttributes& attrs, std::string_view name) {

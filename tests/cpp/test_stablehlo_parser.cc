@@ -17,7 +17,7 @@
 namespace xffi {
 namespace {
 
-using testing::Dictionary;
+using Dictionary = AttributeMap;
 
 std::string ReadSample(const std::string& name) {
   std::ifstream in(std::string(XFFI_STABLEHLO_DATA_DIR) + "/" + name);
@@ -64,7 +64,7 @@ Shape S32(std::vector<int64_t> dims) {
 template <typename T>
 const T& Attr(const FfiAttributes& attrs, std::string_view name) {
   static const T kEmpty{};
-  const testing::AttrValue* value = attrs.Find(name);
+  const AttrValue* value = attrs.Find(name);
   EXPECT_NE(value, nullptr) << name;
   if (value == nullptr || !std::holds_alternative<T>(*value)) {
     ADD_FAILURE() << name << " has another type";

@@ -3,8 +3,12 @@
 //   StatusOr<std::unique_ptr<Executable>> exe = Compile(std::move(module));
 //   StatusOr<std::vector<Literal>> out = (*exe)->Execute({x, y});
 //
-// Compile verifies the module, removes pure ops whose results nobody reads,
-// assigns buffers (reusing dead ones, honouring output_operand_aliases with a
+// Compile verifies the module (a malformed one is refused, naming the op and
+// its location, before anything runs), runs the compile passes (the
+// shard_map emulation; removal of pure ops whose results nobody reads) and
+// hands it to the backend of options.platform (NOT_FOUND naming the
+// platform when this build has none). The CPU backend assigns
+// buffers (reusing dead ones, honouring output_operand_aliases with a
 // copy where the aliased operand is still live), builds one call frame per
 // custom-call site, and resolves every handler and legacy target then, so a
 // missing one is an error at compile time naming the target and its

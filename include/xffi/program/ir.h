@@ -27,8 +27,8 @@
 #include "xffi/program/literal.h"
 #include "xffi/program/shape.h"
 #include "xffi/program/sharding.h"
+#include "xffi/runtime/attributes.h"
 #include "xffi/runtime/status.h"
-#include "xffi/testing.h"
 
 namespace xffi {
 
@@ -258,9 +258,9 @@ struct OutputOperandAlias {
   bool operator!=(const OutputOperandAlias& o) const { return !(*this == o); }
 };
 
-// Attributes of a typed FFI call, in the harness's representation (which
-// lays them into a call frame as XLA does).
-using FfiAttributes = testing::Dictionary;
+// Attributes of a typed FFI call: the runtime's attribute map, which a call
+// frame lays out as XLA does.
+using FfiAttributes = AttributeMap;
 
 struct CustomCallConfig {
   std::string target;

@@ -10,17 +10,6 @@ constexpr std::string_view kApiVersionNames[] = {
     "API_VERSION_STATUS_RETURNING", "API_VERSION_STATUS_RETURNING_UNIFIED",
     "API_VERSION_TYPED_FFI"};
 
-// INTEGRATION POINT: the MLIR attribute parser and printer
-// (ParseMlirAttributeDictionary, PrintMlirAttributeDictionary in text.h) come
-// with text/mlir_attribute.h from the StableHLO side. Until that is on this
-// branch a typed FFI call keeps its backend_config text in `opaque`, and the
-// printer writes it back unchanged.
-#if __has_include("text/mlir/attribute.h")
-#define XFFI_HLO_PARSES_FFI_ATTRIBUTES 1
-#else
-#define XFFI_HLO_PARSES_FFI_ATTRIBUTES 0
-#endif
-
 }  // namespace
 
 std::string_view ApiVersionName(CustomCallApiVersion version) {
@@ -62,7 +51,6 @@ Status FinishCustomCallConfig(Instruction& instruction, const Scanner& scanner,
       config.result_layouts.push_back(std::move(result));
     }
   }
-#if XFFI_HLO_PARSES_FFI_ATTRIBUTES
   if (config.api_version == CustomCallApiVersion::kTypedFfi) {
     // "" and "{}" mean no attributes, as in XLA.
     if (!config.opaque.empty() && config.opaque != "{}") {
@@ -75,19 +63,13 @@ Status FinishCustomCallConfig(Instruction& instruction, const Scanner& scanner,
     }
     config.opaque.clear();
   }
-#else
-  (void)scanner;
-  (void)at;
-#endif
   return Status::Ok();
 }
 
 std::string TypedFfiBackendConfig(const CustomCallConfig& config) {
-#if XFFI_HLO_PARSES_FFI_ATTRIBUTES
   if (!config.attributes.empty())
     return PrintMlirAttributeDictionary(config.attributes);
-#endif
-  // Text kept as read (see XFFI_HLO_PARSES_FFI_ATTRIBUTES), or none.
+  // A typed call built in C++ may carry its config as text; none is "{}".
   return config.opaque.empty() ? "{}" : config.opaque;
 }
 

@@ -812,14 +812,14 @@ StatusOr<std::vector<int64_t>> AttrToIntegers(const MlirAttr& attr,
 namespace {
 
 template <typename T>
-testing::AttrValue LiteralValues(const Literal& literal) {
-  return testing::AttrValue(literal.ToVector<T>());
+AttrValue LiteralValues(const Literal& literal) {
+  return AttrValue(literal.ToVector<T>());
 }
 
-StatusOr<testing::AttrValue> DenseToFfiVector(const Literal& literal,
-                                              const MlirLexer& lexer,
-                                              const MlirAttr& attr,
-                                              std::string_view name) {
+StatusOr<AttrValue> DenseToFfiVector(const Literal& literal,
+                                     const MlirLexer& lexer,
+                                     const MlirAttr& attr,
+                                     std::string_view name) {
   switch (literal.shape().element_type()) {
     case ElementType::kS8:
       return LiteralValues<int8_t>(literal);
@@ -851,16 +851,15 @@ StatusOr<testing::AttrValue> DenseToFfiVector(const Literal& literal,
 
 }  // namespace
 
-StatusOr<testing::AttrValue> AttrToFfiValue(const MlirAttr& attr,
-                                            const MlirLexer& lexer,
-                                            std::string_view name) {
+StatusOr<AttrValue> AttrToFfiValue(const MlirAttr& attr, const MlirLexer& lexer,
+                                   std::string_view name) {
   switch (attr.kind) {
     case MlirAttr::Kind::kUnit:
-      return testing::AttrValue(true);
+      return AttrValue(true);
     case MlirAttr::Kind::kBool:
-      return testing::AttrValue(attr.bool_value);
+      return AttrValue(attr.bool_value);
     case MlirAttr::Kind::kString:
-      return testing::AttrValue(attr.str);
+      return AttrValue(attr.str);
     case MlirAttr::Kind::kInteger: {
       std::string type = attr.type_name.empty() ? "i64" : attr.type_name;
       bool is_unsigned = type.rfind("ui", 0) == 0;
@@ -877,13 +876,13 @@ StatusOr<testing::AttrValue> AttrToFfiValue(const MlirAttr& attr,
           return AttrError(lexer, attr, name, "value does not fit " + type);
         switch (bits) {
           case 8:
-            return testing::AttrValue(static_cast<uint8_t>(v));
+            return AttrValue(static_cast<uint8_t>(v));
           case 16:
-            return testing::AttrValue(static_cast<uint16_t>(v));
+            return AttrValue(static_cast<uint16_t>(v));
           case 32:
-            return testing::AttrValue(static_cast<uint32_t>(v));
+            return AttrValue(static_cast<uint32_t>(v));
           default:
-            return testing::AttrValue(v);
+            return AttrValue(v);
         }
       }
       int64_t v = 0;
@@ -891,13 +890,13 @@ StatusOr<testing::AttrValue> AttrToFfiValue(const MlirAttr& attr,
         return AttrError(lexer, attr, name, "value does not fit " + type);
       switch (bits) {
         case 8:
-          return testing::AttrValue(static_cast<int8_t>(v));
+          return AttrValue(static_cast<int8_t>(v));
         case 16:
-          return testing::AttrValue(static_cast<int16_t>(v));
+          return AttrValue(static_cast<int16_t>(v));
         case 32:
-          return testing::AttrValue(static_cast<int32_t>(v));
+          return AttrValue(static_cast<int32_t>(v));
         default:
-          return testing::AttrValue(v);
+          return AttrValue(v);
       }
     }
     case MlirAttr::Kind::kFloat: {
@@ -915,11 +914,11 @@ StatusOr<testing::AttrValue> AttrToFfiValue(const MlirAttr& attr,
       if (et == ElementType::kF32) {
         float f;
         std::memcpy(&f, bytes, 4);
-        return testing::AttrValue(f);
+        return AttrValue(f);
       }
       double d;
       std::memcpy(&d, bytes, 8);
-      return testing::AttrValue(d);
+      return AttrValue(d);
     }
     case MlirAttr::Kind::kDense: {
       StatusOr<Literal> literal = DenseToLiteral(attr, lexer);
@@ -946,7 +945,7 @@ StatusOr<testing::AttrValue> AttrToFfiValue(const MlirAttr& attr,
     case MlirAttr::Kind::kDictionary: {
       StatusOr<FfiAttributes> nested = DictionaryToFfiAttributes(attr, lexer);
       if (!nested.ok()) return nested.status();
-      return testing::AttrValue(std::move(*nested));
+      return AttrValue(std::move(*nested));
     }
     case MlirAttr::Kind::kArray:
       return AttrError(lexer, attr, name,
@@ -966,7 +965,7 @@ StatusOr<FfiAttributes> DictionaryToFfiAttributes(const MlirAttr& attr,
   for (const auto& [name, value] : attr.entries) {
     if (out.contains(name))
       return lexer.ErrorAt(value.pos, "attribute '" + name + "' appears twice");
-    StatusOr<testing::AttrValue> converted = AttrToFfiValue(value, lexer, name);
+    StatusOr<AttrValue> converted = AttrToFfiValue(value, lexer, name);
     if (!converted.ok()) return converted.status();
     out.Set(name, std::move(*converted));
   }

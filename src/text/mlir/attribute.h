@@ -140,9 +140,8 @@ StatusOr<bool> AttrToBool(const MlirAttr& attr, const MlirLexer& lexer,
 StatusOr<Literal> DenseToLiteral(const MlirAttr& attr, const MlirLexer& lexer);
 
 // An attribute as a typed-FFI attribute value (XLA's decodable kinds).
-StatusOr<testing::AttrValue> AttrToFfiValue(const MlirAttr& attr,
-                                            const MlirLexer& lexer,
-                                            std::string_view name);
+StatusOr<AttrValue> AttrToFfiValue(const MlirAttr& attr, const MlirLexer& lexer,
+                                   std::string_view name);
 StatusOr<FfiAttributes> DictionaryToFfiAttributes(const MlirAttr& attr,
                                                   const MlirLexer& lexer);
 

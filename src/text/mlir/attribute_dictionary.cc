@@ -10,8 +10,6 @@
 namespace xffi {
 namespace {
 
-using testing::AttrValue;
-
 std::string QuoteMlirString(std::string_view value) {
   static const char kHex[] = "0123456789ABCDEF";
   std::string out = "\"";
@@ -120,7 +118,7 @@ std::string PrintValue(const AttrValue& value) {
                  MlirElementTypeName(ElementTypeOf<T>()) + ">";
         } else if constexpr (std::is_same_v<T, std::string>) {
           return QuoteMlirString(v);
-        } else if constexpr (std::is_same_v<T, testing::Dictionary>) {
+        } else if constexpr (std::is_same_v<T, FfiAttributes>) {
           return PrintDictionary(v);
         } else {
           return VectorLiteral(v);

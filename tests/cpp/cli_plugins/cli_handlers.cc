@@ -4,7 +4,10 @@
 //                what `xffi inspect` shows for a handler with several
 //                stages, and what `xffi run --repeat` keeps across runs
 //   cli_fail     always fails, so `xffi run` reports a handler's error
+//   cli_mark     y = x, and prints "cli_mark ran" to stderr: a side effect
+//                the tests look for to tell whether a program ran at all
 //   CliExported  exported by symbol only (never registered)
+#include <cstdio>
 #include <memory>
 
 #include "xffi/ffi.h"
@@ -39,6 +42,14 @@ ffi::Error FailImpl(ffi::Buffer<ffi::F32, 1>, ffi::ResultBuffer<ffi::F32, 1>) {
   return ffi::Error::InvalidArgument("cli_fail refuses every input");
 }
 
+ffi::Error MarkImpl(ffi::Buffer<ffi::F32> x, ffi::ResultBuffer<ffi::F32> y) {
+  std::fputs("cli_mark ran\n", stderr);
+  for (size_t i = 0; i < x.element_count(); ++i) {
+    y->typed_data()[i] = x.typed_data()[i];
+  }
+  return ffi::Error::Success();
+}
+
 ffi::Error NegateImpl(ffi::Buffer<ffi::S32> x, ffi::ResultBuffer<ffi::S32> y) {
   for (size_t i = 0; i < x.element_count(); ++i) {
     y->typed_data()[i] = -x.typed_data()[i];
@@ -59,6 +70,10 @@ XFFI_DEFINE_HANDLER(kFail, FailImpl,
                         .Arg<ffi::Buffer<ffi::F32, 1>>()
                         .Ret<ffi::Buffer<ffi::F32, 1>>());
 
+XFFI_DEFINE_HANDLER(
+    kMark, MarkImpl,
+    ffi::Ffi::Bind().Arg<ffi::Buffer<ffi::F32>>().Ret<ffi::Buffer<ffi::F32>>());
+
 XFFI_REGISTER_TYPE(ffi::RuntimeApi(), "cli_test.Counter", &Counter::id,
                    ffi::MakeTypeInfo<Counter>());
 XFFI_REGISTER_HANDLER_WITH_RUNTIME(
@@ -67,6 +82,7 @@ XFFI_REGISTER_HANDLER_WITH_RUNTIME(
                            kCounterExecute, nullptr},
     XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("cli_fail", "Host", kFail);
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("cli_mark", "Host", kMark);
 
 }  // namespace
 

@@ -1,0 +1,21 @@
+// The CPU backend: buffer assignment and thunks per computation
+// (cpu/executor.h), kernels from cpu::MakeKernel unless the options give
+// others.
+#include "cpu/cpu_backend.h"
+
+#include <utility>
+
+namespace xffi::cpu {
+
+CpuBackend::CpuBackend(CpuBackendOptions options)
+    : options_(std::move(options)) {
+  if (!options_.kernels)
+    options_.kernels = [](const Instruction& op) { return MakeKernel(op); };
+}
+
+StatusOr<std::unique_ptr<Executable>> CpuBackend::Compile(
+    Module module, const CompileOptions& options) const {
+  return CreateExecutable(std::move(module), options, options_.kernels);
+}
+
+}  // namespace xffi::cpu
