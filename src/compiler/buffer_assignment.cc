@@ -472,6 +472,19 @@ StatusOr<BufferAssignment> Assigner::Run() {
         buffers.leaves = {
             Overwrite(op, p, buffers, 0, 0, false, op.shape().byte_size())};
         break;
+      case Opcode::kCopy: {
+        // A copy of an array nothing reads afterwards is that array: the
+        // executor's copy is then from a buffer to itself, which it skips.
+        std::vector<const Shape*> leaves = op.shape().Leaves();
+        buffers.leaves.clear();
+        for (size_t leaf = 0; leaf < leaves.size(); ++leaf)
+          buffers.leaves.push_back(leaves[leaf]->IsArray()
+                                       ? Overwrite(op, p, buffers, 0, leaf,
+                                                   false,
+                                                   leaves[leaf]->byte_size())
+                                       : kNoBuffer);
+        break;
+      }
       case Opcode::kCall: {
         // A result leaf the callee computes over one of its parameters'
         // arrays takes that argument's buffer (or a copy of it).

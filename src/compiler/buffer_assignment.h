@@ -12,7 +12,8 @@
 //
 // In place: a dynamic-update-slice takes its operand's buffer when nothing
 // reads that operand after it (the kernel then writes only the update), and
-// so does a call whose callee updates a parameter in place (in_place.h).
+// so do a copy (which then copies nothing) and a call whose callee updates a
+// parameter in place (in_place.h).
 //
 // Aliasing: a custom-call result named in output_operand_aliases, and a while
 // loop's state, take over their operand's buffer when nothing reads that

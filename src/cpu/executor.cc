@@ -449,10 +449,12 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
         std::vector<BufferCopy> copies;
         std::vector<BufferId> from = Flatten(buffers.operands);
         std::vector<size_t> sizes = LeafSizes(op.shape());
+        // A leaf copied into its own buffer (a dead operand's) costs nothing.
         for (size_t i = 0; i < buffers.leaves.size(); ++i)
-          if (buffers.leaves[i] != kNoBuffer)
+          if (buffers.leaves[i] != kNoBuffer && buffers.leaves[i] != from[i])
             copies.push_back({from[i], buffers.leaves[i], sizes[i]});
-        thunks_.push_back(std::make_unique<CopyThunk>(std::move(copies)));
+        if (!copies.empty())
+          thunks_.push_back(std::make_unique<CopyThunk>(std::move(copies)));
         break;
       }
       case Opcode::kCall: {

@@ -3,7 +3,8 @@
 // a call in it) updates its state that way keeps one buffer for that leaf.
 // Each unsafe case (the operand is read after the update, is the entry's
 // parameter, is passed through twice, is aliased by a custom call) keeps
-// its own buffer, and every program computes what it says.
+// its own buffer, and every program computes what it says. A copy of a dead
+// array is that array.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -434,6 +435,44 @@ ENTRY main {
   EXPECT_EQ(out[0].ToVector<float>(), (std::vector<float>{1, -2, -3, -4}));
   EXPECT_EQ(out[1].ToVector<float>(), (std::vector<float>{1, 2, 3, 1}));
   EXPECT_EQ(out[2].ToVector<float>(), (std::vector<float>{-1, -2, -3, -4}));
+}
+
+TEST(InPlaceUpdates, CopyOfADeadArrayIsThatArray) {
+  Module module = ParseHloForTest(R"(HloModule copies
+
+ENTRY main {
+  x = f32[4]{0} parameter(0)
+  y = f32[4]{0} negate(x)
+  dead = f32[4]{0} copy(y)
+  z = f32[4]{0} exponential(dead)
+  live = f32[4]{0} copy(z)
+  w = f32[4]{0} negate(z)
+  of_param = f32[4]{0} copy(x)
+  ROOT t = (f32[4]{0}, f32[4]{0}, f32[4]{0}, f32[4]{0}) tuple(live, w, of_param, dead)
+}
+)");
+  const Computation* entry = module.entry();
+  auto assignment = AssignBuffers(*entry);
+  ASSERT_TRUE(assignment.ok());
+  auto leaf = [&](const char* name) {
+    return assignment->Of(Op(entry, name)).leaves[0];
+  };
+  EXPECT_EQ(leaf("dead"), leaf("y"));
+  EXPECT_NE(leaf("live"), leaf("z"));  // z is read by w afterwards
+  EXPECT_NE(leaf("of_param"), leaf("x"));
+
+  std::vector<Literal> out =
+      CompileAndRun(std::move(module), {Literal::Vector<float>({0, 1, 2, 3})});
+  ASSERT_EQ(out.size(), 4u);
+  std::vector<float> y = {0, -1, -2, -3}, z(4), w(4);
+  for (size_t k = 0; k < 4; ++k) {
+    z[k] = std::exp(y[k]);
+    w[k] = -z[k];
+  }
+  EXPECT_EQ(out[0].ToVector<float>(), z);
+  EXPECT_EQ(out[1].ToVector<float>(), w);
+  EXPECT_EQ(out[2].ToVector<float>(), (std::vector<float>{0, 1, 2, 3}));
+  EXPECT_EQ(out[3].ToVector<float>(), y);
 }
 
 }  // namespace
