@@ -216,9 +216,11 @@ inline std::unique_ptr<Computation> BinaryRegion(Opcode opcode,
 }
 
 // Runs `kernel` on `operands`, writing into `results` (preallocated).
+// `pool` (may be null) is the intra-op pool the kernel may split work on.
 inline Status RunKernel(const Kernel& kernel, std::vector<Literal*> operands,
                         std::vector<Literal*> results,
-                        RegionRunner* runner = nullptr) {
+                        RegionRunner* runner = nullptr,
+                        ThreadPool* pool = nullptr) {
   std::vector<ArrayView> ins, outs;
   for (Literal* l : operands) ins.push_back({&l->shape(), l->data()});
   for (Literal* l : results) outs.push_back({&l->shape(), l->data()});
@@ -226,6 +228,7 @@ inline Status RunKernel(const Kernel& kernel, std::vector<Literal*> operands,
   args.operands = ins;
   args.results = outs;
   args.regions = runner;
+  args.pool = pool;
   return kernel(args);
 }
 
