@@ -29,6 +29,7 @@ struct ScatterPlan {
   std::vector<int64_t> start_strides, start_max;  // per index vector entry
   std::vector<int64_t> batching_position, batching_strides;
   DualLoops window;  // a: the update, b: the operand (elements)
+  bool single_element_window = false;
   CombineOp op = CombineOp::kNone;
   const Computation* region = nullptr;
   std::optional<ScalarProgram> program;  // the region, when it compiles
@@ -88,16 +89,20 @@ Kernel FastScatter(ScatterPlan plan, Op op) {
     const T* updates = static_cast<const T*>(args.operands[2].data);
     const int64_t ua = plan.window.a_strides.back();
     const int64_t ob = plan.window.b_strides.back();
-    ForEachWindow(plan, static_cast<const char*>(args.operands[1].data),
-                  [&](int64_t update_off, int64_t dst_off) {
-                    ForEachRun(plan.window,
-                               [&](int64_t a, int64_t b, int64_t n) {
-                                 const T* u = updates + update_off + a;
-                                 T* o = out + dst_off + b;
-                                 for (int64_t i = 0; i < n; ++i)
-                                   o[i * ob] = op(o[i * ob], u[i * ua]);
-                               });
-                  });
+    const char* indices = static_cast<const char*>(args.operands[1].data);
+    if (plan.single_element_window) {  // .at[i].add and the like
+      ForEachWindow(plan, indices, [&](int64_t update_off, int64_t dst_off) {
+        out[dst_off] = op(out[dst_off], updates[update_off]);
+      });
+      return Status::Ok();
+    }
+    ForEachWindow(plan, indices, [&](int64_t update_off, int64_t dst_off) {
+      ForEachRun(plan.window, [&](int64_t a, int64_t b, int64_t n) {
+        const T* u = updates + update_off + a;
+        T* o = out + dst_off + b;
+        for (int64_t i = 0; i < n; ++i) o[i * ob] = op(o[i * ob], u[i * ua]);
+      });
+    });
     return Status::Ok();
   };
 }
@@ -250,6 +255,7 @@ StatusOr<Kernel> MakeScatterKernel(const Instruction& inst) {
   if (next_window != dn.update_window_dims.size())
     return fail("update_window_dims has too many entries");
   plan.window = MakeDualLoops(wdims, wa, wb);
+  plan.single_element_window = Product(wdims) == 1;
 
   for (int64_t d : dn.scatter_dims_to_operand_dims) {
     if (d < 0 || d >= operand.rank())
