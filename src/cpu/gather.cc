@@ -103,6 +103,58 @@ void GatherRange(const GatherPlan& plan, const char* operand,
   }
 }
 
+// take_along_axis's form: one-element slices of 4-byte elements, one start
+// index of type I, batch positions [outer..., inner]: a typed inner loop.
+template <typename I>
+void GatherPoints(const GatherPlan& plan, const char* operand,
+                  const char* indices, char* out, int64_t begin, int64_t end) {
+  const size_t rank = plan.batch_dims.size();
+  const size_t inner = rank - 1;
+  const int64_t count = plan.batch_dims[inner];
+  const int64_t out_step = plan.batch_out_strides[inner] / 4;
+  const int64_t index_step =
+      plan.batch_index_strides[inner] / static_cast<int64_t>(sizeof(I));
+  const int64_t stride = plan.start_strides[0] / 4;
+  const int64_t max = plan.start_max[0];
+  // The inner dimension's share of the batching offset (elements).
+  int64_t inner_batching = 0;
+  for (size_t j = 0; j < plan.batching_position.size(); ++j)
+    if (static_cast<size_t>(plan.batching_position[j]) == inner)
+      inner_batching += plan.batching_strides[j] / 4;
+  int64_t position[8] = {};
+  // Outer positions: every dim but the inner one, dim 0 in [begin, end)
+  // (when the inner dim is dim 0, the range is of it).
+  position[0] = begin;
+  while (true) {
+    int64_t out_off = 0, index_off = 0, base = 0;
+    for (size_t d = 0; d < inner; ++d) {
+      out_off += position[d] * plan.batch_out_strides[d];
+      index_off += position[d] * plan.batch_index_strides[d];
+    }
+    for (size_t j = 0; j < plan.batching_position.size(); ++j)
+      if (static_cast<size_t>(plan.batching_position[j]) != inner)
+        base += position[plan.batching_position[j]] * plan.batching_strides[j];
+    const float* src = reinterpret_cast<const float*>(operand + base);
+    float* dst = reinterpret_cast<float*>(out + out_off);
+    const I* idx = reinterpret_cast<const I*>(indices + index_off);
+    const int64_t j0 = inner == 0 ? begin : 0;
+    const int64_t j1 = inner == 0 ? end : count;
+    for (int64_t j = j0; j < j1; ++j) {
+      const int64_t i = std::clamp<int64_t>(idx[j * index_step], 0, max);
+      dst[j * out_step] = src[i * stride + j * inner_batching];
+    }
+    if (inner == 0) return;
+    size_t d = inner;
+    while (true) {
+      if (d == 0) return;
+      --d;
+      if (++position[d] < (d == 0 ? end : plan.batch_dims[d])) break;
+      if (d == 0) return;
+      position[d] = 0;
+    }
+  }
+}
+
 Status RunGather(const GatherPlan& plan, const KernelArgs& args) {
   const char* operand = static_cast<const char*>(args.operands[0].data);
   const char* indices = static_cast<const char*>(args.operands[1].data);
@@ -119,8 +171,18 @@ Status RunGather(const GatherPlan& plan, const KernelArgs& args) {
   const double per_item =
       plan.position_nanos *
       static_cast<double>(Product(plan.batch_dims) / extent);
+  const bool points = plan.single_element == 4 &&
+                      plan.start_strides.size() == 1 &&
+                      plan.batch_dims.size() <= 8 &&
+                      (plan.index_type == ElementType::kS32 ||
+                       plan.index_type == ElementType::kS64);
   ParallelFor(args.pool, extent, per_item, [&](int64_t begin, int64_t end) {
-    GatherRange(plan, operand, indices, out, begin, end);
+    if (!points)
+      GatherRange(plan, operand, indices, out, begin, end);
+    else if (plan.index_type == ElementType::kS32)
+      GatherPoints<int32_t>(plan, operand, indices, out, begin, end);
+    else
+      GatherPoints<int64_t>(plan, operand, indices, out, begin, end);
   });
   return Status::Ok();
 }
