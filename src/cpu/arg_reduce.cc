@@ -4,6 +4,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "cpu/region_util.h"
+
 namespace xffi::cpu {
 namespace {
 
@@ -68,22 +70,9 @@ bool IndexTypeCovered(ElementType t) {
   return t == ElementType::kS32 || t == ElementType::kS64;
 }
 
+// The value types of the fast reductions' typed loops, but pred.
 bool ValueTypeCovered(ElementType t) {
-  switch (t) {
-    case ElementType::kF32:
-    case ElementType::kF64:
-    case ElementType::kS8:
-    case ElementType::kS16:
-    case ElementType::kS32:
-    case ElementType::kS64:
-    case ElementType::kU8:
-    case ElementType::kU16:
-    case ElementType::kU32:
-    case ElementType::kU64:
-      return true;
-    default:
-      return false;
-  }
+  return t != ElementType::kPred && DispatchFastType(t, [](auto) {});
 }
 
 // One step of the region: (acc_v, acc_i) <- region(acc, (v, i)).
@@ -256,40 +245,12 @@ std::optional<Kernel> MakeArgReduceKernel(const ArgReduceRegion& pattern,
                                           DualLoops loops, int64_t out_count) {
   if (!ValueTypeCovered(value_type) || !IndexTypeCovered(index_type))
     return std::nullopt;
-  switch (value_type) {
-    case ElementType::kF32:
-      return ForIndexType<float>(pattern, index_type, std::move(loops),
-                                 out_count);
-    case ElementType::kF64:
-      return ForIndexType<double>(pattern, index_type, std::move(loops),
-                                  out_count);
-    case ElementType::kS8:
-      return ForIndexType<int8_t>(pattern, index_type, std::move(loops),
-                                  out_count);
-    case ElementType::kS16:
-      return ForIndexType<int16_t>(pattern, index_type, std::move(loops),
-                                   out_count);
-    case ElementType::kS32:
-      return ForIndexType<int32_t>(pattern, index_type, std::move(loops),
-                                   out_count);
-    case ElementType::kS64:
-      return ForIndexType<int64_t>(pattern, index_type, std::move(loops),
-                                   out_count);
-    case ElementType::kU8:
-      return ForIndexType<uint8_t>(pattern, index_type, std::move(loops),
-                                   out_count);
-    case ElementType::kU16:
-      return ForIndexType<uint16_t>(pattern, index_type, std::move(loops),
-                                    out_count);
-    case ElementType::kU32:
-      return ForIndexType<uint32_t>(pattern, index_type, std::move(loops),
-                                    out_count);
-    case ElementType::kU64:
-      return ForIndexType<uint64_t>(pattern, index_type, std::move(loops),
-                                    out_count);
-    default:
-      return std::nullopt;
-  }
+  std::optional<Kernel> kernel;
+  DispatchFastType(value_type, [&](auto zero) {
+    kernel = ForIndexType<decltype(zero)>(pattern, index_type, std::move(loops),
+                                          out_count);
+  });
+  return kernel;
 }
 
 }  // namespace xffi::cpu

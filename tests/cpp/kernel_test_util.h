@@ -16,6 +16,7 @@
 #include "cpu/kernel.h"
 #include "xffi/program/ir.h"
 #include "xffi/program/literal.h"
+#include "xffi/runtime/thread_pool.h"
 
 namespace xffi::cpu::testing_util {
 
@@ -230,6 +231,20 @@ inline Status RunKernel(const Kernel& kernel, std::vector<Literal*> operands,
   args.regions = runner;
   args.pool = pool;
   return kernel(args);
+}
+
+// Runs `kernel` with an intra-op pool of `threads` threads (0: none) into
+// one fresh result of `shape`.
+inline Literal RunOnThreads(const Kernel& kernel,
+                            std::vector<Literal*> operands, const Shape& shape,
+                            int threads) {
+  std::unique_ptr<ThreadPool> pool;
+  if (threads > 0) pool = std::make_unique<ThreadPool>(threads);
+  Literal out(shape);
+  Status s =
+      RunKernel(kernel, std::move(operands), {&out}, nullptr, pool.get());
+  if (!s.ok()) ADD_FAILURE() << s.ToString();
+  return out;
 }
 
 // Builds the kernel for `inst` and runs it into one result literal of the

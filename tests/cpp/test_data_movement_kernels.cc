@@ -86,10 +86,7 @@ TEST(DataMovementKernels, LargeTransposesOnThreads) {
     tr->dimensions = perm;
     StatusOr<Kernel> kernel = MakeStructuralKernel(*tr);
     ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
-    ThreadPool pool(3);
-    Literal out(tr->shape());
-    ASSERT_TRUE(
-        testing_util::RunKernel(*kernel, {&x}, {&out}, nullptr, &pool).ok());
+    Literal out = testing_util::RunOnThreads(*kernel, {&x}, tr->shape(), 3);
     const std::vector<float> got = out.ToVector<float>();
     const std::vector<int64_t> in_strides = RowMajorStrides(dims);
     std::vector<int64_t> index(3, 0);

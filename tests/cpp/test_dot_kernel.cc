@@ -310,12 +310,8 @@ void CheckByteDot(ElementType a_type, ElementType b_type, ElementType r_type,
   StatusOr<Kernel> kernel = MakeStructuralKernel(*d);
   ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
   for (int threads : {0, 1, 3}) {
-    std::unique_ptr<ThreadPool> pool;
-    if (threads > 0) pool = std::make_unique<ThreadPool>(threads);
-    Literal out(d->shape());
-    ASSERT_TRUE(testing_util::RunKernel(*kernel, {&la, &lb}, {&out}, nullptr,
-                                        pool.get())
-                    .ok());
+    Literal out =
+        testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads);
     std::vector<R> got = out.ToVector<R>();
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); ++i)
@@ -409,12 +405,8 @@ void CheckFloatProductThreads(ElementType type, int64_t batch, int64_t m,
       }
   for (int threads : {0, 1, 3}) {
     SCOPED_TRACE("threads " + std::to_string(threads));
-    std::unique_ptr<ThreadPool> pool;
-    if (threads > 0) pool = std::make_unique<ThreadPool>(threads);
-    Literal out(d->shape());
-    ASSERT_TRUE(testing_util::RunKernel(*kernel, {&la, &lb}, {&out}, nullptr,
-                                        pool.get())
-                    .ok());
+    Literal out =
+        testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads);
     std::vector<T> got = out.ToVector<T>();
     ASSERT_EQ(got.size(), want.size());
     for (size_t e = 0; e < got.size(); ++e) {
@@ -460,12 +452,8 @@ TEST(DotKernel, ComplexBlocksAreTheSameOnAnyNumberOfThreads) {
   ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
   std::vector<C> first;
   for (int threads : {0, 1, 3}) {
-    std::unique_ptr<ThreadPool> pool;
-    if (threads > 0) pool = std::make_unique<ThreadPool>(threads);
-    Literal out(d->shape());
-    ASSERT_TRUE(testing_util::RunKernel(*kernel, {&la, &lb}, {&out}, nullptr,
-                                        pool.get())
-                    .ok());
+    Literal out =
+        testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads);
     std::vector<C> got = out.ToVector<C>();
     if (first.empty()) {
       first = got;

@@ -104,16 +104,22 @@ TEST(GatherKernel, PointsAndWindowsByIndexPairs) {
   }
 }
 
-TEST(GatherKernel, BatchingDims) {
-  // vmap(lambda row, i: row[i])(x, idx): x f32[2,4], idx s32[2,1].
-  OpUnderTest t;
+// Picks one element per row of a 2-D operand: dim 0 a batching dim, the
+// start index along dim 1 (vmapped x[i], take_along_axis(axis=1)).
+GatherDimensionNumbers RowPoints(int64_t index_vector_dim) {
   GatherDimensionNumbers dn;
   dn.collapsed_slice_dims = {1};
   dn.operand_batching_dims = {0};
   dn.start_indices_batching_dims = {0};
   dn.start_index_map = {1};
-  dn.index_vector_dim = 1;
-  auto* g = Gather(t, F32({2, 4}), S32({2, 1}), F32({2}), dn, {1, 1});
+  dn.index_vector_dim = index_vector_dim;
+  return dn;
+}
+
+TEST(GatherKernel, BatchingDims) {
+  // vmap(lambda row, i: row[i])(x, idx): x f32[2,4], idx s32[2,1].
+  OpUnderTest t;
+  auto* g = Gather(t, F32({2, 4}), S32({2, 1}), F32({2}), RowPoints(1), {1, 1});
   Literal x = Literal::FromVector<float>({2, 4}, Iota(8));
   Literal idx = Literal::FromVector<int32_t>({2, 1}, {3, 1});
   EXPECT_EQ(RunOne(*g, {&x, &idx}).ToVector<float>(),
@@ -125,14 +131,8 @@ TEST(GatherKernel, TakeAlongAxisOnThreadsClampsLikeOneThread) {
   // idx s32[300, 700, 1] (batching dim 0), some indices out of range.
   const int64_t rows = 300, cols = 500, picks = 700;
   OpUnderTest t;
-  GatherDimensionNumbers dn;
-  dn.collapsed_slice_dims = {1};
-  dn.operand_batching_dims = {0};
-  dn.start_indices_batching_dims = {0};
-  dn.start_index_map = {1};
-  dn.index_vector_dim = 2;
   auto* g = Gather(t, F32({rows, cols}), S32({rows, picks, 1}),
-                   F32({rows, picks}), dn, {1, 1});
+                   F32({rows, picks}), RowPoints(2), {1, 1});
   Literal x = Literal::FromVector<float>({rows, cols}, Iota(rows * cols));
   std::vector<int32_t> idx(static_cast<size_t>(rows * picks));
   for (size_t e = 0; e < idx.size(); ++e)
@@ -141,12 +141,8 @@ TEST(GatherKernel, TakeAlongAxisOnThreadsClampsLikeOneThread) {
   StatusOr<Kernel> kernel = MakeStructuralKernel(*g);
   ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
   for (int threads : {0, 1, 3}) {
-    std::unique_ptr<ThreadPool> pool;
-    if (threads > 0) pool = std::make_unique<ThreadPool>(threads);
-    Literal out(g->shape());
-    ASSERT_TRUE(
-        testing_util::RunKernel(*kernel, {&x, &li}, {&out}, nullptr, pool.get())
-            .ok());
+    Literal out =
+        testing_util::RunOnThreads(*kernel, {&x, &li}, g->shape(), threads);
     std::vector<float> got = out.ToVector<float>();
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < picks; ++j) {
