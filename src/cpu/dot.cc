@@ -16,6 +16,7 @@
 #include <complex>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -497,27 +498,51 @@ void WidenRows(const uint8_t* src, int64_t rows, int64_t k, int64_t kp,
   }
 }
 
-Status RunInt8Dot(const Int8DotPlan& plan, const KernelArgs& args) {
+// Buffers one int8 dot kernel reuses from run to run (the widened operands
+// cost page faults and zeroing when allocated afresh each time).
+struct Int8DotScratch {
+  std::mutex mutex;  // an executable runs one execution at a time; still
+  std::vector<uint8_t> lhs_bytes, rhs_bytes;
+  std::vector<int16_t> a, bt;
+  std::vector<uint32_t> sums;
+};
+
+Status RunInt8Dot(const Int8DotPlan& plan, Int8DotScratch& scratch,
+                  const KernelArgs& args) {
+  std::lock_guard<std::mutex> lock(scratch.mutex);
   const int64_t batch = plan.batch, m = plan.m, n = plan.n, k = plan.k;
   const int64_t kp = Int8DotPaddedDepth(k);
-  std::vector<uint8_t> lhs_bytes(static_cast<size_t>(batch * m * k));
-  std::vector<uint8_t> rhs_bytes(static_cast<size_t>(batch * n * k));
-  plan.lhs_plan.Run(lhs_bytes.data(), args.operands[0].data);
-  plan.rhs_plan.Run(rhs_bytes.data(), args.operands[1].data);
-  std::vector<int16_t> a(static_cast<size_t>(batch * m * kp));
-  std::vector<int16_t> bt(static_cast<size_t>(batch * n * kp));
-  WidenRows(lhs_bytes.data(), batch * m, k, kp, plan.lhs_signed, a.data());
-  WidenRows(rhs_bytes.data(), batch * n, k, kp, plan.rhs_signed, bt.data());
+  scratch.lhs_bytes.resize(static_cast<size_t>(batch * m * k));
+  scratch.rhs_bytes.resize(static_cast<size_t>(batch * n * k));
+  plan.lhs_plan.Run(scratch.lhs_bytes.data(), args.operands[0].data);
+  plan.rhs_plan.Run(scratch.rhs_bytes.data(), args.operands[1].data);
+  scratch.a.resize(static_cast<size_t>(batch * m * kp));
+  scratch.bt.resize(static_cast<size_t>(batch * n * kp));
+  // Rows of both operands, widened side by side.
+  const int64_t lhs_rows = batch * m, rows = batch * (m + n);
+  ParallelFor(args.pool, rows, 0.3 * static_cast<double>(kp),
+              [&](int64_t begin, int64_t end) {
+                const int64_t split = std::clamp(lhs_rows, begin, end);
+                if (split > begin)
+                  WidenRows(scratch.lhs_bytes.data() + begin * k, split - begin,
+                            k, kp, plan.lhs_signed,
+                            scratch.a.data() + begin * kp);
+                if (end > split)
+                  WidenRows(scratch.rhs_bytes.data() + (split - lhs_rows) * k,
+                            end - split, k, kp, plan.rhs_signed,
+                            scratch.bt.data() + (split - lhs_rows) * kp);
+              });
+  const int16_t* a = scratch.a.data();
+  const int16_t* bt = scratch.bt.data();
   const bool direct = ElementByteSize(plan.result_type) == 4;
-  std::vector<uint32_t> sums;
   uint32_t* c = static_cast<uint32_t*>(args.results[0].data);
   if (!direct) {
-    sums.resize(static_cast<size_t>(batch * m * n));
-    c = sums.data();
+    scratch.sums.resize(static_cast<size_t>(batch * m * n));
+    c = scratch.sums.data();
   }
   for (int64_t b = 0; b < batch; ++b)
-    Int16RowDots(a.data() + b * m * kp, bt.data() + b * n * kp, m, n, kp,
-                 c + b * m * n, args.pool);
+    Int16RowDots(a + b * m * kp, bt + b * n * kp, m, n, kp, c + b * m * n,
+                 args.pool);
   if (!direct) {
     // Narrower results keep the low bits; a 64-bit one is only planned when
     // the 32-bit sums cannot overflow, so they sign-extend exactly.
@@ -525,8 +550,7 @@ Status RunInt8Dot(const Int8DotPlan& plan, const KernelArgs& args) {
     const int64_t esize =
         static_cast<int64_t>(ElementByteSize(plan.result_type));
     for (int64_t i = 0; i < batch * m * n; ++i)
-      StoreFrom<int64_t>(plan.result_type,
-                         static_cast<int32_t>(sums[static_cast<size_t>(i)]),
+      StoreFrom<int64_t>(plan.result_type, static_cast<int32_t>(c[i]),
                          dst + i * esize);
   }
   return Status::Ok();
@@ -671,8 +695,9 @@ StatusOr<Kernel> MakeDotKernel(const Instruction& inst) {
     int8.rhs_plan = BytePermutation(
         rhs, cat({&dn.rhs_batch, &rhs_free, &dn.rhs_contracting}));
     int8.result_type = plan.result_type;
-    return Kernel([int8 = std::move(int8)](const KernelArgs& args) {
-      return RunInt8Dot(int8, args);
+    auto scratch = std::make_shared<Int8DotScratch>();
+    return Kernel([int8 = std::move(int8), scratch](const KernelArgs& args) {
+      return RunInt8Dot(int8, *scratch, args);
     });
   }
   plan.lhs = MakeView(lhs, cat({&dn.lhs_batch, &lhs_free, &dn.lhs_contracting}),
