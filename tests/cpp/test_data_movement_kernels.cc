@@ -73,7 +73,8 @@ TEST(DataMovementKernels, Transpose3D) {
 }
 
 TEST(DataMovementKernels, LargeTransposesOnThreads) {
-  // Large enough to be split across threads; every permutation of 3 dims.
+  // Large enough to be split across threads and copied in tiles (sizes no
+  // multiple of a tile); every permutation of 3 dims.
   const std::vector<int64_t> dims = {24, 130, 70};
   const int64_t n = 24 * 130 * 70;
   Literal x = Literal::FromVector<float>(dims, Iota(n));
@@ -86,19 +87,22 @@ TEST(DataMovementKernels, LargeTransposesOnThreads) {
     tr->dimensions = perm;
     StatusOr<Kernel> kernel = MakeStructuralKernel(*tr);
     ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
-    Literal out = testing_util::RunOnThreads(*kernel, {&x}, tr->shape(), 3);
-    const std::vector<float> got = out.ToVector<float>();
-    const std::vector<int64_t> in_strides = RowMajorStrides(dims);
-    std::vector<int64_t> index(3, 0);
-    for (int64_t e = 0; e < n; ++e) {
-      int64_t src = 0;
-      for (size_t k = 0; k < 3; ++k)
-        src += index[k] * in_strides[static_cast<size_t>(perm[k])];
-      ASSERT_EQ(got[static_cast<size_t>(e)], static_cast<float>(src))
-          << "element " << e;
-      for (size_t k = 3; k-- > 0;) {
-        if (++index[k] < out_dims[k]) break;
-        index[k] = 0;
+    for (int threads : {0, 3}) {
+      Literal out =
+          testing_util::RunOnThreads(*kernel, {&x}, tr->shape(), threads);
+      const std::vector<float> got = out.ToVector<float>();
+      const std::vector<int64_t> in_strides = RowMajorStrides(dims);
+      std::vector<int64_t> index(3, 0);
+      for (int64_t e = 0; e < n; ++e) {
+        int64_t src = 0;
+        for (size_t k = 0; k < 3; ++k)
+          src += index[k] * in_strides[static_cast<size_t>(perm[k])];
+        ASSERT_EQ(got[static_cast<size_t>(e)], static_cast<float>(src))
+            << "element " << e;
+        for (size_t k = 3; k-- > 0;) {
+          if (++index[k] < out_dims[k]) break;
+          index[k] = 0;
+        }
       }
     }
   }
