@@ -12,6 +12,10 @@
 // reduce-window's does. The result [batch][output positions][features] is
 // then one GEMM per feature or batch group and block of rows, with the
 // group's slice of the kernel's columns; blocks bound the im2col buffer.
+// Two shapes skip the im2col matrix: a 1x1 convolution without groups (the
+// packed input is that matrix already) and a depthwise one (one feature per
+// group would make GEMMs of one column: a direct loop along the features
+// instead).
 //
 // The GEMM is OpenBLAS's (BSD-3; it threads itself and picks the CPU's
 // widest vector kernels at run time) for float and complex types when the
@@ -59,6 +63,8 @@ struct ConvPlan {
   CopyPlan lhs_plan, rhs_plan, out_plan;  // into/out of the packed forms
   int64_t rhs_offset = 0;                 // elements: reversed dims start last
   bool out_direct = false;  // the GEMM writes the result buffer itself
+  bool depthwise = false;   // one input feature per feature group
+  bool pointwise = false;   // 1x1, no groups: the input is its own im2col
   bool out_identity = false;
 };
 
@@ -125,27 +131,21 @@ const T* AsCompute(ElementType type, ElementType compute, const void* data,
   return buffer.data();
 }
 
-// Rows [row_begin, row_end) of group `group`'s im2col matrix into `cols`
-// (row row_begin first).
-template <typename T>
-void Im2col(const ConvPlan& p, const T* x, int64_t group, int64_t row_begin,
-            int64_t row_end, int64_t first_row, T* cols) {
+// For each row in [row_begin, row_end) (a batch element and output
+// position), row(r) and then, for each kernel position in order,
+// tap(r, input position or -1 on padding and holes).
+template <typename Row, typename Tap>
+void ForEachTap(const ConvPlan& p, int64_t row_begin, int64_t row_end,
+                Row&& row, Tap&& tap) {
   const size_t spatial = p.out_spatial.size();
-  const int64_t cg = p.group_features;
-  const int64_t kcols = cg * Product(p.kernel_spatial);
-  const int64_t batch_offset = p.batch_grouped ? group * p.out_batch : 0;
-  const int64_t feature_offset = p.batch_grouped ? 0 : group * cg;
   std::vector<int64_t> out_index(spatial), k_index(spatial);
   for (int64_t r = row_begin; r < row_end; ++r) {
-    const int64_t n = r / p.out_positions;
     int64_t position = r % p.out_positions;
     for (size_t d = spatial; d-- > 0;) {
       out_index[d] = position % p.out_spatial[d];
       position /= p.out_spatial[d];
     }
-    const T* base =
-        x + (batch_offset + n) * p.in_positions * p.features + feature_offset;
-    T* dst = cols + (r - first_row) * kcols;
+    row(r);
     std::fill(k_index.begin(), k_index.end(), 0);
     do {
       int64_t in_position = 0;
@@ -156,14 +156,72 @@ void Im2col(const ConvPlan& p, const T* x, int64_t group, int64_t row_begin,
         inside = i >= 0;
         in_position += i * p.in_position_strides[d];
       }
-      if (inside)
-        std::copy(base + in_position * p.features,
-                  base + in_position * p.features + cg, dst);
-      else
-        std::fill(dst, dst + cg, T(0));
-      dst += cg;
+      tap(r, inside ? in_position : -1);
     } while (NextIndex(k_index, p.kernel_spatial));
   }
+}
+
+// Rows [row_begin, row_end) of group `group`'s im2col matrix into `cols`
+// (row first_row first).
+template <typename T>
+void Im2col(const ConvPlan& p, const T* x, int64_t group, int64_t row_begin,
+            int64_t row_end, int64_t first_row, T* cols) {
+  const int64_t cg = p.group_features;
+  const int64_t kcols = cg * Product(p.kernel_spatial);
+  const int64_t batch_offset = p.batch_grouped ? group * p.out_batch : 0;
+  const int64_t feature_offset = p.batch_grouped ? 0 : group * cg;
+  const T* base = nullptr;
+  T* dst = nullptr;
+  ForEachTap(
+      p, row_begin, row_end,
+      [&](int64_t r) {
+        base =
+            x +
+            (batch_offset + r / p.out_positions) * p.in_positions * p.features +
+            feature_offset;
+        dst = cols + (r - first_row) * kcols;
+      },
+      [&](int64_t, int64_t in_position) {
+        if (in_position >= 0)
+          std::copy(base + in_position * p.features,
+                    base + in_position * p.features + cg, dst);
+        else
+          std::fill(dst, dst + cg, T(0));
+        dst += cg;
+      });
+}
+
+// Depthwise (one input feature per group; `multiplier` outputs per feature):
+// per output row, a multiply-add of each tap's features by the kernel's row
+// for that tap, along the contiguous feature dimension.
+template <typename T>
+void Depthwise(const ConvPlan& p, const T* x, const T* w, T* y,
+               int64_t row_begin, int64_t row_end) {
+  const int64_t features = p.features, outs = p.out_features;
+  const int64_t multiplier = p.group_out;
+  T* out = nullptr;
+  int64_t tap_index = 0;
+  const T* base = nullptr;
+  ForEachTap(
+      p, row_begin, row_end,
+      [&](int64_t r) {
+        out = y + r * outs;
+        std::fill(out, out + outs, T(0));
+        base = x + r / p.out_positions * p.in_positions * features;
+        tap_index = 0;
+      },
+      [&](int64_t, int64_t in_position) {
+        const T* wk = w + tap_index++ * outs;
+        if (in_position < 0) return;
+        const T* in = base + in_position * features;
+        if (multiplier == 1) {
+          for (int64_t c = 0; c < features; ++c) out[c] += in[c] * wk[c];
+          return;
+        }
+        for (int64_t c = 0; c < features; ++c)
+          for (int64_t m = 0; m < multiplier; ++m)
+            out[c * multiplier + m] += in[c] * wk[c * multiplier + m];
+      });
 }
 
 template <typename T>
@@ -191,20 +249,30 @@ Status RunConvolution(const ConvPlan& p, const KernelArgs& args) {
   const int64_t kcols = p.group_features * Product(p.kernel_spatial);
   if (kcols == 0) {
     std::fill(y, y + p.out_count, T(0));
+  } else if (p.depthwise) {
+    ParallelFor(args.pool, rows * p.out_features,
+                [&](int64_t begin, int64_t end) {
+                  Depthwise(p, x, w.data(), y, Ceil(begin, p.out_features),
+                            Ceil(end, p.out_features));
+                });
   } else {
     const int64_t block = std::clamp<int64_t>(kBlockElements / kcols, 1, rows);
-    std::vector<T> cols(static_cast<size_t>(block * kcols));
+    std::vector<T> cols(p.pointwise ? 0 : static_cast<size_t>(block * kcols));
     for (int64_t g = 0; g < p.groups; ++g)
       for (int64_t r0 = 0; r0 < rows; r0 += block) {
         const int64_t n = std::min(block, rows - r0);
-        // Each chunk of elements packs the rows that start in it.
-        ParallelFor(args.pool, n * kcols, [&](int64_t begin, int64_t end) {
-          Im2col(p, x, g, r0 + Ceil(begin, kcols), r0 + Ceil(end, kcols), r0,
-                 cols.data());
-        });
-        Gemm<T>(n, p.group_out, kcols, cols.data(), kcols,
-                w.data() + g * p.group_out, p.out_features,
-                y + r0 * p.out_features + g * p.group_out, p.out_features);
+        const T* a = x + r0 * kcols;
+        if (!p.pointwise) {
+          // Each chunk of elements packs the rows that start in it.
+          ParallelFor(args.pool, n * kcols, [&](int64_t begin, int64_t end) {
+            Im2col(p, x, g, r0 + Ceil(begin, kcols), r0 + Ceil(end, kcols), r0,
+                   cols.data());
+          });
+          a = cols.data();
+        }
+        Gemm<T>(n, p.group_out, kcols, a, kcols, w.data() + g * p.group_out,
+                p.out_features, y + r0 * p.out_features + g * p.group_out,
+                p.out_features);
       }
   }
   if (p.out_direct) return Status::Ok();
@@ -297,6 +365,10 @@ StatusOr<Kernel> MakeConvolutionKernel(const Instruction& inst) {
   p.groups = inst.feature_group_count * inst.batch_group_count;
   p.group_features = rhs.dim(dn.kernel_input_feature_dimension);
   p.group_out = p.out_features / p.groups;
+  // Many groups of one feature make GEMMs of one column: direct instead.
+  p.depthwise =
+      !p.batch_grouped && p.groups > 1 && p.group_features == 1 &&
+      (p.compute == ElementType::kF32 || p.compute == ElementType::kF64);
 
   const size_t spatial = dn.input_spatial_dimensions.size();
   std::vector<int64_t> in_spatial;
@@ -320,6 +392,11 @@ StatusOr<Kernel> MakeConvolutionKernel(const Instruction& inst) {
       }
     p.tables.push_back(std::move(table));
   }
+
+  p.pointwise = p.groups == 1 && p.in_positions == p.out_positions;
+  for (const WindowDimension& w : inst.window)
+    p.pointwise &= w.size == 1 && w.stride == 1 && w.padding_low == 0 &&
+                   w.padding_high == 0 && w.base_dilation == 1;
 
   int64_t offset = 0;
   std::vector<int64_t> order = {dn.input_batch_dimension};

@@ -300,6 +300,19 @@ TEST(ConvolutionKernel, FeatureGroupsAndDepthwise) {
   Check(depthwise, ElementType::kF32, ElementType::kF32, ElementType::kF32);
 }
 
+// Depthwise with one output per feature and padding, in f64; a 1x1
+// convolution (whose input is its own im2col matrix).
+TEST(ConvolutionKernel, DepthwiseAndPointwise) {
+  Case depthwise = Nhwc(2, 5, 6, 3, 3, 2, 3);
+  depthwise.rhs_dims = {3, 2, 1, 3};
+  depthwise.feature_groups = 3;
+  depthwise.window[0].padding_low = 2;
+  depthwise.window[1].window_dilation = 2;
+  Check(depthwise, ElementType::kF64, ElementType::kF64, ElementType::kF64);
+  Check(Nhwc(2, 4, 5, 6, 1, 1, 7), ElementType::kF32, ElementType::kF32,
+        ElementType::kF32);
+}
+
 // What JAX emits for the kernel gradient of a grouped convolution.
 TEST(ConvolutionKernel, BatchGroups) {
   Case c = Nhwc(6, 5, 4, 2, 2, 2, 6);
