@@ -12,6 +12,10 @@
 // reduce-window's does. The result [batch][output positions][features] is
 // then one GEMM per feature or batch group and block of rows, with the
 // group's slice of the kernel's columns; blocks bound the im2col buffer.
+// Channels-first input and result (lax.conv's default NCHW) skip both
+// repackings: per batch element and group, the kernel packed
+// [out features][features x taps] times the transposed im2col matrix
+// [features x taps][positions] gives the result's rows in place.
 // Two shapes skip the im2col matrix: a 1x1 convolution without groups (the
 // packed input is that matrix already) and a depthwise one (one feature per
 // group would make GEMMs of one column: a direct loop along the features
@@ -65,6 +69,12 @@ struct ConvPlan {
   bool out_direct = false;  // the GEMM writes the result buffer itself
   bool depthwise = false;   // one input feature per feature group
   bool pointwise = false;   // 1x1, no groups: the input is its own im2col
+  // Channels-first input and result: per batch element, the kernel
+  // [out features][features x taps] times a transposed im2col matrix
+  // [features x taps][positions], which `tap_table` ([tap][position] ->
+  // input position or -1) fills.
+  bool channels_first = false;
+  std::vector<int64_t> tap_table;
   bool out_identity = false;
 };
 
@@ -249,6 +259,32 @@ Status RunConvolution(const ConvPlan& p, const KernelArgs& args) {
   const int64_t kcols = p.group_features * Product(p.kernel_spatial);
   if (kcols == 0) {
     std::fill(y, y + p.out_count, T(0));
+  } else if (p.channels_first) {
+    const int64_t taps = Product(p.kernel_spatial);
+    const int64_t positions = p.out_positions;
+    std::vector<T> cols(static_cast<size_t>(kcols * positions));
+    for (int64_t n = 0; n < p.out_batch; ++n)
+      for (int64_t g = 0; g < p.groups; ++g) {
+        const int64_t batch = n + (p.batch_grouped ? g * p.out_batch : 0);
+        const int64_t first = p.batch_grouped ? 0 : g * p.group_features;
+        const T* xb = x + (batch * p.features + first) * p.in_positions;
+        ParallelFor(args.pool, kcols * positions,
+                    [&](int64_t begin, int64_t end) {
+                      for (int64_t row = Ceil(begin, positions);
+                           row < Ceil(end, positions); ++row) {
+                        const T* xc = xb + row / taps * p.in_positions;
+                        const int64_t* map =
+                            p.tap_table.data() + row % taps * positions;
+                        T* dst = cols.data() + row * positions;
+                        for (int64_t q = 0; q < positions; ++q)
+                          dst[q] = map[q] >= 0 ? xc[map[q]] : T(0);
+                      }
+                    });
+        Gemm<T>(
+            p.group_out, positions, kcols, w.data() + g * p.group_out * kcols,
+            kcols, cols.data(), positions,
+            y + (n * p.out_features + g * p.group_out) * positions, positions);
+      }
   } else if (p.depthwise) {
     ParallelFor(args.pool, rows * p.out_features,
                 [&](int64_t begin, int64_t end) {
@@ -437,6 +473,51 @@ StatusOr<Kernel> MakeConvolutionKernel(const Instruction& inst) {
   p.out_plan = CopyPlan(packed_dims, RowMajorStrides(packed_dims), dst_strides,
                         ElementByteSize(p.result_type));
   p.out_direct = p.out_identity && p.result_type == p.compute;
+
+  // lax.conv's default NCHW/OIHW/NCHW: the channels-first form needs no
+  // repacking of the input or the result.
+  std::vector<int64_t> input_order = {dn.input_batch_dimension,
+                                      dn.input_feature_dimension};
+  input_order.insert(input_order.end(), dn.input_spatial_dimensions.begin(),
+                     dn.input_spatial_dimensions.end());
+  bool input_first = false;
+  PackPlan(lhs, input_order, {}, compute_size, &offset, &input_first);
+  std::vector<int64_t> output_order = {dn.output_batch_dimension,
+                                       dn.output_feature_dimension};
+  output_order.insert(output_order.end(), dn.output_spatial_dimensions.begin(),
+                      dn.output_spatial_dimensions.end());
+  bool output_first = false;
+  PackPlan(out, output_order, {}, compute_size, &offset, &output_first);
+  const int64_t taps = Product(p.kernel_spatial);
+  if (input_first && output_first && !p.depthwise && !p.pointwise &&
+      taps * p.out_positions <= kBlockElements) {
+    p.channels_first = true;
+    p.lhs_pack = false;
+    order = {dn.kernel_output_feature_dimension,
+             dn.kernel_input_feature_dimension};
+    order.insert(order.end(), dn.kernel_spatial_dimensions.begin(),
+                 dn.kernel_spatial_dimensions.end());
+    reversed.assign(2, false);
+    for (const WindowDimension& w : inst.window)
+      reversed.push_back(w.window_reversal);
+    p.rhs_plan =
+        PackPlan(rhs, order, reversed, compute_size, &p.rhs_offset, &identity);
+    p.out_identity = true;
+    p.out_direct = p.result_type == p.compute;
+    p.tap_table.reserve(static_cast<size_t>(taps * p.out_positions));
+    ForEachTap(
+        p, 0, p.out_positions, [](int64_t) {},
+        [&](int64_t, int64_t in_position) {
+          p.tap_table.push_back(in_position);
+        });
+    // ForEachTap visits [position][tap]; the GEMM reads [tap][position].
+    std::vector<int64_t> by_tap(p.tap_table.size());
+    for (int64_t q = 0; q < p.out_positions; ++q)
+      for (int64_t t = 0; t < taps; ++t)
+        by_tap[static_cast<size_t>(t * p.out_positions + q)] =
+            p.tap_table[static_cast<size_t>(q * taps + t)];
+    p.tap_table = std::move(by_tap);
+  }
 
   switch (p.compute) {
     case ElementType::kF32:

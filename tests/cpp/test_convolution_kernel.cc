@@ -241,7 +241,8 @@ TEST(ConvolutionKernel, NegativePaddingAndReversal) {
   Check(c, ElementType::kF32, ElementType::kF32, ElementType::kF32);
 }
 
-// NCHW / OIHW / NCHW: lax.conv's default, which the kernel repacks.
+// NCHW / OIHW / NCHW: lax.conv's default, which the kernel computes
+// channels-first.
 TEST(ConvolutionKernel, NchwOihw) {
   Case c;
   c.lhs_dims = {2, 3, 6, 5};
@@ -249,6 +250,21 @@ TEST(ConvolutionKernel, NchwOihw) {
   c.dn = {0, 1, {2, 3}, 1, 0, {2, 3}, 0, 1, {2, 3}};
   c.window = {{3, 1, 1, 1, 1, 1, false}, {2, 2, 0, 1, 1, 1, false}};
   Check(c, ElementType::kF32, ElementType::kF32, ElementType::kF32);
+  Check(c, ElementType::kBF16, ElementType::kBF16, ElementType::kF32);
+  Check(c, ElementType::kS8, ElementType::kS8, ElementType::kS32);
+  c.window[0].window_reversal = true;
+  c.window[1].base_dilation = 2;
+  Check(c, ElementType::kF64, ElementType::kF64, ElementType::kF64);
+  // Channels first with feature groups, then with batch groups.
+  Case grouped = c;
+  grouped.lhs_dims = {2, 6, 6, 5};
+  grouped.rhs_dims = {4, 3, 3, 2};
+  grouped.feature_groups = 2;
+  Check(grouped, ElementType::kF32, ElementType::kF32, ElementType::kF32);
+  Case batched = c;
+  batched.lhs_dims = {4, 3, 6, 5};
+  batched.batch_groups = 2;
+  Check(batched, ElementType::kF32, ElementType::kF32, ElementType::kF32);
 }
 
 // Every role on a different position, the result laid out unlike either.
