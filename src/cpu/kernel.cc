@@ -32,6 +32,14 @@ StatusOr<Kernel> MakeStructuralKernel(const Instruction& instruction) {
       return MakeReduceWindowKernel(instruction);
     case Opcode::kSort:
       return MakeSortKernel(instruction);
+    case Opcode::kConvolution:
+      return MakeConvolutionKernel(instruction);
+    case Opcode::kSelectAndScatter:
+      return MakeSelectAndScatterKernel(instruction);
+    case Opcode::kBatchNormTraining:
+    case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormGrad:
+      return MakeBatchNormKernel(instruction);
     default:
       return NotFound("op " + instruction.Describe() + " is not structural");
   }

@@ -16,6 +16,10 @@ StatusOr<Kernel> MakeDotKernel(const Instruction& instruction);
 StatusOr<Kernel> MakeReduceKernel(const Instruction& instruction);
 StatusOr<Kernel> MakeReduceWindowKernel(const Instruction& instruction);
 StatusOr<Kernel> MakeSortKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeConvolutionKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeSelectAndScatterKernel(const Instruction& instruction);
+// batch-norm-training, batch-norm-inference, batch-norm-grad.
+StatusOr<Kernel> MakeBatchNormKernel(const Instruction& instruction);
 
 }  // namespace xffi::cpu
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/collective_shape_inference.h"
+#include "ir/conv_net_shape_inference.h"
 #include "ir/inference_failure.h"
 #include "runtime/status_macros.h"
 
@@ -971,15 +972,14 @@ Status InferReduce(const OpView& op, Shape* out) {
   return InferReduceLike(op, dims, out);
 }
 
-Status InferReduceWindow(const OpView& op, Shape* out) {
-  if (op.count() < 1 || !op.shape(0).IsArray())
-    return InferReduceLike(op, {}, out);  // reports the operand problem
-  const Shape& input = op.shape(0);
-  const std::vector<WindowDimension>& window = op.in().window;
+// The dimensions of the windows' positions over `input` (reduce-window,
+// select-and-scatter): one window dimension per input dimension.
+Status WindowPositions(const Shape& input,
+                       const std::vector<WindowDimension>& window,
+                       std::vector<int64_t>* dims) {
   if (static_cast<int64_t>(window.size()) != input.rank())
     return Fail("window has ", window.size(), " dimensions, input ",
                 input.ToString(false), " has rank ", input.rank());
-  std::vector<int64_t> dims;
   for (int64_t i = 0; i < input.rank(); ++i) {
     const WindowDimension& w = window[static_cast<size_t>(i)];
     if (w.size <= 0 || w.stride <= 0 || w.window_dilation <= 0 ||
@@ -987,6 +987,9 @@ Status InferReduceWindow(const OpView& op, Shape* out) {
       return Fail("window dimension ", i, " has size ", w.size, ", stride ",
                   w.stride, ", dilations ", w.base_dilation, "/",
                   w.window_dilation, "; each must be positive");
+    if (w.window_reversal)
+      return Fail("window dimension ", i,
+                  " is reversed; only a convolution's window can be");
     int64_t dilated_base =
         input.dim(i) == 0 ? 0 : (input.dim(i) - 1) * w.base_dilation + 1;
     int64_t padded = dilated_base + w.padding_low + w.padding_high;
@@ -994,9 +997,56 @@ Status InferReduceWindow(const OpView& op, Shape* out) {
     if (padded < 0)
       return Fail("padding ", w.padding_low, "_", w.padding_high,
                   " leaves input dimension ", i, " with negative size");
-    dims.push_back(padded < extent ? 0 : (padded - extent) / w.stride + 1);
+    dims->push_back(padded < extent ? 0 : (padded - extent) / w.stride + 1);
   }
+  return Status::Ok();
+}
+
+Status InferReduceWindow(const OpView& op, Shape* out) {
+  if (op.count() < 1 || !op.shape(0).IsArray())
+    return InferReduceLike(op, {}, out);  // reports the operand problem
+  std::vector<int64_t> dims;
+  XFFI_RETURN_IF_ERROR(WindowPositions(op.shape(0), op.in().window, &dims));
   return InferReduceLike(op, dims, out);
+}
+
+// select-and-scatter(operand, source, init): `select` picks one element of
+// each window of the operand, `scatter` adds the window's source element
+// into the result there; the result has the operand's shape.
+Status InferSelectAndScatter(const OpView& op, Shape* out) {
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(3));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, 3));
+  XFFI_RETURN_IF_ERROR(op.ExpectCalled(2));
+  const Shape& operand = op.shape(0);
+  const Shape& source = op.shape(1);
+  XFFI_RETURN_IF_ERROR(op.ExpectScalar(2, "init value"));
+  ElementType type = operand.element_type();
+  if (source.element_type() != type || op.shape(2).element_type() != type)
+    return Fail(
+        "operand, source and init value must share one element type, "
+        "got ",
+        operand.ToString(false), ", ", source.ToString(false), " and ",
+        op.shape(2).ToString(false));
+  std::vector<int64_t> dims;
+  XFFI_RETURN_IF_ERROR(WindowPositions(operand, op.in().window, &dims));
+  for (const WindowDimension& w : op.in().window)
+    if (w.window_dilation != 1 || w.base_dilation != 1)
+      return Fail("window dilations must be 1");
+  if (source.dims() != dims)
+    return Fail("source ", source.ToString(false),
+                " must have the shape of "
+                "the windows' positions, ",
+                List(dims));
+  Shape scalar = Shape::Scalar(type);
+  const Computation* select = op.in().called_computations()[0];
+  XFFI_RETURN_IF_ERROR(
+      CheckRegionParameters(select, "select", {scalar, scalar}));
+  XFFI_RETURN_IF_ERROR(
+      CheckRegionRoot(select, "select", Shape::Scalar(ElementType::kPred)));
+  XFFI_RETURN_IF_ERROR(CheckCombiner(op.in().called_computations()[1],
+                                     "scatter", {type}, {type}));
+  *out = operand.WithoutLayout();
+  return Status::Ok();
 }
 
 Status InferSort(const OpView& op, Shape* out) {
@@ -1252,6 +1302,13 @@ Status InferByOpcode(const OpView& op, Shape* out) {
       return InferReduceWindow(op, out);
     case Opcode::kSort:
       return InferSort(op, out);
+    case Opcode::kSelectAndScatter:
+      return InferSelectAndScatter(op, out);
+    case Opcode::kConvolution:
+    case Opcode::kBatchNormTraining:
+    case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormGrad:
+      return InferConvNetShape(in, out);
     default:
       return Fail("has no shape rule");
   }
@@ -1269,6 +1326,7 @@ bool TakesRegions(Opcode opcode) {
     case Opcode::kReduce:
     case Opcode::kReduceWindow:
     case Opcode::kSort:
+    case Opcode::kSelectAndScatter:
     case Opcode::kAllReduce:
     case Opcode::kReduceScatter:
     case Opcode::kManualComputation:

@@ -147,6 +147,12 @@ inline std::string DiffInstruction(
       a.unique_indices != b.unique_indices)
     return differ("indices flags", "", "");
   if (a.window != b.window) return differ("window", "", "");
+  if (a.convolution_dimension_numbers != b.convolution_dimension_numbers ||
+      a.feature_group_count != b.feature_group_count ||
+      a.batch_group_count != b.batch_group_count)
+    return differ("convolution", "", "");
+  if (a.epsilon != b.epsilon || a.feature_index != b.feature_index)
+    return differ("batch norm", "", "");
   if (a.is_stable != b.is_stable) return differ("is_stable", "", "");
   const CustomCallConfig& x = a.custom_call;
   const CustomCallConfig& y = b.custom_call;

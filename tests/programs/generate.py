@@ -326,6 +326,81 @@ def _(x):
   return m, s
 
 
+# Convolutional networks.
+_NHWC = ("NHWC", "HWIO", "NHWC")
+
+
+def _cnn(params, x):
+  # conv 3x3 + relu, 2x2 max-pool, conv 3x3 stride 2 + relu, dense.
+  w1, b1, w2, w3 = params
+  y = jax.nn.relu(lax.conv_general_dilated(x, w1, (1, 1), "SAME",
+                                           dimension_numbers=_NHWC) + b1)
+  y = lax.reduce_window(y, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1),
+                        "VALID")
+  y = jax.nn.relu(lax.conv_general_dilated(y, w2, (2, 2), "SAME",
+                                           dimension_numbers=_NHWC))
+  return y.reshape(y.shape[0], -1) @ w3
+
+
+_CNN_PARAMS = (f32(120, 3, 3, 3, 8, scale=0.3), f32(121, 8, scale=0.1),
+               f32(122, 3, 3, 8, 8, scale=0.2), f32(123, 32, 10, scale=0.2))
+
+
+@program("conv_cnn_forward", *_CNN_PARAMS, f32(124, 2, 8, 8, 3))
+def _(w1, b1, w2, w3, x):
+  return jax.nn.log_softmax(_cnn((w1, b1, w2, w3), x))
+
+
+@program("conv_cnn_train_step", *_CNN_PARAMS, f32(125, 4, 8, 8, 3),
+         np.array([1, 7, 3, 0], np.int32))
+def _(w1, b1, w2, w3, x, labels):
+  # One SGD step of cross-entropy: the convolutions' input and kernel
+  # gradients and max-pooling's (select_and_scatter).
+  def loss(params):
+    logits = jax.nn.log_softmax(_cnn(params, x))
+    return -jnp.mean(jnp.take_along_axis(logits, labels[:, None], axis=1))
+
+  params = (w1, b1, w2, w3)
+  value, grads = jax.value_and_grad(loss)(params)
+  return (value,) + tuple(p - 0.1 * g for p, g in zip(params, grads))
+
+
+@program("conv_depthwise", f32(126, 2, 7, 7, 4), f32(127, 3, 3, 1, 8))
+def _(x, w):
+  # Depthwise (feature_group_count = features, channel multiplier 2) and
+  # its kernel gradient (batch_group_count).
+  def f(w):
+    return lax.conv_general_dilated(x, w, (2, 2), "SAME",
+                                    dimension_numbers=_NHWC,
+                                    feature_group_count=4)
+
+  y, vjp = jax.vjp(f, w)
+  return y, vjp(jnp.ones_like(y))[0]
+
+
+@program("conv_transposed", f32(128, 2, 4, 5, 3), f32(129, 3, 3, 3, 3))
+def _(x, w):
+  # lax.conv_transpose: lhs dilation by the stride, as a decoder uses it.
+  return (lax.conv_transpose(x, w, (2, 2), "SAME", dimension_numbers=_NHWC),
+          lax.conv_transpose(x, w, (2, 1), "VALID", dimension_numbers=_NHWC,
+                             transpose_kernel=True))
+
+
+@program("conv_1d", f32(130, 2, 3, 20), f32(131, 5, 3, 4))
+def _(x, w):
+  # NCW input, OIW kernel: strided, rhs-dilated, negative padding.
+  return (lax.conv_general_dilated(x, w, (2,), ((2, 2),), rhs_dilation=(2,)),
+          lax.conv_general_dilated(x, w, (1,), ((-1, 3),)))
+
+
+@program("conv_3d", f32(132, 1, 6, 5, 4, 2), f32(133, 2, 3, 2, 2, 3))
+def _(x, w):
+  # NDHWC input, DHWIO kernel.
+  return lax.conv_general_dilated(x, w, (1, 2, 1), "SAME",
+                                  dimension_numbers=("NDHWC", "DHWIO",
+                                                     "NDHWC"))
+
+
 # Sorting.
 @program("sort", f32(40, 3, 7), i32(41, 9))
 def _(x, n):

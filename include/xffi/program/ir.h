@@ -120,6 +120,13 @@ namespace xffi {
   X(kReduce, "reduce", "stablehlo.reduce")                                    \
   X(kReduceWindow, "reduce-window", "stablehlo.reduce_window")                \
   X(kSort, "sort", "stablehlo.sort")                                          \
+  X(kConvolution, "convolution", "stablehlo.convolution")                     \
+  X(kSelectAndScatter, "select-and-scatter", "stablehlo.select_and_scatter")  \
+  X(kBatchNormTraining, "batch-norm-training",                                \
+    "stablehlo.batch_norm_training")                                          \
+  X(kBatchNormInference, "batch-norm-inference",                              \
+    "stablehlo.batch_norm_inference")                                         \
+  X(kBatchNormGrad, "batch-norm-grad", "stablehlo.batch_norm_grad")           \
   /* across devices (see the spmd-emulation pass) */                          \
   X(kAllReduce, "all-reduce", "stablehlo.all_reduce")                         \
   X(kAllGather, "all-gather", "stablehlo.all_gather")                         \
@@ -222,17 +229,51 @@ struct ScatterDimensionNumbers {
   }
 };
 
+// One spatial dimension of a window (reduce-window, select-and-scatter,
+// convolution). base_dilation is HLO's lhs_dilate, window_dilation its
+// rhs_dilate; window_reversal (convolution only) flips the kernel.
 struct WindowDimension {
   int64_t size = 1, stride = 1;
   int64_t padding_low = 0, padding_high = 0;
   int64_t window_dilation = 1, base_dilation = 1;
+  bool window_reversal = false;
   bool operator==(const WindowDimension& o) const {
     return size == o.size && stride == o.stride &&
            padding_low == o.padding_low && padding_high == o.padding_high &&
            window_dilation == o.window_dilation &&
-           base_dilation == o.base_dilation;
+           base_dilation == o.base_dilation &&
+           window_reversal == o.window_reversal;
   }
   bool operator!=(const WindowDimension& o) const { return !(*this == o); }
+};
+
+// Which dimension of each convolution operand and of its result plays which
+// part: batch and feature of the input (lhs) and the output, input and
+// output feature of the kernel (rhs), and the spatial dimensions of each in
+// the window's order.
+struct ConvolutionDimensionNumbers {
+  int64_t input_batch_dimension = 0, input_feature_dimension = 0;
+  std::vector<int64_t> input_spatial_dimensions;
+  int64_t kernel_input_feature_dimension = 0,
+          kernel_output_feature_dimension = 0;
+  std::vector<int64_t> kernel_spatial_dimensions;
+  int64_t output_batch_dimension = 0, output_feature_dimension = 0;
+  std::vector<int64_t> output_spatial_dimensions;
+  bool operator==(const ConvolutionDimensionNumbers& o) const {
+    return input_batch_dimension == o.input_batch_dimension &&
+           input_feature_dimension == o.input_feature_dimension &&
+           input_spatial_dimensions == o.input_spatial_dimensions &&
+           kernel_input_feature_dimension == o.kernel_input_feature_dimension &&
+           kernel_output_feature_dimension ==
+               o.kernel_output_feature_dimension &&
+           kernel_spatial_dimensions == o.kernel_spatial_dimensions &&
+           output_batch_dimension == o.output_batch_dimension &&
+           output_feature_dimension == o.output_feature_dimension &&
+           output_spatial_dimensions == o.output_spatial_dimensions;
+  }
+  bool operator!=(const ConvolutionDimensionNumbers& o) const {
+    return !(*this == o);
+  }
 };
 
 // XLA's CustomCallApiVersion numbers.
@@ -395,8 +436,17 @@ class Instruction {
   // gather, scatter
   bool indices_are_sorted = false;
   bool unique_indices = false;
-  // reduce-window
+  // reduce-window, select-and-scatter, convolution (one per spatial
+  // dimension for convolution, one per operand dimension otherwise)
   std::vector<WindowDimension> window;
+  // convolution (the result's element type is its preferred_element_type;
+  // precision_config is not kept: the CPU computes every float type at
+  // full precision, which every precision asks for at most)
+  ConvolutionDimensionNumbers convolution_dimension_numbers;
+  int64_t feature_group_count = 1, batch_group_count = 1;
+  // batch-norm-training, batch-norm-inference, batch-norm-grad
+  float epsilon = 0;
+  int64_t feature_index = 0;
   // sort
   bool is_stable = false;
   // custom-call

@@ -112,7 +112,8 @@ StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
   if (opcode != Opcode::kOptimizationBarrier && opcode != Opcode::kCall &&
       opcode != Opcode::kReduce && opcode != Opcode::kSort &&
       opcode != Opcode::kScatter && opcode != Opcode::kReduceWindow &&
-      results.size() != 1)
+      opcode != Opcode::kBatchNormTraining &&
+      opcode != Opcode::kBatchNormGrad && results.size() != 1)
     return OpError(spec, "expected one result, the type gives " +
                              std::to_string(results.size()));
   std::vector<Instruction*> operands = spec.operands;
@@ -206,6 +207,28 @@ StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
                           Ints(spec, "slice_sizes", true));
     XFFI_RETURN_IF_ERROR(
         ReadFlag(spec, "indices_are_sorted", &inst->indices_are_sorted));
+  } else if (opcode == Opcode::kConvolution) {
+    XFFI_RETURN_IF_ERROR(expect_operands(2));
+    make(opcode, shape, operands);
+    XFFI_RETURN_IF_ERROR(ReadConvolution(spec, inst));
+  } else if (opcode == Opcode::kBatchNormTraining ||
+             opcode == Opcode::kBatchNormInference ||
+             opcode == Opcode::kBatchNormGrad) {
+    XFFI_RETURN_IF_ERROR(
+        expect_operands(opcode == Opcode::kBatchNormTraining ? 3 : 5));
+    make(opcode, shape, operands);
+    XFFI_RETURN_IF_ERROR(ReadBatchNorm(spec, inst));
+  } else if (opcode == Opcode::kSelectAndScatter) {
+    // Regions: select (a comparator of two elements), then scatter.
+    XFFI_RETURN_IF_ERROR(expect_operands(3));
+    XFFI_RETURN_IF_ERROR(expect_regions(2));
+    for (Region& region : spec.regions)
+      if (region.computation->root() == nullptr)
+        XFFI_RETURN_IF_ERROR(SetRegionRoot(region, spec));
+    make(opcode, shape, operands);
+    for (Region& region : spec.regions)
+      inst->AppendCalledComputation(region.computation);
+    XFFI_ASSIGN_OR_RETURN(inst->window, ReadWindow(spec));
   } else if (opcode == Opcode::kGetTupleElement) {
     XFFI_RETURN_IF_ERROR(expect_operands(1));
     const MlirAttr* index = Attr(spec, "index");
@@ -277,7 +300,7 @@ StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
   }
   if (opcode != Opcode::kReduce && opcode != Opcode::kReduceWindow &&
       opcode != Opcode::kSort && opcode != Opcode::kScatter &&
-      !spec.regions.empty())
+      opcode != Opcode::kSelectAndScatter && !spec.regions.empty())
     return OpError(spec, "unexpected region");
   outcome.inst = inst;
   return outcome;

@@ -251,6 +251,11 @@ class Parser {
   StatusOr<ScatterDimensionNumbers> ReadScatterDimensions(const OpSpec& spec);
   StatusOr<std::vector<WindowDimension>> ReadWindow(const OpSpec& spec);
   StatusOr<std::vector<PadDimension>> ReadPadding(const OpSpec& spec);
+  // A convolution's window, dimension numbers and group counts (the
+  // window's sizes are the kernel's, which the text does not repeat).
+  Status ReadConvolution(const OpSpec& spec, Instruction* inst);
+  // A batch norm op's epsilon and feature_index.
+  Status ReadBatchNorm(const OpSpec& spec, Instruction* inst);
   // A flag attribute (`is_stable = true`) into *out when present.
   Status ReadFlag(const OpSpec& spec, std::string_view name, bool* out);
 

@@ -5,6 +5,8 @@
 #include "text/stablehlo/parser.h"
 
 #include <optional>
+#include <string_view>
+#include <utility>
 
 #include "runtime/status_macros.h"
 
@@ -212,6 +214,12 @@ StatusOr<Outcome> Parser::ParsePrettyOp(Scope* scope, const std::string& name,
     XFFI_RETURN_IF_ERROR(
         ParseOperandList(scope, &spec.operands, TokenKind::kRParen));
   }
+  if (name == "stablehlo.convolution") {
+    XFFI_RETURN_IF_ERROR(
+        attrs_.Expect(TokenKind::kLParen, "'(' and the operands"));
+    XFFI_RETURN_IF_ERROR(
+        ParseOperandList(scope, &spec.operands, TokenKind::kRParen));
+  }
   return ParsePrettyCommon(scope, std::move(spec));
 }
 
@@ -320,6 +328,29 @@ StatusOr<Outcome> Parser::ParsePrettyCommon(Scope* scope, OpSpec spec) {
       }
       XFFI_RETURN_IF_ERROR(
           attrs_.Expect(TokenKind::kRSquare, "']' after the precisions"));
+    } else if (kw == "dim_numbers") {
+      XFFI_ASSIGN_OR_RETURN(spec.attrs["dimension_numbers"],
+                            attrs_.ParseConvDimensionNumbers());
+    } else if (kw == "window" && name == "stablehlo.convolution") {
+      // window = {stride = [..], pad = [[lo, hi], ..], lhs_dilate = [..],
+      // rhs_dilate = [..], reverse = [..]}: the generic form's attributes
+      // under shorter names.
+      XFFI_ASSIGN_OR_RETURN(MlirAttr window, attrs_.ParseDictionary());
+      for (MlirNamedAttr& field : window.entries) {
+        static constexpr std::pair<std::string_view, std::string_view>
+            kNames[] = {{"stride", "window_strides"},
+                        {"pad", "padding"},
+                        {"lhs_dilate", "lhs_dilation"},
+                        {"rhs_dilate", "rhs_dilation"},
+                        {"reverse", "window_reversal"}};
+        std::string_view generic;
+        for (const auto& [pretty, full] : kNames)
+          if (field.name == pretty) generic = full;
+        if (generic.empty())
+          return lex_.ErrorAt(field.value.pos,
+                              "unknown window field '" + field.name + "'");
+        spec.attrs[std::string(generic)] = std::move(field.value);
+      }
     } else if (kw == "algorithm") {
       // algorithm = <lhs_precision_type = bf16, ...>: the parameters the
       // generic form writes as #stablehlo.dot_algorithm<...>; the dot
