@@ -166,6 +166,8 @@ StatusOr<Kernel> MakeBinaryKernel(const Instruction& inst) {
       return MakeBinary<ops::Atan2>(inst, *type);
     case Opcode::kNextAfter:
       return MakeBinary<ops::NextAfter>(inst, *type);
+    case Opcode::kMulhi:
+      return MakeBinary<ops::Mulhi>(inst, *type);
     case Opcode::kPolygamma:
       return MakeBinary<ops::Polygamma>(inst, *type);
     case Opcode::kZeta:

@@ -496,14 +496,51 @@ struct Atan2 {
   V operator()(V a, V b) const { return std::atan2(a, b); }
 };
 
-// nextafter in the type's own precision: only f32 and f64 values are
-// computed in their own type (the narrow floats widen to float).
+// nextafter in the type's own precision: f32 and f64 by the library, f16
+// and bf16 (whose values widen to float) by a step of their bit pattern.
 template <typename Tr>
 struct NextAfter {
   static constexpr bool kSupported =
-      Tr::kType == ElementType::kF32 || Tr::kType == ElementType::kF64;
+      Tr::kType == ElementType::kF32 || Tr::kType == ElementType::kF64 ||
+      Tr::kType == ElementType::kF16 || Tr::kType == ElementType::kBF16;
   XFFI_BINARY_PROLOGUE
-  V operator()(V a, V b) const { return std::nextafter(a, b); }
+  V operator()(V a, V b) const {
+    if constexpr (Tr::kNative) {
+      return std::nextafter(a, b);
+    } else {
+      if (std::isnan(a) || std::isnan(b)) return a + b;
+      if (a == b) return b;
+      using S = typename Tr::Storage;
+      constexpr S kSign = static_cast<S>(S{1} << (Tr::kBits - 1));
+      if (a == 0) return Tr::Load(static_cast<S>(b < 0 ? kSign | 1 : 1));
+      const S bits = Tr::Store(a);
+      // Sign and magnitude: away from zero is one up in magnitude.
+      const bool away = (a < b) == (a > 0);
+      return Tr::Load(static_cast<S>(away ? bits + 1 : bits - 1));
+    }
+  }
+};
+
+// chlo.mulhi: the high half of the double-width product.
+template <typename Tr>
+struct Mulhi {
+  static constexpr bool kSupported = Tr::kIsInteger && Tr::kBits >= 8;
+  XFFI_BINARY_PROLOGUE
+  V operator()(V a, V b) const {
+    if constexpr (Tr::kBits == 64) {
+      if constexpr (Tr::kIsSigned) {
+        __extension__ using Wide = __int128;
+        return static_cast<V>((Wide{a} * Wide{b}) >> 64);
+      } else {
+        __extension__ using Wide = unsigned __int128;
+        return static_cast<V>((Wide{a} * Wide{b}) >> 64);
+      }
+    } else {
+      using Wide = std::conditional_t<Tr::kIsSigned, int64_t, uint64_t>;
+      return static_cast<V>((static_cast<Wide>(a) * static_cast<Wide>(b)) >>
+                            Tr::kBits);
+    }
+  }
 };
 
 template <typename Tr>

@@ -135,8 +135,16 @@ void RealForwardRows(const T* in, std::complex<T>* out, int64_t n, int64_t rows,
   Workspace<T, L> work(plan);
   const int64_t h = n / 2 + 1;
   for (int64_t r0 = begin; r0 < end; r0 += 2 * L) {
+    const bool full = r0 + 2 * L <= rows;
     for (int64_t j = 0; j < n; ++j) {
       Pack<T, L>& p = work.data[static_cast<size_t>(j)];
+      if (full) {
+        for (int l = 0; l < L; ++l) {
+          SetLane<T, L>(p.re, l, in[(r0 + l) * n + j]);
+          SetLane<T, L>(p.im, l, in[(r0 + L + l) * n + j]);
+        }
+        continue;
+      }
       p = Pack<T, L>{};
       for (int l = 0; l < L; ++l) {
         if (r0 + l < rows) SetLane<T, L>(p.re, l, in[(r0 + l) * n + j]);
@@ -148,13 +156,16 @@ void RealForwardRows(const T* in, std::complex<T>* out, int64_t n, int64_t rows,
     for (int64_t k = 0; k < h; ++k) {
       const Pack<T, L>& a = z[k];
       const Pack<T, L>& b = z[(n - k) % n];
+      // The spectra of the rows in the real and in the imaginary parts.
+      const Pack<T, L> first{(a.re + b.re) * T(0.5), (a.im - b.im) * T(0.5)};
+      const Pack<T, L> second{(a.im + b.im) * T(0.5), (b.re - a.re) * T(0.5)};
       for (int l = 0; l < L; ++l) {
-        const T zr = GetLane<T, L>(a.re, l), zi = GetLane<T, L>(a.im, l);
-        const T wr = GetLane<T, L>(b.re, l), wi = GetLane<T, L>(b.im, l);
-        if (r0 + l < rows)
-          out[(r0 + l) * h + k] = {(zr + wr) / 2, (zi - wi) / 2};
-        if (r0 + L + l < rows)
-          out[(r0 + L + l) * h + k] = {(zi + wi) / 2, (wr - zr) / 2};
+        if (full || r0 + l < rows)
+          out[(r0 + l) * h + k] = {GetLane<T, L>(first.re, l),
+                                   GetLane<T, L>(first.im, l)};
+        if (full || r0 + L + l < rows)
+          out[(r0 + L + l) * h + k] = {GetLane<T, L>(second.re, l),
+                                       GetLane<T, L>(second.im, l)};
       }
     }
   }

@@ -40,9 +40,12 @@ struct Pack {
   V re, im;
 };
 
-// The lanes the transforms use for batches: 32 bytes of each part.
+// The lanes the transforms use for batches: 16 bytes of each part, the
+// width every x86-64 has (wider vectors would be emulated in halves, and
+// GCC then broadcasts each twiddle through memory, a store-forwarding stall
+// per multiply).
 template <typename T>
-inline constexpr int kLanes = static_cast<int>(32 / sizeof(T));
+inline constexpr int kLanes = static_cast<int>(16 / sizeof(T));
 
 inline constexpr int64_t kLargestRadix = 31;
 
