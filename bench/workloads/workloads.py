@@ -209,6 +209,28 @@ def reductions_axis0(rng):
   return fn, [normal(rng, 4096, 1024)]
 
 
+# --- Fourier transforms -----------------------------------------------------
+
+
+@workload("fft", "rfft of 1024x4096 f32 along the last axis")
+def rfft_rows(rng):
+  return lambda x: jnp.fft.rfft(x, axis=-1), [normal(rng, 1024, 4096)]
+
+
+@workload("fft", "fft2 of 512x512 complex64")
+def fft2_c64(rng):
+  def make(re, im):
+    return jnp.fft.fft2(lax.complex(re, im))
+  return make, [normal(rng, 512, 512), normal(rng, 512, 512)]
+
+
+@workload("fft", "FFT filter of 256x4096 f32: rfft, gain, irfft")
+def fft_filter(rng):
+  def fft_filter_fn(x, gain):
+    return jnp.fft.irfft(jnp.fft.rfft(x, axis=-1) * gain, n=4096, axis=-1)
+  return fft_filter_fn, [normal(rng, 256, 4096), normal(rng, 2049)]
+
+
 @workload("cumulative", "cumsum of 256x4096 f32 along axis 1", issue=True)
 def cumsum_axis1(rng):
   return lambda x: jnp.cumsum(x, axis=1), [normal(rng, 256, 4096)]

@@ -40,6 +40,14 @@ StatusOr<Kernel> MakeStructuralKernel(const Instruction& instruction) {
     case Opcode::kBatchNormInference:
     case Opcode::kBatchNormGrad:
       return MakeBatchNormKernel(instruction);
+    case Opcode::kFft:
+      return MakeFftKernel(instruction);
+    case Opcode::kRngBitGenerator:
+      return MakeRngBitGeneratorKernel(instruction);
+    case Opcode::kTopK:
+      return MakeTopKKernel(instruction);
+    case Opcode::kReducePrecision:
+      return MakeReducePrecisionKernel(instruction);
     default:
       return NotFound("op " + instruction.Describe() + " is not structural");
   }

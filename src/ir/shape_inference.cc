@@ -8,6 +8,7 @@
 #include "ir/collective_shape_inference.h"
 #include "ir/conv_net_shape_inference.h"
 #include "ir/inference_failure.h"
+#include "ir/numeric_shape_inference.h"
 #include "runtime/status_macros.h"
 
 namespace xffi {
@@ -249,8 +250,14 @@ UnaryRule UnaryRuleFor(Opcode opcode) {
     case Opcode::kErfInv:
     case Opcode::kLgamma:
     case Opcode::kDigamma:
+    case Opcode::kErfc:
+    case Opcode::kBesselI1e:
+    case Opcode::kReducePrecision:
       return {kFloatClass, UnaryRule::kSame};
     case Opcode::kIsFinite:
+    case Opcode::kIsInf:
+    case Opcode::kIsPosInf:
+    case Opcode::kIsNegInf:
       return {kFloatClass, UnaryRule::kPred};
     case Opcode::kPopulationCount:
     case Opcode::kClz:
@@ -269,6 +276,11 @@ Status InferUnary(const OpView& op, Shape* out) {
   UnaryRule rule = UnaryRuleFor(op.in().opcode());
   XFFI_RETURN_IF_ERROR(op.ExpectClass(0, rule.classes));
   ElementType type = op.shape(0).element_type();
+  if (op.in().opcode() == Opcode::kReducePrecision &&
+      (op.in().exponent_bits < 1 || op.in().mantissa_bits < 0))
+    return Fail("keeps ", op.in().exponent_bits, " exponent and ",
+                op.in().mantissa_bits,
+                " mantissa bits; it needs at least 1 and 0");
   if (rule.result == UnaryRule::kComponent) type = ComplexComponentType(type);
   if (rule.result == UnaryRule::kPred) type = ElementType::kPred;
   *out = WithElementType(op.shape(0), type);
@@ -300,7 +312,12 @@ unsigned BinaryClasses(Opcode opcode) {
     case Opcode::kAtan2:
       return kFloatClass | kComplexClass;
     case Opcode::kComplex:
+    case Opcode::kNextAfter:
+    case Opcode::kPolygamma:
+    case Opcode::kZeta:
       return kFloatClass;
+    case Opcode::kMulhi:
+      return kIntegerClasses;
     default:
       return kAllClasses;
   }
@@ -1221,6 +1238,7 @@ Status InferByOpcode(const OpView& op, Shape* out) {
   if (IsElementwiseBinary(opcode)) return InferBinary(op, out);
   if (IsCollective(opcode) || opcode == Opcode::kManualComputation)
     return InferAcrossDevicesShape(in, out);
+  if (HasNumericShapeRule(opcode)) return InferNumericShape(in, out);
   switch (opcode) {
     case Opcode::kParameter:
       XFFI_RETURN_IF_ERROR(op.ExpectOperands(0));
@@ -1327,6 +1345,7 @@ bool TakesRegions(Opcode opcode) {
     case Opcode::kReduceWindow:
     case Opcode::kSort:
     case Opcode::kSelectAndScatter:
+    case Opcode::kMap:
     case Opcode::kAllReduce:
     case Opcode::kReduceScatter:
     case Opcode::kManualComputation:

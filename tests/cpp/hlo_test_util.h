@@ -41,6 +41,7 @@ inline const char* const kSamples[] = {
     "ffi_loop.hlo",
     "lu.hlo",
     "lu.compiled.hlo",
+    "numeric.hlo",
 };
 
 inline std::string Join(const std::vector<int64_t>& v) {
@@ -154,6 +155,18 @@ inline std::string DiffInstruction(
   if (a.epsilon != b.epsilon || a.feature_index != b.feature_index)
     return differ("batch norm", "", "");
   if (a.is_stable != b.is_stable) return differ("is_stable", "", "");
+  if (a.fft_type != b.fft_type || a.fft_length != b.fft_length)
+    return differ("fft", Join(a.fft_length), Join(b.fft_length));
+  if (a.top_k != b.top_k || a.top_k_largest != b.top_k_largest)
+    return differ("topk", "", "");
+  if (a.rng_algorithm != b.rng_algorithm ||
+      a.rng_distribution != b.rng_distribution)
+    return differ("rng", "", "");
+  if (a.exponent_bits != b.exponent_bits || a.mantissa_bits != b.mantissa_bits)
+    return differ("reduce-precision bits", "", "");
+  if (a.lower != b.lower || a.left_side != b.left_side ||
+      a.unit_diagonal != b.unit_diagonal || a.transpose_a != b.transpose_a)
+    return differ("triangular options", "", "");
   const CustomCallConfig& x = a.custom_call;
   const CustomCallConfig& y = b.custom_call;
   if (x.target != y.target) return differ("target", x.target, y.target);

@@ -741,6 +741,70 @@ def _(v, w):
   return by_a, moved, gathered[:, :8] + lax.axis_index("a")
 
 
+# Fourier transforms: an FFT filter (rfft -> multiply -> irfft), the 2-D
+# and 3-D complex transforms, and lengths that are not powers of two.
+@program("fft_filter", f32(110, 4, 96), f32(111, 49))
+def _(x, gain):
+  spectrum = jnp.fft.rfft(x, axis=-1)
+  filtered = jnp.fft.irfft(spectrum * gain, n=96, axis=-1)
+  planes = jnp.fft.fft2(x.reshape(4, 8, 12).astype(jnp.complex64))
+  back = jnp.fft.ifft2(planes * 0.5)
+  odd = jnp.fft.fft(x[:, :37].astype(jnp.complex64))
+  return filtered, planes, back, odd, jnp.fft.rfftn(x.reshape(4, 6, 16))
+
+
+@program("fft_x64", f32(112, 3, 10).astype(np.float64),
+         (f32(113, 2, 5, 7) + 1j * f32(114, 2, 5, 7)).astype(np.complex128),
+         x64=True)
+def _(x, z):
+  return (jnp.fft.rfft(x), jnp.fft.irfft(jnp.fft.rfft(x), n=10),
+          jnp.fft.fftn(z), jnp.fft.ifftn(z, axes=(0, 1, 2)),
+          jnp.fft.irfftn(z, s=(2, 5, 12)))
+
+
+# Random bits the XLA way: rng_bit_generator's three algorithms, and
+# jax.random over rbg keys (bits turned into floats).
+@program("rbg_random",
+         np.array([0x12345678, 0x9abcdef0, 0x0fedcba9, 0x87654321], np.uint32))
+def _(key):
+  outs = []
+  for algorithm in (lax.RandomAlgorithm.RNG_DEFAULT,
+                    lax.RandomAlgorithm.RNG_THREE_FRY,
+                    lax.RandomAlgorithm.RNG_PHILOX):
+    for dtype, shape in ((jnp.uint32, (5, 3)), (jnp.uint8, (7,)),
+                         (jnp.uint64, (3,))):
+      state, bits = lax.rng_bit_generator(key, shape, dtype=dtype,
+                                          algorithm=algorithm)
+      outs += [state, bits]
+  rbg = jax.random.wrap_key_data(key, impl="rbg")
+  outs.append(jax.random.normal(rbg, (4, 6)))
+  outs.append(jax.random.uniform(jax.random.split(rbg)[1], (9,)))
+  return outs
+
+
+# chlo's functions: inverse trig and hyperbolic (real and complex), erfc
+# into the tail, the Bessel, zeta and polygamma functions, nextafter.
+@program("chlo_functions", f32(115, 12, scale=0.6),
+         (f32(116, 6) + 1j * f32(117, 6)).astype(np.complex64))
+def _(x, z):
+  real = [jnp.arcsin(x), jnp.arccos(x), jnp.arctan(x * 3), jnp.arcsinh(x * 4),
+          jnp.arccosh(jnp.abs(x) * 5 + 1), jnp.arctanh(x), jnp.sinh(x * 4),
+          jnp.cosh(x * 4), special.erfc(x * 6), special.i1e(x * 10),
+          special.zeta(jnp.abs(x) * 4 + 1.5, jnp.abs(x) + 0.5),
+          special.polygamma(2, jnp.abs(x) + 0.25),
+          lax.nextafter(x, jnp.zeros_like(x)), jnp.isinf(x / (x > 0))]
+  complex_ = [jnp.arcsin(z), jnp.arccos(z), jnp.arctan(z), jnp.arcsinh(z),
+              jnp.arccosh(z), jnp.arctanh(z), jnp.sinh(z), jnp.cosh(z)]
+  return real + complex_
+
+
+@program("top_k", f32(118, 3, 10), i32(119, 4, 9))
+def _(x, i):
+  values, indices = lax.top_k(x, 4)
+  ivalues, iindices = lax.top_k(i, 3)
+  return values, indices, ivalues, iindices
+
+
 def use_shardy(enabled):
   """jax_use_shardy_partitioner, for a with-block; restores the old value."""
 

@@ -76,6 +76,23 @@ namespace xffi {
   X(kErfInv, "erf-inv", "chlo.erf_inv")                                       \
   X(kLgamma, "lgamma", "chlo.lgamma")                                         \
   X(kDigamma, "digamma", "chlo.digamma")                                      \
+  /* chlo functions (HLO spells their decompositions; */                      \
+  /* these HLO names are xffi's own) */                                       \
+  X(kErfc, "erfc", "chlo.erfc")                                               \
+  X(kAsin, "asin", "chlo.asin")                                               \
+  X(kAcos, "acos", "chlo.acos")                                               \
+  X(kAtan, "atan", "chlo.atan")                                               \
+  X(kAsinh, "asinh", "chlo.asinh")                                            \
+  X(kAcosh, "acosh", "chlo.acosh")                                            \
+  X(kAtanh, "atanh", "chlo.atanh")                                            \
+  X(kSinh, "sinh", "chlo.sinh")                                               \
+  X(kCosh, "cosh", "chlo.cosh")                                               \
+  X(kBesselI1e, "bessel-i1e", "chlo.bessel_i1e")                              \
+  X(kIsInf, "is-inf", "chlo.is_inf")                                          \
+  X(kIsPosInf, "is-pos-inf", "chlo.is_pos_inf")                               \
+  X(kIsNegInf, "is-neg-inf", "chlo.is_neg_inf")                               \
+  X(kConj, "conj", "chlo.conj")                                               \
+  X(kReducePrecision, "reduce-precision", "stablehlo.reduce_precision")       \
   /* elementwise binary */                                                    \
   X(kAdd, "add", "stablehlo.add")                                             \
   X(kSubtract, "subtract", "stablehlo.subtract")                              \
@@ -95,6 +112,10 @@ namespace xffi {
     "stablehlo.shift_right_logical")                                          \
   X(kAtan2, "atan2", "stablehlo.atan2")                                       \
   X(kComplex, "complex", "stablehlo.complex")                                 \
+  X(kNextAfter, "next-after", "chlo.next_after")                              \
+  X(kPolygamma, "polygamma", "chlo.polygamma")                                \
+  X(kZeta, "zeta", "chlo.zeta")                                               \
+  X(kMulhi, "mulhi", "chlo.mulhi")                                            \
   X(kCompare, "compare", "stablehlo.compare")                                 \
   /* elementwise, other */                                                    \
   X(kSelect, "select", "stablehlo.select")                                    \
@@ -127,6 +148,13 @@ namespace xffi {
   X(kBatchNormInference, "batch-norm-inference",                              \
     "stablehlo.batch_norm_inference")                                         \
   X(kBatchNormGrad, "batch-norm-grad", "stablehlo.batch_norm_grad")           \
+  X(kTopK, "topk", "chlo.top_k")                                              \
+  X(kMap, "map", "stablehlo.map")                                             \
+  X(kFft, "fft", "stablehlo.fft")                                             \
+  X(kRngBitGenerator, "rng-bit-generator", "stablehlo.rng_bit_generator")     \
+  X(kRng, "rng", "stablehlo.rng")                                             \
+  X(kCholesky, "cholesky", "stablehlo.cholesky")                              \
+  X(kTriangularSolve, "triangular-solve", "stablehlo.triangular_solve")       \
   /* across devices (see the spmd-emulation pass) */                          \
   X(kAllReduce, "all-reduce", "stablehlo.all_reduce")                         \
   X(kAllGather, "all-gather", "stablehlo.all_gather")                         \
@@ -168,6 +196,25 @@ std::optional<ComparisonDirection> ComparisonDirectionFromName(
     std::string_view name);
 std::string_view ComparisonTypeName(ComparisonType t);  // "FLOAT", "TOTALORDER"
 std::optional<ComparisonType> ComparisonTypeFromName(std::string_view name);
+
+enum class FftType { kFft, kIfft, kRfft, kIrfft };
+std::string_view FftTypeName(FftType type);  // "FFT", "IRFFT"
+std::optional<FftType> FftTypeFromName(std::string_view name);
+
+// rng-bit-generator's algorithms; XLA:CPU runs DEFAULT as PHILOX.
+enum class RngAlgorithm { kDefault, kThreeFry, kPhilox };
+std::string_view RngAlgorithmName(RngAlgorithm a);  // "DEFAULT", "THREE_FRY"
+std::optional<RngAlgorithm> RngAlgorithmFromName(std::string_view name);
+
+enum class RngDistribution { kUniform, kNormal };
+std::string_view RngDistributionName(RngDistribution d);  // "UNIFORM"
+std::optional<RngDistribution> RngDistributionFromName(std::string_view name);
+
+// triangular-solve's op(a): a, its transpose, or its conjugate transpose.
+enum class TriangularTranspose { kNoTranspose, kTranspose, kAdjoint };
+std::string_view TriangularTransposeName(TriangularTranspose t);
+std::optional<TriangularTranspose> TriangularTransposeFromName(
+    std::string_view name);  // "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"
 
 struct PadDimension {
   int64_t low = 0, high = 0, interior = 0;  // low/high may be negative
@@ -449,6 +496,25 @@ class Instruction {
   int64_t feature_index = 0;
   // sort
   bool is_stable = false;
+  // topk: the k largest (or smallest) along the last dimension, sorted
+  int64_t top_k = 0;
+  bool top_k_largest = true;
+  // fft: the transform and the lengths of the last fft_length.size()
+  // dimensions (of the real side for RFFT and IRFFT)
+  FftType fft_type = FftType::kFft;
+  std::vector<int64_t> fft_length;
+  // rng-bit-generator
+  RngAlgorithm rng_algorithm = RngAlgorithm::kDefault;
+  // rng
+  RngDistribution rng_distribution = RngDistribution::kUniform;
+  // reduce-precision
+  int64_t exponent_bits = 0, mantissa_bits = 0;
+  // cholesky, triangular-solve: which triangle of a holds the matrix
+  bool lower = false;
+  // triangular-solve: op(a) x = b (left_side) or x op(a) = b
+  bool left_side = false;
+  bool unit_diagonal = false;
+  TriangularTranspose transpose_a = TriangularTranspose::kNoTranspose;
   // custom-call
   CustomCallConfig custom_call;
   // all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute

@@ -21,6 +21,7 @@
 #include "runtime/status_macros.h"
 #include "text/hlo/custom_call.h"
 #include "text/hlo/literal_text.h"
+#include "text/hlo/numeric_attributes.h"
 #include "text/hlo/scanner.h"
 #include "text/hlo/sharding.h"
 #include "text/hlo/shardy.h"
@@ -479,6 +480,11 @@ Status HloParser::ParseAttribute(ParsedInstruction& parsed) {
     XFFI_RETURN_IF_ERROR(ParseCollectiveAttribute(parsed, name, at, &handled));
     if (handled) return Status::Ok();
   }
+  {
+    bool handled = false;
+    XFFI_RETURN_IF_ERROR(hlo::ParseNumericOpAttribute(s_, in, name, &handled));
+    if (handled) return Status::Ok();
+  }
   if (name == "dimensions") return ParseIntBraces(in.dimensions, "a dimension");
   if (name == "index") return s_.Int(in.tuple_index, "a tuple index");
   if (name == "iota_dimension") {
@@ -732,8 +738,11 @@ AttributeRule RuleFor(Opcode opcode, bool fusion) {
     case Opcode::kSort:
       return {{"dimensions", "is_stable", "to_apply"},
               {"dimensions", "to_apply"}};
-    default:
-      return {{}, {}};
+    default: {
+      AttributeRule rule;
+      hlo::NumericOpAttributes(opcode, &rule.allowed, &rule.required);
+      return rule;
+    }
   }
 }
 

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "text/hlo/custom_call.h"
+#include "text/hlo/numeric_attributes.h"
 #include "text/hlo/scanner.h"
 #include "xffi/program/text.h"
 
@@ -371,6 +372,7 @@ class Printer {
     }
     out_ += ")";
     PrintAttributes(in);
+    out_ += hlo::PrintNumericOpAttributes(in);
     if (in.sharding.has_value()) Attr("sharding", in.sharding->ToString());
     PrintMetadata(in.location());
     if (in.opcode() == Opcode::kCustomCall) PrintBackendConfig(in.custom_call);
@@ -437,6 +439,10 @@ class Printer {
       case Opcode::kSort:
         Attr("dimensions", Braces(in.dimensions));
         if (in.is_stable) Attr("is_stable", "true");
+        Called("to_apply", in, 0);
+        break;
+      case Opcode::kMap:
+        Attr("dimensions", Braces(in.dimensions));
         Called("to_apply", in, 0);
         break;
       case Opcode::kSlice: {

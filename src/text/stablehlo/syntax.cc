@@ -12,13 +12,12 @@
 
 namespace xffi::text::stablehlo {
 
-bool IsDecomposedChloOp(std::string_view name) {
-  return name == "chlo.square" || name == "chlo.erfc";
-}
+bool IsDecomposedChloOp(std::string_view name) { return name == "chlo.square"; }
 
 bool IsSupportedOpName(std::string_view name) {
   return OpcodeFromStableHloName(name).has_value() || name == "stablehlo.if" ||
-         name == "call" || IsReturnOp(name) || IsDecomposedChloOp(name);
+         name == "call" || IsReturnOp(name) || IsDecomposedChloOp(name) ||
+         name == "stablehlo.composite";
 }
 
 Status Parser::ParseOperation(Scope* scope, Region* region, bool* was_return) {
@@ -220,6 +219,27 @@ StatusOr<Outcome> Parser::ParsePrettyOp(Scope* scope, const std::string& name,
     XFFI_RETURN_IF_ERROR(
         ParseOperandList(scope, &spec.operands, TokenKind::kRParen));
   }
+  if (name == "stablehlo.composite") {
+    // stablehlo.composite "name" %operands {decomposition = @f, ...}
+    if (!lex_.At(TokenKind::kString))
+      return lex_.Expected("the composite's name (a string)");
+    MlirAttr composite;
+    composite.kind = MlirAttr::Kind::kString;
+    composite.pos = lex_.peek().pos;
+    composite.str = lex_.Next().value;
+    spec.attrs["name"] = composite;
+  }
+  if (name == "chlo.top_k" && attrs_.Consume(TokenKind::kLParen)) {
+    // chlo.top_k(%operand, k = 3)
+    if (!lex_.At(TokenKind::kPercentId)) return lex_.Expected("an operand");
+    XFFI_ASSIGN_OR_RETURN(Instruction * operand, Use(scope, lex_.Next()));
+    spec.operands.push_back(operand);
+    XFFI_RETURN_IF_ERROR(attrs_.Expect(TokenKind::kComma, "',' and k = N"));
+    XFFI_RETURN_IF_ERROR(attrs_.ExpectKeyword("k"));
+    XFFI_RETURN_IF_ERROR(attrs_.Expect(TokenKind::kEqual, "'=' after k"));
+    XFFI_ASSIGN_OR_RETURN(spec.attrs["k"], attrs_.ParseIntegerLiteral());
+    XFFI_RETURN_IF_ERROR(attrs_.Expect(TokenKind::kRParen, "')' after k"));
+  }
   return ParsePrettyCommon(scope, std::move(spec));
 }
 
@@ -351,6 +371,16 @@ StatusOr<Outcome> Parser::ParsePrettyCommon(Scope* scope, OpSpec spec) {
                               "unknown window field '" + field.name + "'");
         spec.attrs[std::string(generic)] = std::move(field.value);
       }
+    } else if (lex_.At(TokenKind::kBareId) &&
+               (kw == "type" || kw == "algorithm" || kw == "format" ||
+                kw == "distribution")) {
+      // fft's type, rng_bit_generator's algorithm, reduce_precision's
+      // format, rng's distribution: a bare word.
+      MlirAttr e;
+      e.kind = MlirAttr::Kind::kEnum;
+      e.pos = lex_.peek().pos;
+      e.str = lex_.Next().value;
+      spec.attrs[kw] = std::move(e);
     } else if (kw == "algorithm") {
       // algorithm = <lhs_precision_type = bf16, ...>: the parameters the
       // generic form writes as #stablehlo.dot_algorithm<...>; the dot
