@@ -32,7 +32,9 @@ from typing import Dict, List, NamedTuple, Optional
 # below it), anything else one file.
 LAYERS = [
     ("c_api", {
-        "c_api": ["include/xffi/c_api.h", "include/xffi/custom_call_status.h"],
+        "c_api": ["include/xffi/c_api.h", "include/xffi/custom_call_status.h",
+                  "include/xffi/record_c_api.h",
+                  "include/xffi/collectives_c_api.h"],
     }),
     ("ffi", {
         "ffi": ["include/xffi/ffi.h", "include/xffi/ffi/",

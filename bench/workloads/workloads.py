@@ -209,6 +209,28 @@ def reductions_axis0(rng):
   return fn, [normal(rng, 4096, 1024)]
 
 
+# --- Fourier transforms -----------------------------------------------------
+
+
+@workload("fft", "rfft of 1024x4096 f32 along the last axis")
+def rfft_rows(rng):
+  return lambda x: jnp.fft.rfft(x, axis=-1), [normal(rng, 1024, 4096)]
+
+
+@workload("fft", "fft2 of 512x512 complex64")
+def fft2_c64(rng):
+  def make(re, im):
+    return jnp.fft.fft2(lax.complex(re, im))
+  return make, [normal(rng, 512, 512), normal(rng, 512, 512)]
+
+
+@workload("fft", "FFT filter of 256x4096 f32: rfft, gain, irfft")
+def fft_filter(rng):
+  def fft_filter_fn(x, gain):
+    return jnp.fft.irfft(jnp.fft.rfft(x, axis=-1) * gain, n=4096, axis=-1)
+  return fft_filter_fn, [normal(rng, 256, 4096), normal(rng, 2049)]
+
+
 @workload("cumulative", "cumsum of 256x4096 f32 along axis 1", issue=True)
 def cumsum_axis1(rng):
   return lambda x: jnp.cumsum(x, axis=1), [normal(rng, 256, 4096)]
@@ -551,3 +573,86 @@ def while_newton(rng):
     return lax.while_loop(not_converged, step, (a, jnp.int32(0)))
 
   return fn, [uniform(rng, 1.0, 1e4, 1024 * 1024)]
+
+
+# --- convolutional networks --------------------------------------------------
+
+NHWC = ("NHWC", "HWIO", "NHWC")
+
+
+def conv_relu(x, w, stride=1):
+  return jax.nn.relu(lax.conv_general_dilated(x, w, (stride, stride), "SAME",
+                                              dimension_numbers=NHWC))
+
+
+@workload("convolution", "3x3 conv + relu, NHWC 8x32x32x64 -> 64 (HWIO)")
+def conv3x3_nhwc(rng):
+  return conv_relu, [
+      normal(rng, 8, 32, 32, 64),
+      normal(rng, 3, 3, 64, 64, scale=0.05)
+  ]
+
+
+@workload("convolution", "3x3 conv, NCHW 8x64x32x32 -> 64 (OIHW), "
+          "lax.conv's default layout")
+def conv3x3_nchw(rng):
+  return lambda x, w: lax.conv(x, w, (1, 1), "SAME"), [
+      normal(rng, 8, 64, 32, 32),
+      normal(rng, 64, 64, 3, 3, scale=0.05)
+  ]
+
+
+@workload("convolution", "depthwise 3x3 conv, NHWC 8x56x56x128, stride 1")
+def conv_depthwise(rng):
+
+  def fn(x, w):
+    return lax.conv_general_dilated(x, w, (1, 1), "SAME",
+                                    dimension_numbers=NHWC,
+                                    feature_group_count=128)
+
+  return fn, [normal(rng, 8, 56, 56, 128), normal(rng, 3, 3, 1, 128)]
+
+
+@workload("convolution", "jax.grad of a 3x3 conv + relu (NHWC 8x32x32x64 -> "
+          "64) w.r.t. input and kernel")
+def conv3x3_grad(rng):
+
+  def loss(x, w, cotangent):
+    return jnp.sum(conv_relu(x, w) * cotangent)
+
+  return jax.grad(loss, argnums=(0, 1)), [
+      normal(rng, 8, 32, 32, 64),
+      normal(rng, 3, 3, 64, 64, scale=0.05),
+      normal(rng, 8, 32, 32, 64)
+  ]
+
+
+@workload("convolution", "CNN train step: 3 convs (32, 64, 64 ch) + max-pool "
+          "+ dense on 16x32x32x3, SGD")
+def cnn_train_step(rng):
+
+  def logits(params, x):
+    w1, w2, w3, w4 = params
+    y = conv_relu(x, w1)
+    y = lax.reduce_window(y, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1),
+                          "VALID")
+    y = conv_relu(conv_relu(y, w2, 2), w3)
+    return jnp.mean(y, axis=(1, 2)) @ w4
+
+  def step(w1, w2, w3, w4, x, labels):
+    def loss(params):
+      out = jax.nn.log_softmax(logits(params, x))
+      return -jnp.mean(jnp.take_along_axis(out, labels[:, None], axis=1))
+
+    params = (w1, w2, w3, w4)
+    grads = jax.grad(loss)(params)
+    return tuple(p - 0.01 * g for p, g in zip(params, grads))
+
+  return step, [
+      normal(rng, 3, 3, 3, 32, scale=0.2),
+      normal(rng, 3, 3, 32, 64, scale=0.06),
+      normal(rng, 3, 3, 64, 64, scale=0.04),
+      normal(rng, 64, 10, scale=0.1),
+      normal(rng, 16, 32, 32, 3),
+      integers(rng, 0, 10, 16)
+  ]

@@ -7,6 +7,8 @@
 #include "xffi/runtime/attributes.h"
 #include "xffi/runtime/call.h"
 #include "xffi/runtime/call_frame.h"
+#include "xffi/runtime/collectives.h"
+#include "xffi/runtime/command_buffer.h"
 #include "xffi/runtime/context.h"
 #include "xffi/runtime/future.h"
 #include "xffi/runtime/introspect.h"

@@ -22,6 +22,7 @@
 #include "xffi/program/executable.h"
 #include "xffi/program/text.h"
 #include "xffi/runtime/registry.h"
+#include "xffi/runtime/thread_pool.h"
 
 namespace xffi::python {
 namespace {
@@ -726,6 +727,11 @@ void BindProgram(nb::module_& m) {
       .def_prop_ro(
           "result_shape",
           [](PyExecutable& e) { return e.executable().result_shape(); })
+      .def_prop_ro("intra_op_threads",
+                   [](PyExecutable& e) {
+                     ThreadPool* pool = e.executable().context().thread_pool();
+                     return pool == nullptr ? 0 : pool->num_threads();
+                   })
       .def("hlo_text",
            [](PyExecutable& e) { return PrintHlo(e.executable().module()); });
 }

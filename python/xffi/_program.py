@@ -61,6 +61,12 @@ class Program:
     def result_shape(self):
         return self._executable.result_shape
 
+    @property
+    def intra_op_threads(self) -> int:
+        """Threads the kernels split their work across (the calling thread
+        included), and that handlers reach through ThreadPool."""
+        return self._executable.intra_op_threads
+
     def hlo_text(self) -> str:
         """The program as compiled (after dead-code elimination), as HLO."""
         return self._executable.hlo_text()

@@ -20,6 +20,7 @@
 #include "xffi/program/executable.h"
 #include "xffi/program/text.h"
 #include "xffi/runtime/plugin.h"
+#include "xffi/runtime/thread_pool.h"
 
 namespace xffi::cli {
 
@@ -27,7 +28,7 @@ const char kRunHelp[] =
     "usage: xffi run PROGRAM [--plugin LIB]... [--input FILE.npy]...\n"
     "                [--output-dir DIR] [--repeat N] [--format F]\n"
     "                [--expect FILE.npy]... [--tolerance T]\n"
-    "                [--dump-after PASS]...\n"
+    "                [--dump-after PASS]... [--threads N]\n"
     "\n"
     "Compiles PROGRAM and runs it on the CPU (the Host platform).\n"
     "\n"
@@ -68,11 +69,17 @@ const char kRunHelp[] =
     "  --dump-after PASS   write the program as HLO text to standard error\n"
     "                      after the compile pass PASS (spmd-emulation, which\n"
     "                      runs a program written for several devices on one,\n"
-    "                      dce, which removes unread ops, or fusion, which\n"
-    "                      groups elementwise chains into loop fusions), or\n"
-    "                      after every\n"
-    "                      pass with 'all'; repeat for several; the module is\n"
+    "                      simplify, which removes exact identities, cse,\n"
+    "                      which merges ops that compute the same, dce,\n"
+    "                      which removes unread ops, or fusion, which groups\n"
+    "                      elementwise chains into loop fusions), or after\n"
+    "                      every\n    " pass with 'all'; repeat for several;
+the module is\n
+    "
     "                      verified after each pass that changed it\n"
+    "  --threads N         split the kernels' work across N threads (the\n"
+    "                      default: one per hardware thread); handlers see\n"
+    "                      a pool of N threads\n"
     "  -h, --help          show this text\n"
     "\n"
     "Every option also accepts the --option=VALUE form.\n"
@@ -112,6 +119,7 @@ struct RunOptions {
   std::vector<std::string> expected;
   std::optional<double> tolerance;
   std::vector<std::string> dump_after;
+  int threads = 0;  // 0: one per hardware thread
 };
 
 int Usage(const std::string& message) {
@@ -129,7 +137,7 @@ int Fail(const std::string& message) {
 bool IsOption(const std::string& name) {
   for (const char* option :
        {"--plugin", "--input", "--output-dir", "--expect", "--format",
-        "--tolerance", "--repeat", "--dump-after"}) {
+        "--tolerance", "--repeat", "--dump-after", "--threads"}) {
     if (name == option) return true;
   }
   return false;
@@ -173,6 +181,14 @@ int SetOption(const std::string& name, const std::string& value,
       return Usage("--repeat expects a positive integer, got '" + value + "'");
     }
     options->repeat = static_cast<int>(repeat);
+  } else if (name == "--threads") {
+    char* end = nullptr;
+    long threads = std::strtol(value.c_str(), &end, 10);
+    if (*end != '\0' || threads < 1 || threads > 4096) {
+      return Usage("--threads expects an integer from 1 to 4096, got '" +
+                   value + "'");
+    }
+    options->threads = static_cast<int>(threads);
   } else {
     return Usage("unknown option '" + name + "'");
   }
@@ -392,6 +408,7 @@ int RunCommand(const std::vector<std::string>& args) {
   double parse_seconds = Since(start);
   start = std::chrono::steady_clock::now();
   CompileOptions compile_options;
+  compile_options.intra_op_threads = options.threads;
   if (!options.dump_after.empty()) {
     compile_options.dump_after = options.dump_after;
     compile_options.verify_after_each_pass = true;
@@ -488,8 +505,11 @@ int RunCommand(const std::vector<std::string>& args) {
                 result.shape().ToString(false).c_str(), Preview(result).c_str(),
                 where.c_str());
   }
-  std::printf("parse: %s, compile: %s\n", Duration(parse_seconds).c_str(),
-              Duration(compile_seconds).c_str());
+  const ThreadPool* pool = exe.context().thread_pool();
+  std::printf("parse: %s, compile: %s; %d thread(s)\n",
+              Duration(parse_seconds).c_str(),
+              Duration(compile_seconds).c_str(),
+              pool == nullptr ? 1 : pool->num_threads());
   PrintTimes(first_seconds, std::move(times));
   return options.expected.empty() ? kExitOk : Check(options, results);
 }

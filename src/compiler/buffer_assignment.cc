@@ -2,6 +2,8 @@
 // the arena layout with reuse of dead buffers.
 #include "compiler/buffer_assignment.h"
 
+#include "compiler/in_place.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -14,13 +16,6 @@ size_t AlignUp(size_t size) {
   size_t aligned = (size + kBufferAlignment - 1) / kBufferAlignment;
   // Even an empty array gets its own address.
   return std::max<size_t>(aligned, 1) * kBufferAlignment;
-}
-
-int64_t LeafCount(const Shape& shape) {
-  if (!shape.IsTuple()) return 1;
-  int64_t count = 0;
-  for (const Shape& element : shape.tuple_shapes()) count += LeafCount(element);
-  return count;
 }
 
 // The leaf range [first, first + count) of the subshape at `index` (a
@@ -53,40 +48,10 @@ std::vector<bool> NonDefaultLayouts(const std::vector<Shape>& layouts,
   return non_default;
 }
 
-// Follows views (tuple, get-tuple-element, optimization barrier) from leaf
-// `leaf` of `value` to the instruction that produces it.
-const Instruction* ProducerOfLeaf(const Instruction* value, int64_t leaf,
-                                  int64_t* producer_leaf) {
-  while (true) {
-    switch (value->opcode()) {
-      case Opcode::kTuple: {
-        int64_t i = 0;
-        for (; i < value->operand_count(); ++i) {
-          int64_t n = LeafCount(value->operand(i)->shape());
-          if (leaf < n) break;
-          leaf -= n;
-        }
-        value = value->operand(i);
-        continue;
-      }
-      case Opcode::kGetTupleElement:
-        leaf += TupleElementLeafOffset(value->operand(0)->shape(),
-                                       value->tuple_index);
-        value = value->operand(0);
-        continue;
-      case Opcode::kOptimizationBarrier:
-        value = value->operand(0);
-        continue;
-      default:
-        *producer_leaf = leaf;
-        return value;
-    }
-  }
-}
-
 class Assigner {
  public:
-  explicit Assigner(const Computation& computation) {
+  Assigner(const Computation& computation, const InPlaceAnalysis* in_place)
+      : in_place_(in_place), reads_(computation) {
     result_.computation = &computation;
   }
 
@@ -118,12 +83,24 @@ class Assigner {
                  InstructionBuffers& buffers, size_t operand, size_t leaf,
                  std::vector<BufferId>& claimed);
 
+  // The same for an op that overwrites operand leaf (`operand`, `leaf`)
+  // with result leaf `result` (dynamic-update-slice, a call that updates in
+  // place): shareable when the array's last reader is this op, reading it
+  // once, and it is an arena buffer or a parameter leaf the callers hand
+  // over (InPlaceAnalysis). Otherwise a copy when `copy_if_live`, else a
+  // fresh buffer (the op then writes all of its result itself).
+  BufferId Overwrite(const Instruction& op, int64_t position,
+                     InstructionBuffers& buffers, size_t operand, size_t leaf,
+                     bool copy_if_live, size_t result_size);
+
   Status AssignCustomCall(const Instruction& op, int64_t position,
                           InstructionBuffers& buffers);
   void AssignWhile(const Instruction& op, int64_t position,
                    InstructionBuffers& buffers);
   void LayOutArena();
 
+  const InPlaceAnalysis* in_place_;
+  const LastReads reads_;
   BufferAssignment result_;
   std::vector<int64_t> last_use_;  // by position
 };
@@ -151,6 +128,33 @@ BufferId Assigner::Alias(const Instruction& op, int64_t position,
   buffers.operands[operand][leaf] = copy;
   claimed.push_back(copy);
   return copy;
+}
+
+BufferId Assigner::Overwrite(const Instruction& op, int64_t position,
+                             InstructionBuffers& buffers, size_t operand,
+                             size_t leaf, bool copy_if_live,
+                             size_t result_size) {
+  BufferId source = buffers.operands[operand][leaf];
+  if (source != kNoBuffer) {
+    const Buffer buffer = result_.buffers[static_cast<size_t>(source)];
+    int64_t value_leaf = 0;
+    const Instruction* value =
+        ProducerOfLeaf(op.operand(static_cast<int64_t>(operand)),
+                       static_cast<int64_t>(leaf), &value_leaf);
+    const bool writable =
+        buffer.kind == BufferKind::kArena ||
+        (buffer.kind == BufferKind::kParameter && buffer.handed_over);
+    if (writable && reads_.Of(value, value_leaf) == position &&
+        LastReads::ReadsBy(op, value, value_leaf) == 1)
+      return source;
+    if (copy_if_live) {
+      BufferId copy = NewBuffer(BufferKind::kArena, buffer.size, position);
+      buffers.copies_before.push_back({source, copy, buffer.size});
+      buffers.operands[operand][leaf] = copy;
+      return copy;
+    }
+  }
+  return NewBuffer(BufferKind::kArena, result_size, position);
 }
 
 Status Assigner::AssignCustomCall(const Instruction& op, int64_t position,
@@ -271,9 +275,13 @@ void Assigner::AssignWhile(const Instruction& op, int64_t position,
     bool passed_through = producer->opcode() == Opcode::kParameter &&
                           producer->parameter_number == 0 &&
                           producer_leaf == static_cast<int64_t>(leaf);
+    // A leaf the body updates in place is one buffer in both sets too.
+    const bool updated_in_place =
+        in_place_ != nullptr &&
+        in_place_->Writes(body, static_cast<int64_t>(leaf));
     if (!leaves[leaf]->IsArray())
       buffers.temps.push_back(kNoBuffer);
-    else if (passed_through)
+    else if (passed_through || updated_in_place)
       buffers.temps.push_back(buffers.leaves[leaf]);
     else
       buffers.temps.push_back(
@@ -396,6 +404,8 @@ StatusOr<BufferAssignment> Assigner::Run() {
             BufferId id =
                 NewBuffer(BufferKind::kParameter, leaf->byte_size(), p);
             result_.buffers[static_cast<size_t>(id)].number = number;
+            result_.buffers[static_cast<size_t>(id)].handed_over =
+                in_place_ != nullptr && in_place_->Writes(&computation, number);
             buffers.leaves.push_back(id);
           } else {
             buffers.leaves.push_back(kNoBuffer);
@@ -458,6 +468,52 @@ StatusOr<BufferAssignment> Assigner::Run() {
       case Opcode::kWhile:
         AssignWhile(op, p, buffers);
         break;
+      case Opcode::kDynamicUpdateSlice:
+        buffers.leaves = {
+            Overwrite(op, p, buffers, 0, 0, false, op.shape().byte_size())};
+        break;
+      case Opcode::kCopy: {
+        // A copy of an array nothing reads afterwards is that array: the
+        // executor's copy is then from a buffer to itself, which it skips.
+        std::vector<const Shape*> leaves = op.shape().Leaves();
+        buffers.leaves.clear();
+        for (size_t leaf = 0; leaf < leaves.size(); ++leaf)
+          buffers.leaves.push_back(leaves[leaf]->IsArray()
+                                       ? Overwrite(op, p, buffers, 0, leaf,
+                                                   false,
+                                                   leaves[leaf]->byte_size())
+                                       : kNoBuffer);
+        break;
+      }
+      case Opcode::kCall: {
+        // A result leaf the callee computes over one of its parameters'
+        // arrays takes that argument's buffer (or a copy of it).
+        std::vector<const Shape*> leaves = op.shape().Leaves();
+        std::vector<int64_t> overwritten(leaves.size(), -1);
+        if (in_place_ != nullptr)
+          for (const InPlaceUpdate& update :
+               in_place_->Of(op.called_computations()[0]))
+            overwritten[static_cast<size_t>(update.output_leaf)] =
+                update.parameter_leaf;
+        buffers.leaves.clear();
+        for (size_t r = 0; r < leaves.size(); ++r) {
+          if (overwritten[r] < 0) {
+            buffers.leaves.push_back(
+                leaves[r]->IsArray()
+                    ? NewBuffer(BufferKind::kArena, leaves[r]->byte_size(), p)
+                    : kNoBuffer);
+            continue;
+          }
+          size_t operand = 0;
+          int64_t leaf = overwritten[r];
+          while (leaf >= static_cast<int64_t>(buffers.operands[operand].size()))
+            leaf -= static_cast<int64_t>(buffers.operands[operand++].size());
+          buffers.leaves.push_back(Overwrite(op, p, buffers, operand,
+                                             static_cast<size_t>(leaf), true,
+                                             leaves[r]->byte_size()));
+        }
+        break;
+      }
       default:
         buffers.leaves = FreshLeaves(op, p);
         break;
@@ -504,8 +560,9 @@ int64_t TupleElementLeafOffset(const Shape& tuple, int64_t index) {
   return offset;
 }
 
-StatusOr<BufferAssignment> AssignBuffers(const Computation& computation) {
-  return Assigner(computation).Run();
+StatusOr<BufferAssignment> AssignBuffers(const Computation& computation,
+                                         const InPlaceAnalysis* in_place) {
+  return Assigner(computation, in_place).Run();
 }
 
 }  // namespace xffi::compiler

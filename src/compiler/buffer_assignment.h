@@ -10,6 +10,11 @@
 // maps to them is dead (first fit over a linear schedule: the instruction
 // order, which keeps side effects in their order).
 //
+// In place: a dynamic-update-slice takes its operand's buffer when nothing
+// reads that operand after it (the kernel then writes only the update), and
+// so do a copy (which then copies nothing) and a call whose callee updates a
+// parameter in place (in_place.h).
+//
 // Aliasing: a custom-call result named in output_operand_aliases, and a while
 // loop's state, take over their operand's buffer when nothing reads that
 // buffer afterwards; otherwise (the operand is still read later, is a
@@ -27,6 +32,8 @@
 
 namespace xffi::compiler {
 
+class InPlaceAnalysis;
+
 // Buffer ids index BufferAssignment::buffers; tokens have none.
 using BufferId = int32_t;
 inline constexpr BufferId kNoBuffer = -1;
@@ -41,7 +48,10 @@ struct Buffer {
   size_t size = 0;     // bytes of the array
   int64_t number = 0;  // kParameter: parameter leaf; kOutput: root leaf
   const void* constant = nullptr;  // kConstant
-  size_t offset = 0;               // kArena: from the arena's start
+  // kParameter: every caller hands this leaf's memory over to be
+  // overwritten (InPlaceAnalysis), so an in-place update may write it.
+  bool handed_over = false;
+  size_t offset = 0;  // kArena: from the arena's start
   // Schedule positions: defined before the op at `defined_at` runs, last
   // read by the op at `live_until` (the root's leaves live to the end).
   int64_t defined_at = 0, live_until = 0;
@@ -99,7 +109,11 @@ int64_t TupleElementLeafOffset(const Shape& tuple, int64_t index);
 // `computation` belongs to a verified module (layouts and aliases of custom
 // calls are checked there). Fails (INVALID_ARGUMENT naming the op) on an
 // aliased pair whose layouts differ, which the CPU cannot run.
-StatusOr<BufferAssignment> AssignBuffers(const Computation& computation);
+// With `in_place` (the analysis of the computation's module), calls and
+// while loops update arrays in place where it found they can, and
+// parameter leaves handed over are written in place.
+StatusOr<BufferAssignment> AssignBuffers(
+    const Computation& computation, const InPlaceAnalysis* in_place = nullptr);
 
 }  // namespace xffi::compiler
 

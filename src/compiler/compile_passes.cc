@@ -1,6 +1,8 @@
 // RunCompilePasses: the pass pipeline Compile runs.
 #include "compiler/compile_passes.h"
 
+#include "passes/algebraic_simplifier.h"
+#include "passes/common_subexpression_elimination.h"
 #include "passes/dead_code_elimination.h"
 #include "passes/loop_fusion.h"
 #include "passes/pass_manager.h"
@@ -17,6 +19,8 @@ Status RunCompilePasses(Module& module, const CompileOptions& options) {
   // Dead code goes after the emulation, which leaves some (the devices'
   // copies of values a collective does not read, say).
   pipeline.Add<passes::SpmdEmulation>();
+  pipeline.Add<passes::AlgebraicSimplifier>();
+  pipeline.Add<passes::CommonSubexpressionElimination>();
   if (options.eliminate_dead_code) pipeline.Add<passes::DeadCodeElimination>();
   if (options.fuse_loops) {
     pipeline.Add<passes::LoopFusion>();

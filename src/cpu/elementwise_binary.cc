@@ -164,6 +164,14 @@ StatusOr<Kernel> MakeBinaryKernel(const Instruction& inst) {
       return MakeBinary<ops::ShiftRightLogical>(inst, *type);
     case Opcode::kAtan2:
       return MakeBinary<ops::Atan2>(inst, *type);
+    case Opcode::kNextAfter:
+      return MakeBinary<ops::NextAfter>(inst, *type);
+    case Opcode::kMulhi:
+      return MakeBinary<ops::Mulhi>(inst, *type);
+    case Opcode::kPolygamma:
+      return MakeBinary<ops::Polygamma>(inst, *type);
+    case Opcode::kZeta:
+      return MakeBinary<ops::Zeta>(inst, *type);
     case Opcode::kComplex:
       return MakeComplex(inst, *type);
     default:

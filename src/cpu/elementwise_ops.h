@@ -142,6 +142,8 @@ XFFI_FLOAT_UNARY(Erf, std::erf(x))
 XFFI_FLOAT_UNARY(ErfInv, cpu::ErfInv(x))
 XFFI_FLOAT_UNARY(Lgamma, cpu::Lgamma(x))
 XFFI_FLOAT_UNARY(Digamma, cpu::Digamma(x))
+XFFI_FLOAT_UNARY(Erfc, std::erfc(x))
+XFFI_FLOAT_UNARY(BesselI1e, cpu::BesselI1e(x))
 #undef XFFI_FLOAT_UNARY
 
 // Functions of float and complex values alike.
@@ -162,6 +164,14 @@ XFFI_ANALYTIC_UNARY(Sin, std::sin(x))
 XFFI_ANALYTIC_UNARY(Cos, std::cos(x))
 XFFI_ANALYTIC_UNARY(Tan, std::tan(x))
 XFFI_ANALYTIC_UNARY(Logistic, V{1} / (V{1} + std::exp(-x)))
+XFFI_ANALYTIC_UNARY(Asin, std::asin(x))
+XFFI_ANALYTIC_UNARY(Acos, std::acos(x))
+XFFI_ANALYTIC_UNARY(Atan, std::atan(x))
+XFFI_ANALYTIC_UNARY(Asinh, std::asinh(x))
+XFFI_ANALYTIC_UNARY(Acosh, std::acosh(x))
+XFFI_ANALYTIC_UNARY(Atanh, std::atanh(x))
+XFFI_ANALYTIC_UNARY(Sinh, std::sinh(x))
+XFFI_ANALYTIC_UNARY(Cosh, std::cosh(x))
 #undef XFFI_ANALYTIC_UNARY
 
 template <typename Tr>
@@ -205,6 +215,32 @@ struct IsFinite {
   using V = typename Tr::Value;
   using Out = ElementTraits<ElementType::kPred>;
   bool operator()(V x) const { return std::isfinite(x); }
+};
+
+// chlo.is_inf and its signed forms.
+#define XFFI_FLOAT_PREDICATE(Name, expr)             \
+  template <typename Tr>                             \
+  struct Name {                                      \
+    static constexpr bool kSupported = Tr::kIsFloat; \
+    using V = typename Tr::Value;                    \
+    using Out = ElementTraits<ElementType::kPred>;   \
+    bool operator()(V x) const { return expr; }      \
+  };
+XFFI_FLOAT_PREDICATE(IsInf, std::isinf(x))
+XFFI_FLOAT_PREDICATE(IsPosInf, std::isinf(x) && x > 0)
+XFFI_FLOAT_PREDICATE(IsNegInf, std::isinf(x) && x < 0)
+#undef XFFI_FLOAT_PREDICATE
+
+template <typename Tr>
+struct Conj {
+  static constexpr bool kSupported = Tr::kIsFloat || Tr::kIsComplex;
+  XFFI_UNARY_PROLOGUE
+  R operator()(V x) const {
+    if constexpr (Tr::kIsComplex)
+      return std::conj(x);
+    else
+      return x;
+  }
 };
 
 template <typename Tr>
@@ -458,6 +494,67 @@ struct Atan2 {
   static constexpr bool kSupported = Tr::kIsFloat;
   XFFI_BINARY_PROLOGUE
   V operator()(V a, V b) const { return std::atan2(a, b); }
+};
+
+// nextafter in the type's own precision: f32 and f64 by the library, f16
+// and bf16 (whose values widen to float) by a step of their bit pattern.
+template <typename Tr>
+struct NextAfter {
+  static constexpr bool kSupported =
+      Tr::kType == ElementType::kF32 || Tr::kType == ElementType::kF64 ||
+      Tr::kType == ElementType::kF16 || Tr::kType == ElementType::kBF16;
+  XFFI_BINARY_PROLOGUE
+  V operator()(V a, V b) const {
+    if constexpr (Tr::kNative) {
+      return std::nextafter(a, b);
+    } else {
+      if (std::isnan(a) || std::isnan(b)) return a + b;
+      if (a == b) return b;
+      using S = typename Tr::Storage;
+      constexpr S kSign = static_cast<S>(S{1} << (Tr::kBits - 1));
+      if (a == 0) return Tr::Load(static_cast<S>(b < 0 ? kSign | 1 : 1));
+      const S bits = Tr::Store(a);
+      // Sign and magnitude: away from zero is one up in magnitude.
+      const bool away = (a < b) == (a > 0);
+      return Tr::Load(static_cast<S>(away ? bits + 1 : bits - 1));
+    }
+  }
+};
+
+// chlo.mulhi: the high half of the double-width product.
+template <typename Tr>
+struct Mulhi {
+  static constexpr bool kSupported = Tr::kIsInteger && Tr::kBits >= 8;
+  XFFI_BINARY_PROLOGUE
+  V operator()(V a, V b) const {
+    if constexpr (Tr::kBits == 64) {
+      if constexpr (Tr::kIsSigned) {
+        __extension__ using Wide = __int128;
+        return static_cast<V>((Wide{a} * Wide{b}) >> 64);
+      } else {
+        __extension__ using Wide = unsigned __int128;
+        return static_cast<V>((Wide{a} * Wide{b}) >> 64);
+      }
+    } else {
+      using Wide = std::conditional_t<Tr::kIsSigned, int64_t, uint64_t>;
+      return static_cast<V>((static_cast<Wide>(a) * static_cast<Wide>(b)) >>
+                            Tr::kBits);
+    }
+  }
+};
+
+template <typename Tr>
+struct Polygamma {
+  static constexpr bool kSupported = Tr::kIsFloat;
+  XFFI_BINARY_PROLOGUE
+  V operator()(V n, V x) const { return cpu::Polygamma(n, x); }
+};
+
+template <typename Tr>
+struct Zeta {
+  static constexpr bool kSupported = Tr::kIsFloat;
+  XFFI_BINARY_PROLOGUE
+  V operator()(V x, V q) const { return cpu::Zeta(x, q); }
 };
 
 #undef XFFI_BINARY_PROLOGUE

@@ -105,6 +105,34 @@ StatusOr<Kernel> MakeUnaryKernel(const Instruction& inst) {
       return MakeUnary<ops::Lgamma>(inst, type);
     case Opcode::kDigamma:
       return MakeUnary<ops::Digamma>(inst, type);
+    case Opcode::kErfc:
+      return MakeUnary<ops::Erfc>(inst, type);
+    case Opcode::kBesselI1e:
+      return MakeUnary<ops::BesselI1e>(inst, type);
+    case Opcode::kAsin:
+      return MakeUnary<ops::Asin>(inst, type);
+    case Opcode::kAcos:
+      return MakeUnary<ops::Acos>(inst, type);
+    case Opcode::kAtan:
+      return MakeUnary<ops::Atan>(inst, type);
+    case Opcode::kAsinh:
+      return MakeUnary<ops::Asinh>(inst, type);
+    case Opcode::kAcosh:
+      return MakeUnary<ops::Acosh>(inst, type);
+    case Opcode::kAtanh:
+      return MakeUnary<ops::Atanh>(inst, type);
+    case Opcode::kSinh:
+      return MakeUnary<ops::Sinh>(inst, type);
+    case Opcode::kCosh:
+      return MakeUnary<ops::Cosh>(inst, type);
+    case Opcode::kIsInf:
+      return MakeUnary<ops::IsInf>(inst, type);
+    case Opcode::kIsPosInf:
+      return MakeUnary<ops::IsPosInf>(inst, type);
+    case Opcode::kIsNegInf:
+      return MakeUnary<ops::IsNegInf>(inst, type);
+    case Opcode::kConj:
+      return MakeUnary<ops::Conj>(inst, type);
     default:
       return NotFound(inst.Describe() + " is not a unary elementwise op");
   }

@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 
+#include "compiler/in_place.h"
 #include "cpu/custom_call_thunk.h"
 #include "cpu/fused_loop.h"
 #include "cpu/region_runner.h"
@@ -244,6 +245,7 @@ struct Runtime {
   explicit Runtime(Platform platform) : context(platform) {}
   ExecutionContext context;
   std::unique_ptr<ThreadPool> pool;
+  std::unique_ptr<compiler::InPlaceAnalysis> in_place;
   ExecutorEnv env;
 };
 
@@ -396,7 +398,7 @@ CompiledComputation::~CompiledComputation() {
 StatusOr<std::unique_ptr<CompiledComputation>> CompiledComputation::Build(
     const Computation& computation, ExecutorEnv& env) {
   StatusOr<compiler::BufferAssignment> assignment =
-      compiler::AssignBuffers(computation);
+      compiler::AssignBuffers(computation, env.in_place);
   if (!assignment.ok()) return assignment.status();
   std::unique_ptr<CompiledComputation> compiled(
       new CompiledComputation(computation, std::move(*assignment)));
@@ -448,10 +450,12 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
         std::vector<BufferCopy> copies;
         std::vector<BufferId> from = Flatten(buffers.operands);
         std::vector<size_t> sizes = LeafSizes(op.shape());
+        // A leaf copied into its own buffer (a dead operand's) costs nothing.
         for (size_t i = 0; i < buffers.leaves.size(); ++i)
-          if (buffers.leaves[i] != kNoBuffer)
+          if (buffers.leaves[i] != kNoBuffer && buffers.leaves[i] != from[i])
             copies.push_back({from[i], buffers.leaves[i], sizes[i]});
-        thunks_.push_back(std::make_unique<CopyThunk>(std::move(copies)));
+        if (!copies.empty())
+          thunks_.push_back(std::make_unique<CopyThunk>(std::move(copies)));
         break;
       }
       case Opcode::kFusion: {
@@ -596,6 +600,8 @@ StatusOr<std::unique_ptr<Executable>> CreateExecutable(
   runtime->env.kernels = std::move(kernels);
   runtime->env.context = &runtime->context;
   runtime->env.pool = runtime->pool.get();
+  runtime->in_place = std::make_unique<compiler::InPlaceAnalysis>(module);
+  runtime->env.in_place = runtime->in_place.get();
   StatusOr<CompiledComputation*> entry = runtime->env.Get(module.entry());
   if (!entry.ok()) return entry.status();
   return std::unique_ptr<Executable>(

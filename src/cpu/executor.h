@@ -40,6 +40,8 @@ struct ExecutorEnv {
   KernelFactory kernels;
   ExecutionContext* context = nullptr;
   ThreadPool* pool = nullptr;
+  // Which computations update arrays in place (null: none do).
+  const compiler::InPlaceAnalysis* in_place = nullptr;
 
   StatusOr<CompiledComputation*> Get(const Computation* computation);
   CompiledComputation* Find(const Computation* computation) const;
@@ -58,7 +60,9 @@ class CompiledComputation {
   // One address per parameter leaf and per root leaf (null for tokens).
   // Outputs must not overlap parameters, except that an output may be the
   // very buffer of the same-numbered parameter leaf when the computation
-  // returns that leaf unchanged (a loop body's pass-through state).
+  // returns that leaf unchanged (a loop body's pass-through state), and
+  // output k is the buffer of parameter leaf p for each in-place update
+  // (k, p) of env.in_place (the caller hands that array over).
   Status Run(const void* const* parameters, void* const* outputs);
 
   const Computation& computation() const { return computation_; }

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "cpu/elementwise_loops.h"
+#include "cpu/parallel.h"
+#include "xffi/runtime/thread_pool.h"
 
 namespace xffi::cpu {
 namespace {
@@ -536,21 +538,25 @@ class FusedLoop {
       if (!status.ok()) return status;
     }
     auto* output = static_cast<unsigned char*>(args.results[0].data);
-    if (args.pool == nullptr || plan.n < kParallelThreshold)
+    // Each tiled value costs about one elementwise op per element.
+    const int64_t chunk =
+        args.pool == nullptr
+            ? plan.n
+            : ChunkSize(args.pool->num_threads(), plan.n,
+                        kElementNanos * static_cast<double>(plan.tiles.size()),
+                        plan.tile);
+    if (chunk >= plan.n)
       return RunTiles(plan, arrays_, output, 0, plan.n, caller_);
     Status failure;
     std::mutex failure_mutex;
-    ParallelFor(
-        args.pool, plan.n,
-        [&](int64_t begin, int64_t end) {
-          TileBuffers buffers(plan);
-          Status status = RunTiles(plan, arrays_, output, begin, end, buffers);
-          if (!status.ok()) {
-            std::lock_guard<std::mutex> lock(failure_mutex);
-            failure = status;
-          }
-        },
-        plan.tile);
+    args.pool->ParallelFor(plan.n, chunk, [&](int64_t begin, int64_t end) {
+      TileBuffers buffers(plan);
+      Status status = RunTiles(plan, arrays_, output, begin, end, buffers);
+      if (!status.ok()) {
+        std::lock_guard<std::mutex> lock(failure_mutex);
+        failure = status;
+      }
+    });
     return failure;
   }
 

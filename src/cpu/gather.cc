@@ -3,10 +3,12 @@
 // so the slice fits (as XLA does), and copy the slice with a CopyPlan built
 // at compile time (slice dims -> the result's offset dims).
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "cpu/index_util.h"
+#include "cpu/parallel.h"
 #include "cpu/structural_kernels.h"
 
 namespace xffi::cpu {
@@ -24,17 +26,51 @@ struct GatherPlan {
   // Operand batching dims: the batch position dim and operand stride (bytes).
   std::vector<int64_t> batching_position, batching_strides;
   CopyPlan slice;
+  // The slice's byte size when it is one element (a copy of that many
+  // bytes then), else -1.
+  int64_t single_element = -1;
+  // About what one batch position costs (nanoseconds).
+  double position_nanos = 0;
 };
 
-Status RunGather(const GatherPlan& plan, const KernelArgs& args) {
-  const char* operand = static_cast<const char*>(args.operands[0].data);
-  const char* indices = static_cast<const char*>(args.operands[1].data);
-  char* out = static_cast<char*>(args.results[0].data);
+// Copies one element of `size` bytes.
+inline void CopyElement(char* dst, const char* src, int64_t size) {
+  switch (size) {
+    case 1:
+      *dst = *src;
+      return;
+    case 2:
+      std::memcpy(dst, src, 2);
+      return;
+    case 4:
+      std::memcpy(dst, src, 4);
+      return;
+    case 8:
+      std::memcpy(dst, src, 8);
+      return;
+    default:
+      std::memcpy(dst, src, static_cast<size_t>(size));
+  }
+}
+
+// The batch positions whose first coordinate is in [begin, end) (all of
+// them for a gather without batch dims).
+void GatherRange(const GatherPlan& plan, const char* operand,
+                 const char* indices, char* out, int64_t begin, int64_t end) {
   const size_t rank = plan.batch_dims.size();
-  for (int64_t d : plan.batch_dims)
-    if (d == 0) return Status::Ok();
-  std::vector<int64_t> position(rank, 0);
+  int64_t small[8] = {};
+  std::vector<int64_t> big;
+  int64_t* position = small;
+  if (rank > 8) {
+    big.assign(rank, 0);
+    position = big.data();
+  }
   int64_t out_off = 0, index_off = 0;
+  if (rank > 0) {
+    position[0] = begin;
+    out_off = begin * plan.batch_out_strides[0];
+    index_off = begin * plan.batch_index_strides[0];
+  }
   while (true) {
     int64_t src = 0;
     for (size_t k = 0; k < plan.start_strides.size(); ++k) {
@@ -48,19 +84,107 @@ Status RunGather(const GatherPlan& plan, const KernelArgs& args) {
     for (size_t j = 0; j < plan.batching_position.size(); ++j)
       src += position[static_cast<size_t>(plan.batching_position[j])] *
              plan.batching_strides[j];
-    plan.slice.Run(out + out_off, operand + src);
+    if (plan.single_element >= 0)
+      CopyElement(out + out_off, operand + src, plan.single_element);
+    else
+      plan.slice.Run(out + out_off, operand + src);
     size_t d = rank;
     while (true) {
-      if (d == 0) return Status::Ok();
+      if (d == 0) return;
       --d;
       out_off += plan.batch_out_strides[d];
       index_off += plan.batch_index_strides[d];
-      if (++position[d] < plan.batch_dims[d]) break;
+      if (++position[d] < (d == 0 ? end : plan.batch_dims[d])) break;
+      if (d == 0) return;
       out_off -= plan.batch_out_strides[d] * plan.batch_dims[d];
       index_off -= plan.batch_index_strides[d] * plan.batch_dims[d];
       position[d] = 0;
     }
   }
+}
+
+// take_along_axis's form: one-element slices of 4-byte elements, one start
+// index of type I, batch positions [outer..., inner]: a typed inner loop.
+template <typename I>
+void GatherPoints(const GatherPlan& plan, const char* operand,
+                  const char* indices, char* out, int64_t begin, int64_t end) {
+  const size_t rank = plan.batch_dims.size();
+  const size_t inner = rank - 1;
+  const int64_t count = plan.batch_dims[inner];
+  const int64_t out_step = plan.batch_out_strides[inner] / 4;
+  const int64_t index_step =
+      plan.batch_index_strides[inner] / static_cast<int64_t>(sizeof(I));
+  const int64_t stride = plan.start_strides[0] / 4;
+  const int64_t max = plan.start_max[0];
+  // The inner dimension's share of the batching offset (elements).
+  int64_t inner_batching = 0;
+  for (size_t j = 0; j < plan.batching_position.size(); ++j)
+    if (static_cast<size_t>(plan.batching_position[j]) == inner)
+      inner_batching += plan.batching_strides[j] / 4;
+  int64_t position[8] = {};
+  // Outer positions: every dim but the inner one, dim 0 in [begin, end)
+  // (when the inner dim is dim 0, the range is of it).
+  position[0] = begin;
+  while (true) {
+    int64_t out_off = 0, index_off = 0, base = 0;
+    for (size_t d = 0; d < inner; ++d) {
+      out_off += position[d] * plan.batch_out_strides[d];
+      index_off += position[d] * plan.batch_index_strides[d];
+    }
+    for (size_t j = 0; j < plan.batching_position.size(); ++j)
+      if (static_cast<size_t>(plan.batching_position[j]) != inner)
+        base += position[plan.batching_position[j]] * plan.batching_strides[j];
+    const float* src = reinterpret_cast<const float*>(operand + base);
+    float* dst = reinterpret_cast<float*>(out + out_off);
+    const I* idx = reinterpret_cast<const I*>(indices + index_off);
+    const int64_t j0 = inner == 0 ? begin : 0;
+    const int64_t j1 = inner == 0 ? end : count;
+    for (int64_t j = j0; j < j1; ++j) {
+      const int64_t i = std::clamp<int64_t>(idx[j * index_step], 0, max);
+      dst[j * out_step] = src[i * stride + j * inner_batching];
+    }
+    if (inner == 0) return;
+    size_t d = inner;
+    while (true) {
+      if (d == 0) return;
+      --d;
+      if (++position[d] < (d == 0 ? end : plan.batch_dims[d])) break;
+      if (d == 0) return;
+      position[d] = 0;
+    }
+  }
+}
+
+Status RunGather(const GatherPlan& plan, const KernelArgs& args) {
+  const char* operand = static_cast<const char*>(args.operands[0].data);
+  const char* indices = static_cast<const char*>(args.operands[1].data);
+  char* out = static_cast<char*>(args.results[0].data);
+  for (int64_t d : plan.batch_dims)
+    if (d == 0) return Status::Ok();
+  if (plan.batch_dims.empty()) {
+    GatherRange(plan, operand, indices, out, 0, 1);
+    return Status::Ok();
+  }
+  // Positions write disjoint parts of the result: split the first batch
+  // dimension.
+  const int64_t extent = plan.batch_dims[0];
+  const double per_item =
+      plan.position_nanos *
+      static_cast<double>(Product(plan.batch_dims) / extent);
+  const bool points = plan.single_element == 4 &&
+                      plan.start_strides.size() == 1 &&
+                      plan.batch_dims.size() <= 8 &&
+                      (plan.index_type == ElementType::kS32 ||
+                       plan.index_type == ElementType::kS64);
+  ParallelFor(args.pool, extent, per_item, [&](int64_t begin, int64_t end) {
+    if (!points)
+      GatherRange(plan, operand, indices, out, begin, end);
+    else if (plan.index_type == ElementType::kS32)
+      GatherPoints<int32_t>(plan, operand, indices, out, begin, end);
+    else
+      GatherPoints<int64_t>(plan, operand, indices, out, begin, end);
+  });
+  return Status::Ok();
 }
 
 bool Contains(const std::vector<int64_t>& v, int64_t x) {
@@ -180,6 +304,9 @@ StatusOr<Kernel> MakeGatherKernel(const Instruction& inst) {
     return fail("offset_dims has too many entries");
   plan.slice =
       CopyPlan(slice_dims, slice_src, slice_dst, static_cast<size_t>(esize));
+  const int64_t slice_elements = Product(slice_dims);
+  if (slice_elements == 1) plan.single_element = esize;
+  plan.position_nanos = 4 + 0.3 * static_cast<double>(slice_elements);
   return Kernel([plan = std::move(plan)](const KernelArgs& args) {
     return RunGather(plan, args);
   });

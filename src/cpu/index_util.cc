@@ -83,11 +83,18 @@ void CopyPlan::RunInner(char* dst, const char* src) const {
 }
 
 void CopyPlan::Run(void* dst_data, const void* src_data) const {
-  if (empty_) return;
+  RunOuter(dst_data, src_data, 0, outer_extent());
+}
+
+void CopyPlan::RunOuter(void* dst_data, const void* src_data, int64_t begin,
+                        int64_t end) const {
+  if (empty_ || begin >= end) return;
   char* dst = static_cast<char*>(dst_data);
   const char* src = static_cast<const char*>(src_data);
   const size_t rank = dims_.size();
   if (rank == 0) return RunInner(dst, src);
+  dst += begin * dst_strides_[0];
+  src += begin * src_strides_[0];
   int64_t index[16] = {};
   std::vector<int64_t> big_index;
   int64_t* idx = index;
@@ -99,13 +106,14 @@ void CopyPlan::Run(void* dst_data, const void* src_data) const {
     RunInner(dst, src);
     size_t d = rank;
     while (d-- > 0) {
+      const int64_t extent = d == 0 ? end - begin : dims_[d];
       dst += dst_strides_[d];
       src += src_strides_[d];
-      if (++idx[d] < dims_[d]) break;
-      dst -= dst_strides_[d] * dims_[d];
-      src -= src_strides_[d] * dims_[d];
-      idx[d] = 0;
+      if (++idx[d] < extent) break;
       if (d == 0) return;
+      dst -= dst_strides_[d] * extent;
+      src -= src_strides_[d] * extent;
+      idx[d] = 0;
     }
   }
 }

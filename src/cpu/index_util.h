@@ -82,6 +82,16 @@ class CopyPlan {
   void Run(void* dst, const void* src) const;
   bool empty() const { return empty_; }
 
+  // Pieces that may run concurrently: Run restricted to [begin, end) of the
+  // outermost loop, which has outer_extent() steps (1 for a single run).
+  void RunOuter(void* dst, const void* src, int64_t begin, int64_t end) const;
+  int64_t outer_extent() const { return dims_.empty() ? 1 : dims_[0]; }
+  // Elements and bytes one Run copies.
+  int64_t element_count() const {
+    return empty_ ? 0 : Product(dims_) * inner_count_;
+  }
+  bool inner_memcpy() const { return inner_memcpy_; }
+
  private:
   void RunInner(char* dst, const char* src) const;
 

@@ -32,6 +32,22 @@ StatusOr<Kernel> MakeStructuralKernel(const Instruction& instruction) {
       return MakeReduceWindowKernel(instruction);
     case Opcode::kSort:
       return MakeSortKernel(instruction);
+    case Opcode::kConvolution:
+      return MakeConvolutionKernel(instruction);
+    case Opcode::kSelectAndScatter:
+      return MakeSelectAndScatterKernel(instruction);
+    case Opcode::kBatchNormTraining:
+    case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormGrad:
+      return MakeBatchNormKernel(instruction);
+    case Opcode::kFft:
+      return MakeFftKernel(instruction);
+    case Opcode::kRngBitGenerator:
+      return MakeRngBitGeneratorKernel(instruction);
+    case Opcode::kTopK:
+      return MakeTopKKernel(instruction);
+    case Opcode::kReducePrecision:
+      return MakeReducePrecisionKernel(instruction);
     default:
       return NotFound("op " + instruction.Describe() + " is not structural");
   }

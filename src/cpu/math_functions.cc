@@ -111,4 +111,92 @@ double Digamma(double x) {
 
 float Digamma(float x) { return static_cast<float>(Digamma(double{x})); }
 
+double BesselI1e(double x) {
+  if (std::isnan(x)) return x;
+  const double a = std::fabs(x);
+  double value;
+  if (a < 700.0) {
+    value = std::cyl_bessel_i(1.0, a) * std::exp(-a);
+  } else {
+    // The asymptotic series; I1 itself would overflow.
+    const double t = 1.0 / (8.0 * a);
+    value =
+        (1.0 - 3.0 * t - 7.5 * t * t) / std::sqrt(2.0 * std::numbers::pi * a);
+  }
+  return x < 0 ? -value : value;
+}
+
+float BesselI1e(float x) { return static_cast<float>(BesselI1e(double{x})); }
+
+double Zeta(double x, double q) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  if (std::isnan(x) || std::isnan(q)) return kNaN;
+  if (x == 1.0) return kInf;
+  if (x < 1.0) return kNaN;
+  if (q <= 0.0) {
+    if (q == std::floor(q)) return kInf;
+    // (k + q)^-x of a negative base: real only for integer x.
+    if (x != std::floor(x)) return kNaN;
+  }
+  // Euler-Maclaurin: sum the first terms directly, then the integral and
+  // the Bernoulli corrections B_2j / (2j)! of the tail.
+  constexpr double kFactorialOverBernoulli[] = {12.0,
+                                                -720.0,
+                                                30240.0,
+                                                -1209600.0,
+                                                47900160.0,
+                                                -1.8924375803183791606e9,
+                                                7.47242496e10,
+                                                -2.950130727918164224e12,
+                                                1.1646782814350067249e14,
+                                                -4.5979787224074726105e15,
+                                                1.8152105401943546773e17,
+                                                -7.1661652561756670113e18};
+  constexpr double kEpsilon = 1.1102230246251565e-16;
+  double sum = std::pow(q, -x);
+  double a = q, term = 0.0;
+  int i = 0;
+  while (i < 9 || a <= 9.0) {
+    ++i;
+    a += 1.0;
+    term = std::pow(a, -x);
+    sum += term;
+    if (std::fabs(term / sum) < kEpsilon) return sum;
+  }
+  const double w = a;
+  sum += term * w / (x - 1.0);
+  sum -= 0.5 * term;
+  double rising = 1.0, k = 0.0;
+  for (double divisor : kFactorialOverBernoulli) {
+    rising *= x + k;
+    term /= w;
+    const double correction = rising * term / divisor;
+    sum += correction;
+    if (std::fabs(correction / sum) < kEpsilon) break;
+    k += 1.0;
+    rising *= x + k;
+    term /= w;
+    k += 1.0;
+  }
+  return sum;
+}
+
+float Zeta(float x, float q) {
+  return static_cast<float>(Zeta(double{x}, double{q}));
+}
+
+double Polygamma(double n, double x) {
+  if (std::isnan(n) || std::isnan(x) || n < 0 || n != std::floor(n))
+    return std::numeric_limits<double>::quiet_NaN();
+  if (n == 0) return Digamma(x);
+  // psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x)
+  const double sign = std::fmod(n, 2.0) == 0.0 ? -1.0 : 1.0;
+  return sign * std::exp(std::lgamma(n + 1.0)) * Zeta(n + 1.0, x);
+}
+
+float Polygamma(float n, float x) {
+  return static_cast<float>(Polygamma(double{n}, double{x}));
+}
+
 }  // namespace xffi::cpu

@@ -1,5 +1,5 @@
-// xffi: the special functions behind chlo's erf_inv, lgamma and digamma, and
-// a vectorisable single-precision exponential.
+// xffi: the special functions behind chlo's erf_inv, lgamma, digamma,
+// bessel_i1e, zeta and polygamma.
 #ifndef XFFI_SRC_CPU_MATH_FUNCTIONS_H_
 #define XFFI_SRC_CPU_MATH_FUNCTIONS_H_
 
@@ -17,6 +17,20 @@ float Lgamma(float x);
 // of chlo.digamma gives.
 double Digamma(double x);
 float Digamma(float x);
+
+// exp(-|x|) I1(x), the exponentially scaled modified Bessel function of
+// order one (odd in x).
+double BesselI1e(double x);
+float BesselI1e(float x);
+
+// The Hurwitz zeta function sum_k (k + q)^-x: +inf at x = 1 and at the
+// non-positive integers q, NaN for x < 1 (chlo.zeta's domain).
+double Zeta(double x, double q);
+float Zeta(float x, float q);
+
+// The n-th derivative of digamma (n a non-negative integer, else NaN).
+double Polygamma(double n, double x);
+float Polygamma(float n, float x);
 
 }  // namespace xffi::cpu
 

@@ -2,65 +2,137 @@
 // into the result element its kept dimensions name, visiting the input in
 // row-major order. The fast path does this with a typed op and a tight inner
 // loop; the general path calls the region once per input element.
+#include <algorithm>
+#include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "cpu/arg_reduce.h"
 #include "cpu/index_util.h"
+#include "cpu/reduce_loops.h"
 #include "cpu/region_util.h"
 #include "cpu/structural_kernels.h"
 
 namespace xffi::cpu {
 namespace {
 
-// The input's loop nest: a steps through the input, b through the result
-// element each input element feeds (stride 0 along reduced dimensions).
-DualLoops MakeLoops(const std::vector<int64_t>& in_dims,
-                    const std::vector<bool>& reduced) {
-  std::vector<int64_t> kept_dims;
-  for (size_t i = 0; i < in_dims.size(); ++i)
-    if (!reduced[i]) kept_dims.push_back(in_dims[i]);
-  std::vector<int64_t> kept_strides = RowMajorStrides(kept_dims);
-  std::vector<int64_t> out_strides(in_dims.size(), 0);
-  size_t k = 0;
-  for (size_t i = 0; i < in_dims.size(); ++i)
-    if (!reduced[i]) out_strides[i] = kept_strides[k++];
-  return MakeDualLoops(in_dims, RowMajorStrides(in_dims), out_strides);
+// Input elements per partial result when a reduction to one element is
+// split: fixed, so the partial sums (and a float result) do not depend on
+// the number of threads.
+constexpr int64_t kPartialElements = 64 * 1024;
+
+// Whether `init` leaves every value unchanged under `op`, so that each
+// partial result may start from it.
+template <typename T>
+bool IsIdentity(CombineOp op, T init) {
+  switch (op) {
+    case CombineOp::kAdd:
+    case CombineOp::kOr:
+      return init == T(0);
+    case CombineOp::kMul:
+      return init == T(1);
+    case CombineOp::kMax:
+      if constexpr (std::is_floating_point_v<T>)
+        return init == -std::numeric_limits<T>::infinity();
+      else
+        return init == std::numeric_limits<T>::lowest();
+    case CombineOp::kMin:
+      if constexpr (std::is_floating_point_v<T>)
+        return init == std::numeric_limits<T>::infinity();
+      else
+        return init == std::numeric_limits<T>::max();
+    case CombineOp::kAnd:
+      if constexpr (std::is_integral_v<T>)
+        return init == static_cast<T>(~T(0));
+      else
+        return false;
+    default:
+      return false;
+  }
 }
 
+// Folds the runs of `loops` (offsets relative to in/out) into out.
 template <typename T, typename Op>
-Kernel FastReduce(DualLoops loops, int64_t out_count, Op op) {
-  return [loops = std::move(loops), out_count, op](const KernelArgs& args) {
+void ReduceRuns(const DualLoops& loops, const T* in, T* out, Op op,
+                int64_t in_off, int64_t out_off, int64_t n) {
+  const int64_t in_inner = loops.a_strides.back();
+  const bool inner_reduced = loops.b_strides.back() == 0;
+  const T* src = in + in_off;
+  T* dst = out + out_off;
+  if (inner_reduced) {
+    if (in_inner == 1 && n >= 16) {
+      // Independent partial results let the compiler vectorise.
+      T part[8];
+      for (int j = 0; j < 8; ++j) part[j] = src[j];
+      int64_t i = 8;
+      for (; i + 8 <= n; i += 8)
+        for (int j = 0; j < 8; ++j) part[j] = op(part[j], src[i + j]);
+      T acc = *dst;
+      for (int j = 0; j < 8; ++j) acc = op(acc, part[j]);
+      for (; i < n; ++i) acc = op(acc, src[i]);
+      *dst = acc;
+    } else {
+      T acc = *dst;
+      for (int64_t i = 0; i < n; ++i) acc = op(acc, src[i * in_inner]);
+      *dst = acc;
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) dst[i] = op(dst[i], src[i * in_inner]);
+  }
+}
+
+// About what one element costs (nanoseconds) in the fast path, and in the
+// general path with a compiled region.
+constexpr double kFastElementNanos = 0.25;
+constexpr double kRegionElementNanos = 20;
+
+template <typename T, typename Op>
+Kernel FastReduce(DualLoops loops, int64_t out_count, CombineOp combine,
+                  Op op) {
+  return [loops = std::move(loops), out_count, combine,
+          op](const KernelArgs& args) {
     const T* in = static_cast<const T*>(args.operands[0].data);
     const T init = *static_cast<const T*>(args.operands[1].data);
     T* out = static_cast<T*>(args.results[0].data);
     for (int64_t i = 0; i < out_count; ++i) out[i] = init;
-    const int64_t in_inner = loops.a_strides.back();
-    const bool inner_reduced = loops.b_strides.back() == 0;
-    ForEachRun(loops, [&](int64_t in_off, int64_t out_off, int64_t n) {
-      const T* src = in + in_off;
-      T* dst = out + out_off;
-      if (inner_reduced) {
-        if (in_inner == 1 && n >= 16) {
-          // Independent partial results let the compiler vectorise.
-          T part[8];
-          for (int j = 0; j < 8; ++j) part[j] = src[j];
-          int64_t i = 8;
-          for (; i + 8 <= n; i += 8)
-            for (int j = 0; j < 8; ++j) part[j] = op(part[j], src[i + j]);
-          T acc = *dst;
-          for (int j = 0; j < 8; ++j) acc = op(acc, part[j]);
-          for (; i < n; ++i) acc = op(acc, src[i]);
-          *dst = acc;
-        } else {
-          T acc = *dst;
-          for (int64_t i = 0; i < n; ++i) acc = op(acc, src[i * in_inner]);
-          *dst = acc;
-        }
-      } else {
-        for (int64_t i = 0; i < n; ++i) dst[i] = op(dst[i], src[i * in_inner]);
-      }
-    });
+    auto runs = [&](int64_t in_off, int64_t out_off, int64_t n) {
+      ReduceRuns(loops, in, out, op, in_off, out_off, n);
+    };
+    if (KeptSplitDim(loops) >= 0 || out_count != 1) {
+      ForEachRunParallel(loops, args.pool, kFastElementNanos, runs);
+      return Status::Ok();
+    }
+    // One result: partial results over fixed pieces of the outermost loop
+    // dimension, combined in order, when the init value may start each.
+    const int64_t extent = loops.dims[0];
+    const int64_t per_item = Product(loops.dims) / std::max<int64_t>(extent, 1);
+    const int64_t chunk =
+        std::max<int64_t>(1, kPartialElements / std::max<int64_t>(per_item, 1));
+    const int64_t chunks = extent == 0 ? 0 : (extent + chunk - 1) / chunk;
+    if (chunks < 2 || !IsIdentity(combine, init)) {
+      ForEachRun(loops, runs);
+      return Status::Ok();
+    }
+    std::vector<T> partial(static_cast<size_t>(chunks), init);
+    auto piece = [&](int64_t begin, int64_t end) {
+      T* slot = &partial[static_cast<size_t>(begin / chunk)];
+      ForEachRunIn(loops, 0, begin, end,
+                   [&](int64_t in_off, int64_t, int64_t n) {
+                     ReduceRuns(loops, in, slot, op, in_off, 0, n);
+                   });
+    };
+    if (args.pool != nullptr)
+      args.pool->ParallelFor(extent, chunk, piece);
+    else
+      for (int64_t begin = 0; begin < extent; begin += chunk)
+        piece(begin, std::min(extent, begin + chunk));
+    T acc = partial[0];
+    for (int64_t c = 1; c < chunks; ++c)
+      acc = op(acc, partial[static_cast<size_t>(c)]);
+    out[0] = acc;
     return Status::Ok();
   };
 }
@@ -116,7 +188,7 @@ StatusOr<Kernel> MakeReduceKernel(const Instruction& inst) {
   if (Status s = CheckScalarRegion(inst, region, params, types); !s.ok())
     return s;
 
-  DualLoops loops = MakeLoops(in0.dims(), reduced);
+  DualLoops loops = MakeReduceLoops(in0.dims(), reduced);
   const int64_t out_count = Product(kept_dims);
 
   CombineOp op = MatchCombineRegion(region);
@@ -124,10 +196,18 @@ StatusOr<Kernel> MakeReduceKernel(const Instruction& inst) {
     std::optional<Kernel> kernel;
     DispatchFastType(types[0], [&](auto zero) {
       using T = decltype(zero);
-      DispatchCombine<T>(
-          op, [&](auto fn) { kernel = FastReduce<T>(loops, out_count, fn); });
+      DispatchCombine<T>(op, [&](auto fn) {
+        kernel = FastReduce<T>(loops, out_count, op, fn);
+      });
     });
     if (kernel) return std::move(*kernel);
+  }
+
+  if (n == 2) {
+    if (std::optional<ArgReduceRegion> pattern = MatchArgReduceRegion(region))
+      if (std::optional<Kernel> kernel = MakeArgReduceKernel(
+              *pattern, types[0], types[1], loops, out_count))
+        return std::move(*kernel);
   }
 
   // General path: any region, any number of inputs, any types.
@@ -145,21 +225,45 @@ StatusOr<Kernel> MakeReduceKernel(const Instruction& inst) {
       in[i] = static_cast<const char*>(args.operands[i].data);
       FillElements(out[i], out_count, args.operands[n + i].data, sizes[i]);
     }
-    ScalarCombiner combiner(region, types, program ? &*program : nullptr);
-    std::vector<void*> acc(n);
-    std::vector<const void*> values(n);
     const int64_t in_inner = loops.a_strides.back();
     const int64_t out_inner = loops.b_strides.back();
-    Status status;
-    ForEachRun(loops, [&](int64_t in_off, int64_t out_off, int64_t count) {
-      for (int64_t j = 0; j < count && status.ok(); ++j) {
-        for (size_t i = 0; i < n; ++i) {
-          const int64_t e = static_cast<int64_t>(sizes[i]);
-          acc[i] = out[i] + (out_off + j * out_inner) * e;
-          values[i] = in[i] + (in_off + j * in_inner) * e;
+    // Folds the inputs of results where loop dimension `dim` is in
+    // [begin, end) (dim < 0: all of them).
+    auto fold = [&](int dim, int64_t begin, int64_t end) -> Status {
+      ScalarCombiner combiner(region, types, program ? &*program : nullptr);
+      std::vector<void*> acc(n);
+      std::vector<const void*> values(n);
+      Status status;
+      auto runs = [&](int64_t in_off, int64_t out_off, int64_t count) {
+        for (int64_t j = 0; j < count && status.ok(); ++j) {
+          for (size_t i = 0; i < n; ++i) {
+            const int64_t e = static_cast<int64_t>(sizes[i]);
+            acc[i] = out[i] + (out_off + j * out_inner) * e;
+            values[i] = in[i] + (in_off + j * in_inner) * e;
+          }
+          status = combiner.Combine(args.regions, acc.data(), values.data());
         }
-        status = combiner.Combine(args.regions, acc.data(), values.data());
-      }
+      };
+      if (dim < 0)
+        ForEachRun(loops, runs);
+      else
+        ForEachRunIn(loops, dim, begin, end, runs);
+      return status;
+    };
+    const int dim = KeptSplitDim(loops);
+    // Only a compiled region may run on several threads: the region runner
+    // runs one computation at a time.
+    if (!program || dim < 0 || args.pool == nullptr) return fold(-1, 0, 0);
+    const int64_t extent = loops.dims[static_cast<size_t>(dim)];
+    const double per_item =
+        kRegionElementNanos * static_cast<double>(Product(loops.dims) / extent);
+    std::mutex mutex;
+    Status status;
+    ParallelFor(args.pool, extent, per_item, [&](int64_t begin, int64_t end) {
+      Status part = fold(dim, begin, end);
+      if (part.ok()) return;
+      std::lock_guard<std::mutex> lock(mutex);
+      if (status.ok()) status = part;
     });
     return status;
   });

@@ -2,11 +2,13 @@
 // window covers into the init value. Per dimension, a table built at compile
 // time maps (result index, window position) to the input index, or -1 where
 // the window sits on padding or between base-dilated elements (skipped, as
-// XLA's CPU backend does).
+// XLA's CPU backend does). Cumulative windows (jnp.cumsum and kin) run as
+// scans instead (cumulative_window.h).
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cpu/cumulative_window.h"
 #include "cpu/index_util.h"
 #include "cpu/region_util.h"
 #include "cpu/structural_kernels.h"
@@ -178,6 +180,9 @@ StatusOr<Kernel> MakeReduceWindowKernel(const Instruction& inst) {
       }
     plan.tables.push_back(std::move(table));
   }
+
+  if (std::optional<Kernel> scan = MakeCumulativeWindowKernel(inst))
+    return std::move(*scan);
 
   const CombineOp op = MatchCombineRegion(plan.region);
   if (plan.n == 1 && op != CombineOp::kSet &&

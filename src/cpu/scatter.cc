@@ -29,6 +29,7 @@ struct ScatterPlan {
   std::vector<int64_t> start_strides, start_max;  // per index vector entry
   std::vector<int64_t> batching_position, batching_strides;
   DualLoops window;  // a: the update, b: the operand (elements)
+  bool single_element_window = false;
   CombineOp op = CombineOp::kNone;
   const Computation* region = nullptr;
   std::optional<ScalarProgram> program;  // the region, when it compiles
@@ -78,6 +79,25 @@ void ForEachWindow(const ScatterPlan& plan, const char* indices,
   }
 }
 
+// .at[idx].op(values) with idx a vector of I: one position dim, one start
+// index, one-element windows, no batching dims. A typed loop, in order.
+template <typename T, typename I, typename Op>
+void ScatterPoints(const ScatterPlan& plan, const char* indices,
+                   const T* updates, T* out, Op op) {
+  const int64_t count = plan.positions[0];
+  const int64_t index_step =
+      plan.position_indices[0] / static_cast<int64_t>(sizeof(I));
+  const int64_t update_step = plan.position_updates[0];
+  const int64_t stride = plan.start_strides[0], max = plan.start_max[0];
+  const I* idx = reinterpret_cast<const I*>(indices);
+  for (int64_t j = 0; j < count; ++j) {
+    const int64_t i = static_cast<int64_t>(idx[j * index_step]);
+    if (i < 0 || i > max) continue;  // out of bounds: dropped, as XLA does
+    T& o = out[i * stride];
+    o = op(o, updates[j * update_step]);
+  }
+}
+
 template <typename T, typename Op>
 Kernel FastScatter(ScatterPlan plan, Op op) {
   return [plan = std::move(plan), op](const KernelArgs& args) {
@@ -88,16 +108,31 @@ Kernel FastScatter(ScatterPlan plan, Op op) {
     const T* updates = static_cast<const T*>(args.operands[2].data);
     const int64_t ua = plan.window.a_strides.back();
     const int64_t ob = plan.window.b_strides.back();
-    ForEachWindow(plan, static_cast<const char*>(args.operands[1].data),
-                  [&](int64_t update_off, int64_t dst_off) {
-                    ForEachRun(plan.window,
-                               [&](int64_t a, int64_t b, int64_t n) {
-                                 const T* u = updates + update_off + a;
-                                 T* o = out + dst_off + b;
-                                 for (int64_t i = 0; i < n; ++i)
-                                   o[i * ob] = op(o[i * ob], u[i * ua]);
-                               });
-                  });
+    const char* indices = static_cast<const char*>(args.operands[1].data);
+    const bool points =
+        plan.single_element_window && plan.positions.size() == 1 &&
+        plan.start_strides.size() == 1 && plan.batching_position.empty();
+    if (points && plan.index_type == ElementType::kS32) {
+      ScatterPoints<T, int32_t>(plan, indices, updates, out, op);
+      return Status::Ok();
+    }
+    if (points && plan.index_type == ElementType::kS64) {
+      ScatterPoints<T, int64_t>(plan, indices, updates, out, op);
+      return Status::Ok();
+    }
+    if (plan.single_element_window) {  // .at[i].add and the like
+      ForEachWindow(plan, indices, [&](int64_t update_off, int64_t dst_off) {
+        out[dst_off] = op(out[dst_off], updates[update_off]);
+      });
+      return Status::Ok();
+    }
+    ForEachWindow(plan, indices, [&](int64_t update_off, int64_t dst_off) {
+      ForEachRun(plan.window, [&](int64_t a, int64_t b, int64_t n) {
+        const T* u = updates + update_off + a;
+        T* o = out + dst_off + b;
+        for (int64_t i = 0; i < n; ++i) o[i * ob] = op(o[i * ob], u[i * ua]);
+      });
+    });
     return Status::Ok();
   };
 }
@@ -250,6 +285,7 @@ StatusOr<Kernel> MakeScatterKernel(const Instruction& inst) {
   if (next_window != dn.update_window_dims.size())
     return fail("update_window_dims has too many entries");
   plan.window = MakeDualLoops(wdims, wa, wb);
+  plan.single_element_window = Product(wdims) == 1;
 
   for (int64_t d : dn.scatter_dims_to_operand_dims) {
     if (d < 0 || d >= operand.rank())

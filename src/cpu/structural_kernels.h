@@ -16,6 +16,16 @@ StatusOr<Kernel> MakeDotKernel(const Instruction& instruction);
 StatusOr<Kernel> MakeReduceKernel(const Instruction& instruction);
 StatusOr<Kernel> MakeReduceWindowKernel(const Instruction& instruction);
 StatusOr<Kernel> MakeSortKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeConvolutionKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeSelectAndScatterKernel(const Instruction& instruction);
+// batch-norm-training, batch-norm-inference, batch-norm-grad.
+StatusOr<Kernel> MakeBatchNormKernel(const Instruction& instruction);
+// fft, with its plans made here, once (src/cpu/fft.cc).
+StatusOr<Kernel> MakeFftKernel(const Instruction& instruction);
+// rng-bit-generator, bit-exact with XLA:CPU (src/cpu/rng_bit_generator.cc).
+StatusOr<Kernel> MakeRngBitGeneratorKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeTopKKernel(const Instruction& instruction);
+StatusOr<Kernel> MakeReducePrecisionKernel(const Instruction& instruction);
 
 }  // namespace xffi::cpu
 

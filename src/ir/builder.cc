@@ -391,6 +391,67 @@ Op Builder::ReduceWindow(const std::vector<Op>& operands,
   return Emit(std::move(instruction));
 }
 
+Op Builder::Convolution(Op lhs, Op rhs, std::vector<WindowDimension> window,
+                        const ConvolutionDimensionNumbers& dimension_numbers,
+                        int64_t feature_group_count, int64_t batch_group_count,
+                        ElementType result_type) {
+  if (!Check({lhs, rhs}, "convolution")) return Op();
+  Shape result = result_type == ElementType::kInvalid
+                     ? Shape()
+                     : Shape::Array(result_type, {});
+  auto instruction = NewInstruction(Opcode::kConvolution, {lhs, rhs}, result);
+  instruction->window = std::move(window);
+  instruction->convolution_dimension_numbers = dimension_numbers;
+  instruction->feature_group_count = feature_group_count;
+  instruction->batch_group_count = batch_group_count;
+  return Emit(std::move(instruction));
+}
+
+Op Builder::SelectAndScatter(Op operand, Computation* select,
+                             std::vector<WindowDimension> window, Op source,
+                             Op init, Computation* scatter) {
+  if (!Check({operand, source, init}, "select-and-scatter") ||
+      !CheckRegions({select, scatter}, "select-and-scatter"))
+    return Op();
+  auto instruction =
+      NewInstruction(Opcode::kSelectAndScatter, {operand, source, init});
+  instruction->AppendCalledComputation(select);
+  instruction->AppendCalledComputation(scatter);
+  instruction->window = std::move(window);
+  return Emit(std::move(instruction));
+}
+
+Op Builder::BatchNorm(Opcode opcode, const std::vector<Op>& operands,
+                      float epsilon, int64_t feature_index) {
+  if (!Check(operands, OpcodeName(opcode))) return Op();
+  auto instruction = NewInstruction(opcode, operands);
+  instruction->epsilon = epsilon;
+  instruction->feature_index = feature_index;
+  return Emit(std::move(instruction));
+}
+
+Op Builder::BatchNormTraining(Op operand, Op scale, Op offset, float epsilon,
+                              int64_t feature_index) {
+  return BatchNorm(Opcode::kBatchNormTraining, {operand, scale, offset},
+                   epsilon, feature_index);
+}
+
+Op Builder::BatchNormInference(Op operand, Op scale, Op offset, Op mean,
+                               Op variance, float epsilon,
+                               int64_t feature_index) {
+  return BatchNorm(Opcode::kBatchNormInference,
+                   {operand, scale, offset, mean, variance}, epsilon,
+                   feature_index);
+}
+
+Op Builder::BatchNormGrad(Op operand, Op scale, Op mean, Op variance,
+                          Op grad_output, float epsilon,
+                          int64_t feature_index) {
+  return BatchNorm(Opcode::kBatchNormGrad,
+                   {operand, scale, mean, variance, grad_output}, epsilon,
+                   feature_index);
+}
+
 Op Builder::Sort(const std::vector<Op>& operands, Computation* comparator,
                  int64_t dimension, bool is_stable) {
   if (!Check(operands, "sort") || !CheckRegions({comparator}, "sort"))

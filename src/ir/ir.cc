@@ -22,6 +22,20 @@ constexpr std::string_view kDirectionNames[] = {"EQ", "NE", "GE",
                                                 "GT", "LE", "LT"};
 constexpr std::string_view kComparisonTypeNames[] = {
     "DEFAULT", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"};
+constexpr std::string_view kFftTypeNames[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
+constexpr std::string_view kRngAlgorithmNames[] = {"DEFAULT", "THREE_FRY",
+                                                   "PHILOX"};
+constexpr std::string_view kRngDistributionNames[] = {"UNIFORM", "NORMAL"};
+constexpr std::string_view kTriangularTransposeNames[] = {
+    "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"};
+
+template <typename Enum, size_t N>
+std::optional<Enum> EnumFromName(const std::string_view (&names)[N],
+                                 std::string_view name) {
+  for (size_t i = 0; i < N; ++i)
+    if (names[i] == name) return static_cast<Enum>(i);
+  return std::nullopt;
+}
 constexpr std::string_view kFusionKindNames[] = {"kLoop", "kInput"};
 
 }  // namespace
@@ -48,7 +62,7 @@ std::optional<Opcode> OpcodeFromStableHloName(std::string_view name) {
 }
 
 bool IsElementwiseUnary(Opcode opcode) {
-  return opcode >= Opcode::kAbs && opcode <= Opcode::kDigamma;
+  return opcode >= Opcode::kAbs && opcode <= Opcode::kReducePrecision;
 }
 
 bool IsElementwiseBinary(Opcode opcode) {
@@ -87,14 +101,36 @@ std::optional<ComparisonType> ComparisonTypeFromName(std::string_view name) {
   return std::nullopt;
 }
 
+std::string_view FftTypeName(FftType type) {
+  return kFftTypeNames[static_cast<size_t>(type)];
+}
+std::optional<FftType> FftTypeFromName(std::string_view name) {
+  return EnumFromName<FftType>(kFftTypeNames, name);
+}
+std::string_view RngAlgorithmName(RngAlgorithm a) {
+  return kRngAlgorithmNames[static_cast<size_t>(a)];
+}
+std::optional<RngAlgorithm> RngAlgorithmFromName(std::string_view name) {
+  return EnumFromName<RngAlgorithm>(kRngAlgorithmNames, name);
+}
+std::string_view RngDistributionName(RngDistribution d) {
+  return kRngDistributionNames[static_cast<size_t>(d)];
+}
+std::optional<RngDistribution> RngDistributionFromName(std::string_view name) {
+  return EnumFromName<RngDistribution>(kRngDistributionNames, name);
+}
+std::string_view TriangularTransposeName(TriangularTranspose t) {
+  return kTriangularTransposeNames[static_cast<size_t>(t)];
+}
+std::optional<TriangularTranspose> TriangularTransposeFromName(
+    std::string_view name) {
+  return EnumFromName<TriangularTranspose>(kTriangularTransposeNames, name);
+}
 std::string_view FusionKindName(FusionKind kind) {
   return kFusionKindNames[static_cast<size_t>(kind)];
 }
-
 std::optional<FusionKind> FusionKindFromName(std::string_view name) {
-  for (size_t i = 0; i < std::size(kFusionKindNames); ++i)
-    if (kFusionKindNames[i] == name) return static_cast<FusionKind>(i);
-  return std::nullopt;
+  return EnumFromName<FusionKind>(kFusionKindNames, name);
 }
 
 std::string Location::ToString() const {
@@ -125,6 +161,9 @@ bool Instruction::HasSideEffect() const {
       return custom_call.has_side_effect;
     case Opcode::kAfterAll:
       return false;
+    case Opcode::kRng:
+      // Each rng draws new numbers: two are never one.
+      return true;
     default:
       return false;
   }

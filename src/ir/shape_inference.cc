@@ -6,8 +6,10 @@
 #include <vector>
 
 #include "ir/collective_shape_inference.h"
+#include "ir/conv_net_shape_inference.h"
 #include "ir/fusion.h"
 #include "ir/inference_failure.h"
+#include "ir/numeric_shape_inference.h"
 #include "runtime/status_macros.h"
 
 namespace xffi {
@@ -249,8 +251,14 @@ UnaryRule UnaryRuleFor(Opcode opcode) {
     case Opcode::kErfInv:
     case Opcode::kLgamma:
     case Opcode::kDigamma:
+    case Opcode::kErfc:
+    case Opcode::kBesselI1e:
+    case Opcode::kReducePrecision:
       return {kFloatClass, UnaryRule::kSame};
     case Opcode::kIsFinite:
+    case Opcode::kIsInf:
+    case Opcode::kIsPosInf:
+    case Opcode::kIsNegInf:
       return {kFloatClass, UnaryRule::kPred};
     case Opcode::kPopulationCount:
     case Opcode::kClz:
@@ -269,6 +277,11 @@ Status InferUnary(const OpView& op, Shape* out) {
   UnaryRule rule = UnaryRuleFor(op.in().opcode());
   XFFI_RETURN_IF_ERROR(op.ExpectClass(0, rule.classes));
   ElementType type = op.shape(0).element_type();
+  if (op.in().opcode() == Opcode::kReducePrecision &&
+      (op.in().exponent_bits < 1 || op.in().mantissa_bits < 0))
+    return Fail("keeps ", op.in().exponent_bits, " exponent and ",
+                op.in().mantissa_bits,
+                " mantissa bits; it needs at least 1 and 0");
   if (rule.result == UnaryRule::kComponent) type = ComplexComponentType(type);
   if (rule.result == UnaryRule::kPred) type = ElementType::kPred;
   *out = WithElementType(op.shape(0), type);
@@ -300,7 +313,12 @@ unsigned BinaryClasses(Opcode opcode) {
     case Opcode::kAtan2:
       return kFloatClass | kComplexClass;
     case Opcode::kComplex:
+    case Opcode::kNextAfter:
+    case Opcode::kPolygamma:
+    case Opcode::kZeta:
       return kFloatClass;
+    case Opcode::kMulhi:
+      return kIntegerClasses;
     default:
       return kAllClasses;
   }
@@ -972,15 +990,14 @@ Status InferReduce(const OpView& op, Shape* out) {
   return InferReduceLike(op, dims, out);
 }
 
-Status InferReduceWindow(const OpView& op, Shape* out) {
-  if (op.count() < 1 || !op.shape(0).IsArray())
-    return InferReduceLike(op, {}, out);  // reports the operand problem
-  const Shape& input = op.shape(0);
-  const std::vector<WindowDimension>& window = op.in().window;
+// The dimensions of the windows' positions over `input` (reduce-window,
+// select-and-scatter): one window dimension per input dimension.
+Status WindowPositions(const Shape& input,
+                       const std::vector<WindowDimension>& window,
+                       std::vector<int64_t>* dims) {
   if (static_cast<int64_t>(window.size()) != input.rank())
     return Fail("window has ", window.size(), " dimensions, input ",
                 input.ToString(false), " has rank ", input.rank());
-  std::vector<int64_t> dims;
   for (int64_t i = 0; i < input.rank(); ++i) {
     const WindowDimension& w = window[static_cast<size_t>(i)];
     if (w.size <= 0 || w.stride <= 0 || w.window_dilation <= 0 ||
@@ -988,6 +1005,9 @@ Status InferReduceWindow(const OpView& op, Shape* out) {
       return Fail("window dimension ", i, " has size ", w.size, ", stride ",
                   w.stride, ", dilations ", w.base_dilation, "/",
                   w.window_dilation, "; each must be positive");
+    if (w.window_reversal)
+      return Fail("window dimension ", i,
+                  " is reversed; only a convolution's window can be");
     int64_t dilated_base =
         input.dim(i) == 0 ? 0 : (input.dim(i) - 1) * w.base_dilation + 1;
     int64_t padded = dilated_base + w.padding_low + w.padding_high;
@@ -995,9 +1015,56 @@ Status InferReduceWindow(const OpView& op, Shape* out) {
     if (padded < 0)
       return Fail("padding ", w.padding_low, "_", w.padding_high,
                   " leaves input dimension ", i, " with negative size");
-    dims.push_back(padded < extent ? 0 : (padded - extent) / w.stride + 1);
+    dims->push_back(padded < extent ? 0 : (padded - extent) / w.stride + 1);
   }
+  return Status::Ok();
+}
+
+Status InferReduceWindow(const OpView& op, Shape* out) {
+  if (op.count() < 1 || !op.shape(0).IsArray())
+    return InferReduceLike(op, {}, out);  // reports the operand problem
+  std::vector<int64_t> dims;
+  XFFI_RETURN_IF_ERROR(WindowPositions(op.shape(0), op.in().window, &dims));
   return InferReduceLike(op, dims, out);
+}
+
+// select-and-scatter(operand, source, init): `select` picks one element of
+// each window of the operand, `scatter` adds the window's source element
+// into the result there; the result has the operand's shape.
+Status InferSelectAndScatter(const OpView& op, Shape* out) {
+  XFFI_RETURN_IF_ERROR(op.ExpectOperands(3));
+  XFFI_RETURN_IF_ERROR(op.ExpectArrays(0, 3));
+  XFFI_RETURN_IF_ERROR(op.ExpectCalled(2));
+  const Shape& operand = op.shape(0);
+  const Shape& source = op.shape(1);
+  XFFI_RETURN_IF_ERROR(op.ExpectScalar(2, "init value"));
+  ElementType type = operand.element_type();
+  if (source.element_type() != type || op.shape(2).element_type() != type)
+    return Fail(
+        "operand, source and init value must share one element type, "
+        "got ",
+        operand.ToString(false), ", ", source.ToString(false), " and ",
+        op.shape(2).ToString(false));
+  std::vector<int64_t> dims;
+  XFFI_RETURN_IF_ERROR(WindowPositions(operand, op.in().window, &dims));
+  for (const WindowDimension& w : op.in().window)
+    if (w.window_dilation != 1 || w.base_dilation != 1)
+      return Fail("window dilations must be 1");
+  if (source.dims() != dims)
+    return Fail("source ", source.ToString(false),
+                " must have the shape of "
+                "the windows' positions, ",
+                List(dims));
+  Shape scalar = Shape::Scalar(type);
+  const Computation* select = op.in().called_computations()[0];
+  XFFI_RETURN_IF_ERROR(
+      CheckRegionParameters(select, "select", {scalar, scalar}));
+  XFFI_RETURN_IF_ERROR(
+      CheckRegionRoot(select, "select", Shape::Scalar(ElementType::kPred)));
+  XFFI_RETURN_IF_ERROR(CheckCombiner(op.in().called_computations()[1],
+                                     "scatter", {type}, {type}));
+  *out = operand.WithoutLayout();
+  return Status::Ok();
 }
 
 Status InferSort(const OpView& op, Shape* out) {
@@ -1186,6 +1253,7 @@ Status InferByOpcode(const OpView& op, Shape* out) {
   if (IsElementwiseBinary(opcode)) return InferBinary(op, out);
   if (IsCollective(opcode) || opcode == Opcode::kManualComputation)
     return InferAcrossDevicesShape(in, out);
+  if (HasNumericShapeRule(opcode)) return InferNumericShape(in, out);
   switch (opcode) {
     case Opcode::kParameter:
       XFFI_RETURN_IF_ERROR(op.ExpectOperands(0));
@@ -1269,6 +1337,13 @@ Status InferByOpcode(const OpView& op, Shape* out) {
       return InferReduceWindow(op, out);
     case Opcode::kSort:
       return InferSort(op, out);
+    case Opcode::kSelectAndScatter:
+      return InferSelectAndScatter(op, out);
+    case Opcode::kConvolution:
+    case Opcode::kBatchNormTraining:
+    case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormGrad:
+      return InferConvNetShape(in, out);
     default:
       return Fail("has no shape rule");
   }
@@ -1287,6 +1362,8 @@ bool TakesRegions(Opcode opcode) {
     case Opcode::kReduce:
     case Opcode::kReduceWindow:
     case Opcode::kSort:
+    case Opcode::kSelectAndScatter:
+    case Opcode::kMap:
     case Opcode::kAllReduce:
     case Opcode::kReduceScatter:
     case Opcode::kManualComputation:

@@ -9,6 +9,8 @@
 #include <string_view>
 
 #include "xffi/c_api.h"
+#include "xffi/record_c_api.h"
+#include "xffi/runtime/collectives.h"
 #include "xffi/runtime/context.h"
 #include "xffi/runtime/future.h"
 #include "xffi/runtime/status.h"
@@ -26,6 +28,14 @@ struct XLA_FFI_InvokeContext {
   XLA_FFI_ExecutionStage stage = XLA_FFI_ExecutionStage_EXECUTE;
   int handler_api_minor = XLA_FFI_API_MINOR;
   std::string_view target_name;
+  // Backend extensions made for this call, because they depend on its stage
+  // and device; written by InvokeContext_FindExtension when asked for, and
+  // left uninitialised otherwise so a call pays nothing for them.
+  xffi::HostCollectives::CallExtension collectives;
+  XLA_FFI_Record_Extension record;
+  // A second lookup in the same call must see the same recording, not
+  // begin the next one.
+  bool record_bound = false;
 };
 
 namespace xffi::internal {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "xffi/ffi/types.h"
+#include "xffi/runtime/command_buffer.h"
 #include "xffi/runtime/types.h"
 
 namespace xffi {
@@ -72,6 +73,16 @@ StatusOr<void*> ExecutionContext::LookupUserData(XLA_FFI_TypeId id) const {
                     " in the execution context");
   }
   return it->second.data;
+}
+
+CallSiteState::CallSiteState() = default;
+
+CommandBuffer& CallSiteState::command_buffer() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (command_buffer_ == nullptr) {
+    command_buffer_ = std::make_unique<CommandBuffer>();
+  }
+  return *command_buffer_;
 }
 
 CallSiteState::~CallSiteState() {

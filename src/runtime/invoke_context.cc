@@ -1,10 +1,12 @@
 // The API entry points that query a handler's invoke context: user data,
 // state, stream, device memory, thread pool, run id, device ordinal,
 // extensions and custom options.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "runtime/api_internal.h"
+#include "xffi/runtime/command_buffer.h"
 #include "xffi/runtime/thread_pool.h"
 #include "xffi/runtime/types.h"
 
@@ -258,14 +260,39 @@ XLA_FFI_Error* DeviceOrdinalGet(XLA_FFI_DeviceOrdinal_Get_Args* args) {
 
 XLA_FFI_Error* InvokeContextFindExtension(
     XLA_FFI_InvokeContext_FindExtension_Args* args) {
-  return RunEntryPoint("XLA_FFI_InvokeContext_FindExtension",
-                       "XLA_FFI_InvokeContext_FindExtension_Args", args,
-                       XLA_FFI_InvokeContext_FindExtension_Args_STRUCT_SIZE,
-                       [](XLA_FFI_InvokeContext_FindExtension_Args& a) {
-                         a.extension =
-                             a.ctx->context->FindExtension(a.extension_type);
-                         return Status::Ok();
-                       });
+  return RunEntryPoint(
+      "XLA_FFI_InvokeContext_FindExtension",
+      "XLA_FFI_InvokeContext_FindExtension_Args", args,
+      XLA_FFI_InvokeContext_FindExtension_Args_STRUCT_SIZE,
+      [](XLA_FFI_InvokeContext_FindExtension_Args& a) {
+        XLA_FFI_InvokeContext* ctx = a.ctx;
+        // Extensions attached to the context win: a test or an embedder may
+        // stand in for the runtime's own.
+        a.extension = ctx->context->FindExtension(a.extension_type);
+        if (a.extension != nullptr) return Status::Ok();
+        if (a.extension_type == XLA_FFI_Extension_Collectives &&
+            ctx->context->collectives() != nullptr) {
+          int64_t device = std::max<int64_t>(ctx->context->device_ordinal(), 0);
+          a.extension = ctx->context->collectives()->Bind(ctx->stage, device,
+                                                          ctx->collectives);
+        } else if (a.extension_type == XLA_FFI_Extension_Record &&
+                   ctx->stage == XLA_FFI_ExecutionStage_RECORD &&
+                   ctx->state != nullptr) {
+          if (!ctx->record_bound) {
+            ctx->record_bound = true;
+            ctx->record.extension_base = XLA_FFI_Extension{
+                sizeof(XLA_FFI_Record_Extension),
+                XLA_FFI_ExtensionId{XLA_FFI_Extension_Record,
+                                    XLA_FFI_Extension_Record_MajorVersion,
+                                    XLA_FFI_Extension_Record_MinorVersion},
+                nullptr};
+            ctx->record.record_frame =
+                ctx->state->command_buffer().BeginRecording();
+          }
+          a.extension = &ctx->record.extension_base;
+        }
+        return Status::Ok();
+      });
 }
 
 XLA_FFI_Error* CustomOptionsGet(XLA_FFI_CustomOptions_Get_Args* args) {

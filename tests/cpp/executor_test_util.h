@@ -1,9 +1,12 @@
 // Shared by the compiler and executor tests: hand-made IR in a few lines,
 // and a small kernel set (add, subtract, multiply, maximum, negate, compare,
 // full reduce with a region) so the tests do not depend on the kernel
-// library. Ops outside the set fall back to cpu::MakeKernel.
+// library. Ops outside the set fall back to cpu::MakeKernel. HLO text
+// compiled and run in one call.
 #ifndef XFFI_TESTS_CPP_EXECUTOR_TEST_UTIL_H_
 #define XFFI_TESTS_CPP_EXECUTOR_TEST_UTIL_H_
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
@@ -16,6 +19,7 @@
 #include "cpu/kernel.h"
 #include "xffi/program/executable.h"
 #include "xffi/program/ir.h"
+#include "xffi/program/text.h"
 
 namespace xffi::test {
 
@@ -242,6 +246,26 @@ inline StatusOr<std::unique_ptr<Executable>> CompileForTest(
   if (options.intra_op_threads == 0) options.intra_op_threads = 2;
   options.fuse_loops = false;
   return CompileWithKernels(std::move(module), options, TestKernels);
+}
+
+// HLO text as a module (an empty one, and a test failure, when it does not
+// parse).
+inline Module ParseHloForTest(const std::string& text) {
+  StatusOr<Module> module = ParseHlo(text);
+  EXPECT_TRUE(module.ok()) << module.status().ToString();
+  return module.ok() ? std::move(*module) : Module();
+}
+
+// Compiles `module` (CompileForTest) and runs it once; no results, and a
+// test failure, when either fails.
+inline std::vector<Literal> CompileAndRun(
+    Module module, const std::vector<Literal>& arguments) {
+  auto exe = CompileForTest(std::move(module));
+  EXPECT_TRUE(exe.ok()) << exe.status().ToString();
+  if (!exe.ok()) return {};
+  auto out = (*exe)->Execute(arguments);
+  EXPECT_TRUE(out.ok()) << out.status().ToString();
+  return out.ok() ? std::move(*out) : std::vector<Literal>{};
 }
 
 inline std::vector<float> Iota(int64_t n, float start = 0, float step = 1) {

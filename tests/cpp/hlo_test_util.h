@@ -41,6 +41,7 @@ inline const char* const kSamples[] = {
     "ffi_loop.hlo",
     "lu.hlo",
     "lu.compiled.hlo",
+    "numeric.hlo",
 };
 
 inline std::string Join(const std::vector<int64_t>& v) {
@@ -147,7 +148,25 @@ inline std::string DiffInstruction(
       a.unique_indices != b.unique_indices)
     return differ("indices flags", "", "");
   if (a.window != b.window) return differ("window", "", "");
+  if (a.convolution_dimension_numbers != b.convolution_dimension_numbers ||
+      a.feature_group_count != b.feature_group_count ||
+      a.batch_group_count != b.batch_group_count)
+    return differ("convolution", "", "");
+  if (a.epsilon != b.epsilon || a.feature_index != b.feature_index)
+    return differ("batch norm", "", "");
   if (a.is_stable != b.is_stable) return differ("is_stable", "", "");
+  if (a.fft_type != b.fft_type || a.fft_length != b.fft_length)
+    return differ("fft", Join(a.fft_length), Join(b.fft_length));
+  if (a.top_k != b.top_k || a.top_k_largest != b.top_k_largest)
+    return differ("topk", "", "");
+  if (a.rng_algorithm != b.rng_algorithm ||
+      a.rng_distribution != b.rng_distribution)
+    return differ("rng", "", "");
+  if (a.exponent_bits != b.exponent_bits || a.mantissa_bits != b.mantissa_bits)
+    return differ("reduce-precision bits", "", "");
+  if (a.lower != b.lower || a.left_side != b.left_side ||
+      a.unit_diagonal != b.unit_diagonal || a.transpose_a != b.transpose_a)
+    return differ("triangular options", "", "");
   if (a.fusion_kind != b.fusion_kind) return differ("fusion kind", "", "");
   const CustomCallConfig& x = a.custom_call;
   const CustomCallConfig& y = b.custom_call;

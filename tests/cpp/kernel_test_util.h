@@ -16,6 +16,7 @@
 #include "cpu/kernel.h"
 #include "xffi/program/ir.h"
 #include "xffi/program/literal.h"
+#include "xffi/runtime/thread_pool.h"
 
 namespace xffi::cpu::testing_util {
 
@@ -216,9 +217,11 @@ inline std::unique_ptr<Computation> BinaryRegion(Opcode opcode,
 }
 
 // Runs `kernel` on `operands`, writing into `results` (preallocated).
+// `pool` (may be null) is the intra-op pool the kernel may split work on.
 inline Status RunKernel(const Kernel& kernel, std::vector<Literal*> operands,
                         std::vector<Literal*> results,
-                        RegionRunner* runner = nullptr) {
+                        RegionRunner* runner = nullptr,
+                        ThreadPool* pool = nullptr) {
   std::vector<ArrayView> ins, outs;
   for (Literal* l : operands) ins.push_back({&l->shape(), l->data()});
   for (Literal* l : results) outs.push_back({&l->shape(), l->data()});
@@ -226,7 +229,22 @@ inline Status RunKernel(const Kernel& kernel, std::vector<Literal*> operands,
   args.operands = ins;
   args.results = outs;
   args.regions = runner;
+  args.pool = pool;
   return kernel(args);
+}
+
+// Runs `kernel` with an intra-op pool of `threads` threads (0: none) into
+// one fresh result of `shape`.
+inline Literal RunOnThreads(const Kernel& kernel,
+                            std::vector<Literal*> operands, const Shape& shape,
+                            int threads) {
+  std::unique_ptr<ThreadPool> pool;
+  if (threads > 0) pool = std::make_unique<ThreadPool>(threads);
+  Literal out(shape);
+  Status s =
+      RunKernel(kernel, std::move(operands), {&out}, nullptr, pool.get());
+  if (!s.ok()) ADD_FAILURE() << s.ToString();
+  return out;
 }
 
 // Builds the kernel for `inst` and runs it into one result literal of the

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli/npy.h"
@@ -138,7 +139,8 @@ TEST_F(CliTest, HelpDescribesEveryCommandAndOption) {
   for (const char* option :
        {"--plugin LIB", "--input FILE.npy", "--output-dir DIR", "--repeat N",
         "--format F", "--expect FILE.npy", "--tolerance T", "--dump-after PASS",
-        "spmd-emulation", "--help", "Example:", "Exit status:"}) {
+        "--threads N", "spmd-emulation", "--help",
+        "Example:", "Exit status:"}) {
     EXPECT_THAT(run.output, HasSubstr(option));
   }
   EXPECT_EQ(Xffi("help run").output, run.output);
@@ -171,6 +173,9 @@ TEST_F(CliTest, UsageErrorsExitTwo) {
       {"run a.mlir --tolerance -1", "--tolerance expects a number >= 0"},
       {"run a.mlir --format mhlo",
        "--format expects auto, stablehlo or hlo, got 'mhlo'"},
+      {"run a.mlir --threads 0",
+       "--threads expects an integer from 1 to 4096, got '0'"},
+      {"run a.mlir --threads=two", "--threads expects an integer"},
       {"inspect", "no LIB given"},
       {"inspect --frob", "unknown option '--frob'"},
   };
@@ -307,7 +312,8 @@ TEST_F(CliTest, DumpAfterWritesTheProgramAfterAPass) {
   EXPECT_EQ(unknown.status, 1) << unknown.output;
   EXPECT_THAT(unknown.output,
               HasSubstr("no pass named 'fuse' to dump after; the passes "
-                        "are: spmd-emulation, dce, fusion, dce (or all)"));
+                        "are: spmd-emulation, simplify, cse, dce, fusion, dce "
+                        "(or all)"));
 }
 
 // After "fusion" the dump holds loop fusions, and it parses back as HLO.
@@ -356,8 +362,8 @@ TEST_F(CliTest, RunWritesResultsAndChecksThem) {
   EXPECT_THAT(outcome.output,
               HasSubstr("  result 0: f32[2048] -> " + out + "/result_0.npy\n"));
   const std::string time = "[0-9]+\\.[0-9]{3} (s|ms|us)";
-  EXPECT_THAT(outcome.output,
-              ContainsRegex("\nparse: " + time + ", compile: " + time + "\n"));
+  EXPECT_THAT(outcome.output, ContainsRegex("\nparse: " + time + ", compile: " +
+                                            time + "; [0-9]+ thread\\(s\\)\n"));
   EXPECT_THAT(outcome.output,
               ContainsRegex("\nexecute: first run " + time + "; then min " +
                             time + ", median " + time + ", mean " + time +
@@ -489,6 +495,35 @@ TEST_F(CliTest, RepeatKeepsHandlerStatePerCallSite) {
   EXPECT_THAT(once.output, HasSubstr(" (1 run)"));
 }
 
+// cli_threads on an f32[4] parameter: x + the pool's thread count.
+const char kThreadsProgram[] = R"(module @threads {
+  func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.custom_call @cli_threads(%arg0) {mhlo.backend_config = {}} : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+)";
+
+TEST_F(CliTest, ThreadsSetsTheIntraOpPool) {
+  std::string program = Write("threads.mlir", kThreadsProgram);
+  std::string x = WriteNpy("x.npy", F32Vector({0, 1, 2, 3}));
+  Outcome three =
+      Xffi("run " + program + kPlugin + " --input " + x + " --threads 3");
+  EXPECT_EQ(three.status, 0) << three.output;
+  EXPECT_THAT(three.output, HasSubstr("  result 0: f32[4] = {3, 4, 5, 6}"));
+  EXPECT_THAT(three.output, HasSubstr("; 3 thread(s)\n"));
+
+  // Without --threads: one per hardware thread, as XLA:CPU's default.
+  const unsigned cores = std::thread::hardware_concurrency();
+  Outcome fallback = Xffi("run " + program + kPlugin + " --input " + x);
+  EXPECT_EQ(fallback.status, 0) << fallback.output;
+  EXPECT_THAT(fallback.output,
+              HasSubstr("; " + std::to_string(cores) + " thread(s)\n"));
+  EXPECT_THAT(fallback.output,
+              HasSubstr("  result 0: f32[4] = {" + std::to_string(cores) +
+                        ", " + std::to_string(cores + 1) + ", "));
+}
+
 TEST_F(CliTest, UnresolvedTargetsAndHandlerErrorsNameTheTarget) {
   std::string counter = Write("counter.mlir", kCounterProgram);
   std::string x = WriteNpy("x.npy", F32Vector({1, 2, 3, 4}));
@@ -535,7 +570,7 @@ TEST_F(CliTest, InspectListsTypedHandlersWithSignatures) {
 TEST_F(CliTest, InspectShowsStagesTraitsAndExportsOnly) {
   Outcome outcome = Xffi(std::string("inspect ") + XFFI_CLI_HANDLERS);
   EXPECT_EQ(outcome.status, 0) << outcome.output;
-  EXPECT_THAT(outcome.output, HasSubstr("  registered (3):\n"));
+  EXPECT_THAT(outcome.output, HasSubstr("  registered (4):\n"));
   EXPECT_THAT(outcome.output,
               HasSubstr("    Host ffi cli_counter [api 0.3, traits "
                         "COMMAND_BUFFER_COMPATIBLE, stages "

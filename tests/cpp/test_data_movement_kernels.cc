@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernel_test_util.h"
+#include "xffi/runtime/thread_pool.h"
 
 namespace xffi::cpu {
 namespace {
@@ -69,6 +70,42 @@ TEST(DataMovementKernels, Transpose3D) {
   EXPECT_EQ(RunOne(*tr, {&x}).ToVector<float>(),
             (std::vector<float>{0, 4, 8,  12, 16, 20, 1, 5, 9,  13, 17, 21,
                                 2, 6, 10, 14, 18, 22, 3, 7, 11, 15, 19, 23}));
+}
+
+TEST(DataMovementKernels, LargeTransposesOnThreads) {
+  // Large enough to be split across threads and copied in tiles (sizes no
+  // multiple of a tile); every permutation of 3 dims.
+  const std::vector<int64_t> dims = {24, 130, 70};
+  const int64_t n = 24 * 130 * 70;
+  Literal x = Literal::FromVector<float>(dims, Iota(n));
+  for (std::vector<int64_t> perm : std::vector<std::vector<int64_t>>{
+           {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}) {
+    std::vector<int64_t> out_dims;
+    for (int64_t d : perm) out_dims.push_back(dims[static_cast<size_t>(d)]);
+    OpUnderTest t;
+    auto* tr = t.Op(Opcode::kTranspose, F32(out_dims), {t.Param(F32(dims))});
+    tr->dimensions = perm;
+    StatusOr<Kernel> kernel = MakeStructuralKernel(*tr);
+    ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+    for (int threads : {0, 3}) {
+      Literal out =
+          testing_util::RunOnThreads(*kernel, {&x}, tr->shape(), threads);
+      const std::vector<float> got = out.ToVector<float>();
+      const std::vector<int64_t> in_strides = RowMajorStrides(dims);
+      std::vector<int64_t> index(3, 0);
+      for (int64_t e = 0; e < n; ++e) {
+        int64_t src = 0;
+        for (size_t k = 0; k < 3; ++k)
+          src += index[k] * in_strides[static_cast<size_t>(perm[k])];
+        ASSERT_EQ(got[static_cast<size_t>(e)], static_cast<float>(src))
+            << "element " << e;
+        for (size_t k = 3; k-- > 0;) {
+          if (++index[k] < out_dims[k]) break;
+          index[k] = 0;
+        }
+      }
+    }
+  }
 }
 
 TEST(DataMovementKernels, TransposeOfSixteenByteElements) {

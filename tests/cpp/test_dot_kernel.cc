@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "ir/float_types.h"
 #include "kernel_test_util.h"
+#include "xffi/runtime/thread_pool.h"
 
 namespace xffi::cpu {
 namespace {
@@ -251,6 +254,223 @@ TEST(DotKernel, Int8OperandsWithS32ResultDoNotOverflowEarly) {
   Literal b = Literal::FromVector<int8_t>({3, 1}, {100, 100, 2});
   EXPECT_EQ(RunOne(*d, {&a, &b}).ToVector<int32_t>(),
             (std::vector<int32_t>{54, 1114}));
+}
+
+// Reference: sum of int64 products, then wrapped to the result's width.
+template <typename A, typename B>
+std::vector<int64_t> ReferenceDot(
+    const std::vector<A>& a, const std::vector<B>& b, int64_t batch, int64_t m,
+    int64_t k, int64_t n,
+    // element offsets of [batch, i, p] / [batch, p, j]
+    auto a_at, auto b_at) {
+  std::vector<int64_t> c;
+  for (int64_t bi = 0; bi < batch; ++bi)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        int64_t sum = 0;
+        for (int64_t p = 0; p < k; ++p)
+          sum += static_cast<int64_t>(a[static_cast<size_t>(a_at(bi, i, p))]) *
+                 static_cast<int64_t>(b[static_cast<size_t>(b_at(bi, p, j))]);
+        c.push_back(sum);
+      }
+  return c;
+}
+
+template <typename A, typename B, typename R>
+void CheckByteDot(ElementType a_type, ElementType b_type, ElementType r_type,
+                  uint32_t seed) {
+  SCOPED_TRACE(std::string(ElementTypeName(a_type)) + " x " +
+               std::string(ElementTypeName(b_type)) + " -> " +
+               std::string(ElementTypeName(r_type)));
+  // lhs [m, batch, k], rhs [k, n, batch]: batch and contracting dims in
+  // scrambled places; m, n and k not multiples of any block.
+  const int64_t batch = 3, m = 37, k = 45, n = 29;
+  std::vector<A> a(static_cast<size_t>(m * batch * k));
+  std::vector<B> b(static_cast<size_t>(k * n * batch));
+  uint32_t x = seed;
+  auto next = [&] {
+    x = x * 1664525u + 1013904223u;
+    return x >> 24;  // 0..255
+  };
+  for (A& e : a) e = static_cast<A>(next());
+  for (B& e : b) e = static_cast<B>(next());
+  OpUnderTest t;
+  auto* d = Dot(t, Shape::Array(a_type, {m, batch, k}),
+                Shape::Array(b_type, {k, n, batch}),
+                Shape::Array(r_type, {batch, m, n}), {{1}, {2}, {2}, {0}});
+  auto a_at = [&](int64_t bi, int64_t i, int64_t p) {
+    return (i * batch + bi) * k + p;
+  };
+  auto b_at = [&](int64_t bi, int64_t p, int64_t j) {
+    return (p * n + j) * batch + bi;
+  };
+  std::vector<int64_t> want = ReferenceDot(a, b, batch, m, k, n, a_at, b_at);
+  Literal la = Literal::FromVector<A>({m, batch, k}, a);
+  Literal lb = Literal::FromVector<B>({k, n, batch}, b);
+  StatusOr<Kernel> kernel = MakeStructuralKernel(*d);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  for (int threads : {0, 1, 3}) {
+    Literal out =
+        testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads);
+    std::vector<R> got = out.ToVector<R>();
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      ASSERT_EQ(got[i], static_cast<R>(static_cast<uint64_t>(want[i])))
+          << "element " << i << ", threads " << threads;
+  }
+}
+
+TEST(DotKernel, ByteOperandsEveryResultTypeAndDimensionOrder) {
+  CheckByteDot<int8_t, int8_t, int32_t>(ElementType::kS8, ElementType::kS8,
+                                        ElementType::kS32, 1);
+  CheckByteDot<uint8_t, int8_t, int32_t>(ElementType::kU8, ElementType::kS8,
+                                         ElementType::kS32, 2);
+  CheckByteDot<int8_t, uint8_t, int64_t>(ElementType::kS8, ElementType::kU8,
+                                         ElementType::kS64, 3);
+  CheckByteDot<uint8_t, uint8_t, uint8_t>(ElementType::kU8, ElementType::kU8,
+                                          ElementType::kU8, 4);
+  CheckByteDot<int8_t, int8_t, int16_t>(ElementType::kS8, ElementType::kS8,
+                                        ElementType::kS16, 5);
+  CheckByteDot<uint8_t, uint8_t, uint32_t>(ElementType::kU8, ElementType::kU8,
+                                           ElementType::kU32, 6);
+}
+
+TEST(DotKernel, LongByteDotsWrapInThirtyTwoBitsButNotInSixtyFour) {
+  // 200000 products of -128 * -128 = 3276800000: past INT32_MAX.
+  const int64_t k = 200000;
+  Literal a = Literal::FromVector<int8_t>({1, k}, std::vector<int8_t>(k, -128));
+  Literal b = Literal::FromVector<int8_t>({k, 1}, std::vector<int8_t>(k, -128));
+  OpUnderTest t;
+  auto* narrow = Dot(t, Shape::Array(ElementType::kS8, {1, k}),
+                     Shape::Array(ElementType::kS8, {k, 1}),
+                     testing_util::S32({1, 1}), {{}, {}, {1}, {0}});
+  auto* wide = Dot(t, Shape::Array(ElementType::kS8, {1, k}),
+                   Shape::Array(ElementType::kS8, {k, 1}),
+                   Shape::Array(ElementType::kS64, {1, 1}), {{}, {}, {1}, {0}});
+  EXPECT_EQ(RunOne(*narrow, {&a, &b}).ToVector<int32_t>(),
+            (std::vector<int32_t>{static_cast<int32_t>(3276800000u)}));
+  EXPECT_EQ(RunOne(*wide, {&a, &b}).ToVector<int64_t>(),
+            (std::vector<int64_t>{3276800000}));
+}
+
+// Products against a double-precision reference, with each operand in
+// either order, on 0 to 3 threads. OpenBLAS sums in an order that depends
+// on its thread count, so random values agree within rounding only; small
+// integer values (every partial sum exact) agree exactly.
+template <typename T>
+void CheckFloatProductThreads(ElementType type, int64_t batch, int64_t m,
+                              int64_t k, int64_t n, bool lhs_t, bool rhs_t,
+                              bool exact) {
+  SCOPED_TRACE(std::string(ElementTypeName(type)) + " batch " +
+               std::to_string(batch) + (lhs_t ? " lhs^T" : "") +
+               (rhs_t ? " rhs^T" : ""));
+  uint32_t x = 12345;
+  auto next = [&] {
+    x = x * 1664525u + 1013904223u;
+    if (exact) return static_cast<T>(static_cast<int32_t>(x >> 28) - 8);
+    return static_cast<T>(static_cast<int32_t>(x >> 8) - (1 << 23)) /
+           static_cast<T>(1 << 23);
+  };
+  std::vector<T> a(static_cast<size_t>(batch * m * k));
+  std::vector<T> b(static_cast<size_t>(batch * k * n));
+  for (T& e : a) e = next();
+  for (T& e : b) e = next();
+  // Stored as [batch, m, k] or [batch, k, m]; [batch, k, n] or [batch, n, k].
+  auto a_at = [&](int64_t bi, int64_t i, int64_t p) {
+    return lhs_t ? (bi * k + p) * m + i : (bi * m + i) * k + p;
+  };
+  auto b_at = [&](int64_t bi, int64_t p, int64_t j) {
+    return rhs_t ? (bi * n + j) * k + p : (bi * k + p) * n + j;
+  };
+  Shape ls = Shape::Array(type, lhs_t ? std::vector<int64_t>{batch, k, m}
+                                      : std::vector<int64_t>{batch, m, k});
+  Shape rs = Shape::Array(type, rhs_t ? std::vector<int64_t>{batch, n, k}
+                                      : std::vector<int64_t>{batch, k, n});
+  OpUnderTest t;
+  auto* d = Dot(t, ls, rs, Shape::Array(type, {batch, m, n}),
+                {{0}, {0}, {lhs_t ? 1 : 2}, {rhs_t ? 2 : 1}});
+  Literal la = Literal::FromVector<T>(ls.dims(), a);
+  Literal lb = Literal::FromVector<T>(rs.dims(), b);
+  StatusOr<Kernel> kernel = MakeStructuralKernel(*d);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  std::vector<double> want;
+  for (int64_t bi = 0; bi < batch; ++bi)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t p = 0; p < k; ++p)
+          sum += static_cast<double>(a[static_cast<size_t>(a_at(bi, i, p))]) *
+                 static_cast<double>(b[static_cast<size_t>(b_at(bi, p, j))]);
+        want.push_back(sum);
+      }
+  for (int threads : {0, 1, 3}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    Literal out =
+        testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads);
+    std::vector<T> got = out.ToVector<T>();
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t e = 0; e < got.size(); ++e) {
+      if (exact)
+        ASSERT_EQ(static_cast<double>(got[e]), want[e]) << e;
+      else
+        ASSERT_NEAR(got[e], want[e], 1e-5 * static_cast<double>(k)) << e;
+    }
+  }
+}
+
+TEST(DotKernel, FloatProductsOnAnyNumberOfThreads) {
+  for (bool exact : {false, true})
+    for (bool lhs_t : {false, true})
+      for (bool rhs_t : {false, true}) {
+        CheckFloatProductThreads<float>(ElementType::kF32, 1, 150, 300, 200,
+                                        lhs_t, rhs_t, exact);
+        CheckFloatProductThreads<double>(ElementType::kF64, 6, 40, 50, 60,
+                                         lhs_t, rhs_t, exact);
+      }
+  CheckFloatProductThreads<float>(ElementType::kF32, 2, 300, 64, 1100, false,
+                                  false, false);
+}
+
+// Complex products run through Eigen in fixed blocks of result rows and
+// columns: the same bits on any number of threads.
+TEST(DotKernel, ComplexBlocksAreTheSameOnAnyNumberOfThreads) {
+  using C = std::complex<float>;
+  const int64_t m = 300, k = 40, n = 1100;
+  std::vector<C> a(static_cast<size_t>(m * k)), b(static_cast<size_t>(k * n));
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = C(static_cast<float>(i % 7) * 0.3f, static_cast<float>(i % 5));
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = C(static_cast<float>(i % 3) - 1.1f, static_cast<float>(i % 11));
+  Shape ls = Shape::Array(ElementType::kC64, {m, k});
+  Shape rs = Shape::Array(ElementType::kC64, {k, n});
+  OpUnderTest t;
+  auto* d = Dot(t, ls, rs, Shape::Array(ElementType::kC64, {m, n}),
+                {{}, {}, {1}, {0}});
+  Literal la = Literal::FromVector<C>({m, k}, a);
+  Literal lb = Literal::FromVector<C>({k, n}, b);
+  StatusOr<Kernel> kernel = MakeStructuralKernel(*d);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  std::vector<C> first;
+  for (int threads : {0, 1, 3}) {
+    Literal out =
+        testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads);
+    std::vector<C> got = out.ToVector<C>();
+    if (first.empty()) {
+      first = got;
+      for (int64_t i = 0; i < m; i += 37)
+        for (int64_t j = 0; j < n; j += 91) {
+          std::complex<double> want = 0;
+          for (int64_t p = 0; p < k; ++p)
+            want += std::complex<double>(a[static_cast<size_t>(i * k + p)]) *
+                    std::complex<double>(b[static_cast<size_t>(p * n + j)]);
+          const C g = got[static_cast<size_t>(i * n + j)];
+          EXPECT_NEAR(g.real(), want.real(), 1e-3 * std::abs(want) + 1e-3);
+          EXPECT_NEAR(g.imag(), want.imag(), 1e-3 * std::abs(want) + 1e-3);
+        }
+    } else {
+      EXPECT_EQ(got, first) << "threads " << threads;
+    }
+  }
 }
 
 TEST(DotKernel, Complex64) {

@@ -5,8 +5,10 @@
 
 #include <complex>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -198,7 +200,8 @@ TEST(FfiAttrs, DictionaryAttribute) {
         EXPECT_EQ(missing.error().message(),
                   "attribute 'missing' not found (dictionary has: f, i, "
                   "nested, s)");
-        EXPECT_EQ(missing.error().code(), ffi::ErrorCode::kInvalidArgument);
+        // XLA's code, so a handler passing the error on reports the same.
+        EXPECT_EQ(missing.error().code(), ffi::ErrorCode::kInternal);
         auto wrong = d.get<float>("i");
         EXPECT_EQ(wrong.error().message(),
                   "attribute 'i': expected float (F32 scalar), got S32 scalar");
@@ -354,6 +357,69 @@ TEST(FfiAttrs, Pointer) {
           .Attr("p", static_cast<int64_t>(reinterpret_cast<intptr_t>(&target)))
           .Build();
   EXPECT_TRUE(Invoke(*handler, frame).ok());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(FfiAttrs, DictionaryIteratesInNameOrder) {
+  auto handler = ffi::Ffi::Bind().Attrs().To([](ffi::Dictionary attrs) {
+    std::vector<std::string> names;
+    for (std::string_view name : attrs) names.emplace_back(name);
+    EXPECT_THAT(names, ::testing::ElementsAre("a", "b", "c"));
+
+    ffi::Dictionary::Iterator it = attrs.begin();
+    EXPECT_EQ(*it, "a");
+    EXPECT_TRUE(attrs.isa<int64_t>(it));
+    EXPECT_FALSE(attrs.isa<std::string_view>(it));
+    EXPECT_EQ(*attrs.get<int64_t>(it), -5);
+    ++it;
+    // XLA's get-by-iterator goes through size_t and would make this 2;
+    // xffi's returns the value.
+    EXPECT_EQ(*attrs.get<float>(it), 2.5f);
+    EXPECT_EQ(attrs.get<int64_t>(it).error().message(),
+              "attribute 'b': expected int64_t (S64 scalar), got F32 scalar");
+    EXPECT_EQ(attrs.get<int64_t>(it).error().errc(), ffi::ErrorCode::kInternal);
+    it++;
+    EXPECT_EQ(*attrs.get<std::string_view>(it), "text");
+    EXPECT_TRUE(++it == attrs.end());
+    EXPECT_EQ(std::distance(attrs.begin(), attrs.end()), 3);
+    return ffi::Error::Success();
+  });
+  auto frame = CallFrameBuilder()
+                   .Attr("c", "text")
+                   .Attr("a", int64_t{-5})
+                   .Attr("b", 2.5f)
+                   .Build();
+  auto result = Invoke(*handler, frame);
+  EXPECT_TRUE(result.ok()) << result.message();
+}
+
+TEST(FfiAttrs, EmptyDictionaryHasNothingToWalk) {
+  auto handler = ffi::Ffi::Bind().Attrs().To([](ffi::Dictionary attrs) {
+    EXPECT_TRUE(attrs.begin() == attrs.end());
+    EXPECT_TRUE(attrs.empty());
+    EXPECT_FALSE(attrs.contains("x"));
+    return ffi::Error::Success();
+  });
+  auto frame = CallFrameBuilder().Build();
+  EXPECT_TRUE(Invoke(*handler, frame).ok());
+}
+
+static constexpr char kCount[] = "count";
+
+TEST(FfiAttrs, NamedAttrConvertsAndDereferences) {
+  ffi::Attr<int32_t, kCount> count = 3;  // implicit, as in XLA
+  *count += 1;
+  EXPECT_EQ(*count, 4);
+  EXPECT_EQ(count.get(), 4);
+  static_assert(
+      std::is_same_v<ffi::AttrBinding<ffi::Attr<int32_t, kCount>>::Attr,
+                     int32_t>);
+  EXPECT_EQ((ffi::AttrBinding<ffi::Attr<int32_t, kCount>>::name()), "count");
+  static_assert(std::is_same_v<ffi::StructMember<float>::Type, float>,
+                "StructMember spells its type as XLA does");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "xffi/ffi.h"
 #include "xffi/runtime.h"
@@ -261,12 +262,119 @@ TEST(FfiBinding, BindToUsesBindingSpecialisations) {
 }
 
 TEST(FfiBinding, BindToOtherStages) {
-  auto handler = ffi::Ffi::BindTo<ffi::ExecutionStage::kPrepare>(
-      [](ffi::Dictionary) { return ffi::Error::Success(); });
+  // XLA's order (the function's type, then the stage) and xffi's older one
+  // (the stage alone).
+  auto prepare = [](ffi::Dictionary) { return ffi::Error::Success(); };
+  auto xla_order =
+      ffi::Ffi::BindTo<decltype(prepare), ffi::ExecutionStage::kPrepare>(
+          prepare);
+  auto xffi_order = ffi::Ffi::BindTo<ffi::ExecutionStage::kPrepare>(prepare);
   auto frame = CallFrameBuilder().Build();
   InvokeOptions options;
   options.stage = XLA_FFI_ExecutionStage_PREPARE;
-  EXPECT_TRUE(Invoke(*handler, frame, options).ok());
+  EXPECT_TRUE(Invoke(*xla_order, frame, options).ok());
+  EXPECT_TRUE(Invoke(*xffi_order, frame, options).ok());
+  EXPECT_EQ(xla_order->signature().stage, XLA_FFI_ExecutionStage_PREPARE);
+  options.stage = XLA_FFI_ExecutionStage_EXECUTE;
+  EXPECT_THAT(Invoke(*xla_order, frame, options).message(),
+              HasSubstr("wrong execution stage"));
+}
+
+ffi::Error Double(ffi::Buffer<ffi::F32, 1> x,
+                  ffi::Result<ffi::Buffer<ffi::F32, 1>> y) {
+  for (size_t i = 0; i < x.element_count(); ++i) {
+    y->typed_data()[i] = 2 * x.typed_data()[i];
+  }
+  return ffi::Error::Success();
+}
+
+TEST(FfiBinding, WrapperCallsTheFunctionItNames) {
+  using DoubleFn = ffi::Ffi::Wrapper<Double>;
+  static_assert(std::is_empty_v<DoubleFn>,
+                "the function is in the type, not in the object");
+  float x[2] = {1, 2}, y[2] = {};
+  auto frame = CallFrameBuilder().Arg(x, {2}).Ret(y, {2}).Build();
+  auto bound = ffi::Ffi::Bind()
+                   .Arg<ffi::Buffer<ffi::F32, 1>>()
+                   .Ret<ffi::Buffer<ffi::F32, 1>>()
+                   .To(DoubleFn());
+  ASSERT_TRUE(Invoke(*bound, frame).ok());
+  EXPECT_THAT(y, ::testing::ElementsAre(2, 4));
+  auto inferred = ffi::Ffi::BindTo(DoubleFn());
+  y[0] = y[1] = 0;
+  ASSERT_TRUE(Invoke(*inferred, frame).ok());
+  EXPECT_THAT(y, ::testing::ElementsAre(2, 4));
+}
+
+TEST(FfiBinding, NamedBindingsBindMoreThanOnce) {
+  // As in XLA, To() does not consume the binding.
+  auto binding = ffi::Ffi::Bind().Attr<int32_t>("n");
+  auto first = binding.To([](int32_t n) {
+    return ffi::Error(ffi::ErrorCode::kAborted, std::to_string(n));
+  });
+  auto second = binding.To([](int32_t n) {
+    return ffi::Error(ffi::ErrorCode::kAborted, std::to_string(n + 1));
+  });
+  auto frame = CallFrameBuilder().Attr("n", 4).Build();
+  EXPECT_EQ(Invoke(*first, frame).message(), "4");
+  EXPECT_EQ(Invoke(*second, frame).message(), "5");
+}
+
+TEST(FfiBinding, CtxWithoutTypeIsTheWholeContext) {
+  xffi::ExecutionContext context;
+  context.set_run_id(9);
+  auto handler = ffi::Ffi::Bind().Ctx().To([](ffi::Context ctx) {
+    return ffi::Error(ffi::ErrorCode::kAborted,
+                      std::to_string(ctx.get<ffi::RunId>()->run_id));
+  });
+  InvokeOptions options;
+  options.context = &context;
+  auto frame = CallFrameBuilder().Build();
+  EXPECT_EQ(Invoke(*handler, frame, options).message(), "9");
+}
+
+// A handler written by hand on Ffi, using the helpers XLA gives subclasses.
+class HandWritten : public ffi::Ffi {
+ public:
+  XLA_FFI_Error* Call(XLA_FFI_CallFrame* frame) const override {
+    if (XLA_FFI_Error* error = CheckStructSize(frame->api, "XLA_FFI_CallFrame",
+                                               XLA_FFI_CallFrame_STRUCT_SIZE,
+                                               frame->struct_size)) {
+      return error;
+    }
+    if (XLA_FFI_Error* error = StructSizeIsGreaterOrEqual(
+            frame->api, "XLA_FFI_Args", XLA_FFI_Args_STRUCT_SIZE + 8,
+            frame->args.struct_size)) {
+      return error;
+    }
+    return Success();
+  }
+  static XLA_FFI_Error* Fail(const XLA_FFI_Api* api) {
+    return FailedPrecondition(api, "not now");
+  }
+  static XLA_FFI_Error* Make(const XLA_FFI_Api* api) {
+    return MakeError(api, XLA_FFI_Error_Code_DATA_LOSS, "lost");
+  }
+};
+
+TEST(FfiBinding, SubclassHelpersHaveXlaMessages) {
+  HandWritten handler;
+  auto frame = CallFrameBuilder().Build();
+  EXPECT_EQ(Invoke(handler, frame).message(),
+            "Unexpected XLA_FFI_Args size: expected at least 48 got 40. "
+            "Check installed software versions.");
+  frame.get()->struct_size = 160;
+  frame.get()->api = xffi::GetApi();
+  EXPECT_EQ(TakeMessage(handler.Call(frame.get())),
+            "Unexpected XLA_FFI_CallFrame size: expected 168 got 160. Check "
+            "installed software versions.");
+  ffi::Error fail = ffi::internal::TakeError(xffi::GetApi(),
+                                             HandWritten::Fail(xffi::GetApi()));
+  EXPECT_EQ(fail.errc(), ffi::ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(fail.message(), "not now");
+  ffi::Error made = ffi::internal::TakeError(xffi::GetApi(),
+                                             HandWritten::Make(xffi::GetApi()));
+  EXPECT_EQ(made.errc(), ffi::ErrorCode::kDataLoss);
 }
 
 TEST(FfiBinding, HandlersAreUsableThroughTheBaseClass) {

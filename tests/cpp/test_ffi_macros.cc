@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <type_traits>
 
 #include "xffi/ffi.h"
 #include "xffi/runtime.h"
@@ -161,6 +162,78 @@ TEST(FfiMacros, TypesWereRegistered) {
                                      ffi::MakeTypeInfo<macros_test::Tag>()),
             nullptr);
   EXPECT_GT(again.type_id, 0);
+}
+
+}  // namespace
+
+// The explicit and inferred forms under their own names, XFFI's and XLA's.
+namespace macros_test {
+XFFI_DEFINE_HANDLER_EXPLICIT(kExplicit, AddOne,
+                             ffi::Ffi::Bind()
+                                 .Arg<ffi::BufferR1<ffi::F32>>()
+                                 .Ret<ffi::BufferR1<ffi::F32>>());
+XLA_FFI_DEFINE_HANDLER_EXPLICIT(kXlaExplicit, AddOne,
+                                ffi::Ffi::Bind()
+                                    .Arg<ffi::BufferR1<ffi::F32>>()
+                                    .Ret<ffi::BufferR1<ffi::F32>>());
+XLA_FFI_DEFINE_HANDLER_EXPLICIT_WITH_TRAITS(
+    kXlaWithTraits, AddOne,
+    ffi::Ffi::Bind()
+        .Arg<ffi::BufferR1<ffi::F32>>()
+        .Ret<ffi::BufferR1<ffi::F32>>(),
+    {ffi::Traits::kCmdBufferCompatible});
+XFFI_DEFINE_HANDLER_AUTO(kAuto, AddOne);
+XLA_FFI_DEFINE_HANDLER_AUTO(kXlaAuto, AddOne);
+
+// Functions that export a type's id and info for JAX's register_ffi_type.
+XLA_FFI_DECLARE_TYPE_ID_SYMBOL(xffi_test_TagTypeId);
+XFFI_DECLARE_TYPE_INFO_SYMBOL(xffi_test_TagTypeInfo);
+
+XLA_FFI_ATTRIBUTE_ALWAYS_INLINE inline int Twice(int x) { return 2 * x; }
+XLA_FFI_ATTRIBUTE_NEVER_INLINE int Thrice(int x) { return 3 * x; }
+}  // namespace macros_test
+
+extern "C" XLA_FFI_TypeId* xffi_test_TagTypeId() {
+  return &macros_test::Tag::id;
+}
+extern "C" const XLA_FFI_TypeInfo* xffi_test_TagTypeInfo() {
+  static const XLA_FFI_TypeInfo info = ffi::MakeTypeInfo<macros_test::Tag>();
+  return &info;
+}
+
+namespace {
+
+TEST(FfiMacros, NamedDefinitionForms) {
+  for (XLA_FFI_Handler* handler :
+       {macros_test::kExplicit, macros_test::kXlaExplicit,
+        macros_test::kXlaWithTraits, macros_test::kAuto,
+        macros_test::kXlaAuto}) {
+    float out[2] = {};
+    EXPECT_EQ(RunAddOne(handler, out), "ok");
+    EXPECT_THAT(out, ::testing::ElementsAre(2, 3));
+  }
+  xffi::StatusOr<xffi::HandlerRecord> with_traits = xffi::DescribeHandler(
+      "with_traits",
+      XLA_FFI_Handler_Bundle{nullptr, nullptr, nullptr,
+                             macros_test::kXlaWithTraits, nullptr});
+  ASSERT_TRUE(with_traits.ok()) << with_traits.status().message();
+  EXPECT_EQ(with_traits->traits,
+            XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE);
+}
+
+TEST(FfiMacros, TypeSymbolsAreCFunctions) {
+  static_assert(
+      std::is_same_v<decltype(&xffi_test_TagTypeId), XLA_FFI_TypeId* (*)()>);
+  EXPECT_EQ(xffi_test_TagTypeId(), &macros_test::Tag::id);
+  EXPECT_NE(xffi_test_TagTypeInfo()->deleter, nullptr);
+}
+
+TEST(FfiMacros, CompilerHintSpellings) {
+  int taken = 0;
+  if (XLA_FFI_PREDICT_TRUE(macros_test::Twice(2) == 4)) ++taken;
+  if (XLA_FFI_PREDICT_FALSE(macros_test::Thrice(2) == 6)) ++taken;
+  if (XLA_FFI_HAS_BUILTIN(__builtin_expect)) ++taken;
+  EXPECT_EQ(taken, 3);
 }
 
 }  // namespace

@@ -3,12 +3,15 @@
 // clamping (gather) and skipping (scatter) of out-of-bounds indices.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "kernel_test_util.h"
+#include "xffi/runtime/thread_pool.h"
 
 namespace xffi::cpu {
 namespace {
@@ -101,20 +104,55 @@ TEST(GatherKernel, PointsAndWindowsByIndexPairs) {
   }
 }
 
-TEST(GatherKernel, BatchingDims) {
-  // vmap(lambda row, i: row[i])(x, idx): x f32[2,4], idx s32[2,1].
-  OpUnderTest t;
+// Picks one element per row of a 2-D operand: dim 0 a batching dim, the
+// start index along dim 1 (vmapped x[i], take_along_axis(axis=1)).
+GatherDimensionNumbers RowPoints(int64_t index_vector_dim) {
   GatherDimensionNumbers dn;
   dn.collapsed_slice_dims = {1};
   dn.operand_batching_dims = {0};
   dn.start_indices_batching_dims = {0};
   dn.start_index_map = {1};
-  dn.index_vector_dim = 1;
-  auto* g = Gather(t, F32({2, 4}), S32({2, 1}), F32({2}), dn, {1, 1});
+  dn.index_vector_dim = index_vector_dim;
+  return dn;
+}
+
+TEST(GatherKernel, BatchingDims) {
+  // vmap(lambda row, i: row[i])(x, idx): x f32[2,4], idx s32[2,1].
+  OpUnderTest t;
+  auto* g = Gather(t, F32({2, 4}), S32({2, 1}), F32({2}), RowPoints(1), {1, 1});
   Literal x = Literal::FromVector<float>({2, 4}, Iota(8));
   Literal idx = Literal::FromVector<int32_t>({2, 1}, {3, 1});
   EXPECT_EQ(RunOne(*g, {&x, &idx}).ToVector<float>(),
             (std::vector<float>{3, 5}));
+}
+
+TEST(GatherKernel, TakeAlongAxisOnThreadsClampsLikeOneThread) {
+  // jnp.take_along_axis(x, idx, axis=1) as JAX lowers it: x f32[300, 500],
+  // idx s32[300, 700, 1] (batching dim 0), some indices out of range.
+  const int64_t rows = 300, cols = 500, picks = 700;
+  OpUnderTest t;
+  auto* g = Gather(t, F32({rows, cols}), S32({rows, picks, 1}),
+                   F32({rows, picks}), RowPoints(2), {1, 1});
+  Literal x = Literal::FromVector<float>({rows, cols}, Iota(rows * cols));
+  std::vector<int32_t> idx(static_cast<size_t>(rows * picks));
+  for (size_t e = 0; e < idx.size(); ++e)
+    idx[e] = static_cast<int32_t>((e * 7919) % (cols + 40)) - 20;
+  Literal li = Literal::FromVector<int32_t>({rows, picks, 1}, idx);
+  StatusOr<Kernel> kernel = MakeStructuralKernel(*g);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  for (int threads : {0, 1, 3}) {
+    Literal out =
+        testing_util::RunOnThreads(*kernel, {&x, &li}, g->shape(), threads);
+    std::vector<float> got = out.ToVector<float>();
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < picks; ++j) {
+        const int64_t i = std::clamp<int64_t>(
+            idx[static_cast<size_t>(r * picks + j)], 0, cols - 1);
+        ASSERT_EQ(got[static_cast<size_t>(r * picks + j)],
+                  static_cast<float>(r * cols + i))
+            << r << ", " << j << " threads " << threads;
+      }
+  }
 }
 
 TEST(GatherKernel, RejectsWrongSliceSizes) {
@@ -179,6 +217,31 @@ TEST(ScatterKernel, AtIndexArrayAddAccumulatesDuplicatesAndSkipsOutOfBounds) {
   Literal u = Literal::Vector<float>({10, 20, 30, 40, 50});
   EXPECT_EQ(RunOne(*s, {&x, &idx, &u}).ToVector<float>(),
             (std::vector<float>{0, 41, 2, 23, 4}));
+}
+
+TEST(ScatterKernel, ManyDuplicateIndicesAddInOrder) {
+  // x.at[idx].add(u): 50000 int32 updates into 64 slots (every slot hit
+  // many times), a tenth of them out of bounds.
+  const int64_t n = 50000, slots = 64;
+  auto add = BinaryRegion(Opcode::kAdd, ElementType::kS32);
+  OpUnderTest t;
+  auto* s = Scatter(t, S32({slots}), S32({n, 1}), S32({n}), PointScatter(1),
+                    add.get());
+  std::vector<int32_t> idx(static_cast<size_t>(n)), u(static_cast<size_t>(n));
+  std::vector<int32_t> want(static_cast<size_t>(slots), 5);
+  for (int64_t e = 0; e < n; ++e) {
+    idx[static_cast<size_t>(e)] =
+        static_cast<int32_t>((e * 37) % (slots + slots / 10)) - slots / 20;
+    u[static_cast<size_t>(e)] = static_cast<int32_t>(e % 1000) - 500;
+    const int32_t i = idx[static_cast<size_t>(e)];
+    if (i >= 0 && i < slots)
+      want[static_cast<size_t>(i)] += u[static_cast<size_t>(e)];
+  }
+  Literal x = Literal::FromVector<int32_t>(
+      {slots}, std::vector<int32_t>(static_cast<size_t>(slots), 5));
+  Literal li = Literal::FromVector<int32_t>({n, 1}, idx);
+  Literal lu = Literal::FromVector<int32_t>({n}, u);
+  EXPECT_EQ(RunOne(*s, {&x, &li, &lu}).ToVector<int32_t>(), want);
 }
 
 TEST(ScatterKernel, RowWindowsSetAndSkipWindowsThatDoNotFit) {

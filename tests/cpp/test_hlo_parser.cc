@@ -628,8 +628,8 @@ TEST(HloParserErrors, SyntaxErrorsSayWhereAndWhat) {
 
 TEST(HloParserErrors, SemanticErrorsNameTheOpAndPosition) {
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  ROOT x = f32[] "
-                    "convolution(a, b)\n}"),
-            "t.hlo:3:18: unknown opcode 'convolution'");
+                    "send(a, b)\n}"),
+            "t.hlo:3:18: unknown opcode 'send'");
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  ROOT x = f32[] negate(y)\n}"),
             "t.hlo:3:25: unknown operand 'y' of 'x'");
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  "

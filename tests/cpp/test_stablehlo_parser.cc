@@ -858,7 +858,7 @@ TEST(StableHloParser, EverySampleParsesAndVerifies) {
   }
 }
 
-TEST(StableHloParser, ChloOpsWithoutAnOpcodeAreDecomposed) {
+TEST(StableHloParser, ChloSquareIsDecomposedOtherChloOpsKeepTheirOpcode) {
   ASSERT_PARSES(module, Wrap(R"(
     %0 = chlo.square %arg0 : tensor<3xf32> -> tensor<3xf32>
     %1 = chlo.erfc %0 : tensor<3xf32> -> tensor<3xf32>
@@ -870,16 +870,49 @@ TEST(StableHloParser, ChloOpsWithoutAnOpcodeAreDecomposed) {
   ASSERT_NE(square, nullptr);
   EXPECT_EQ(square->operand(0), main.parameter(0));
   EXPECT_EQ(square->operand(1), main.parameter(0));
-  // erfc(x) = 1 - erf(x), with the 1 broadcast to the shape.
-  const Instruction* erfc = Only(main, Opcode::kSubtract);
+  // erfc has an opcode (and kernel) of its own: 1 - erf(x) loses all
+  // precision in the tail.
+  const Instruction* erfc = Only(main, Opcode::kErfc);
   ASSERT_NE(erfc, nullptr);
-  ASSERT_EQ(erfc->operand(0)->opcode(), Opcode::kBroadcast);
-  EXPECT_EQ(erfc->operand(0)->operand(0)->literal, Literal::Scalar(1.0f));
-  ASSERT_EQ(erfc->operand(1)->opcode(), Opcode::kErf);
-  EXPECT_EQ(erfc->operand(1)->operand(0), square);
+  EXPECT_EQ(erfc->operand(0), square);
   EXPECT_EQ(erfc->location().line, 4);
   EXPECT_EQ(main.root()->opcode(), Opcode::kErfInv);
   EXPECT_TRUE(VerifyModule(module).ok()) << VerifyModule(module).ToString();
+}
+
+TEST(StableHloParser, NumericOpsReadTheirAttributes) {
+  ASSERT_PARSES(module, Wrap(R"(
+    %0 = stablehlo.fft %arg0, type = RFFT, length = [3] : (tensor<3xf32>) -> tensor<2xcomplex<f32>>
+    %1 = stablehlo.fft %0, type = IRFFT, length = [3] : (tensor<2xcomplex<f32>>) -> tensor<3xf32>
+    %2:2 = chlo.top_k(%1, k = 2) : tensor<3xf32> -> (tensor<2xf32>, tensor<2xi32>)
+    %3 = stablehlo.reduce_precision %1, format = e5m10 : tensor<3xf32>
+    return %3 : tensor<3xf32>
+)"));
+  const Computation& main = *module.entry();
+  std::vector<const Instruction*> ffts;
+  for (const auto& in : main.instructions())
+    if (in->opcode() == Opcode::kFft) ffts.push_back(in.get());
+  ASSERT_EQ(ffts.size(), 2u);
+  EXPECT_EQ(ffts[0]->fft_type, FftType::kRfft);
+  EXPECT_EQ(ffts[1]->fft_type, FftType::kIrfft);
+  EXPECT_EQ(ffts[1]->fft_length, std::vector<int64_t>{3});
+  const Instruction* top_k = Only(main, Opcode::kTopK);
+  ASSERT_NE(top_k, nullptr);
+  EXPECT_EQ(top_k->top_k, 2);
+  EXPECT_TRUE(top_k->top_k_largest);
+  EXPECT_EQ(main.root()->opcode(), Opcode::kReducePrecision);
+  EXPECT_EQ(main.root()->exponent_bits, 5);
+  EXPECT_EQ(main.root()->mantissa_bits, 10);
+  EXPECT_TRUE(VerifyModule(module).ok()) << VerifyModule(module).ToString();
+}
+
+TEST(StableHloParserErrors, NumericOpsNameWhatIsWrong) {
+  std::string error = ErrorOf(Wrap(R"(
+    %0 = stablehlo.fft %arg0, type = SIDEWAYS, length = [3] : (tensor<3xf32>) -> tensor<2xcomplex<f32>>
+    return %arg0 : tensor<3xf32>
+)"));
+  EXPECT_NE(error.find("unknown FFT type 'SIDEWAYS'"), std::string::npos)
+      << error;
 }
 
 // --- errors ------------------------------------------------------------------

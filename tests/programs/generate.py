@@ -326,6 +326,81 @@ def _(x):
   return m, s
 
 
+# Convolutional networks.
+_NHWC = ("NHWC", "HWIO", "NHWC")
+
+
+def _cnn(params, x):
+  # conv 3x3 + relu, 2x2 max-pool, conv 3x3 stride 2 + relu, dense.
+  w1, b1, w2, w3 = params
+  y = jax.nn.relu(lax.conv_general_dilated(x, w1, (1, 1), "SAME",
+                                           dimension_numbers=_NHWC) + b1)
+  y = lax.reduce_window(y, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1),
+                        "VALID")
+  y = jax.nn.relu(lax.conv_general_dilated(y, w2, (2, 2), "SAME",
+                                           dimension_numbers=_NHWC))
+  return y.reshape(y.shape[0], -1) @ w3
+
+
+_CNN_PARAMS = (f32(120, 3, 3, 3, 8, scale=0.3), f32(121, 8, scale=0.1),
+               f32(122, 3, 3, 8, 8, scale=0.2), f32(123, 32, 10, scale=0.2))
+
+
+@program("conv_cnn_forward", *_CNN_PARAMS, f32(124, 2, 8, 8, 3))
+def _(w1, b1, w2, w3, x):
+  return jax.nn.log_softmax(_cnn((w1, b1, w2, w3), x))
+
+
+@program("conv_cnn_train_step", *_CNN_PARAMS, f32(125, 4, 8, 8, 3),
+         np.array([1, 7, 3, 0], np.int32))
+def _(w1, b1, w2, w3, x, labels):
+  # One SGD step of cross-entropy: the convolutions' input and kernel
+  # gradients and max-pooling's (select_and_scatter).
+  def loss(params):
+    logits = jax.nn.log_softmax(_cnn(params, x))
+    return -jnp.mean(jnp.take_along_axis(logits, labels[:, None], axis=1))
+
+  params = (w1, b1, w2, w3)
+  value, grads = jax.value_and_grad(loss)(params)
+  return (value,) + tuple(p - 0.1 * g for p, g in zip(params, grads))
+
+
+@program("conv_depthwise", f32(126, 2, 7, 7, 4), f32(127, 3, 3, 1, 8))
+def _(x, w):
+  # Depthwise (feature_group_count = features, channel multiplier 2) and
+  # its kernel gradient (batch_group_count).
+  def f(w):
+    return lax.conv_general_dilated(x, w, (2, 2), "SAME",
+                                    dimension_numbers=_NHWC,
+                                    feature_group_count=4)
+
+  y, vjp = jax.vjp(f, w)
+  return y, vjp(jnp.ones_like(y))[0]
+
+
+@program("conv_transposed", f32(128, 2, 4, 5, 3), f32(129, 3, 3, 3, 3))
+def _(x, w):
+  # lax.conv_transpose: lhs dilation by the stride, as a decoder uses it.
+  return (lax.conv_transpose(x, w, (2, 2), "SAME", dimension_numbers=_NHWC),
+          lax.conv_transpose(x, w, (2, 1), "VALID", dimension_numbers=_NHWC,
+                             transpose_kernel=True))
+
+
+@program("conv_1d", f32(130, 2, 3, 20), f32(131, 5, 3, 4))
+def _(x, w):
+  # NCW input, OIW kernel: strided, rhs-dilated, negative padding.
+  return (lax.conv_general_dilated(x, w, (2,), ((2, 2),), rhs_dilation=(2,)),
+          lax.conv_general_dilated(x, w, (1,), ((-1, 3),)))
+
+
+@program("conv_3d", f32(132, 1, 6, 5, 4, 2), f32(133, 2, 3, 2, 2, 3))
+def _(x, w):
+  # NDHWC input, DHWIO kernel.
+  return lax.conv_general_dilated(x, w, (1, 2, 1), "SAME",
+                                  dimension_numbers=("NDHWC", "DHWIO",
+                                                     "NDHWC"))
+
+
 # Sorting.
 @program("sort", f32(40, 3, 7), i32(41, 9))
 def _(x, n):
@@ -664,6 +739,70 @@ def _(v, w):
   moved = lax.ppermute(w, "b", [(0, 1), (1, 0)]) * lax.axis_index("b")
   gathered = lax.all_gather(rms_norm(v), "b", axis=1, tiled=True)
   return by_a, moved, gathered[:, :8] + lax.axis_index("a")
+
+
+# Fourier transforms: an FFT filter (rfft -> multiply -> irfft), the 2-D
+# and 3-D complex transforms, and lengths that are not powers of two.
+@program("fft_filter", f32(110, 4, 96), f32(111, 49))
+def _(x, gain):
+  spectrum = jnp.fft.rfft(x, axis=-1)
+  filtered = jnp.fft.irfft(spectrum * gain, n=96, axis=-1)
+  planes = jnp.fft.fft2(x.reshape(4, 8, 12).astype(jnp.complex64))
+  back = jnp.fft.ifft2(planes * 0.5)
+  odd = jnp.fft.fft(x[:, :37].astype(jnp.complex64))
+  return filtered, planes, back, odd, jnp.fft.rfftn(x.reshape(4, 6, 16))
+
+
+@program("fft_x64", f32(112, 3, 10).astype(np.float64),
+         (f32(113, 2, 5, 7) + 1j * f32(114, 2, 5, 7)).astype(np.complex128),
+         x64=True)
+def _(x, z):
+  return (jnp.fft.rfft(x), jnp.fft.irfft(jnp.fft.rfft(x), n=10),
+          jnp.fft.fftn(z), jnp.fft.ifftn(z, axes=(0, 1, 2)),
+          jnp.fft.irfftn(z, s=(2, 5, 12)))
+
+
+# Random bits the XLA way: rng_bit_generator's three algorithms, and
+# jax.random over rbg keys (bits turned into floats).
+@program("rbg_random",
+         np.array([0x12345678, 0x9abcdef0, 0x0fedcba9, 0x87654321], np.uint32))
+def _(key):
+  outs = []
+  for algorithm in (lax.RandomAlgorithm.RNG_DEFAULT,
+                    lax.RandomAlgorithm.RNG_THREE_FRY,
+                    lax.RandomAlgorithm.RNG_PHILOX):
+    for dtype, shape in ((jnp.uint32, (5, 3)), (jnp.uint8, (7,)),
+                         (jnp.uint64, (3,))):
+      state, bits = lax.rng_bit_generator(key, shape, dtype=dtype,
+                                          algorithm=algorithm)
+      outs += [state, bits]
+  rbg = jax.random.wrap_key_data(key, impl="rbg")
+  outs.append(jax.random.normal(rbg, (4, 6)))
+  outs.append(jax.random.uniform(jax.random.split(rbg)[1], (9,)))
+  return outs
+
+
+# chlo's functions: inverse trig and hyperbolic (real and complex), erfc
+# into the tail, the Bessel, zeta and polygamma functions, nextafter.
+@program("chlo_functions", f32(115, 12, scale=0.6),
+         (f32(116, 6) + 1j * f32(117, 6)).astype(np.complex64))
+def _(x, z):
+  real = [jnp.arcsin(x), jnp.arccos(x), jnp.arctan(x * 3), jnp.arcsinh(x * 4),
+          jnp.arccosh(jnp.abs(x) * 5 + 1), jnp.arctanh(x), jnp.sinh(x * 4),
+          jnp.cosh(x * 4), special.erfc(x * 6), special.i1e(x * 10),
+          special.zeta(jnp.abs(x) * 4 + 1.5, jnp.abs(x) + 0.5),
+          special.polygamma(2, jnp.abs(x) + 0.25),
+          lax.nextafter(x, jnp.zeros_like(x)), jnp.isinf(x / (x > 0))]
+  complex_ = [jnp.arcsin(z), jnp.arccos(z), jnp.arctan(z), jnp.arcsinh(z),
+              jnp.arccosh(z), jnp.arctanh(z), jnp.sinh(z), jnp.cosh(z)]
+  return real + complex_
+
+
+@program("top_k", f32(118, 3, 10), i32(119, 4, 9))
+def _(x, i):
+  values, indices = lax.top_k(x, 4)
+  ivalues, iindices = lax.top_k(i, 3)
+  return values, indices, ivalues, iindices
 
 
 def use_shardy(enabled):

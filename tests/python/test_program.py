@@ -286,3 +286,36 @@ func.func public @main(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
     x = np.array([1, 2, 3, 4], F32)
     y = np.array([3, 2, 1, 0], F32)
     np.testing.assert_array_equal(program(x, y), (x + y) * 0.5 * y)
+
+
+THREADS_PROGRAM = """
+func.func public @main(%x: tensor<512x300xi32>, %m: tensor<300x64xi32>)
+    -> (tensor<512xi32>, tensor<300xi32>, tensor<512x64xi32>) {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %rows = stablehlo.reduce(%x init: %zero) applies stablehlo.add across
+      dimensions = [1] : (tensor<512x300xi32>, tensor<i32>) -> tensor<512xi32>
+  %cols = stablehlo.reduce(%x init: %zero) applies stablehlo.add across
+      dimensions = [0] : (tensor<512x300xi32>, tensor<i32>) -> tensor<300xi32>
+  %dot = stablehlo.dot_general %x, %m, contracting_dims = [1] x [0]
+      : (tensor<512x300xi32>, tensor<300x64xi32>) -> tensor<512x64xi32>
+  return %rows, %cols, %dot : tensor<512xi32>, tensor<300xi32>, tensor<512x64xi32>
+}"""
+
+
+def test_intra_op_threads_sets_the_pool_and_not_the_results():
+    import os
+
+    rng = np.random.default_rng(11)
+    x = rng.integers(-1000, 1000, (512, 300), dtype=np.int32)
+    m = rng.integers(-50, 50, (300, 64), dtype=np.int32)
+    want = (x.sum(axis=1, dtype=np.int32), x.sum(axis=0, dtype=np.int32),
+            (x.astype(np.int64) @ m).astype(np.int32))
+    default = xffi.Program.from_text(THREADS_PROGRAM)
+    assert default.intra_op_threads == os.cpu_count()
+    for threads in (1, 3, 8):
+        program = xffi.Program.from_text(THREADS_PROGRAM,
+                                         intra_op_threads=threads)
+        assert program.intra_op_threads == threads
+        got = program(x, m)
+        for result, expected in zip(got, want):
+            np.testing.assert_array_equal(result, expected)

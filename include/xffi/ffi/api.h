@@ -24,7 +24,9 @@
 
 #include "xffi/ffi/attrs.h"
 #include "xffi/ffi/buffer.h"
+#include "xffi/ffi/c_operators.h"
 #include "xffi/ffi/context.h"
+#include "xffi/ffi/diagnostic.h"
 #include "xffi/ffi/error.h"
 #include "xffi/ffi/future.h"
 #include "xffi/ffi/remaining.h"
@@ -48,12 +50,27 @@ struct RemainingArgsTag {};
 struct RemainingRetsTag {};
 template <typename T>
 struct AttrTag {};
-template <typename T, const char* name>
-struct NamedAttrTag {};
 template <typename T>
 struct AttrsTag {};
 template <typename T>
 struct CtxTag {};
+
+template <typename P>
+struct IsOptionalArgTag : std::false_type {};
+template <typename T>
+struct IsOptionalArgTag<OptionalArgTag<T>> : std::true_type {};
+template <typename P>
+struct IsOptionalRetTag : std::false_type {};
+template <typename T>
+struct IsOptionalRetTag<OptionalRetTag<T>> : std::true_type {};
+template <typename P>
+struct IsAttrTag : std::false_type {};
+template <typename T>
+struct IsAttrTag<AttrTag<T>> : std::true_type {};
+template <typename P>
+struct IsAttrsTag : std::false_type {};
+template <typename T>
+struct IsAttrsTag<AttrsTag<T>> : std::true_type {};
 
 // Which index space a parameter counts in.
 enum class Group { kArg, kRet, kAttr, kNone };
@@ -91,37 +108,49 @@ struct HasAttrGet<
 template <typename Tag>
 struct Param;
 
+template <typename T, typename = void>
+struct IsComplete : std::false_type {};
+template <typename T>
+struct IsComplete<T, std::void_t<decltype(sizeof(T))>> : std::true_type {};
+
+// Buffer types (xffi's, or BufferDecoding specialisations) decode on the
+// fast path; other types through their ArgDecoding/RetDecoding, as in XLA.
+template <typename T>
+void DescribeBuffer(XFFI_Param& p, std::string& type_name) {
+  if constexpr (IsBufferType<T>::value) {
+    p.dtype = BufferDecoding<T>::kDType;
+    p.rank = BufferDecoding<T>::kRank;
+    type_name = BufferDecoding<T>::TypeName();
+  } else {
+    type_name = DecodingTypeName<ArgDecoding<T>, T>::Get();
+  }
+}
+
 template <typename T>
 struct Param<ArgTag<T>> {
-  static_assert(IsBufferType<T>::value,
-                ".Arg<T>(): T must be AnyBuffer, Buffer<dtype, rank> or Token");
+  static_assert(IsBufferType<T>::value || IsComplete<ArgDecoding<T>>::value,
+                ".Arg<T>(): T must be AnyBuffer, Buffer<dtype, rank>, Token, "
+                "or a type with an ArgDecoding<T> specialisation");
   static constexpr XFFI_ParamKind kKind = XFFI_Param_ARG;
   static constexpr Group kGroup = Group::kArg;
-  static constexpr bool kFast = true;
+  static constexpr bool kFast = IsBufferType<T>::value;
   using Type = T;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t i, const DecodeState&, D& diag) {
-    if (XFFI_UNLIKELY(!CheckArgType(&f->args.types[i], diag))) {
-      return std::nullopt;
-    }
-    return BufferDecoding<T>::Decode(ArgAt(f, i), diag);
+    return DecodeArg<T>(&f->args, i, diag);
   }
   XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t i,
                                      const DecodeState&) {
     return BufferDecoding<T>::Get(ArgAt(f, i));
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
-    p.dtype = BufferDecoding<T>::kDType;
-    p.rank = BufferDecoding<T>::kRank;
-    type_name = BufferDecoding<T>::TypeName();
+    DescribeBuffer<T>(p, type_name);
   }
 };
 
 template <typename T>
 struct Param<OptionalArgTag<T>> {
-  static_assert(IsBufferType<T>::value,
-                ".OptionalArg<T>(): T must be AnyBuffer, Buffer or Token");
   static constexpr XFFI_ParamKind kKind = XFFI_Param_OPTIONAL_ARG;
   static constexpr Group kGroup = Group::kArg;
   static constexpr bool kFast = false;
@@ -141,28 +170,28 @@ struct Param<OptionalArgTag<T>> {
 
 template <typename T>
 struct Param<RetTag<T>> {
-  static_assert(IsBufferType<T>::value,
-                ".Ret<T>(): T must be AnyBuffer, Buffer<dtype, rank> or Token");
+  static_assert(IsBufferType<T>::value || IsComplete<RetDecoding<T>>::value,
+                ".Ret<T>(): T must be AnyBuffer, Buffer<dtype, rank>, Token, "
+                "or a type with a RetDecoding<T> specialisation");
   static constexpr XFFI_ParamKind kKind = XFFI_Param_RET;
   static constexpr Group kGroup = Group::kRet;
-  static constexpr bool kFast = true;
+  static constexpr bool kFast = IsBufferType<T>::value;
   using Type = Result<T>;
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t i, const DecodeState&, D& diag) {
-    if (XFFI_UNLIKELY(!CheckRetType(&f->rets.types[i], diag))) {
-      return std::nullopt;
-    }
-    std::optional<T> value = BufferDecoding<T>::Decode(RetAt(f, i), diag);
-    if (XFFI_UNLIKELY(!value.has_value())) return std::nullopt;
-    return Type(std::move(*value));
+    return DecodeRet<T>(&f->rets, i, diag);
   }
   XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t i,
                                      const DecodeState&) {
     return Type(BufferDecoding<T>::Get(RetAt(f, i)));
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
-    Param<ArgTag<T>>::Describe(p, type_name);
+    if constexpr (IsBufferType<T>::value) {
+      DescribeBuffer<T>(p, type_name);
+    } else {
+      type_name = DecodingTypeName<RetDecoding<T>, T>::Get();
+    }
   }
 };
 
@@ -181,7 +210,7 @@ struct Param<OptionalRetTag<T>> {
     return Type(std::move(value));
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
-    Param<ArgTag<T>>::Describe(p, type_name);
+    Param<RetTag<T>>::Describe(p, type_name);
   }
 };
 
@@ -270,14 +299,14 @@ XFFI_ALWAYS_INLINE std::optional<DecodedAttr<T>> DecodeAttrAt(
     }
     return std::nullopt;
   }
-  return AttrDecoding<T>::Decode(f->attrs.types[i], f->attrs.attrs[i], diag);
+  return DecodeAttr<T>(f->attrs.types[i], f->attrs.attrs[i], diag);
 }
 
 template <typename T>
 void DescribeAttr(XFFI_Param& p, std::string& type_name) {
-  p.attr_type = AttrDecoding<T>::kAttrType;
-  p.dtype = AttrDecoding<T>::kDType;
-  type_name = AttrDecoding<T>::TypeName();
+  p.attr_type = AttrDescription<T>::kAttrType;
+  p.dtype = AttrDescription<T>::kDType;
+  type_name = AttrTypeName<T>();
 }
 
 template <typename T>
@@ -301,29 +330,6 @@ struct Param<AttrTag<T>> {
   }
 };
 
-template <typename T, const char* name>
-struct Param<NamedAttrTag<T, name>> {
-  static constexpr XFFI_ParamKind kKind = XFFI_Param_ATTR;
-  static constexpr Group kGroup = Group::kAttr;
-  static constexpr bool kFast = HasAttrGet<T>::value;
-  using Type = ::xffi::ffi::Attr<DecodedAttr<T>, name>;
-  template <typename D>
-  XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
-      const XLA_FFI_CallFrame* f, size_t slot, const DecodeState& s, D& diag) {
-    std::optional<DecodedAttr<T>> value = DecodeAttrAt<T>(f, slot, s, diag);
-    if (XFFI_UNLIKELY(!value.has_value())) return std::nullopt;
-    return Type(std::move(*value));
-  }
-  XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t slot,
-                                     const DecodeState& s) {
-    int64_t i = s.attr_index[slot];
-    return Type(AttrDecoding<T>::Get(f->attrs.types[i], f->attrs.attrs[i]));
-  }
-  static void Describe(XFFI_Param& p, std::string& type_name) {
-    DescribeAttr<T>(p, type_name);
-  }
-};
-
 template <typename T>
 struct Param<AttrsTag<T>> {
   static constexpr XFFI_ParamKind kKind = XFFI_Param_ATTRS;
@@ -333,8 +339,8 @@ struct Param<AttrsTag<T>> {
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t, const DecodeState&, D& diag) {
-    return AttrDecoding<T>::Decode(XLA_FFI_AttrType_DICTIONARY,
-                                   const_cast<XLA_FFI_Attrs*>(&f->attrs), diag);
+    return DecodeAttr<T>(XLA_FFI_AttrType_DICTIONARY,
+                         const_cast<XLA_FFI_Attrs*>(&f->attrs), diag);
   }
   XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t,
                                      const DecodeState&) {
@@ -343,7 +349,7 @@ struct Param<AttrsTag<T>> {
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
     p.attr_type = XLA_FFI_AttrType_DICTIONARY;
-    type_name = AttrDecoding<T>::TypeName();
+    type_name = AttrTypeName<T>();
   }
 };
 
@@ -356,10 +362,10 @@ struct Param<CtxTag<T>> {
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(
       const XLA_FFI_CallFrame* f, size_t, const DecodeState&, D& diag) {
-    return CtxDecoding<T>::Decode(f->api, f->ctx, diag);
+    return CallDecode<CtxDecoding<T>>(diag, f->api, f->ctx);
   }
   static void Describe(XFFI_Param&, std::string& type_name) {
-    type_name = CtxDecoding<T>::TypeName();
+    type_name = DecodingTypeName<CtxDecoding<T>, T>::Get();
   }
 };
 
@@ -372,8 +378,8 @@ struct IsStateResult<ErrorOr<std::unique_ptr<T>>> : std::true_type {
   using State = T;
 };
 
-XFFI_COLD inline XLA_FFI_Error* SignalFutureFailure(const XLA_FFI_Api* api,
-                                                    XLA_FFI_Error* error) {
+XFFI_COLD inline void SignalFutureFailure(const XLA_FFI_Api* api,
+                                          XLA_FFI_Error* error) {
   // The future can no longer be reached: the runtime would wait forever.
   Error taken = TakeError(api, error);
   std::fprintf(stderr, "xffi: cannot complete an XLA_FFI_Future: %s\n",
@@ -381,19 +387,29 @@ XFFI_COLD inline XLA_FFI_Error* SignalFutureFailure(const XLA_FFI_Api* api,
   std::abort();
 }
 
-template <ExecutionStage stage, typename R>
+}  // namespace internal
+
+// Extension point, declared as XLA declares it: how a handler's return value
+// of type T becomes the call's outcome. A specialisation provides
+//   static R Encode(const XLA_FFI_Api*, XLA_FFI_ExecutionContext*, T value);
+// where R is XLA_FFI_Error* (null for success), XLA_FFI_Future* (the call
+// completes with the future) or std::variant of the two; a state constructor
+// also provides `static XLA_FFI_TypeId state_type_id(const XLA_FFI_Api*)`.
+template <ExecutionStage stage, typename T>
 struct ResultEncoding {
-  static_assert(sizeof(R) == 0,
-                "a handler returns Error, void, Future, or (from a stage "
-                "before execute) ErrorOr<std::unique_ptr<State>>");
+  static_assert(sizeof(T) == 0,
+                "a handler returns Error, void, Future, (from a stage before "
+                "execute) ErrorOr<std::unique_ptr<State>>, or a type with a "
+                "ResultEncoding specialisation");
 };
 
 template <ExecutionStage stage>
 struct ResultEncoding<stage, Error> {
-  XFFI_ALWAYS_INLINE static XLA_FFI_Error* Encode(XLA_FFI_CallFrame* f,
-                                                  const Error& error) {
+  XFFI_ALWAYS_INLINE static XLA_FFI_Error* Encode(const XLA_FFI_Api* api,
+                                                  XLA_FFI_InvokeContext*,
+                                                  Error error) {
     if (XFFI_LIKELY(error.success())) return nullptr;
-    return CreateError(f->api, error);
+    return internal::CreateError(api, error);
   }
 };
 
@@ -401,17 +417,18 @@ template <ExecutionStage stage, typename T>
 struct ResultEncoding<stage, ErrorOr<std::unique_ptr<T>>> {
   static_assert(stage != ExecutionStage::kExecute,
                 "execute cannot create state: return it from instantiate");
-  static_assert(HasTypeId<T>::value, "state types need `static TypeId id;`");
-  static TypeId state_type_id() { return T::id; }
+  static_assert(internal::HasTypeId<T>::value,
+                "state types need `static TypeId id;`");
+  static XLA_FFI_TypeId state_type_id(const XLA_FFI_Api*) { return T::id; }
   XFFI_ALWAYS_INLINE static XLA_FFI_Error* Encode(
-      XLA_FFI_CallFrame* f, ErrorOr<std::unique_ptr<T>>&& result) {
+      const XLA_FFI_Api* api, XLA_FFI_InvokeContext* ctx,
+      ErrorOr<std::unique_ptr<T>> result) {
     if (XFFI_UNLIKELY(!result.has_value())) {
-      return CreateError(f->api, result.error());
+      return internal::CreateError(api, result.error());
     }
     T* state = result.value().release();
-    XLA_FFI_Error* error =
-        SetState(f->api, f->ctx, static_cast<XLA_FFI_ExecutionStage>(stage),
-                 &T::id, state);
+    XLA_FFI_Error* error = internal::SetState(
+        api, ctx, static_cast<XLA_FFI_ExecutionStage>(stage), &T::id, state);
     // The runtime took no ownership, so the state is ours to drop.
     if (XFFI_UNLIKELY(error != nullptr)) delete state;
     return error;
@@ -420,8 +437,8 @@ struct ResultEncoding<stage, ErrorOr<std::unique_ptr<T>>> {
 
 template <ExecutionStage stage>
 struct ResultEncoding<stage, Future> {
-  static XLA_FFI_Error* Encode(XLA_FFI_CallFrame* f, Future&& future) {
-    const XLA_FFI_Api* api = f->api;
+  static std::variant<XLA_FFI_Error*, XLA_FFI_Future*> Encode(
+      const XLA_FFI_Api* api, XLA_FFI_InvokeContext*, Future future) {
     XLA_FFI_Future_Create_Args args;
     args.struct_size = XLA_FFI_Future_Create_Args_STRUCT_SIZE;
     args.extension_start = nullptr;
@@ -434,9 +451,9 @@ struct ResultEncoding<stage, Future> {
         set.struct_size = XLA_FFI_Future_SetError_Args_STRUCT_SIZE;
         set.extension_start = nullptr;
         set.future = handle;
-        set.error = CreateError(api, *error);
+        set.error = internal::CreateError(api, *error);
         if (XLA_FFI_Error* e = api->XLA_FFI_Future_SetError(&set)) {
-          SignalFutureFailure(api, e);
+          internal::SignalFutureFailure(api, e);
         }
       } else {
         XLA_FFI_Future_SetAvailable_Args set;
@@ -444,20 +461,44 @@ struct ResultEncoding<stage, Future> {
         set.extension_start = nullptr;
         set.future = handle;
         if (XLA_FFI_Error* e = api->XLA_FFI_Future_SetAvailable(&set)) {
-          SignalFutureFailure(api, e);
+          internal::SignalFutureFailure(api, e);
         }
       }
     });
-    f->future = handle;
-    return nullptr;
+    return handle;
   }
 };
 
+namespace internal {
+
+// A result encoding that creates state reports the state's type at the
+// registration handshake.
 template <typename E, typename = void>
 struct IsStateConstructor : std::false_type {};
 template <typename E>
-struct IsStateConstructor<E, std::void_t<decltype(E::state_type_id())>>
-    : std::true_type {};
+struct IsStateConstructor<
+    E, std::enable_if_t<std::is_same_v<decltype(E::state_type_id(
+                                           std::declval<const XLA_FFI_Api*>())),
+                                       XLA_FFI_TypeId>>> : std::true_type {};
+
+// Stores an encoded result in the frame: an error is returned, a future is
+// left in call_frame->future for the runtime (with a null error).
+XFFI_ALWAYS_INLINE XLA_FFI_Error* Finish(XLA_FFI_CallFrame*,
+                                         XLA_FFI_Error* error) {
+  return error;
+}
+XFFI_ALWAYS_INLINE XLA_FFI_Error* Finish(XLA_FFI_CallFrame* f,
+                                         XLA_FFI_Future* future) {
+  f->future = future;
+  return nullptr;
+}
+XFFI_ALWAYS_INLINE XLA_FFI_Error* Finish(
+    XLA_FFI_CallFrame* f,
+    const std::variant<XLA_FFI_Error*, XLA_FFI_Future*>& encoded) {
+  if (encoded.index() == 0) return std::get<0>(encoded);
+  f->future = std::get<1>(encoded);
+  return nullptr;
+}
 
 // ---- compile-time layout of a parameter list
 
@@ -555,13 +596,21 @@ class Ffi {
   // record stage otherwise).
   static Binding<ExecutionStage::kRecord> BindRecord();
 
-  // The binding read off fn's parameter types: buffers are arguments,
-  // Result<T> results, Attr<T, name> named attributes, Dictionary (or a
-  // registered struct) the attributes as a whole, and context types that
-  // decode to themselves (ThreadPool, ScratchAllocator, RunId, Context) are
-  // context.
-  template <ExecutionStage stage = ExecutionStage::kExecute, typename Fn>
+  // The binding read off fn's parameter types, with XLA's template order
+  // (BindTo<decltype(fn), ExecutionStage::kPrepare>(fn)): buffers are
+  // arguments, Result<T> results, Attr<T, name> (or any type with an
+  // AttrBinding) named attributes, Dictionary (or a registered struct) the
+  // attributes as a whole, types with an ArgBinding/RetBinding/CtxBinding
+  // what those say, and context types that decode to themselves
+  // (ThreadPool, ScratchAllocator, RunId, Context) context.
+  template <typename Fn, ExecutionStage stage = ExecutionStage::kExecute>
   static auto BindTo(Fn fn, std::initializer_list<Traits> traits = {});
+  // The same with the stage first, xffi's older order:
+  // BindTo<ExecutionStage::kPrepare>(fn).
+  template <ExecutionStage stage, typename Fn>
+  static auto BindTo(Fn fn, std::initializer_list<Traits> traits = {}) {
+    return BindTo<Fn, stage>(std::move(fn), traits);
+  }
 
   static XLA_FFI_Error* RegisterStaticHandler(
       const XLA_FFI_Api* api, std::string_view name, std::string_view platform,
@@ -579,6 +628,65 @@ class Ffi {
       const XLA_FFI_Api* api, std::string_view name, TypeId* type_id,
       const XLA_FFI_TypeInfo* type_info = nullptr) {
     return internal::RegisterType(api, name, type_id, type_info);
+  }
+
+  // Turns a function pointer into a type, so that a binding calls it
+  // directly (inlinable) instead of through a pointer held at run time:
+  //   Ffi::Bind().Arg<AnyBuffer>().To(Ffi::Wrapper<MyImpl>())
+  template <auto fn>
+  struct Wrapper;
+  template <typename R, typename... Args, R (*fn)(Args...)>
+  struct Wrapper<fn> {
+    XFFI_ALWAYS_INLINE R operator()(Args... args) const {
+      return fn(std::forward<Args>(args)...);
+    }
+  };
+  template <typename R, typename... Args, R (*fn)(Args...) noexcept>
+  struct Wrapper<fn> {
+    XFFI_ALWAYS_INLINE R operator()(Args... args) const noexcept {
+      return fn(std::forward<Args>(args)...);
+    }
+  };
+
+ protected:
+  // For handlers written by hand as subclasses of Ffi; XLA's names, messages
+  // and codes.
+  static XLA_FFI_Error* Success() { return nullptr; }
+  static XLA_FFI_Error* MakeError(const XLA_FFI_Api* api,
+                                  XLA_FFI_Error_Code errc,
+                                  std::string message) {
+    return internal::CreateError(api, errc, message);
+  }
+  static XLA_FFI_Error* InvalidArgument(const XLA_FFI_Api* api,
+                                        std::string message) {
+    return MakeError(api, XLA_FFI_Error_Code_INVALID_ARGUMENT,
+                     std::move(message));
+  }
+  static XLA_FFI_Error* FailedPrecondition(const XLA_FFI_Api* api,
+                                           std::string message) {
+    return MakeError(api, XLA_FFI_Error_Code_FAILED_PRECONDITION,
+                     std::move(message));
+  }
+  // INVALID_ARGUMENT unless actual == expected.
+  static XLA_FFI_Error* CheckStructSize(const XLA_FFI_Api* api,
+                                        std::string_view struct_name,
+                                        size_t expected, size_t actual) {
+    if (XFFI_LIKELY(actual == expected)) return nullptr;
+    return InvalidArgument(
+        api, internal::StrCat("Unexpected ", struct_name, " size: expected ",
+                              expected, " got ", actual,
+                              ". Check installed software versions."));
+  }
+  // INVALID_ARGUMENT when actual < expected.
+  static XLA_FFI_Error* StructSizeIsGreaterOrEqual(const XLA_FFI_Api* api,
+                                                   std::string_view struct_name,
+                                                   size_t expected,
+                                                   size_t actual) {
+    if (XFFI_LIKELY(actual >= expected)) return nullptr;
+    return InvalidArgument(
+        api, internal::StrCat("Unexpected ", struct_name,
+                              " size: expected at least ", expected, " got ",
+                              actual, ". Check installed software versions."));
   }
 };
 
@@ -743,9 +851,11 @@ class Handler final : public Ffi {
           fn_, Take<Ps>(f, L::IndexInGroup(Is), state, std::get<Is>(pre))...);
       return nullptr;
     } else {
-      return internal::ResultEncoding<stage, ResultType>::Encode(
-          f, std::invoke(fn_, Take<Ps>(f, L::IndexInGroup(Is), state,
-                                       std::get<Is>(pre))...));
+      return internal::Finish(
+          f, ResultEncoding<stage, ResultType>::Encode(
+                 f->api, f->ctx,
+                 std::invoke(fn_, Take<Ps>(f, L::IndexInGroup(Is), state,
+                                           std::get<Is>(pre))...)));
     }
   }
 
@@ -861,9 +971,9 @@ class Handler final : public Ffi {
     metadata->traits = traits_;
 
     if constexpr (!kReturnsVoid) {
-      using Encoding = internal::ResultEncoding<stage, ResultType>;
+      using Encoding = ResultEncoding<stage, ResultType>;
       if constexpr (internal::IsStateConstructor<Encoding>::value) {
-        TypeId id = Encoding::state_type_id();
+        TypeId id = Encoding::state_type_id(f->api);
         if (id.type_id == 0) {
           return internal::CreateError(
               f->api, XLA_FFI_Error_Code_FAILED_PRECONDITION,
@@ -936,53 +1046,92 @@ class Handler final : public Ffi {
 
 template <ExecutionStage stage, typename... Ps>
 class Binding {
+  template <typename... Qs>
+  using HasOptionalArg = std::disjunction<internal::IsOptionalArgTag<Qs>...>;
+  template <typename... Qs>
+  using HasOptionalRet = std::disjunction<internal::IsOptionalRetTag<Qs>...>;
+  static constexpr bool kHasRemainingArgs =
+      (std::is_same_v<Ps, internal::RemainingArgsTag> || ...);
+  static constexpr bool kHasRemainingRets =
+      (std::is_same_v<Ps, internal::RemainingRetsTag> || ...);
+  static constexpr bool kHasAttr = (internal::IsAttrTag<Ps>::value || ...);
+  static constexpr bool kHasAttrs = (internal::IsAttrsTag<Ps>::value || ...);
+
  public:
   template <typename T>
   Binding<stage, Ps..., internal::ArgTag<T>> Arg() && {
+    static_assert(!HasOptionalArg<Ps...>::value,
+                  "argument can't be passed after optional argument");
+    static_assert(!kHasRemainingArgs,
+                  "argument can't be passed after remaining arguments");
     return {std::move(*this)};
   }
   template <typename T>
   Binding<stage, Ps..., internal::RetTag<T>> Ret() && {
+    static_assert(!HasOptionalRet<Ps...>::value,
+                  "result can't be passed after optional result");
+    static_assert(!kHasRemainingRets,
+                  "result can't be passed after remaining results");
     return {std::move(*this)};
   }
   template <typename T>
   Binding<stage, Ps..., internal::OptionalArgTag<T>> OptionalArg() && {
+    static_assert(
+        !kHasRemainingArgs,
+        "optional argument can't be passed after remaining arguments");
     return {std::move(*this)};
   }
   template <typename T>
   Binding<stage, Ps..., internal::OptionalRetTag<T>> OptionalRet() && {
+    static_assert(!kHasRemainingRets,
+                  "optional result can't be passed after remaining results");
     return {std::move(*this)};
   }
   Binding<stage, Ps..., internal::RemainingArgsTag> RemainingArgs() && {
+    static_assert(!kHasRemainingArgs,
+                  "remaining arguments can be passed just once");
     return {std::move(*this)};
   }
   Binding<stage, Ps..., internal::RemainingRetsTag> RemainingRets() && {
+    static_assert(!kHasRemainingRets,
+                  "remaining results can be passed just once");
     return {std::move(*this)};
   }
   template <typename T>
   Binding<stage, Ps..., internal::AttrTag<T>> Attr(std::string name) && {
+    static_assert(!kHasAttrs,
+                  "dictionary attributes can't be mixed with regular ones");
     attr_names_.push_back(std::move(name));
     return {std::move(*this)};
   }
   template <typename T = Dictionary>
   Binding<stage, Ps..., internal::AttrsTag<T>> Attrs() && {
-    static_assert(std::is_same_v<typename AttrsBinding<T>::Attrs, T>,
-                  ".Attrs<T>(): T must be Dictionary or a struct registered "
-                  "with XFFI_REGISTER_STRUCT_ATTR_DECODING");
+    static_assert(!kHasAttr,
+                  "dictionary attributes can't be mixed with regular ones");
+    static_assert(std::is_same_v<typename AttrsBinding<T>::Attrs, T> ||
+                      internal::IsComplete<AttrDecoding<T>>::value,
+                  ".Attrs<T>(): T must be Dictionary, a struct registered "
+                  "with XFFI_REGISTER_STRUCT_ATTR_DECODING, or a type with an "
+                  "AttrDecoding<T> specialisation");
     return {std::move(*this)};
   }
   template <typename T>
   Binding<stage, Ps..., internal::CtxTag<T>> Ctx() && {
     return {std::move(*this)};
   }
+  // The whole context, looked up at run time (Context::get<T>()).
+  Binding<stage, Ps..., internal::CtxTag<Context>> Ctx() && {
+    return {std::move(*this)};
+  }
 
+  // Callable on a named binding too, as in XLA: the binding is not consumed.
   template <typename Fn>
   std::unique_ptr<Handler<stage, Fn, Ps...>> To(
-      Fn fn, std::initializer_list<Traits> traits = {}) && {
+      Fn fn, std::initializer_list<Traits> traits = {}) {
     XLA_FFI_Handler_Traits bits = 0;
     for (Traits t : traits) bits |= static_cast<XLA_FFI_Handler_Traits>(t);
-    return std::make_unique<Handler<stage, Fn, Ps...>>(
-        std::move(fn), std::move(attr_names_), bits);
+    return std::make_unique<Handler<stage, Fn, Ps...>>(std::move(fn),
+                                                       attr_names_, bits);
   }
 
  private:
@@ -1020,25 +1169,6 @@ inline Binding<ExecutionStage::kRecord> Ffi::BindRecord() {
 
 // ---- binding inferred from a signature
 
-// Extension points for Ffi::BindTo: a parameter of type T binds as
-// `.Arg<Arg>()`, `.Ret<Ret>()` or `.Ctx<Ctx>()` when the matching
-// specialisation names a type, e.g.
-//   template <> struct CtxBinding<cudaStream_t> {
-//     using Ctx = PlatformStream<cudaStream_t>;
-//   };
-template <typename T>
-struct ArgBinding {
-  using Arg = void;
-};
-template <typename T>
-struct RetBinding {
-  using Ret = void;
-};
-template <typename T>
-struct CtxBinding {
-  using Ctx = void;
-};
-
 namespace internal {
 
 template <typename T>
@@ -1049,10 +1179,16 @@ struct FnTraits<R(As...)> {
 };
 template <typename R, typename... As>
 struct FnTraits<R (*)(As...)> : FnTraits<R(As...)> {};
+template <typename R, typename... As>
+struct FnTraits<R (*)(As...) noexcept> : FnTraits<R(As...)> {};
 template <typename C, typename R, typename... As>
 struct FnTraits<R (C::*)(As...)> : FnTraits<R(As...)> {};
 template <typename C, typename R, typename... As>
 struct FnTraits<R (C::*)(As...) const> : FnTraits<R(As...)> {};
+template <typename C, typename R, typename... As>
+struct FnTraits<R (C::*)(As...) noexcept> : FnTraits<R(As...)> {};
+template <typename C, typename R, typename... As>
+struct FnTraits<R (C::*)(As...) const noexcept> : FnTraits<R(As...)> {};
 
 template <typename T, typename = void>
 struct BindsAs : std::false_type {};
@@ -1066,17 +1202,6 @@ struct IsOptional<std::optional<T>> : std::true_type {
   using Inner = T;
 };
 
-template <typename T>
-struct IsNamedAttr : std::false_type {};
-template <typename T, const char* name>
-struct IsNamedAttr<::xffi::ffi::Attr<T, name>> : std::true_type {
-  using Tag = NamedAttrTag<T, name>;
-  static constexpr const char* kName = name;
-};
-
-template <typename T>
-struct IsAttrsType : BindsAs<typename AttrsBinding<T>::Attrs> {};
-
 template <typename T, typename = void>
 struct IsSelfCtx : std::false_type {};
 template <typename T>
@@ -1087,6 +1212,8 @@ struct IsSelfCtx<
 template <typename A>
 struct always_false : std::false_type {};
 
+// XLA's rules first, in XLA's order (ArgBinding, RetBinding, AttrBinding,
+// AttrsBinding, CtxBinding), then what xffi also infers.
 template <typename Raw>
 auto InferTag() {
   using A = std::remove_cv_t<std::remove_reference_t<Raw>>;
@@ -1094,6 +1221,10 @@ auto InferTag() {
     return ArgTag<typename ArgBinding<A>::Arg>{};
   } else if constexpr (BindsAs<typename RetBinding<A>::Ret>::value) {
     return RetTag<typename RetBinding<A>::Ret>{};
+  } else if constexpr (BindsAs<typename AttrBinding<A>::Attr>::value) {
+    return AttrTag<typename AttrBinding<A>::Attr>{};
+  } else if constexpr (BindsAs<typename AttrsBinding<A>::Attrs>::value) {
+    return AttrsTag<typename AttrsBinding<A>::Attrs>{};
   } else if constexpr (BindsAs<typename CtxBinding<A>::Ctx>::value) {
     return CtxTag<typename CtxBinding<A>::Ctx>{};
   } else if constexpr (IsBufferType<A>::value) {
@@ -1111,10 +1242,6 @@ auto InferTag() {
     return RemainingArgsTag{};
   } else if constexpr (std::is_same_v<A, RemainingRets>) {
     return RemainingRetsTag{};
-  } else if constexpr (IsNamedAttr<A>::value) {
-    return typename IsNamedAttr<A>::Tag{};
-  } else if constexpr (IsAttrsType<A>::value) {
-    return AttrsTag<A>{};
   } else if constexpr (IsSelfCtx<A>::value) {
     return CtxTag<A>{};
   } else {
@@ -1128,14 +1255,14 @@ auto InferTag() {
 template <typename Raw>
 using InferredTag = decltype(InferTag<Raw>());
 
-template <typename Tag>
-struct NamedAttrName {
-  static void Add(std::vector<std::string>&) {}
-};
-template <typename T, const char* name>
-struct NamedAttrName<NamedAttrTag<T, name>> {
-  static void Add(std::vector<std::string>& names) { names.emplace_back(name); }
-};
+// The attribute name a parameter binds, from its AttrBinding.
+template <typename Raw>
+void AddAttrName(std::vector<std::string>& names) {
+  using A = std::remove_cv_t<std::remove_reference_t<Raw>>;
+  if constexpr (IsAttrTag<InferredTag<Raw>>::value) {
+    names.emplace_back(AttrBinding<A>::name());
+  }
+}
 
 template <ExecutionStage stage, typename Fn, typename Args>
 struct BindToImpl;
@@ -1144,14 +1271,14 @@ struct BindToImpl<stage, Fn, std::tuple<As...>> {
   using HandlerType = Handler<stage, Fn, InferredTag<As>...>;
   static std::unique_ptr<HandlerType> Make(Fn fn, XLA_FFI_Handler_Traits bits) {
     std::vector<std::string> names;
-    (NamedAttrName<InferredTag<As>>::Add(names), ...);
+    (AddAttrName<As>(names), ...);
     return std::make_unique<HandlerType>(std::move(fn), std::move(names), bits);
   }
 };
 
 }  // namespace internal
 
-template <ExecutionStage stage, typename Fn>
+template <typename Fn, ExecutionStage stage>
 auto Ffi::BindTo(Fn fn, std::initializer_list<Traits> traits) {
   XLA_FFI_Handler_Traits bits = 0;
   for (Traits t : traits) bits |= static_cast<XLA_FFI_Handler_Traits>(t);
@@ -1238,6 +1365,10 @@ static const XLA_FFI_Api* WeakGetApi(void)
 inline const XLA_FFI_Api* RuntimeApi() {
   return internal::WeakGetApi ? internal::WeakGetApi() : nullptr;
 }
+
+// XLA's name for the API of the runtime in this process (XLA links its own
+// definition into its binaries): here xffi's, when libxffi is loaded.
+inline const XLA_FFI_Api* GetXlaFfiApi() { return RuntimeApi(); }
 
 }  // namespace xffi::ffi
 

@@ -5,8 +5,10 @@
 
 #include <array>
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,21 +17,28 @@
 #include <utility>
 #include <variant>
 
+#include "xffi/ffi/diagnostic.h"
 #include "xffi/ffi/error.h"
 #include "xffi/ffi/signature.h"
 #include "xffi/ffi/types.h"
 
 namespace xffi::ffi {
 
-// Extension point. A specialisation provides
+// Extension point, declared as XLA declares it. A specialisation provides
+//   using Type = ...;   what the handler receives (T itself, but T* for
+//                       Pointer<T>)
+//   static bool Isa(XLA_FFI_AttrType, void* attr);                (optional)
+//   static std::optional<Type> Decode(XLA_FFI_AttrType, void* attr,
+//                                     DiagnosticEngine&);
+// as XLA's decoders do. xffi's own decoders instead take their diagnostic
+// as a template parameter D (internal::NoDiagnostic on the hot path,
+// internal::Diagnostic or a DiagnosticEngine when explaining: call
+// diag.Fail(...) with the pieces of the reason), and add for signatures
 //   static constexpr XLA_FFI_AttrType kAttrType;  (0: several are accepted)
 //   static constexpr XLA_FFI_DataType kDType;     (scalar/array element type)
 //   static std::string TypeName();
-//   template <class D>
-//   static std::optional<T> Decode(XLA_FFI_AttrType, void* attr, D& diag);
-// (D is internal::NoDiagnostic or internal::Diagnostic; call diag.Fail(...)
-// with the pieces of the reason before returning nullopt.)
-template <typename T, typename = void>
+// plus, where decoding cannot fail once checked, an unchecked Get.
+template <typename T>
 struct AttrDecoding;
 
 // Marks a type `.Attrs<T>()` may decode the whole attribute dictionary into
@@ -39,6 +48,17 @@ struct AttrsBinding {
   using Attrs = void;
 };
 
+// For Ffi::BindTo: a parameter of type T binds as the attribute `name()`
+// decoded as `Attr` when a specialisation says so, as in XLA:
+//   template <> struct AttrBinding<MyAttr> {
+//     using Attr = MyAttr;
+//     static constexpr std::string_view name() { return "my_attr"; }
+//   };
+template <typename T>
+struct AttrBinding {
+  using Attr = void;
+};
+
 // An attribute bound by name at compile time, for Ffi::BindTo:
 //   static constexpr char kEps[] = "eps";
 //   Ffi::BindTo(+[](Attr<float, kEps> eps) { ... *eps ... });
@@ -46,13 +66,21 @@ template <typename T, const char* attr_name>
 class Attr {
  public:
   static constexpr const char* kName = attr_name;
-  explicit Attr(T value) : value_(std::move(value)) {}
+  Attr(T value) : value_(std::move(value)) {}  // NOLINT: as XLA's
   const T& get() const { return value_; }
+  T& operator*() { return value_; }
   const T& operator*() const { return value_; }
+  T* operator->() { return &value_; }
   const T* operator->() const { return &value_; }
 
  private:
   T value_;
+};
+
+template <typename T, const char* attr_name>
+struct AttrBinding<Attr<T, attr_name>> {
+  using Attr = T;
+  static constexpr std::string_view name() { return attr_name; }
 };
 
 // An S64 scalar attribute holding an address.
@@ -61,18 +89,71 @@ struct Pointer {};
 
 template <typename T>
 struct StructMember {
+  using Type = T;
   using type = T;
-  constexpr explicit StructMember(const char* member_name)
+  constexpr explicit StructMember(std::string_view member_name)
       : name(member_name) {}
-  const char* name;
+  std::string_view name;
 };
 
 namespace internal {
 
-// What AttrDecoding<T> produces: T itself, except for tags like Pointer<T>.
+// What AttrDecoding<T> produces: its Type, or (for a decoder that names
+// none) what its Decode returns.
+template <typename T, typename = void>
+struct DecodedAttrOf {
+  using type = typename decltype(AttrDecoding<T>::Decode(
+      XLA_FFI_AttrType{}, nullptr, std::declval<NoDiagnostic&>()))::value_type;
+};
 template <typename T>
-using DecodedAttr = typename decltype(AttrDecoding<T>::Decode(
-    XLA_FFI_AttrType{}, nullptr, std::declval<NoDiagnostic&>()))::value_type;
+struct DecodedAttrOf<T, std::void_t<typename AttrDecoding<T>::Type>> {
+  using type = typename AttrDecoding<T>::Type;
+};
+template <typename T>
+using DecodedAttr = typename DecodedAttrOf<T>::type;
+
+// AttrDecoding<T>::Decode, whichever diagnostic it takes (see CallDecode).
+template <typename T, typename D>
+XFFI_ALWAYS_INLINE std::optional<DecodedAttr<T>> DecodeAttr(
+    XLA_FFI_AttrType type, void* attr, D& diag) {
+  return CallDecode<AttrDecoding<T>>(diag, type, attr);
+}
+
+template <typename T>
+XFFI_ALWAYS_INLINE bool IsaAttr(XLA_FFI_AttrType type, void* attr) {
+  return CallIsa<AttrDecoding<T>>(type, attr);
+}
+
+// What a signature says about an attribute decoded by AttrDecoding<T>; a
+// decoder written for XLA says nothing but its C++ type.
+template <typename T, typename = void>
+struct AttrDescription {
+  static constexpr XLA_FFI_AttrType kAttrType =
+      static_cast<XLA_FFI_AttrType>(0);
+  static constexpr XLA_FFI_DataType kDType = XLA_FFI_DataType_INVALID;
+};
+template <typename T>
+struct AttrDescription<T, std::void_t<decltype(AttrDecoding<T>::kAttrType),
+                                      decltype(AttrDecoding<T>::kDType)>> {
+  static constexpr XLA_FFI_AttrType kAttrType = AttrDecoding<T>::kAttrType;
+  static constexpr XLA_FFI_DataType kDType = AttrDecoding<T>::kDType;
+};
+
+template <typename T>
+std::string AttrTypeName() {
+  return DecodingTypeName<AttrDecoding<T>, T>::Get();
+}
+
+// How a failed alternative or member is described: Describe() for xffi's
+// decoders, the C++ type for others.
+template <typename T, typename = void>
+struct AttrDescribe {
+  static std::string Get() { return AttrTypeName<T>(); }
+};
+template <typename T>
+struct AttrDescribe<T, std::void_t<decltype(AttrDecoding<T>::Describe())>> {
+  static std::string Get() { return AttrDecoding<T>::Describe(); }
+};
 
 inline std::string DescribeAttr(XLA_FFI_AttrType type, const void* attr) {
   switch (type) {
@@ -131,6 +212,7 @@ inline std::string AttrNames(const XLA_FFI_Attrs* attrs) {
 
 template <typename T>
 struct ScalarAttrDecoding {
+  using Type = T;
   static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_SCALAR;
   static constexpr XLA_FFI_DataType kDType =
       static_cast<XLA_FFI_DataType>(kNativeToDataType<T>);
@@ -138,6 +220,12 @@ struct ScalarAttrDecoding {
   static std::string Describe() {
     return StrCat(TypeName(), " (", kNativeToDataType<T>, " scalar)");
   }
+  XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_AttrType type, void* attr) {
+    return type == XLA_FFI_AttrType_SCALAR &&
+           static_cast<const XLA_FFI_Scalar*>(attr)->dtype == kDType;
+  }
+  // The check is spelled out rather than calling Isa: the same test, but
+  // GCC schedules this form better on the hot path.
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<T> Decode(XLA_FFI_AttrType type,
                                                     void* attr, D& diag) {
@@ -185,10 +273,14 @@ XFFI_SCALAR_ATTR_(std::complex<double>);
 
 template <>
 struct AttrDecoding<std::string_view> {
+  using Type = std::string_view;
   static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_STRING;
   static constexpr XLA_FFI_DataType kDType = XLA_FFI_DataType_INVALID;
   static std::string TypeName() { return "std::string_view"; }
   static std::string Describe() { return "std::string_view (string)"; }
+  XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_AttrType type, void*) {
+    return type == XLA_FFI_AttrType_STRING;
+  }
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<std::string_view> Decode(
       XLA_FFI_AttrType type, void* attr, D& diag) {
@@ -204,19 +296,23 @@ struct AttrDecoding<std::string_view> {
   }
 };
 
+namespace internal {
+
 template <typename T>
-struct AttrDecoding<
-    Span<const T>,
-    std::enable_if_t<internal::kNativeToDataType<T> != DataType::INVALID>> {
+struct ArrayAttrDecoding {
+  using Type = Span<const T>;
   static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_ARRAY;
   static constexpr XLA_FFI_DataType kDType =
-      static_cast<XLA_FFI_DataType>(internal::kNativeToDataType<T>);
+      static_cast<XLA_FFI_DataType>(kNativeToDataType<T>);
   static std::string TypeName() {
-    return internal::StrCat("Span<const ", internal::CppTypeName<T>(), ">");
+    return StrCat("Span<const ", CppTypeName<T>(), ">");
   }
   static std::string Describe() {
-    return internal::StrCat(TypeName(), " (array of ",
-                            internal::kNativeToDataType<T>, ")");
+    return StrCat(TypeName(), " (array of ", kNativeToDataType<T>, ")");
+  }
+  XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_AttrType type, void* attr) {
+    return type == XLA_FFI_AttrType_ARRAY &&
+           static_cast<const XLA_FFI_Array*>(attr)->dtype == kDType;
   }
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Span<const T>> Decode(
@@ -224,7 +320,7 @@ struct AttrDecoding<
     auto* array = static_cast<const XLA_FFI_Array*>(attr);
     if (XFFI_UNLIKELY(type != XLA_FFI_AttrType_ARRAY ||
                       array->dtype != kDType)) {
-      internal::FailAttr<AttrDecoding>(diag, type, attr);
+      FailAttr<ArrayAttrDecoding>(diag, type, attr);
       return std::nullopt;
     }
     return Get(type, attr);
@@ -235,8 +331,31 @@ struct AttrDecoding<
   }
 };
 
+}  // namespace internal
+
+// XLA decodes arrays of the integer types, float and double; xffi also of
+// bool (PRED) and the complex types.
+#define XFFI_ARRAY_ATTR_(T) \
+  template <>               \
+  struct AttrDecoding<Span<const T>> : internal::ArrayAttrDecoding<T> {}
+XFFI_ARRAY_ATTR_(bool);
+XFFI_ARRAY_ATTR_(int8_t);
+XFFI_ARRAY_ATTR_(int16_t);
+XFFI_ARRAY_ATTR_(int32_t);
+XFFI_ARRAY_ATTR_(int64_t);
+XFFI_ARRAY_ATTR_(uint8_t);
+XFFI_ARRAY_ATTR_(uint16_t);
+XFFI_ARRAY_ATTR_(uint32_t);
+XFFI_ARRAY_ATTR_(uint64_t);
+XFFI_ARRAY_ATTR_(float);
+XFFI_ARRAY_ATTR_(double);
+XFFI_ARRAY_ATTR_(std::complex<float>);
+XFFI_ARRAY_ATTR_(std::complex<double>);
+#undef XFFI_ARRAY_ATTR_
+
 template <typename T>
 struct AttrDecoding<Pointer<T>> {
+  using Type = T*;
   static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_SCALAR;
   static constexpr XLA_FFI_DataType kDType = XLA_FFI_DataType_S64;
   static std::string TypeName() {
@@ -244,6 +363,10 @@ struct AttrDecoding<Pointer<T>> {
   }
   static std::string Describe() {
     return internal::StrCat(TypeName(), " (S64 scalar)");
+  }
+  XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_AttrType type, void* attr) {
+    return type == XLA_FFI_AttrType_SCALAR &&
+           static_cast<const XLA_FFI_Scalar*>(attr)->dtype == kDType;
   }
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<T*> Decode(XLA_FFI_AttrType type,
@@ -264,9 +387,46 @@ struct AttrDecoding<Pointer<T>> {
   }
 };
 
-// A view of an attribute dictionary, looked up by name.
+// A view of an attribute dictionary (sorted by name): looked up by name, or
+// walked in order with begin()/end(), an iterator naming each entry.
+//
+// Errors carry XLA's code, INTERNAL, so a handler that passes one on reports
+// what it would under XLA; the messages are xffi's.
 class Dictionary {
  public:
+  // Walks the entries in name order; dereferences to the entry's name.
+  class Iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using difference_type = ptrdiff_t;
+    using value_type = std::string_view;
+    using pointer = const std::string_view*;
+    using reference = std::string_view;
+
+    bool operator==(const Iterator& other) const { return idx_ == other.idx_; }
+    bool operator!=(const Iterator& other) const { return idx_ != other.idx_; }
+    std::string_view operator*() const {
+      return internal::ToView(attrs_->names[idx_]);
+    }
+    Iterator& operator++() {
+      ++idx_;
+      return *this;
+    }
+    Iterator operator++(int) {
+      Iterator before = *this;
+      ++idx_;
+      return before;
+    }
+
+   private:
+    friend class Dictionary;
+    Iterator(const XLA_FFI_Attrs* attrs, size_t idx)
+        : attrs_(attrs), idx_(idx) {}
+
+    const XLA_FFI_Attrs* attrs_;
+    size_t idx_;
+  };
+
   explicit Dictionary(const XLA_FFI_Attrs* attrs) : attrs_(attrs) {}
 
   size_t size() const { return static_cast<size_t>(attrs_->size); }
@@ -278,6 +438,9 @@ class Dictionary {
     return internal::ToView(attrs_->names[i]);
   }
 
+  Iterator begin() const { return Iterator(attrs_, 0); }
+  Iterator end() const { return Iterator(attrs_, size()); }
+
   template <typename T>
   bool contains(std::string_view name) const {
     return isa<T>(name);
@@ -287,32 +450,48 @@ class Dictionary {
   bool isa(std::string_view name) const {
     int64_t i = internal::FindAttr(attrs_, name);
     if (i < 0) return false;
-    internal::NoDiagnostic quiet;
-    return AttrDecoding<T>::Decode(attrs_->types[i], attrs_->attrs[i], quiet)
-        .has_value();
+    return internal::IsaAttr<T>(attrs_->types[i], attrs_->attrs[i]);
+  }
+
+  template <typename T>
+  bool isa(const Iterator& it) const {
+    return internal::IsaAttr<T>(attrs_->types[it.idx_], attrs_->attrs[it.idx_]);
   }
 
   template <typename T>
   ErrorOr<internal::DecodedAttr<T>> get(std::string_view name) const {
     int64_t i = internal::FindAttr(attrs_, name);
     if (XFFI_UNLIKELY(i < 0)) {
-      return Error::InvalidArgument(internal::StrCat(
+      return Error::Internal(internal::StrCat(
           "attribute '", name,
           "' not found (dictionary has: ", internal::AttrNames(attrs_), ")"));
     }
-    internal::NoDiagnostic quiet;
-    std::optional<internal::DecodedAttr<T>> value =
-        AttrDecoding<T>::Decode(attrs_->types[i], attrs_->attrs[i], quiet);
-    if (XFFI_LIKELY(value.has_value())) return std::move(*value);
-    internal::Diagnostic diag;
-    AttrDecoding<T>::Decode(attrs_->types[i], attrs_->attrs[i], diag);
-    return Error::InvalidArgument(
-        internal::StrCat("attribute '", name, "': ", diag.message));
+    return GetAt<T>(static_cast<size_t>(i));
+  }
+
+  // XLA's own get-by-iterator returns the value through a size_t, which
+  // truncates floating-point values and rejects strings; xffi's returns the
+  // decoded value as get-by-name does.
+  template <typename T>
+  ErrorOr<internal::DecodedAttr<T>> get(const Iterator& it) const {
+    return GetAt<T>(it.idx_);
   }
 
   const XLA_FFI_Attrs* c_attrs() const { return attrs_; }
 
  private:
+  template <typename T>
+  ErrorOr<internal::DecodedAttr<T>> GetAt(size_t i) const {
+    internal::NoDiagnostic quiet;
+    std::optional<internal::DecodedAttr<T>> value =
+        internal::DecodeAttr<T>(attrs_->types[i], attrs_->attrs[i], quiet);
+    if (XFFI_LIKELY(value.has_value())) return std::move(*value);
+    internal::Diagnostic diag;
+    internal::DecodeAttr<T>(attrs_->types[i], attrs_->attrs[i], diag);
+    return Error::Internal(
+        internal::StrCat("attribute '", name(i), "': ", diag.message));
+  }
+
   const XLA_FFI_Attrs* attrs_;
 };
 
@@ -323,10 +502,14 @@ struct AttrsBinding<Dictionary> {
 
 template <>
 struct AttrDecoding<Dictionary> {
+  using Type = Dictionary;
   static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_DICTIONARY;
   static constexpr XLA_FFI_DataType kDType = XLA_FFI_DataType_INVALID;
   static std::string TypeName() { return "Dictionary"; }
   static std::string Describe() { return "Dictionary (dictionary)"; }
+  XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_AttrType type, void*) {
+    return type == XLA_FFI_AttrType_DICTIONARY;
+  }
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Dictionary> Decode(
       XLA_FFI_AttrType type, void* attr, D& diag) {
@@ -344,14 +527,14 @@ struct AttrDecoding<Dictionary> {
 // The first alternative that decodes wins.
 template <typename... Ts>
 struct AttrDecoding<std::variant<Ts...>> {
-  using Type = std::variant<Ts...>;
+  using Type = std::variant<internal::DecodedAttr<Ts>...>;
   static constexpr XLA_FFI_AttrType kAttrType =
       static_cast<XLA_FFI_AttrType>(0);
   static constexpr XLA_FFI_DataType kDType = XLA_FFI_DataType_INVALID;
   static std::string TypeName() {
     std::string out = "std::variant<";
     bool first = true;
-    ((out += (first ? "" : ", "), out += AttrDecoding<Ts>::TypeName(),
+    ((out += (first ? "" : ", "), out += internal::AttrTypeName<Ts>(),
       first = false),
      ...);
     return out + ">";
@@ -359,17 +542,19 @@ struct AttrDecoding<std::variant<Ts...>> {
   static std::string Describe() {
     std::string out = "one of (";
     bool first = true;
-    ((out += (first ? "" : " | "), out += AttrDecoding<Ts>::Describe(),
+    ((out += (first ? "" : " | "), out += internal::AttrDescribe<Ts>::Get(),
       first = false),
      ...);
     return out + ")";
+  }
+  XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_AttrType type, void* attr) {
+    return (internal::IsaAttr<Ts>(type, attr) || ...);
   }
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Type> Decode(XLA_FFI_AttrType type,
                                                        void* attr, D& diag) {
     std::optional<Type> result;
-    internal::NoDiagnostic quiet;
-    (void)((result = Try<Ts>(type, attr, quiet), result.has_value()) || ...);
+    (void)((result = Try<Ts>(type, attr), result.has_value()) || ...);
     if (XFFI_UNLIKELY(!result.has_value())) {
       internal::FailAttr<AttrDecoding>(diag, type, attr);
     }
@@ -378,11 +563,15 @@ struct AttrDecoding<std::variant<Ts...>> {
 
  private:
   template <typename T>
-  XFFI_ALWAYS_INLINE static std::optional<Type> Try(
-      XLA_FFI_AttrType type, void* attr, internal::NoDiagnostic& quiet) {
-    std::optional<T> value = AttrDecoding<T>::Decode(type, attr, quiet);
-    if (value.has_value())
-      return Type(std::in_place_type<T>, std::move(*value));
+  XFFI_ALWAYS_INLINE static std::optional<Type> Try(XLA_FFI_AttrType type,
+                                                    void* attr) {
+    internal::NoDiagnostic quiet;
+    std::optional<internal::DecodedAttr<T>> value =
+        internal::DecodeAttr<T>(type, attr, quiet);
+    if (value.has_value()) {
+      return Type(std::in_place_type<internal::DecodedAttr<T>>,
+                  std::move(*value));
+    }
     return std::nullopt;
   }
 };
@@ -402,26 +591,18 @@ XFFI_ALWAYS_INLINE std::optional<T> DecodeEnum(XLA_FFI_AttrType type,
   return static_cast<T>(*raw);
 }
 
-constexpr int CompareNames(const char* a, const char* b) {
-  while (*a != '\0' && *a == *b) {
-    ++a;
-    ++b;
-  }
-  return static_cast<int>(static_cast<unsigned char>(*a)) -
-         static_cast<int>(static_cast<unsigned char>(*b));
-}
-
 // Where each member's name sits in a sorted dictionary holding exactly the
 // members: the first place a struct decoder looks, before it searches.
 template <typename... Ms, size_t... Is>
 constexpr std::array<int64_t, sizeof...(Ms)> MemberRanks(
     const std::tuple<Ms...>& members, std::index_sequence<Is...>) {
-  const char* names[] = {std::get<Is>(members).name..., nullptr};
+  const std::string_view names[] = {std::get<Is>(members).name...,
+                                    std::string_view()};
   std::array<int64_t, sizeof...(Ms)> ranks{};
   for (size_t i = 0; i < sizeof...(Ms); ++i) {
     int64_t rank = 0;
     for (size_t j = 0; j < sizeof...(Ms); ++j) {
-      if (CompareNames(names[j], names[i]) < 0) ++rank;
+      if (names[j] < names[i]) ++rank;
     }
     ranks[i] = rank;
   }
@@ -429,9 +610,9 @@ constexpr std::array<int64_t, sizeof...(Ms)> MemberRanks(
 }
 
 template <typename M, typename D>
-XFFI_ALWAYS_INLINE std::optional<DecodedAttr<typename M::type>> DecodeMember(
+XFFI_ALWAYS_INLINE std::optional<DecodedAttr<typename M::Type>> DecodeMember(
     const XLA_FFI_Attrs* dict, const M& member, int64_t rank, D& diag) {
-  std::string_view name(member.name);
+  std::string_view name = member.name;
   int64_t i = rank;
   if (XFFI_UNLIKELY(ToView(dict->names[i]) != name)) {
     i = FindAttr(dict, name);
@@ -441,16 +622,13 @@ XFFI_ALWAYS_INLINE std::optional<DecodedAttr<typename M::type>> DecodeMember(
     }
   }
   if constexpr (D::kExplain) {
-    std::optional<DecodedAttr<typename M::type>> value =
-        AttrDecoding<typename M::type>::Decode(dict->types[i], dict->attrs[i],
-                                               diag);
-    if (!value.has_value()) {
-      diag.message = StrCat("member '", name, "': ", diag.message);
-    }
+    Diagnostic reason;
+    std::optional<DecodedAttr<typename M::Type>> value =
+        DecodeAttr<typename M::Type>(dict->types[i], dict->attrs[i], reason);
+    if (!value.has_value()) diag.Fail("member '", name, "': ", reason.message);
     return value;
   } else {
-    return AttrDecoding<typename M::type>::Decode(dict->types[i],
-                                                  dict->attrs[i], diag);
+    return DecodeAttr<typename M::Type>(dict->types[i], dict->attrs[i], diag);
   }
 }
 
@@ -478,7 +656,7 @@ XFFI_ALWAYS_INLINE std::optional<T> DecodeStruct(
     }
     return std::nullopt;
   }
-  std::tuple<std::optional<DecodedAttr<typename Ms::type>>...> decoded;
+  std::tuple<std::optional<DecodedAttr<typename Ms::Type>>...> decoded;
   bool ok = ((std::get<Is>(decoded) =
                   DecodeMember(dict, std::get<Is>(members), ranks[Is], diag),
               std::get<Is>(decoded).has_value()) &&
@@ -497,6 +675,7 @@ XFFI_ALWAYS_INLINE std::optional<T> DecodeStruct(
   template <>                                                                  \
   struct AttrDecoding<T> {                                                     \
     static_assert(std::is_enum_v<T>, "expected an enum");                      \
+    using Type = T;                                                            \
     static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_SCALAR;     \
     static constexpr XLA_FFI_DataType kDType = static_cast<XLA_FFI_DataType>(  \
         internal::kNativeToDataType<std::underlying_type_t<T>>);               \
@@ -504,6 +683,10 @@ XFFI_ALWAYS_INLINE std::optional<T> DecodeStruct(
     static std::string Describe() {                                            \
       return internal::StrCat(#T " (", static_cast<DataType>(kDType),          \
                               " scalar)");                                     \
+    }                                                                          \
+    XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_AttrType type, void* attr) {    \
+      return internal::ScalarAttrDecoding<std::underlying_type_t<T>>::Isa(     \
+          type, attr);                                                         \
     }                                                                          \
     template <typename D>                                                      \
     XFFI_ALWAYS_INLINE static std::optional<T> Decode(XLA_FFI_AttrType type,   \
@@ -529,6 +712,7 @@ XFFI_ALWAYS_INLINE std::optional<T> DecodeStruct(
   };                                                                           \
   template <>                                                                  \
   struct AttrDecoding<T> {                                                     \
+    using Type = T;                                                            \
     static constexpr auto kMembers = std::make_tuple(__VA_ARGS__);             \
     static constexpr size_t kNumMembers =                                      \
         std::tuple_size_v<std::remove_const_t<decltype(kMembers)>>;            \

@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "xffi/ffi/diagnostic.h"
 #include "xffi/ffi/error.h"
 #include "xffi/ffi/types.h"
 
@@ -129,11 +130,12 @@ using BufferR4 = Buffer<dtype, 4>;
 
 using Token = BufferR0<DataType::TOKEN>;
 
-// A result a handler writes. Dereferences to the wrapped buffer.
+// A result a handler writes. Dereferences to the wrapped buffer. Implicit
+// from T, as in XLA, where decoders return a buffer for a Result.
 template <typename T>
 class Result {
  public:
-  explicit Result(T value) : value_(std::move(value)) {}
+  Result(T value) : value_(std::move(value)) {}  // NOLINT
   T& operator*() { return value_; }
   const T& operator*() const { return value_; }
   T* operator->() { return &value_; }
@@ -156,8 +158,10 @@ using ResultBufferR3 = ResultBuffer<dtype, 3>;
 template <DataType dtype>
 using ResultBufferR4 = ResultBuffer<dtype, 4>;
 
-// Extension point: how an argument (and, through Result, a result) of type T
-// decodes. Specialisations provide
+// How xffi's own buffer types decode, with an unchecked Get for the hot
+// path. User types decode through ArgDecoding/RetDecoding (below), the
+// extension points XLA defines; a BufferDecoding specialisation (xffi's older
+// extension point) still works. Specialisations provide
 //   template <class D> static std::optional<T> Decode(const XLA_FFI_Buffer*,
 //   D&)
 // plus kDType and kRank for the signature and TypeName().
@@ -192,12 +196,14 @@ struct BufferDecoding<Buffer<dtype, rank>> {
     return internal::StrCat("Buffer<", dtype, ", ", kRank, ">");
   }
 
+  XFFI_ALWAYS_INLINE static bool Isa(const XLA_FFI_Buffer* buf) {
+    return buf->dtype == kDType && (rank == kDynamicRank || buf->rank == kRank);
+  }
+
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Buffer<dtype, rank>> Decode(
       const XLA_FFI_Buffer* buf, D& diag) {
-    bool dtype_ok = buf->dtype == kDType;
-    bool rank_ok = rank == kDynamicRank || buf->rank == kRank;
-    if (XFFI_UNLIKELY(!dtype_ok || !rank_ok)) {
+    if (XFFI_UNLIKELY(!Isa(buf))) {
       if constexpr (D::kExplain) {
         if (rank == kDynamicRank) {
           diag.Fail("expected buffer of ", dtype, ", got ",
@@ -256,6 +262,135 @@ XFFI_ALWAYS_INLINE bool CheckRetType(const XLA_FFI_RetType* type, D& diag) {
   if (XFFI_LIKELY(kind == XLA_FFI_RetType_BUFFER)) return true;
   diag.Fail("expected a buffer, got result type ", kind);
   return false;
+}
+
+// XLA's decoders for xffi's buffer types, forwarding to BufferDecoding.
+template <typename T>
+struct BufferArgDecoding {
+  XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_ArgType type, void* arg) {
+    NoDiagnostic quiet;
+    return type == XLA_FFI_ArgType_BUFFER &&
+           BufferDecoding<T>::Decode(static_cast<const XLA_FFI_Buffer*>(arg),
+                                     quiet)
+               .has_value();
+  }
+  template <typename D>
+  XFFI_ALWAYS_INLINE static std::optional<T> Decode(XLA_FFI_ArgType type,
+                                                    void* arg, D& diag) {
+    if (XFFI_UNLIKELY(!CheckArgType(&type, diag))) return std::nullopt;
+    return BufferDecoding<T>::Decode(static_cast<const XLA_FFI_Buffer*>(arg),
+                                     diag);
+  }
+};
+
+template <typename T>
+struct BufferRetDecoding {
+  XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_RetType type, void* ret) {
+    NoDiagnostic quiet;
+    return type == XLA_FFI_RetType_BUFFER &&
+           BufferDecoding<T>::Decode(static_cast<const XLA_FFI_Buffer*>(ret),
+                                     quiet)
+               .has_value();
+  }
+  template <typename D>
+  XFFI_ALWAYS_INLINE static std::optional<Result<T>> Decode(
+      XLA_FFI_RetType type, void* ret, D& diag) {
+    if (XFFI_UNLIKELY(!CheckRetType(&type, diag))) return std::nullopt;
+    std::optional<T> value = BufferDecoding<T>::Decode(
+        static_cast<const XLA_FFI_Buffer*>(ret), diag);
+    if (XFFI_UNLIKELY(!value.has_value())) return std::nullopt;
+    return Result<T>(std::move(*value));
+  }
+};
+
+}  // namespace internal
+
+// Extension points, declared as XLA declares them. A specialisation gives
+//   static bool Isa(XLA_FFI_ArgType, void* arg);                 (optional)
+//   static std::optional<T> Decode(XLA_FFI_ArgType, void* arg,
+//                                  DiagnosticEngine&);
+// and for results the same with XLA_FFI_RetType, Decode returning
+// std::optional<Result<T>>. `.Arg<T>()`, `.Ret<T>()`, RemainingArgs and
+// RemainingRets then accept T. (Decode may also be a template over xffi's
+// diagnostic sinks, as xffi's own are.)
+template <typename T>
+struct ArgDecoding;
+template <typename T>
+struct RetDecoding;
+
+template <>
+struct ArgDecoding<AnyBuffer> : internal::BufferArgDecoding<AnyBuffer> {};
+template <DataType dtype, size_t rank>
+struct ArgDecoding<Buffer<dtype, rank>>
+    : internal::BufferArgDecoding<Buffer<dtype, rank>> {};
+template <>
+struct RetDecoding<AnyBuffer> : internal::BufferRetDecoding<AnyBuffer> {};
+template <DataType dtype, size_t rank>
+struct RetDecoding<Buffer<dtype, rank>>
+    : internal::BufferRetDecoding<Buffer<dtype, rank>> {};
+
+// For Ffi::BindTo: a parameter of type T binds as `.Arg<Arg>()` or
+// `.Ret<Ret>()` when a specialisation names a type, as in XLA.
+template <typename T>
+struct ArgBinding {
+  using Arg = void;
+};
+template <typename T>
+struct RetBinding {
+  using Ret = void;
+};
+
+template <>
+struct ArgBinding<AnyBuffer> {
+  using Arg = AnyBuffer;
+};
+template <DataType dtype, size_t rank>
+struct ArgBinding<Buffer<dtype, rank>> {
+  using Arg = Buffer<dtype, rank>;
+};
+template <>
+struct RetBinding<Result<AnyBuffer>> {
+  using Ret = AnyBuffer;
+};
+template <DataType dtype, size_t rank>
+struct RetBinding<Result<Buffer<dtype, rank>>> {
+  using Ret = Buffer<dtype, rank>;
+};
+
+namespace internal {
+
+// Argument (or result) i, through BufferDecoding for xffi's buffer types and
+// through ArgDecoding/RetDecoding otherwise. The buffer pointer is loaded only
+// once its kind has been checked: loaded earlier, the compiler hoists every
+// argument's load above every check and keeps them all live across them.
+template <typename T, typename D>
+XFFI_ALWAYS_INLINE std::optional<T> DecodeArg(const XLA_FFI_Args* args,
+                                              size_t i, D& diag) {
+  if constexpr (IsBufferType<T>::value) {
+    if (XFFI_UNLIKELY(!CheckArgType(&args->types[i], diag))) {
+      return std::nullopt;
+    }
+    return BufferDecoding<T>::Decode(
+        static_cast<const XLA_FFI_Buffer*>(args->args[i]), diag);
+  } else {
+    return CallDecode<ArgDecoding<T>>(diag, args->types[i], args->args[i]);
+  }
+}
+
+template <typename T, typename D>
+XFFI_ALWAYS_INLINE std::optional<Result<T>> DecodeRet(const XLA_FFI_Rets* rets,
+                                                      size_t i, D& diag) {
+  if constexpr (IsBufferType<T>::value) {
+    if (XFFI_UNLIKELY(!CheckRetType(&rets->types[i], diag))) {
+      return std::nullopt;
+    }
+    std::optional<T> value = BufferDecoding<T>::Decode(
+        static_cast<const XLA_FFI_Buffer*>(rets->rets[i]), diag);
+    if (XFFI_UNLIKELY(!value.has_value())) return std::nullopt;
+    return Result<T>(std::move(*value));
+  } else {
+    return CallDecode<RetDecoding<T>>(diag, rets->types[i], rets->rets[i]);
+  }
 }
 
 }  // namespace internal

@@ -16,7 +16,17 @@
 #error "XFFI_TARGET_API_MINOR must lie between 1 and XLA_FFI_API_MINOR"
 #endif
 
+#ifdef __has_builtin
+#define XFFI_HAS_BUILTIN(x) __has_builtin(x)
+#else
+#define XFFI_HAS_BUILTIN(x) 0
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
+// The bare attributes, placed where XLA's spellings go (before a function's
+// declaration, `inline` or not); XFFI_ALWAYS_INLINE adds `inline` itself.
+#define XFFI_ATTRIBUTE_ALWAYS_INLINE __attribute__((always_inline))
+#define XFFI_ATTRIBUTE_NEVER_INLINE __attribute__((noinline))
 #define XFFI_ALWAYS_INLINE inline __attribute__((always_inline))
 #define XFFI_NOINLINE __attribute__((noinline))
 #define XFFI_COLD __attribute__((noinline, cold))
@@ -24,6 +34,8 @@
 #define XFFI_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define XFFI_EXPORT __attribute__((visibility("default")))
 #else
+#define XFFI_ATTRIBUTE_ALWAYS_INLINE
+#define XFFI_ATTRIBUTE_NEVER_INLINE
 #define XFFI_ALWAYS_INLINE inline
 #define XFFI_NOINLINE
 #define XFFI_COLD

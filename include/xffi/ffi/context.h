@@ -13,18 +13,33 @@
 #include <vector>
 
 #include "xffi/ffi/attrs.h"
+#include "xffi/ffi/c_operators.h"
+#include "xffi/ffi/diagnostic.h"
 #include "xffi/ffi/error.h"
 #include "xffi/ffi/signature.h"
 #include "xffi/ffi/types.h"
 
 namespace xffi::ffi {
 
-// Extension point. A specialisation provides `using Type` (what the handler
-// receives), TypeName(), and
-//   template <class D> static std::optional<Type> Decode(
-//       const XLA_FFI_Api*, XLA_FFI_ExecutionContext*, D& diag);
+// Extension point, declared as XLA declares it. A specialisation provides
+// `using Type` (what the handler receives) and
+//   static std::optional<Type> Decode(const XLA_FFI_Api*,
+//                                     XLA_FFI_ExecutionContext*,
+//                                     DiagnosticEngine&);
+// xffi's own take the diagnostic as a template parameter D instead (see
+// AttrDecoding) and add TypeName() for signatures.
 template <typename T>
 struct CtxDecoding;
+
+// For Ffi::BindTo: a parameter of type T binds as `.Ctx<Ctx>()` when a
+// specialisation names a type, e.g.
+//   template <> struct CtxBinding<cudaStream_t> {
+//     using Ctx = PlatformStream<cudaStream_t>;
+//   };
+template <typename T>
+struct CtxBinding {
+  using Ctx = void;
+};
 
 namespace internal {
 
@@ -507,14 +522,15 @@ class Context {
   Context(const XLA_FFI_Api* api, XLA_FFI_InvokeContext* ctx)
       : api_(api), ctx_(ctx) {}
 
+  // A failure carries XLA's code, INTERNAL; the message is xffi's.
   template <typename T>
   ErrorOr<typename CtxDecoding<T>::Type> get() const {
     internal::NoDiagnostic quiet;
-    auto value = CtxDecoding<T>::Decode(api_, ctx_, quiet);
+    auto value = internal::CallDecode<CtxDecoding<T>>(quiet, api_, ctx_);
     if (XFFI_LIKELY(value.has_value())) return std::move(*value);
     internal::Diagnostic diag;
-    CtxDecoding<T>::Decode(api_, ctx_, diag);
-    return Error::InvalidArgument(diag.message);
+    internal::CallDecode<CtxDecoding<T>>(diag, api_, ctx_);
+    return Error::Internal(diag.message);
   }
 
   const XLA_FFI_Api* api() const { return api_; }

@@ -3,6 +3,7 @@
 #ifndef XFFI_FFI_ERROR_H_
 #define XFFI_FFI_ERROR_H_
 
+#include <cassert>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -166,7 +167,8 @@ class Expected {
   constexpr Expected(Unexpected<E> u)                       // NOLINT
       : data_(std::in_place_index<1>, std::move(u).error()) {}
 
-  constexpr explicit operator bool() const { return has_value(); }
+  // Implicit, as XLA's is: `bool ok = result;` compiles under both.
+  constexpr operator bool() const { return has_value(); }  // NOLINT
   constexpr bool has_value() const { return data_.index() == 0; }
   constexpr bool has_error() const { return data_.index() == 1; }
 
@@ -176,6 +178,7 @@ class Expected {
   constexpr T& operator*() & { return value(); }
   constexpr const T& operator*() const& { return value(); }
   constexpr T&& operator*() && { return std::move(*this).value(); }
+  constexpr const T& operator*() const&& { return value(); }
   constexpr T* operator->() { return &value(); }
   constexpr const T* operator->() const { return &value(); }
 
@@ -192,7 +195,10 @@ class ErrorOr : public Expected<T, Error> {
  public:
   using Expected<T, Error>::Expected;
   ErrorOr(Error error)  // NOLINT: an Error converts, as absl::StatusOr does
-      : Expected<T, Error>(Unexpected<Error>(std::move(error))) {}
+      : Expected<T, Error>(Unexpected<Error>(std::move(error))) {
+    assert(this->error().failure() &&
+           "ErrorOr cannot be constructed from a successful Error");
+  }
 };
 
 namespace internal {
@@ -258,38 +264,76 @@ inline XLA_FFI_Error* CreateError(const XLA_FFI_Api* api, const Error& error) {
                      error.message());
 }
 
-// The message and, from API 0.4 on, the code. Older tables have a 32-byte
-// GetMessage in the same slot and no way to ask for the code.
-inline Error TakeError(const XLA_FFI_Api* api, XLA_FFI_Error* error) {
-  std::string message;
-  XLA_FFI_Error_Code code = XLA_FFI_Error_Code_UNKNOWN;
+// Reading and destroying an error the runtime made, under XLA's names
+// (decoders written for XLA call them). The message and, from API 0.4 on,
+// the code: older tables have a 32-byte GetMessage in the same slot and no
+// way to ask for the code. The message belongs to the error, so it must be
+// read before DestroyError.
+struct ErrorDetails {
+  XLA_FFI_Error_Code errc;
+  const char* message;
+};
+
+inline ErrorDetails GetErrorDetails(const XLA_FFI_Api* api,
+                                    XLA_FFI_Error* error) {
   if (api->api_version.minor_version >= 4) {
     XLA_FFI_Error_GetDetails_Args args;
     args.struct_size = XLA_FFI_Error_GetDetails_Args_STRUCT_SIZE;
     args.extension_start = nullptr;
     args.error = error;
     args.message = nullptr;
-    args.errc = XLA_FFI_Error_Code_UNKNOWN;
+    args.errc = XLA_FFI_Error_Code_INTERNAL;
     api->XLA_FFI_Error_GetDetails(&args);
-    if (args.message != nullptr) message = args.message;
-    code = args.errc;
-  } else {
-    XLA_FFI_Error_GetMessage_Args args;
-    args.struct_size = XLA_FFI_Error_GetMessage_Args_STRUCT_SIZE;
-    args.extension_start = nullptr;
-    args.error = error;
-    args.message = nullptr;
-    api->XLA_FFI_Error_GetMessage(&args);
-    if (args.message != nullptr) message = args.message;
+    return ErrorDetails{args.errc, args.message};
   }
-  XLA_FFI_Error_Destroy_Args destroy;
-  destroy.struct_size = XLA_FFI_Error_Destroy_Args_STRUCT_SIZE;
-  destroy.extension_start = nullptr;
-  destroy.error = error;
-  api->XLA_FFI_Error_Destroy(&destroy);
+  XLA_FFI_Error_GetMessage_Args args;
+  args.struct_size = XLA_FFI_Error_GetMessage_Args_STRUCT_SIZE;
+  args.extension_start = nullptr;
+  args.error = error;
+  args.message = nullptr;
+  api->XLA_FFI_Error_GetMessage(&args);
+  return ErrorDetails{XLA_FFI_Error_Code_UNKNOWN, args.message};
+}
+
+inline const char* GetErrorMessage(const XLA_FFI_Api* api,
+                                   XLA_FFI_Error* error) {
+  return GetErrorDetails(api, error).message;
+}
+
+inline void DestroyError(const XLA_FFI_Api* api, XLA_FFI_Error* error) {
+  XLA_FFI_Error_Destroy_Args args;
+  args.struct_size = XLA_FFI_Error_Destroy_Args_STRUCT_SIZE;
+  args.extension_start = nullptr;
+  args.error = error;
+  api->XLA_FFI_Error_Destroy(&args);
+}
+
+inline Error TakeError(const XLA_FFI_Api* api, XLA_FFI_Error* error) {
+  ErrorDetails details = GetErrorDetails(api, error);
+  std::string message = details.message != nullptr ? details.message : "";
+  DestroyError(api, error);
+  XLA_FFI_Error_Code code = details.errc;
   if (code == XLA_FFI_Error_Code_OK) code = XLA_FFI_Error_Code_UNKNOWN;
   return Error(code, std::move(message));
 }
+
+// How shared wrappers (the record and collectives extensions) report errors,
+// under the name and interface XLA gives it: Error and ErrorOr<T> here.
+struct ErrorPolicy {
+  using Status = Error;
+  template <typename T>
+  using StatusOr = ErrorOr<T>;
+
+  static Status Ok() { return Status::Success(); }
+  static Status FromErrorCode(XLA_FFI_Error_Code errc,
+                              std::string_view message) {
+    return Status(errc, std::string(message));
+  }
+  static Status TakeError(const XLA_FFI_Api* api, XLA_FFI_Error* error) {
+    assert(error != nullptr);
+    return internal::TakeError(api, error);
+  }
+};
 
 }  // namespace internal
 }  // namespace xffi::ffi

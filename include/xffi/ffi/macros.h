@@ -21,10 +21,11 @@ auto MakeHandler(Call call, Impl) {
                                                                 0);
 }
 
-template <typename Call, typename Impl, ExecutionStage stage, typename... Ps>
-auto MakeHandler(Call call, Impl, Binding<stage, Ps...>&& binding,
+// The binding may be a temporary or, as XLA's macros allow, a named one.
+template <typename Call, typename Impl, typename BindingType>
+auto MakeHandler(Call call, Impl, BindingType&& binding,
                  std::initializer_list<Traits> traits = {}) {
-  return std::move(binding).To(std::move(call), traits);
+  return binding.To(std::move(call), traits);
 }
 
 inline bool ReportRegistration(const XLA_FFI_Api* api, XLA_FFI_Error* error,
@@ -116,6 +117,22 @@ inline bool RegisterTypeOrReport(const XLA_FFI_Api* api, std::string_view name,
 
 #define XFFI_DECLARE_HANDLER_SYMBOL(fn) \
   extern "C" XLA_FFI_Error* fn(XLA_FFI_CallFrame* call_frame)
+
+// The three forms XFFI_DEFINE_HANDLER chooses between, under their own names
+// as XLA has them: explicit binding (with traits), or inferred.
+#define XFFI_DEFINE_HANDLER_EXPLICIT_WITH_TRAITS(fn, impl, binding, traits) \
+  XFFI_DEFINE_HANDLER(fn, impl, binding, traits)
+#define XFFI_DEFINE_HANDLER_EXPLICIT(fn, impl, binding) \
+  XFFI_DEFINE_HANDLER(fn, impl, binding)
+#define XFFI_DEFINE_HANDLER_AUTO(fn, impl) XFFI_DEFINE_HANDLER(fn, impl)
+
+// Declarations of the C functions a library exports for a type that user
+// data or state use (JAX's register_ffi_type takes them as capsules); the
+// library defines them, returning &T::id and a static MakeTypeInfo<T>().
+#define XFFI_DECLARE_TYPE_ID_SYMBOL(type_id_fn) \
+  extern "C" XLA_FFI_TypeId* type_id_fn()
+#define XFFI_DECLARE_TYPE_INFO_SYMBOL(type_info_fn) \
+  extern "C" const XLA_FFI_TypeInfo* type_info_fn()
 
 // Registers `fn` (a handler or a bundle) with `api` from a static
 // initializer; a failure is printed to stderr, naming the handler.

@@ -12,6 +12,9 @@
 
 namespace xffi::ffi {
 
+// Errors carry XLA's codes: INVALID_ARGUMENT for an index out of range,
+// INTERNAL for a value that does not decode, so a handler that passes them
+// on reports what it would under XLA. The messages are xffi's.
 class RemainingArgs {
  public:
   RemainingArgs(const XLA_FFI_Args* args, size_t offset)
@@ -22,35 +25,34 @@ class RemainingArgs {
 
   template <typename T>
   bool isa(size_t index) const {
-    return Decode<T, internal::NoDiagnostic>(index).has_value();
+    if (index >= size()) return false;
+    size_t i = index + offset_;
+    if constexpr (internal::IsBufferType<T>::value) {
+      internal::NoDiagnostic quiet;
+      return internal::DecodeArg<T>(args_, i, quiet).has_value();
+    } else {
+      return internal::CallIsa<ArgDecoding<T>>(args_->types[i], args_->args[i]);
+    }
   }
 
   template <typename T>
   ErrorOr<T> get(size_t index) const {
-    std::optional<T> value = Decode<T, internal::NoDiagnostic>(index);
+    if (XFFI_UNLIKELY(index >= size())) {
+      return Error::InvalidArgument(internal::StrCat(
+          "remaining argument ", index, " (argument ", index + offset_,
+          ") is out of range: there are ", size(), " remaining arguments"));
+    }
+    size_t i = index + offset_;
+    internal::NoDiagnostic quiet;
+    std::optional<T> value = internal::DecodeArg<T>(args_, i, quiet);
     if (XFFI_LIKELY(value.has_value())) return std::move(*value);
     internal::Diagnostic diag;
-    Decode<T, internal::Diagnostic>(index, &diag);
-    return Error::InvalidArgument(diag.message);
+    diag.Fail("argument ", i, ": ");
+    internal::DecodeArg<T>(args_, i, diag);
+    return Error::Internal(diag.message);
   }
 
  private:
-  template <typename T, typename D>
-  std::optional<T> Decode(size_t index, D* diag = nullptr) const {
-    D local;
-    D& d = diag ? *diag : local;
-    if (index >= size()) {
-      d.Fail("remaining argument ", index, " (argument ", index + offset_,
-             ") is out of range: there are ", size(), " remaining arguments");
-      return std::nullopt;
-    }
-    size_t i = index + offset_;
-    if constexpr (D::kExplain) d.Fail("argument ", i, ": ");
-    if (!internal::CheckArgType(&args_->types[i], d)) return std::nullopt;
-    return BufferDecoding<T>::Decode(
-        static_cast<const XLA_FFI_Buffer*>(args_->args[i]), d);
-  }
-
   const XLA_FFI_Args* args_;
   size_t offset_;
 };
@@ -65,35 +67,34 @@ class RemainingRets {
 
   template <typename T>
   bool isa(size_t index) const {
-    return Decode<T, internal::NoDiagnostic>(index).has_value();
+    if (index >= size()) return false;
+    size_t i = index + offset_;
+    if constexpr (internal::IsBufferType<T>::value) {
+      internal::NoDiagnostic quiet;
+      return internal::DecodeRet<T>(rets_, i, quiet).has_value();
+    } else {
+      return internal::CallIsa<RetDecoding<T>>(rets_->types[i], rets_->rets[i]);
+    }
   }
 
   template <typename T>
   ErrorOr<Result<T>> get(size_t index) const {
-    std::optional<T> value = Decode<T, internal::NoDiagnostic>(index);
-    if (XFFI_LIKELY(value.has_value())) return Result<T>(std::move(*value));
+    if (XFFI_UNLIKELY(index >= size())) {
+      return Error::InvalidArgument(internal::StrCat(
+          "remaining result ", index, " (result ", index + offset_,
+          ") is out of range: there are ", size(), " remaining results"));
+    }
+    size_t i = index + offset_;
+    internal::NoDiagnostic quiet;
+    std::optional<Result<T>> value = internal::DecodeRet<T>(rets_, i, quiet);
+    if (XFFI_LIKELY(value.has_value())) return std::move(*value);
     internal::Diagnostic diag;
-    Decode<T, internal::Diagnostic>(index, &diag);
-    return Error::InvalidArgument(diag.message);
+    diag.Fail("result ", i, ": ");
+    internal::DecodeRet<T>(rets_, i, diag);
+    return Error::Internal(diag.message);
   }
 
  private:
-  template <typename T, typename D>
-  std::optional<T> Decode(size_t index, D* diag = nullptr) const {
-    D local;
-    D& d = diag ? *diag : local;
-    if (index >= size()) {
-      d.Fail("remaining result ", index, " (result ", index + offset_,
-             ") is out of range: there are ", size(), " remaining results");
-      return std::nullopt;
-    }
-    size_t i = index + offset_;
-    if constexpr (D::kExplain) d.Fail("result ", i, ": ");
-    if (!internal::CheckRetType(&rets_->types[i], d)) return std::nullopt;
-    return BufferDecoding<T>::Decode(
-        static_cast<const XLA_FFI_Buffer*>(rets_->rets[i]), d);
-  }
-
   const XLA_FFI_Rets* rets_;
   size_t offset_;
 };

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -208,6 +209,11 @@ inline std::string DataTypeName(XLA_FFI_DataType dtype) {
   return name;
 }
 
+// Prints the enum name ("F32"), as XLA's header does.
+inline std::ostream& operator<<(std::ostream& os, DataType dtype) {
+  return os << DataTypeName(dtype);
+}
+
 constexpr bool IsComplexType(DataType dtype) {
   return dtype == DataType::C64 || dtype == DataType::C128;
 }
@@ -259,6 +265,10 @@ constexpr DataType ToReal(DataType dtype) {
       return dtype;
   }
 }
+
+// The real type of a complex type's imaginary part (the same as its real
+// part); other types map to themselves, as with ToReal.
+constexpr DataType ToImag(DataType dtype) { return ToReal(dtype); }
 
 // The C++ type a buffer element is read as. Types C++ has no spelling for
 // (f16, bf16, f8 and f4 families) map to unsigned integers of their storage
@@ -382,15 +392,9 @@ enum class Traits : uint32_t {
 };
 
 // User data and state types carry `static TypeId id;`, filled by registration.
+// (== on TypeId is declared with the other C struct operators, c_operators.h.)
 using TypeId = XLA_FFI_TypeId;
 using TypeInfo = XLA_FFI_TypeInfo;
-
-inline bool operator==(const TypeId& a, const TypeId& b) {
-  return a.type_id == b.type_id;
-}
-inline bool operator!=(const TypeId& a, const TypeId& b) {
-  return a.type_id != b.type_id;
-}
 
 // A non-owning view of contiguous values (std::span is C++20).
 template <typename T>
@@ -413,6 +417,9 @@ class Span {
   constexpr T& back() const { return data_[size_ - 1]; }
   constexpr T* begin() const { return data_; }
   constexpr T* end() const { return data_ + size_; }
+  // The first or last n elements; n must not exceed size().
+  constexpr Span first(size_t n) const { return Span(data_, n); }
+  constexpr Span last(size_t n) const { return Span(data_ + size_ - n, n); }
 
   friend bool operator==(Span a, Span b) {
     if (a.size_ != b.size_) return false;

@@ -118,6 +118,24 @@ class Builder {
                   Computation* reducer, std::vector<WindowDimension> window);
   Op Sort(const std::vector<Op>& operands, Computation* comparator,
           int64_t dimension, bool is_stable = false);
+  // One window dimension per spatial dimension; result_type kInvalid: the
+  // lhs element type (else the preferred element type).
+  Op Convolution(Op lhs, Op rhs, std::vector<WindowDimension> window,
+                 const ConvolutionDimensionNumbers& dimension_numbers,
+                 int64_t feature_group_count = 1, int64_t batch_group_count = 1,
+                 ElementType result_type = ElementType::kInvalid);
+  // select: (T, T) -> pred; scatter: (T, T) -> T.
+  Op SelectAndScatter(Op operand, Computation* select,
+                      std::vector<WindowDimension> window, Op source, Op init,
+                      Computation* scatter);
+  // A tuple (normalized, batch mean, batch variance).
+  Op BatchNormTraining(Op operand, Op scale, Op offset, float epsilon,
+                       int64_t feature_index);
+  Op BatchNormInference(Op operand, Op scale, Op offset, Op mean, Op variance,
+                        float epsilon, int64_t feature_index);
+  // A tuple (grad operand, grad scale, grad offset).
+  Op BatchNormGrad(Op operand, Op scale, Op mean, Op variance, Op grad_output,
+                   float epsilon, int64_t feature_index);
 
   Op While(Computation* condition, Computation* body, Op init);
   // index: s32 (branches[index], out-of-range picks the last) or pred (true
@@ -187,6 +205,8 @@ class Builder {
   struct State;
   Builder(std::string computation_name, std::shared_ptr<State> state);
   Op Emit(std::unique_ptr<Instruction> instruction);
+  Op BatchNorm(Opcode opcode, const std::vector<Op>& operands, float epsilon,
+               int64_t feature_index);
   // False (recording the first error) when the builder is finished, an
   // earlier op failed, or an operand is invalid or another builder's.
   bool Check(const std::vector<Op>& ops, std::string_view what);

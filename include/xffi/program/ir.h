@@ -77,6 +77,23 @@ namespace xffi {
   X(kErfInv, "erf-inv", "chlo.erf_inv")                                       \
   X(kLgamma, "lgamma", "chlo.lgamma")                                         \
   X(kDigamma, "digamma", "chlo.digamma")                                      \
+  /* chlo functions (HLO spells their decompositions; */                      \
+  /* these HLO names are xffi's own) */                                       \
+  X(kErfc, "erfc", "chlo.erfc")                                               \
+  X(kAsin, "asin", "chlo.asin")                                               \
+  X(kAcos, "acos", "chlo.acos")                                               \
+  X(kAtan, "atan", "chlo.atan")                                               \
+  X(kAsinh, "asinh", "chlo.asinh")                                            \
+  X(kAcosh, "acosh", "chlo.acosh")                                            \
+  X(kAtanh, "atanh", "chlo.atanh")                                            \
+  X(kSinh, "sinh", "chlo.sinh")                                               \
+  X(kCosh, "cosh", "chlo.cosh")                                               \
+  X(kBesselI1e, "bessel-i1e", "chlo.bessel_i1e")                              \
+  X(kIsInf, "is-inf", "chlo.is_inf")                                          \
+  X(kIsPosInf, "is-pos-inf", "chlo.is_pos_inf")                               \
+  X(kIsNegInf, "is-neg-inf", "chlo.is_neg_inf")                               \
+  X(kConj, "conj", "chlo.conj")                                               \
+  X(kReducePrecision, "reduce-precision", "stablehlo.reduce_precision")       \
   /* elementwise binary */                                                    \
   X(kAdd, "add", "stablehlo.add")                                             \
   X(kSubtract, "subtract", "stablehlo.subtract")                              \
@@ -96,6 +113,10 @@ namespace xffi {
     "stablehlo.shift_right_logical")                                          \
   X(kAtan2, "atan2", "stablehlo.atan2")                                       \
   X(kComplex, "complex", "stablehlo.complex")                                 \
+  X(kNextAfter, "next-after", "chlo.next_after")                              \
+  X(kPolygamma, "polygamma", "chlo.polygamma")                                \
+  X(kZeta, "zeta", "chlo.zeta")                                               \
+  X(kMulhi, "mulhi", "chlo.mulhi")                                            \
   X(kCompare, "compare", "stablehlo.compare")                                 \
   /* elementwise, other */                                                    \
   X(kSelect, "select", "stablehlo.select")                                    \
@@ -121,6 +142,20 @@ namespace xffi {
   X(kReduce, "reduce", "stablehlo.reduce")                                    \
   X(kReduceWindow, "reduce-window", "stablehlo.reduce_window")                \
   X(kSort, "sort", "stablehlo.sort")                                          \
+  X(kConvolution, "convolution", "stablehlo.convolution")                     \
+  X(kSelectAndScatter, "select-and-scatter", "stablehlo.select_and_scatter")  \
+  X(kBatchNormTraining, "batch-norm-training",                                \
+    "stablehlo.batch_norm_training")                                          \
+  X(kBatchNormInference, "batch-norm-inference",                              \
+    "stablehlo.batch_norm_inference")                                         \
+  X(kBatchNormGrad, "batch-norm-grad", "stablehlo.batch_norm_grad")           \
+  X(kTopK, "topk", "chlo.top_k")                                              \
+  X(kMap, "map", "stablehlo.map")                                             \
+  X(kFft, "fft", "stablehlo.fft")                                             \
+  X(kRngBitGenerator, "rng-bit-generator", "stablehlo.rng_bit_generator")     \
+  X(kRng, "rng", "stablehlo.rng")                                             \
+  X(kCholesky, "cholesky", "stablehlo.cholesky")                              \
+  X(kTriangularSolve, "triangular-solve", "stablehlo.triangular_solve")       \
   /* across devices (see the spmd-emulation pass) */                          \
   X(kAllReduce, "all-reduce", "stablehlo.all_reduce")                         \
   X(kAllGather, "all-gather", "stablehlo.all_gather")                         \
@@ -171,6 +206,25 @@ std::optional<ComparisonDirection> ComparisonDirectionFromName(
     std::string_view name);
 std::string_view ComparisonTypeName(ComparisonType t);  // "FLOAT", "TOTALORDER"
 std::optional<ComparisonType> ComparisonTypeFromName(std::string_view name);
+
+enum class FftType { kFft, kIfft, kRfft, kIrfft };
+std::string_view FftTypeName(FftType type);  // "FFT", "IRFFT"
+std::optional<FftType> FftTypeFromName(std::string_view name);
+
+// rng-bit-generator's algorithms; XLA:CPU runs DEFAULT as PHILOX.
+enum class RngAlgorithm { kDefault, kThreeFry, kPhilox };
+std::string_view RngAlgorithmName(RngAlgorithm a);  // "DEFAULT", "THREE_FRY"
+std::optional<RngAlgorithm> RngAlgorithmFromName(std::string_view name);
+
+enum class RngDistribution { kUniform, kNormal };
+std::string_view RngDistributionName(RngDistribution d);  // "UNIFORM"
+std::optional<RngDistribution> RngDistributionFromName(std::string_view name);
+
+// triangular-solve's op(a): a, its transpose, or its conjugate transpose.
+enum class TriangularTranspose { kNoTranspose, kTranspose, kAdjoint };
+std::string_view TriangularTransposeName(TriangularTranspose t);
+std::optional<TriangularTranspose> TriangularTransposeFromName(
+    std::string_view name);  // "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"
 
 struct PadDimension {
   int64_t low = 0, high = 0, interior = 0;  // low/high may be negative
@@ -232,17 +286,51 @@ struct ScatterDimensionNumbers {
   }
 };
 
+// One spatial dimension of a window (reduce-window, select-and-scatter,
+// convolution). base_dilation is HLO's lhs_dilate, window_dilation its
+// rhs_dilate; window_reversal (convolution only) flips the kernel.
 struct WindowDimension {
   int64_t size = 1, stride = 1;
   int64_t padding_low = 0, padding_high = 0;
   int64_t window_dilation = 1, base_dilation = 1;
+  bool window_reversal = false;
   bool operator==(const WindowDimension& o) const {
     return size == o.size && stride == o.stride &&
            padding_low == o.padding_low && padding_high == o.padding_high &&
            window_dilation == o.window_dilation &&
-           base_dilation == o.base_dilation;
+           base_dilation == o.base_dilation &&
+           window_reversal == o.window_reversal;
   }
   bool operator!=(const WindowDimension& o) const { return !(*this == o); }
+};
+
+// Which dimension of each convolution operand and of its result plays which
+// part: batch and feature of the input (lhs) and the output, input and
+// output feature of the kernel (rhs), and the spatial dimensions of each in
+// the window's order.
+struct ConvolutionDimensionNumbers {
+  int64_t input_batch_dimension = 0, input_feature_dimension = 0;
+  std::vector<int64_t> input_spatial_dimensions;
+  int64_t kernel_input_feature_dimension = 0,
+          kernel_output_feature_dimension = 0;
+  std::vector<int64_t> kernel_spatial_dimensions;
+  int64_t output_batch_dimension = 0, output_feature_dimension = 0;
+  std::vector<int64_t> output_spatial_dimensions;
+  bool operator==(const ConvolutionDimensionNumbers& o) const {
+    return input_batch_dimension == o.input_batch_dimension &&
+           input_feature_dimension == o.input_feature_dimension &&
+           input_spatial_dimensions == o.input_spatial_dimensions &&
+           kernel_input_feature_dimension == o.kernel_input_feature_dimension &&
+           kernel_output_feature_dimension ==
+               o.kernel_output_feature_dimension &&
+           kernel_spatial_dimensions == o.kernel_spatial_dimensions &&
+           output_batch_dimension == o.output_batch_dimension &&
+           output_feature_dimension == o.output_feature_dimension &&
+           output_spatial_dimensions == o.output_spatial_dimensions;
+  }
+  bool operator!=(const ConvolutionDimensionNumbers& o) const {
+    return !(*this == o);
+  }
 };
 
 // XLA's CustomCallApiVersion numbers.
@@ -405,10 +493,38 @@ class Instruction {
   // gather, scatter
   bool indices_are_sorted = false;
   bool unique_indices = false;
-  // reduce-window
+  // reduce-window, select-and-scatter, convolution (one per spatial
+  // dimension for convolution, one per operand dimension otherwise)
   std::vector<WindowDimension> window;
+  // convolution (the result's element type is its preferred_element_type;
+  // precision_config is not kept: the CPU computes every float type at
+  // full precision, which every precision asks for at most)
+  ConvolutionDimensionNumbers convolution_dimension_numbers;
+  int64_t feature_group_count = 1, batch_group_count = 1;
+  // batch-norm-training, batch-norm-inference, batch-norm-grad
+  float epsilon = 0;
+  int64_t feature_index = 0;
   // sort
   bool is_stable = false;
+  // topk: the k largest (or smallest) along the last dimension, sorted
+  int64_t top_k = 0;
+  bool top_k_largest = true;
+  // fft: the transform and the lengths of the last fft_length.size()
+  // dimensions (of the real side for RFFT and IRFFT)
+  FftType fft_type = FftType::kFft;
+  std::vector<int64_t> fft_length;
+  // rng-bit-generator
+  RngAlgorithm rng_algorithm = RngAlgorithm::kDefault;
+  // rng
+  RngDistribution rng_distribution = RngDistribution::kUniform;
+  // reduce-precision
+  int64_t exponent_bits = 0, mantissa_bits = 0;
+  // cholesky, triangular-solve: which triangle of a holds the matrix
+  bool lower = false;
+  // triangular-solve: op(a) x = b (left_side) or x op(a) = b
+  bool left_side = false;
+  bool unit_diagonal = false;
+  TriangularTranspose transpose_a = TriangularTranspose::kNoTranspose;
   // custom-call
   CustomCallConfig custom_call;
   // all-reduce, all-gather, reduce-scatter, all-to-all, collective-permute

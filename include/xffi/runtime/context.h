@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -14,6 +15,8 @@
 
 namespace xffi {
 
+class CommandBuffer;
+class HostCollectives;
 class ThreadPool;
 
 // Device memory for DeviceMemory_Allocate/Free on a device platform. The
@@ -59,6 +62,13 @@ class ExecutionContext {
   void AddExtension(const XLA_FFI_Extension* extension);
   const XLA_FFI_Extension* FindExtension(int64_t extension_type) const;
 
+  // The collectives handlers reach through the Collectives extension; null:
+  // the extension is absent (unless added with AddExtension).
+  void set_collectives(HostCollectives* collectives) {
+    collectives_ = collectives;
+  }
+  HostCollectives* collectives() const { return collectives_; }
+
   // User data; the context owns `data` when a deleter is given. One object
   // per type id: a second insert is ALREADY_EXISTS.
   Status InsertUserData(XLA_FFI_TypeId id, void* data,
@@ -82,6 +92,7 @@ class ExecutionContext {
   ThreadPool* thread_pool_ = nullptr;
   DeviceAllocator* device_allocator_ = nullptr;
   const XLA_FFI_Attrs* custom_options_ = nullptr;
+  HostCollectives* collectives_ = nullptr;
   std::vector<const XLA_FFI_Extension*> extensions_;
   std::map<int64_t, UserData> user_data_;
 };
@@ -89,9 +100,10 @@ class ExecutionContext {
 // The state objects of one call site, one per execution stage, kept across
 // the stages and runs of that call site. Each is destroyed with the deleter
 // its type registered (or the one given with it, for 0.2-era handlers).
+// Also the commands the site's RECORD stage recorded.
 class CallSiteState {
  public:
-  CallSiteState() = default;
+  CallSiteState();
   ~CallSiteState();
   CallSiteState(const CallSiteState&) = delete;
   CallSiteState& operator=(const CallSiteState&) = delete;
@@ -106,6 +118,9 @@ class CallSiteState {
                       XLA_FFI_TypeId type_id) const;
   bool Has(XLA_FFI_ExecutionStage stage) const;
 
+  // What RECORD calls of this site record into (made on first use).
+  CommandBuffer& command_buffer();
+
  private:
   struct Entry {
     XLA_FFI_TypeId type_id;
@@ -114,6 +129,7 @@ class CallSiteState {
   };
   mutable std::mutex mutex_;
   std::map<int, Entry> by_stage_;
+  std::unique_ptr<CommandBuffer> command_buffer_;
 };
 
 // "INSTANTIATE", "EXECUTE", ... or "stage N".

@@ -17,6 +17,8 @@
 // defines them, and orders each computation's instructions so operands come
 // before their users, as the IR requires.
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -27,6 +29,7 @@
 #include "runtime/status_macros.h"
 #include "text/hlo/custom_call.h"
 #include "text/hlo/literal_text.h"
+#include "text/hlo/numeric_attributes.h"
 #include "text/hlo/scanner.h"
 #include "text/hlo/sharding.h"
 #include "text/hlo/shardy.h"
@@ -175,6 +178,8 @@ class HloParser {
   Status ParseSlice(Instruction& in);
   Status ParsePadding(Instruction& in);
   Status ParseWindow(Instruction& in);
+  Status ParseDimLabels(Instruction& in);
+  Status ParseFloat(float& value, std::string_view what);
   Status ParseMetadata(Location& location, TextPos at);
   Status ParseShapeIndex(std::vector<int64_t>& index);
   Status ParseAliasing(CustomCallConfig& config);
@@ -521,6 +526,11 @@ Status HloParser::ParseAttribute(ParsedInstruction& parsed) {
     XFFI_RETURN_IF_ERROR(ParseCollectiveAttribute(parsed, name, at, &handled));
     if (handled) return Status::Ok();
   }
+  {
+    bool handled = false;
+    XFFI_RETURN_IF_ERROR(hlo::ParseNumericOpAttribute(s_, in, name, &handled));
+    if (handled) return Status::Ok();
+  }
   if (name == "dimensions") return ParseIntBraces(in.dimensions, "a dimension");
   if (name == "index") return s_.Int(in.tuple_index, "a tuple index");
   if (name == "iota_dimension") {
@@ -569,6 +579,15 @@ Status HloParser::ParseAttribute(ParsedInstruction& parsed) {
   if (name == "branch_computations" || name == "called_computations")
     return ParseComputationList(parsed.called_list);
   if (name == "window") return ParseWindow(in);
+  if (name == "select") return role("select");
+  if (name == "scatter") return role("scatter");
+  if (name == "dim_labels") return ParseDimLabels(in);
+  if (name == "feature_group_count")
+    return s_.Int(in.feature_group_count, "a group count");
+  if (name == "batch_group_count")
+    return s_.Int(in.batch_group_count, "a group count");
+  if (name == "feature_index") return s_.Int(in.feature_index, "a dimension");
+  if (name == "epsilon") return ParseFloat(in.epsilon, "an epsilon");
   if (name == "kind" && in.opcode() == Opcode::kFusion) {
     s_.SkipSpace();
     TextPos p = s_.pos();
@@ -766,11 +785,24 @@ AttributeRule RuleFor(Opcode opcode) {
       return {{"dimensions", "to_apply"}, {"dimensions", "to_apply"}};
     case Opcode::kReduceWindow:
       return {{"window", "to_apply"}, {"window", "to_apply"}};
+    case Opcode::kSelectAndScatter:
+      return {{"window", "select", "scatter"}, {"window", "select", "scatter"}};
+    case Opcode::kConvolution:
+      return {
+          {"window", "dim_labels", "feature_group_count", "batch_group_count"},
+          {"dim_labels"}};
+    case Opcode::kBatchNormTraining:
+    case Opcode::kBatchNormInference:
+    case Opcode::kBatchNormGrad:
+      return {{"epsilon", "feature_index"}, {"epsilon", "feature_index"}};
     case Opcode::kSort:
       return {{"dimensions", "is_stable", "to_apply"},
               {"dimensions", "to_apply"}};
-    default:
-      return {{}, {}};
+    default: {
+      AttributeRule rule;
+      hlo::NumericOpAttributes(opcode, &rule.allowed, &rule.required);
+      return rule;
+    }
   }
 }
 
@@ -984,8 +1016,11 @@ Status HloParser::ParseWindow(Instruction& in) {
   XFFI_RETURN_IF_ERROR(check(pad.size(), "pad"));
   XFFI_RETURN_IF_ERROR(check(lhs_dilate.size(), "lhs_dilate"));
   XFFI_RETURN_IF_ERROR(check(rhs_dilate.size(), "rhs_dilate"));
+  XFFI_RETURN_IF_ERROR(check(reversal.size(), "rhs_reversal"));
   for (int64_t r : reversal)
-    if (r != 0) return s_.ErrorAt(s_.pos(), "window reversal is not supported");
+    if (r != 0 && r != 1)
+      return s_.ErrorAt(s_.pos(), "window rhs_reversal must be 0 or 1, got " +
+                                      std::to_string(r));
   in.window.assign(rank, WindowDimension{});
   for (size_t i = 0; i < rank; ++i) {
     WindowDimension& w = in.window[i];
@@ -997,7 +1032,98 @@ Status HloParser::ParseWindow(Instruction& in) {
     }
     if (!lhs_dilate.empty()) w.base_dilation = lhs_dilate[i];
     if (!rhs_dilate.empty()) w.window_dilation = rhs_dilate[i];
+    if (!reversal.empty()) w.window_reversal = reversal[i] == 1;
   }
+  return Status::Ok();
+}
+
+Status HloParser::ParseDimLabels(Instruction& in) {
+  // dim_labels=b01f_01io->b01f: per operand and the result, each
+  // dimension's role (batch/feature, input/output feature, or the number of
+  // the spatial dimension it is).
+  s_.SkipSpace();
+  TextPos at = s_.pos();
+  std::string text;
+  while (!s_.AtEnd() &&
+         (std::isalnum(static_cast<unsigned char>(s_.Peek())) ||
+          s_.Peek() == '_' || s_.Peek() == '-' || s_.Peek() == '>')) {
+    text += s_.Peek();
+    s_.Advance();
+  }
+  size_t underscore = text.find('_');
+  size_t arrow = text.find("->");
+  if (underscore == std::string::npos || arrow == std::string::npos ||
+      arrow < underscore)
+    return s_.Expected("dim_labels like b01f_01io->b01f", at);
+  const std::string parts[3] = {
+      text.substr(0, underscore),
+      text.substr(underscore + 1, arrow - underscore - 1),
+      text.substr(arrow + 2)};
+  const char roles[3][2] = {{'b', 'f'}, {'i', 'o'}, {'b', 'f'}};
+  ConvolutionDimensionNumbers& dn = in.convolution_dimension_numbers;
+  int64_t* firsts[3] = {&dn.input_batch_dimension,
+                        &dn.kernel_input_feature_dimension,
+                        &dn.output_batch_dimension};
+  int64_t* seconds[3] = {&dn.input_feature_dimension,
+                         &dn.kernel_output_feature_dimension,
+                         &dn.output_feature_dimension};
+  std::vector<int64_t>* spatials[3] = {&dn.input_spatial_dimensions,
+                                       &dn.kernel_spatial_dimensions,
+                                       &dn.output_spatial_dimensions};
+  for (int k = 0; k < 3; ++k) {
+    const std::string& part = parts[k];
+    int64_t first = -1, second = -1;
+    std::vector<int64_t> spatial(part.size(), -1);
+    size_t spatial_count = 0;
+    for (size_t d = 0; d < part.size(); ++d) {
+      char c = part[d];
+      int64_t dim = static_cast<int64_t>(d);
+      if (c == roles[k][0] && first < 0) {
+        first = dim;
+      } else if (c == roles[k][1] && second < 0) {
+        second = dim;
+      } else if (std::isdigit(static_cast<unsigned char>(c)) &&
+                 static_cast<size_t>(c - '0') < part.size() &&
+                 spatial[static_cast<size_t>(c - '0')] < 0) {
+        spatial[static_cast<size_t>(c - '0')] = dim;
+        ++spatial_count;
+      } else {
+        return s_.ErrorAt(at, "dim_labels '" + text + "': unexpected '" +
+                                  std::string(1, c) + "' in '" + part + "'");
+      }
+    }
+    spatial.resize(spatial_count);
+    for (int64_t d : spatial)
+      if (first < 0 || second < 0 || d < 0)
+        return s_.ErrorAt(at, "dim_labels '" + text + "': '" + part +
+                                  "' needs '" + roles[k][0] + "', '" +
+                                  roles[k][1] +
+                                  "' and spatial dimensions numbered from 0");
+    if (first < 0 || second < 0)
+      return s_.ErrorAt(at, "dim_labels '" + text + "': '" + part +
+                                "' needs '" + roles[k][0] + "' and '" +
+                                roles[k][1] + "'");
+    *firsts[k] = first;
+    *seconds[k] = second;
+    *spatials[k] = std::move(spatial);
+  }
+  return Status::Ok();
+}
+
+Status HloParser::ParseFloat(float& value, std::string_view what) {
+  s_.SkipSpace();
+  TextPos at = s_.pos();
+  std::string text;
+  while (!s_.AtEnd() &&
+         (std::isalnum(static_cast<unsigned char>(s_.Peek())) ||
+          s_.Peek() == '.' || s_.Peek() == '-' || s_.Peek() == '+')) {
+    text += s_.Peek();
+    s_.Advance();
+  }
+  char* end = nullptr;
+  value = std::strtof(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size())
+    return s_.Expected(what, at);
   return Status::Ok();
 }
 
@@ -1714,6 +1840,8 @@ Status HloParser::BuildComputation(
     role("body");
     role("true_computation");
     role("false_computation");
+    role("select");
+    role("scatter");
     for (const Ref& ref : p.called_list) refs.push_back(&ref);
     for (const Ref* ref : refs) {
       StatusOr<Computation*> c = find(*ref);

@@ -6,12 +6,14 @@
 // of its body between xla.sdy.GlobalToLocalShape and
 // xla.sdy.LocalToGlobalShape custom calls, with the shardings in their
 // frontend attributes and the meshes in the module's.
+#include <charconv>
 #include <cstdio>
 #include <map>
 #include <set>
 #include <unordered_map>
 
 #include "text/hlo/custom_call.h"
+#include "text/hlo/numeric_attributes.h"
 #include "text/hlo/scanner.h"
 #include "xffi/program/text.h"
 
@@ -101,15 +103,18 @@ Shape WithLeafLayouts(const Shape& shape, const std::vector<Shape>& layouts,
 }
 
 std::string WindowText(const std::vector<WindowDimension>& window) {
-  std::vector<int64_t> size, stride, lhs_dilate, rhs_dilate;
+  std::vector<int64_t> size, stride, lhs_dilate, rhs_dilate, reversal;
   std::string pad;
   bool any_stride = false, any_pad = false, any_lhs = false, any_rhs = false;
+  bool any_reversal = false;
   for (size_t i = 0; i < window.size(); ++i) {
     const WindowDimension& w = window[i];
     size.push_back(w.size);
     stride.push_back(w.stride);
     lhs_dilate.push_back(w.base_dilation);
     rhs_dilate.push_back(w.window_dilation);
+    reversal.push_back(w.window_reversal ? 1 : 0);
+    any_reversal |= w.window_reversal;
     if (i > 0) pad += "x";
     pad += std::to_string(w.padding_low) + "_" + std::to_string(w.padding_high);
     any_stride |= w.stride != 1;
@@ -124,8 +129,41 @@ std::string WindowText(const std::vector<WindowDimension>& window) {
     if (any_pad) out += " pad=" + pad;
     if (any_lhs) out += " lhs_dilate=" + IntList(lhs_dilate, "x");
     if (any_rhs) out += " rhs_dilate=" + IntList(rhs_dilate, "x");
+    if (any_reversal) out += " rhs_reversal=" + IntList(reversal, "x");
   }
   return out + "}";
+}
+
+// b01f_01io->b01f: each dimension's role, spatial ones by their number.
+std::string DimLabels(const ConvolutionDimensionNumbers& dn, int64_t rank) {
+  auto side = [rank](int64_t first, char first_label, int64_t second,
+                     char second_label, const std::vector<int64_t>& spatial) {
+    std::string out(static_cast<size_t>(rank), '?');
+    auto put = [&](int64_t dim, char label) {
+      if (dim >= 0 && dim < rank) out[static_cast<size_t>(dim)] = label;
+    };
+    put(first, first_label);
+    put(second, second_label);
+    for (size_t k = 0; k < spatial.size(); ++k)
+      put(spatial[k], static_cast<char>('0' + k));
+    return out;
+  };
+  return side(dn.input_batch_dimension, 'b', dn.input_feature_dimension, 'f',
+              dn.input_spatial_dimensions) +
+         "_" +
+         side(dn.kernel_input_feature_dimension, 'i',
+              dn.kernel_output_feature_dimension, 'o',
+              dn.kernel_spatial_dimensions) +
+         "->" +
+         side(dn.output_batch_dimension, 'b', dn.output_feature_dimension, 'f',
+              dn.output_spatial_dimensions);
+}
+
+// The shortest decimal text that reads back as the same float.
+std::string FloatText(float value) {
+  char buffer[32];
+  auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, result.ptr);
 }
 
 std::string ShapeIndex(const std::vector<int64_t>& index) {
@@ -334,6 +372,7 @@ class Printer {
     }
     out_ += ")";
     PrintAttributes(in);
+    out_ += hlo::PrintNumericOpAttributes(in);
     if (in.sharding.has_value()) Attr("sharding", in.sharding->ToString());
     PrintMetadata(in.location());
     if (in.opcode() == Opcode::kCustomCall) PrintBackendConfig(in.custom_call);
@@ -406,6 +445,10 @@ class Printer {
         if (in.is_stable) Attr("is_stable", "true");
         Called("to_apply", in, 0);
         break;
+      case Opcode::kMap:
+        Attr("dimensions", Braces(in.dimensions));
+        Called("to_apply", in, 0);
+        break;
       case Opcode::kSlice: {
         std::string text = "{";
         for (size_t i = 0; i < in.slice_starts.size(); ++i) {
@@ -473,6 +516,27 @@ class Printer {
       case Opcode::kReduceWindow:
         Attr("window", WindowText(in.window));
         Called("to_apply", in, 0);
+        break;
+      case Opcode::kSelectAndScatter:
+        Attr("window", WindowText(in.window));
+        Called("select", in, 0);
+        Called("scatter", in, 1);
+        break;
+      case Opcode::kConvolution:
+        if (!in.window.empty()) Attr("window", WindowText(in.window));
+        Attr("dim_labels",
+             DimLabels(in.convolution_dimension_numbers,
+                       in.shape().IsArray() ? in.shape().rank() : 0));
+        if (in.feature_group_count != 1)
+          Attr("feature_group_count", std::to_string(in.feature_group_count));
+        if (in.batch_group_count != 1)
+          Attr("batch_group_count", std::to_string(in.batch_group_count));
+        break;
+      case Opcode::kBatchNormTraining:
+      case Opcode::kBatchNormInference:
+      case Opcode::kBatchNormGrad:
+        Attr("epsilon", FloatText(in.epsilon));
+        Attr("feature_index", std::to_string(in.feature_index));
         break;
       case Opcode::kCustomCall:
         PrintCustomCall(in);

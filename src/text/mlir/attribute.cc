@@ -418,6 +418,17 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseHashAttribute() {
         Expect(TokenKind::kGreater, "'>' after the enum value"));
     return attr;
   }
+  if (name == "stablehlo.conv") {
+    if (lex_.At(TokenKind::kLSquare)) {
+      StatusOr<MlirAttr> compact = ParseConvDimensionNumbers();
+      if (!compact.ok()) return compact.status();
+      XFFI_RETURN_IF_ERROR(
+          Expect(TokenKind::kGreater, "'>' after the dimension numbers"));
+      compact->pos = attr.pos;
+      return compact;
+    }
+    if (lex_.AtKeyword("raw")) lex_.Next();
+  }
   attr.kind = MlirAttr::Kind::kDialect;
   attr.str = name;
   if (Consume(TokenKind::kGreater)) return attr;
@@ -434,6 +445,113 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseHashAttribute() {
         Expect(TokenKind::kGreater, "',' or '>' in #" + name + "<...>"));
     return attr;
   }
+}
+
+namespace {
+
+MlirAttr IntegerAttr(int64_t value, SourcePos pos) {
+  MlirAttr attr;
+  attr.kind = MlirAttr::Kind::kInteger;
+  attr.pos = pos;
+  attr.negative = value < 0;
+  attr.magnitude = static_cast<uint64_t>(value < 0 ? -value : value);
+  return attr;
+}
+
+}  // namespace
+
+StatusOr<MlirAttr> MlirAttributeParser::ParseConvDimensionNumbers() {
+  MlirAttr attr;
+  attr.kind = MlirAttr::Kind::kDialect;
+  attr.str = "stablehlo.conv";
+  attr.pos = lex_.peek().pos;
+  // Each operand's list names, per dimension, its role: a letter (the two
+  // non-spatial roles of that operand) or the spatial dimension's number.
+  struct Side {
+    const char* prefix;
+    const char* first;   // letter and entry of the first non-spatial role
+    const char* second;  // ... and of the second
+    const char* first_entry;
+    const char* second_entry;
+  };
+  static constexpr Side kSides[] = {
+      {"input", "b", "f", "batch", "feature"},
+      {"kernel", "i", "o", "input_feature", "output_feature"},
+      {"output", "b", "f", "batch", "feature"},
+  };
+  for (int side = 0; side < 3; ++side) {
+    const Side& s = kSides[side];
+    if (side == 1)
+      XFFI_RETURN_IF_ERROR(ExpectKeyword("x"));
+    else if (side == 2)
+      XFFI_RETURN_IF_ERROR(Expect(TokenKind::kArrow, "'->'"));
+    SourcePos list_pos = lex_.peek().pos;
+    XFFI_RETURN_IF_ERROR(Expect(TokenKind::kLSquare, "'['"));
+    int64_t first = -1, second = -1;
+    std::vector<int64_t> spatial;  // spatial number -> dimension, -1 unset
+    int64_t dim = 0;
+    while (!Consume(TokenKind::kRSquare)) {
+      if (dim > 0)
+        XFFI_RETURN_IF_ERROR(Expect(TokenKind::kComma, "',' or ']'"));
+      SourcePos pos = lex_.peek().pos;
+      if (lex_.At(TokenKind::kBareId)) {
+        std::string role = lex_.Next().value;
+        int64_t* slot = role == s.first    ? &first
+                        : role == s.second ? &second
+                                           : nullptr;
+        if (slot == nullptr)
+          return lex_.ErrorAt(
+              pos, "expected '" + std::string(s.first) + "', '" + s.second +
+                       "' or a spatial dimension number in " + s.prefix +
+                       " dimensions, got '" + role + "'");
+        if (*slot >= 0)
+          return lex_.ErrorAt(pos, "'" + role + "' appears twice in " +
+                                       s.prefix + " dimensions");
+        *slot = dim;
+      } else if (lex_.At(TokenKind::kInteger)) {
+        StatusOr<MlirAttr> number = ParseIntegerLiteral();
+        if (!number.ok()) return number.status();
+        if (number->negative || number->magnitude > 64)
+          return lex_.ErrorAt(pos, "spatial dimension number out of range");
+        size_t k = static_cast<size_t>(number->magnitude);
+        if (spatial.size() <= k) spatial.resize(k + 1, -1);
+        if (spatial[k] >= 0)
+          return lex_.ErrorAt(pos, "spatial dimension " + std::to_string(k) +
+                                       " appears twice in " + s.prefix +
+                                       " dimensions");
+        spatial[k] = dim;
+      } else {
+        return lex_.Expected(std::string("a role in ") + s.prefix +
+                             " dimensions");
+      }
+      ++dim;
+    }
+    if (first < 0 || second < 0)
+      return lex_.ErrorAt(list_pos, std::string(s.prefix) +
+                                        " dimensions need '" + s.first +
+                                        "' and '" + s.second + "'");
+    MlirAttr list;
+    list.kind = MlirAttr::Kind::kArray;
+    list.pos = list_pos;
+    for (size_t k = 0; k < spatial.size(); ++k) {
+      if (spatial[k] < 0)
+        return lex_.ErrorAt(list_pos,
+                            std::string(s.prefix) +
+                                " dimensions lack spatial dimension " +
+                                std::to_string(k));
+      list.elements.push_back(IntegerAttr(spatial[k], list_pos));
+    }
+    std::string prefix = s.prefix;
+    attr.entries.push_back(
+        MlirNamedAttr{prefix + "_" + s.first_entry + "_dimension",
+                      IntegerAttr(first, list_pos)});
+    attr.entries.push_back(
+        MlirNamedAttr{prefix + "_" + s.second_entry + "_dimension",
+                      IntegerAttr(second, list_pos)});
+    attr.entries.push_back(
+        MlirNamedAttr{prefix + "_spatial_dimensions", std::move(list)});
+  }
+  return attr;
 }
 
 StatusOr<MlirAttr> MlirAttributeParser::ParseIntegerLiteral() {

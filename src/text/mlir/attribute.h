@@ -106,6 +106,11 @@ class MlirAttributeParser {
   StatusOr<MlirAttr> ParseIntegerList();
   // One integer (optionally negative), never followed by a `: type`.
   StatusOr<MlirAttr> ParseIntegerLiteral();
+  // A convolution's dimension numbers in StableHLO's compact form,
+  // `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`, as the #stablehlo.conv<raw
+  // ...> dialect attribute whose entries name each role's dimensions
+  // (input_batch_dimension = 0, input_spatial_dimensions = [1, 2], ...).
+  StatusOr<MlirAttr> ParseConvDimensionNumbers();
 
   // Accepts `kind` and advances, or fails with "expected WHAT, got ...".
   Status Expect(TokenKind kind, std::string_view what);

@@ -3,7 +3,10 @@
 // OpSpec) read into the IR's op fields.
 #include "text/stablehlo/parser.h"
 
+#include <cstring>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "runtime/status_macros.h"
 
@@ -222,6 +225,149 @@ StatusOr<std::vector<WindowDimension>> Parser::ReadWindow(const OpSpec& spec) {
     window.push_back(w);
   }
   return window;
+}
+
+namespace {
+
+// [[1, 1], [0, 2]] (the pretty form's pad) as one flat list.
+void Flatten(const MlirAttr& attr, MlirAttr* flat) {
+  if (attr.kind == MlirAttr::Kind::kArray) {
+    for (const MlirAttr& e : attr.elements) Flatten(e, flat);
+    return;
+  }
+  flat->elements.push_back(attr);
+}
+
+}  // namespace
+
+Status Parser::ReadConvolution(const OpSpec& spec, Instruction* inst) {
+  const MlirAttr* d = Attr(spec, "dimension_numbers");
+  if (d == nullptr || d->kind != MlirAttr::Kind::kDialect ||
+      d->str != "stablehlo.conv")
+    return OpError(spec, "missing dimension_numbers = #stablehlo.conv<...>");
+  OpSpec c = Unpacked(spec, *d);
+  ConvolutionDimensionNumbers& dn = inst->convolution_dimension_numbers;
+  auto one = [&](const char* key, int64_t* out) -> Status {
+    const MlirAttr* value = Attr(c, key);
+    if (value == nullptr)
+      return OpError(spec, std::string("dimension_numbers lack ") + key);
+    XFFI_ASSIGN_OR_RETURN(*out, AttrToInteger(*value, lex_, key));
+    return Status::Ok();
+  };
+  XFFI_RETURN_IF_ERROR(one("input_batch_dimension", &dn.input_batch_dimension));
+  XFFI_RETURN_IF_ERROR(
+      one("input_feature_dimension", &dn.input_feature_dimension));
+  XFFI_RETURN_IF_ERROR(one("kernel_input_feature_dimension",
+                           &dn.kernel_input_feature_dimension));
+  XFFI_RETURN_IF_ERROR(one("kernel_output_feature_dimension",
+                           &dn.kernel_output_feature_dimension));
+  XFFI_RETURN_IF_ERROR(
+      one("output_batch_dimension", &dn.output_batch_dimension));
+  XFFI_RETURN_IF_ERROR(
+      one("output_feature_dimension", &dn.output_feature_dimension));
+  XFFI_ASSIGN_OR_RETURN(dn.input_spatial_dimensions,
+                        Ints(c, "input_spatial_dimensions", false));
+  XFFI_ASSIGN_OR_RETURN(dn.kernel_spatial_dimensions,
+                        Ints(c, "kernel_spatial_dimensions", false));
+  XFFI_ASSIGN_OR_RETURN(dn.output_spatial_dimensions,
+                        Ints(c, "output_spatial_dimensions", false));
+
+  const size_t rank = dn.kernel_spatial_dimensions.size();
+  XFFI_ASSIGN_OR_RETURN(std::vector<int64_t> strides,
+                        Ints(spec, "window_strides", false));
+  XFFI_ASSIGN_OR_RETURN(std::vector<int64_t> lhs_dilation,
+                        Ints(spec, "lhs_dilation", false));
+  XFFI_ASSIGN_OR_RETURN(std::vector<int64_t> rhs_dilation,
+                        Ints(spec, "rhs_dilation", false));
+  std::vector<int64_t> padding;
+  if (const MlirAttr* pad = Attr(spec, "padding")) {
+    MlirAttr flat;
+    flat.kind = MlirAttr::Kind::kArray;
+    if (pad->kind == MlirAttr::Kind::kArray) Flatten(*pad, &flat);
+    XFFI_ASSIGN_OR_RETURN(
+        padding,
+        AttrToIntegers(pad->kind == MlirAttr::Kind::kArray ? flat : *pad, lex_,
+                       "padding"));
+  }
+  std::vector<bool> reversal;
+  if (const MlirAttr* reverse = Attr(spec, "window_reversal")) {
+    if (reverse->kind != MlirAttr::Kind::kArray &&
+        reverse->kind != MlirAttr::Kind::kDenseArray)
+      return lex_.ErrorAt(reverse->pos,
+                          "window_reversal: expected a list of booleans");
+    for (const MlirAttr& e : reverse->elements) {
+      XFFI_ASSIGN_OR_RETURN(bool r, AttrToBool(e, lex_, "window_reversal"));
+      reversal.push_back(r);
+    }
+  }
+  auto check = [&](size_t n, size_t want, const char* what) -> Status {
+    if (n != 0 && n != want)
+      return OpError(spec, std::string(what) + " has " + std::to_string(n) +
+                               " entries, expected " + std::to_string(want));
+    return Status::Ok();
+  };
+  XFFI_RETURN_IF_ERROR(check(strides.size(), rank, "window_strides"));
+  XFFI_RETURN_IF_ERROR(check(lhs_dilation.size(), rank, "lhs_dilation"));
+  XFFI_RETURN_IF_ERROR(check(rhs_dilation.size(), rank, "rhs_dilation"));
+  XFFI_RETURN_IF_ERROR(check(padding.size(), 2 * rank, "padding"));
+  XFFI_RETURN_IF_ERROR(check(reversal.size(), rank, "window_reversal"));
+  const Shape* kernel =
+      spec.operands.size() == 2 ? &spec.operands[1]->shape() : nullptr;
+  inst->window.assign(rank, WindowDimension{});
+  for (size_t i = 0; i < rank; ++i) {
+    WindowDimension& w = inst->window[i];
+    int64_t kernel_dim = dn.kernel_spatial_dimensions[i];
+    if (kernel != nullptr && kernel->IsArray() && kernel_dim >= 0 &&
+        kernel_dim < kernel->rank())
+      w.size = kernel->dim(kernel_dim);
+    if (!strides.empty()) w.stride = strides[i];
+    if (!lhs_dilation.empty()) w.base_dilation = lhs_dilation[i];
+    if (!rhs_dilation.empty()) w.window_dilation = rhs_dilation[i];
+    if (!padding.empty()) {
+      w.padding_low = padding[2 * i];
+      w.padding_high = padding[2 * i + 1];
+    }
+    if (!reversal.empty()) w.window_reversal = reversal[i];
+  }
+  for (const char* key : {"feature_group_count", "batch_group_count"}) {
+    if (const MlirAttr* count = Attr(spec, key)) {
+      XFFI_ASSIGN_OR_RETURN(int64_t value, AttrToInteger(*count, lex_, key));
+      (std::string_view(key) == "feature_group_count"
+           ? inst->feature_group_count
+           : inst->batch_group_count) = value;
+    }
+  }
+  if (const MlirAttr* precision = Attr(spec, "precision_config")) {
+    if (precision->kind != MlirAttr::Kind::kArray)
+      return lex_.ErrorAt(precision->pos,
+                          "precision_config: expected a list of precisions");
+    for (const MlirAttr& p : precision->elements)
+      if (p.kind != MlirAttr::Kind::kEnum ||
+          (p.str != "DEFAULT" && p.str != "HIGH" && p.str != "HIGHEST"))
+        return lex_.ErrorAt(p.pos,
+                            "precision_config: expected DEFAULT, HIGH or "
+                            "HIGHEST");
+  }
+  return Status::Ok();
+}
+
+Status Parser::ReadBatchNorm(const OpSpec& spec, Instruction* inst) {
+  const MlirAttr* epsilon = Attr(spec, "epsilon");
+  if (epsilon == nullptr) return OpError(spec, "missing attribute 'epsilon'");
+  if (epsilon->kind == MlirAttr::Kind::kFloat && !epsilon->is_hex) {
+    inst->epsilon = static_cast<float>(epsilon->float_value);
+  } else if (epsilon->kind == MlirAttr::Kind::kFloat) {
+    uint32_t bits = static_cast<uint32_t>(epsilon->hex_bits);
+    std::memcpy(&inst->epsilon, &bits, sizeof(bits));
+  } else {
+    return lex_.ErrorAt(epsilon->pos, "epsilon: expected an f32 value");
+  }
+  const MlirAttr* index = Attr(spec, "feature_index");
+  if (index == nullptr)
+    return OpError(spec, "missing attribute 'feature_index'");
+  XFFI_ASSIGN_OR_RETURN(inst->feature_index,
+                        AttrToInteger(*index, lex_, "feature_index"));
+  return Status::Ok();
 }
 
 StatusOr<std::vector<PadDimension>> Parser::ReadPadding(const OpSpec& spec) {

@@ -1,5 +1,6 @@
 // Ops: an OpSpec built into instructions. Most ops become one instruction
-// of the opcode their name gives; chlo.square and chlo.erfc become a few;
+// of the opcode their name gives; chlo.square becomes a multiply, a
+// stablehlo.composite a call of its decomposition;
 // a while or case carries the values its regions capture; custom calls and
 // the collectives have files of their own.
 #include "text/stablehlo/parser.h"
@@ -52,20 +53,7 @@ StatusOr<Outcome> Parser::BuildDecomposedChlo(Scope* scope, OpSpec& spec) {
     outcome.inst = Add(computation, Opcode::kMultiply, shape, {x, x});
     return outcome;
   }
-  // erfc(x) = 1 - erf(x): exact enough where erf(x) is not close to 1 (|x|
-  // below about 2 in f32), which is where JAX programs use it in practice.
-  if (!IsFloatingType(shape.element_type()))
-    return OpError(spec, "expected a floating-point type");
-  Shape scalar = Shape::Scalar(shape.element_type());
-  Instruction* one =
-      Add(computation, Opcode::kConstant, Shape::Scalar(ElementType::kF32));
-  one->literal = Literal::Scalar<float>(1.0f);
-  if (shape.element_type() != ElementType::kF32)
-    one = Add(computation, Opcode::kConvert, scalar, {one});
-  Instruction* ones = Add(computation, Opcode::kBroadcast, shape, {one});
-  Instruction* erf = Add(computation, Opcode::kErf, shape, {x});
-  outcome.inst = Add(computation, Opcode::kSubtract, shape, {ones, erf});
-  return outcome;
+  return OpError(spec, "internal: not a decomposed chlo op");
 }
 
 StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
@@ -75,7 +63,16 @@ StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
     return BuildDecomposedChlo(scope, spec);
   }
   Opcode opcode = Opcode::kConditional;
-  if (spec.name == "func.call") {
+  if (spec.name == "stablehlo.composite") {
+    // What a composite computes is its decomposition; the name and
+    // attributes only matter to a backend with a kernel of its own for it.
+    const MlirAttr* decomposition = Attr(spec, "decomposition");
+    if (decomposition == nullptr ||
+        decomposition->kind != MlirAttr::Kind::kSymbol)
+      return OpError(spec, "missing decomposition = @function");
+    spec.attrs["callee"] = *decomposition;
+    opcode = Opcode::kCall;
+  } else if (spec.name == "func.call") {
     opcode = Opcode::kCall;
   } else if (spec.name != "stablehlo.if") {
     std::optional<Opcode> found = OpcodeFromStableHloName(spec.name);
@@ -88,6 +85,7 @@ StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
     if (!r.valid()) return OpError(spec, "invalid result type");
   if (opcode == Opcode::kCustomCall)
     return BuildCustomCall(scope, spec, results);
+  if (IsNumericOp(opcode)) return BuildNumericOp(scope, spec, opcode, results);
   if (opcode == Opcode::kConditional)
     return BuildConditional(scope, spec, results);
 
@@ -112,7 +110,8 @@ StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
   if (opcode != Opcode::kOptimizationBarrier && opcode != Opcode::kCall &&
       opcode != Opcode::kReduce && opcode != Opcode::kSort &&
       opcode != Opcode::kScatter && opcode != Opcode::kReduceWindow &&
-      results.size() != 1)
+      opcode != Opcode::kBatchNormTraining &&
+      opcode != Opcode::kBatchNormGrad && results.size() != 1)
     return OpError(spec, "expected one result, the type gives " +
                              std::to_string(results.size()));
   std::vector<Instruction*> operands = spec.operands;
@@ -126,6 +125,8 @@ StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
       opcode == Opcode::kBitcastConvert || opcode == Opcode::kReshape) {
     XFFI_RETURN_IF_ERROR(expect_operands(1));
     make(opcode, shape, operands);
+    if (opcode == Opcode::kReducePrecision)
+      XFFI_RETURN_IF_ERROR(ReadReducePrecision(spec, inst));
   } else if (IsElementwiseBinary(opcode)) {
     XFFI_RETURN_IF_ERROR(expect_operands(2));
     make(opcode, shape, operands);
@@ -206,6 +207,28 @@ StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
                           Ints(spec, "slice_sizes", true));
     XFFI_RETURN_IF_ERROR(
         ReadFlag(spec, "indices_are_sorted", &inst->indices_are_sorted));
+  } else if (opcode == Opcode::kConvolution) {
+    XFFI_RETURN_IF_ERROR(expect_operands(2));
+    make(opcode, shape, operands);
+    XFFI_RETURN_IF_ERROR(ReadConvolution(spec, inst));
+  } else if (opcode == Opcode::kBatchNormTraining ||
+             opcode == Opcode::kBatchNormInference ||
+             opcode == Opcode::kBatchNormGrad) {
+    XFFI_RETURN_IF_ERROR(
+        expect_operands(opcode == Opcode::kBatchNormTraining ? 3 : 5));
+    make(opcode, shape, operands);
+    XFFI_RETURN_IF_ERROR(ReadBatchNorm(spec, inst));
+  } else if (opcode == Opcode::kSelectAndScatter) {
+    // Regions: select (a comparator of two elements), then scatter.
+    XFFI_RETURN_IF_ERROR(expect_operands(3));
+    XFFI_RETURN_IF_ERROR(expect_regions(2));
+    for (Region& region : spec.regions)
+      if (region.computation->root() == nullptr)
+        XFFI_RETURN_IF_ERROR(SetRegionRoot(region, spec));
+    make(opcode, shape, operands);
+    for (Region& region : spec.regions)
+      inst->AppendCalledComputation(region.computation);
+    XFFI_ASSIGN_OR_RETURN(inst->window, ReadWindow(spec));
   } else if (opcode == Opcode::kGetTupleElement) {
     XFFI_RETURN_IF_ERROR(expect_operands(1));
     const MlirAttr* index = Attr(spec, "index");
@@ -277,7 +300,7 @@ StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
   }
   if (opcode != Opcode::kReduce && opcode != Opcode::kReduceWindow &&
       opcode != Opcode::kSort && opcode != Opcode::kScatter &&
-      !spec.regions.empty())
+      opcode != Opcode::kSelectAndScatter && !spec.regions.empty())
     return OpError(spec, "unexpected region");
   outcome.inst = inst;
   return outcome;

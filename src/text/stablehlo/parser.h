@@ -38,6 +38,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -148,6 +149,9 @@ bool IsShardingAnnotation(std::string_view name);
 // chlo ops with no opcode of their own, built from others.
 bool IsDecomposedChloOp(std::string_view name);
 bool IsSupportedOpName(std::string_view name);
+// fft, rng_bit_generator, rng, top_k, map, cholesky, triangular_solve: built
+// by BuildNumericOp (numeric_ops.cc).
+bool IsNumericOp(Opcode opcode);
 std::string PosString(SourcePos pos);
 // A shape as StableHLO writes its type: "tensor<2x3xf32>".
 std::string TypeString(const Shape& shape);
@@ -251,6 +255,11 @@ class Parser {
   StatusOr<ScatterDimensionNumbers> ReadScatterDimensions(const OpSpec& spec);
   StatusOr<std::vector<WindowDimension>> ReadWindow(const OpSpec& spec);
   StatusOr<std::vector<PadDimension>> ReadPadding(const OpSpec& spec);
+  // A convolution's window, dimension numbers and group counts (the
+  // window's sizes are the kernel's, which the text does not repeat).
+  Status ReadConvolution(const OpSpec& spec, Instruction* inst);
+  // A batch norm op's epsilon and feature_index.
+  Status ReadBatchNorm(const OpSpec& spec, Instruction* inst);
   // A flag attribute (`is_stable = true`) into *out when present.
   Status ReadFlag(const OpSpec& spec, std::string_view name, bool* out);
 
@@ -259,6 +268,14 @@ class Parser {
   StatusOr<Outcome> BuildCustomCall(Scope* scope, OpSpec& spec,
                                     const std::vector<Shape>& results);
   StatusOr<Outcome> BuildDecomposedChlo(Scope* scope, OpSpec& spec);
+  StatusOr<Outcome> BuildNumericOp(Scope* scope, OpSpec& spec, Opcode opcode,
+                                   const std::vector<Shape>& results);
+  // An enum attribute's value, by its pretty or its generic name; nullopt
+  // when absent.
+  StatusOr<std::optional<std::string>> EnumAttr(const OpSpec& spec,
+                                                std::string_view pretty,
+                                                std::string_view generic) const;
+  Status ReadReducePrecision(const OpSpec& spec, Instruction* inst);
   StatusOr<Outcome> BuildWhile(Scope* scope, OpSpec& spec,
                                std::vector<Instruction*>& captures);
   StatusOr<Outcome> BuildConditional(Scope* scope, OpSpec& spec,

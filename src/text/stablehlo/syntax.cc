@@ -5,18 +5,19 @@
 #include "text/stablehlo/parser.h"
 
 #include <optional>
+#include <string_view>
+#include <utility>
 
 #include "runtime/status_macros.h"
 
 namespace xffi::text::stablehlo {
 
-bool IsDecomposedChloOp(std::string_view name) {
-  return name == "chlo.square" || name == "chlo.erfc";
-}
+bool IsDecomposedChloOp(std::string_view name) { return name == "chlo.square"; }
 
 bool IsSupportedOpName(std::string_view name) {
   return OpcodeFromStableHloName(name).has_value() || name == "stablehlo.if" ||
-         name == "call" || IsReturnOp(name) || IsDecomposedChloOp(name);
+         name == "call" || IsReturnOp(name) || IsDecomposedChloOp(name) ||
+         name == "stablehlo.composite";
 }
 
 Status Parser::ParseOperation(Scope* scope, Region* region, bool* was_return) {
@@ -212,6 +213,33 @@ StatusOr<Outcome> Parser::ParsePrettyOp(Scope* scope, const std::string& name,
     XFFI_RETURN_IF_ERROR(
         ParseOperandList(scope, &spec.operands, TokenKind::kRParen));
   }
+  if (name == "stablehlo.convolution") {
+    XFFI_RETURN_IF_ERROR(
+        attrs_.Expect(TokenKind::kLParen, "'(' and the operands"));
+    XFFI_RETURN_IF_ERROR(
+        ParseOperandList(scope, &spec.operands, TokenKind::kRParen));
+  }
+  if (name == "stablehlo.composite") {
+    // stablehlo.composite "name" %operands {decomposition = @f, ...}
+    if (!lex_.At(TokenKind::kString))
+      return lex_.Expected("the composite's name (a string)");
+    MlirAttr composite;
+    composite.kind = MlirAttr::Kind::kString;
+    composite.pos = lex_.peek().pos;
+    composite.str = lex_.Next().value;
+    spec.attrs["name"] = composite;
+  }
+  if (name == "chlo.top_k" && attrs_.Consume(TokenKind::kLParen)) {
+    // chlo.top_k(%operand, k = 3)
+    if (!lex_.At(TokenKind::kPercentId)) return lex_.Expected("an operand");
+    XFFI_ASSIGN_OR_RETURN(Instruction * operand, Use(scope, lex_.Next()));
+    spec.operands.push_back(operand);
+    XFFI_RETURN_IF_ERROR(attrs_.Expect(TokenKind::kComma, "',' and k = N"));
+    XFFI_RETURN_IF_ERROR(attrs_.ExpectKeyword("k"));
+    XFFI_RETURN_IF_ERROR(attrs_.Expect(TokenKind::kEqual, "'=' after k"));
+    XFFI_ASSIGN_OR_RETURN(spec.attrs["k"], attrs_.ParseIntegerLiteral());
+    XFFI_RETURN_IF_ERROR(attrs_.Expect(TokenKind::kRParen, "')' after k"));
+  }
   return ParsePrettyCommon(scope, std::move(spec));
 }
 
@@ -320,6 +348,39 @@ StatusOr<Outcome> Parser::ParsePrettyCommon(Scope* scope, OpSpec spec) {
       }
       XFFI_RETURN_IF_ERROR(
           attrs_.Expect(TokenKind::kRSquare, "']' after the precisions"));
+    } else if (kw == "dim_numbers") {
+      XFFI_ASSIGN_OR_RETURN(spec.attrs["dimension_numbers"],
+                            attrs_.ParseConvDimensionNumbers());
+    } else if (kw == "window" && name == "stablehlo.convolution") {
+      // window = {stride = [..], pad = [[lo, hi], ..], lhs_dilate = [..],
+      // rhs_dilate = [..], reverse = [..]}: the generic form's attributes
+      // under shorter names.
+      XFFI_ASSIGN_OR_RETURN(MlirAttr window, attrs_.ParseDictionary());
+      for (MlirNamedAttr& field : window.entries) {
+        static constexpr std::pair<std::string_view, std::string_view>
+            kNames[] = {{"stride", "window_strides"},
+                        {"pad", "padding"},
+                        {"lhs_dilate", "lhs_dilation"},
+                        {"rhs_dilate", "rhs_dilation"},
+                        {"reverse", "window_reversal"}};
+        std::string_view generic;
+        for (const auto& [pretty, full] : kNames)
+          if (field.name == pretty) generic = full;
+        if (generic.empty())
+          return lex_.ErrorAt(field.value.pos,
+                              "unknown window field '" + field.name + "'");
+        spec.attrs[std::string(generic)] = std::move(field.value);
+      }
+    } else if (lex_.At(TokenKind::kBareId) &&
+               (kw == "type" || kw == "algorithm" || kw == "format" ||
+                kw == "distribution")) {
+      // fft's type, rng_bit_generator's algorithm, reduce_precision's
+      // format, rng's distribution: a bare word.
+      MlirAttr e;
+      e.kind = MlirAttr::Kind::kEnum;
+      e.pos = lex_.peek().pos;
+      e.str = lex_.Next().value;
+      spec.attrs[kw] = std::move(e);
     } else if (kw == "algorithm") {
       // algorithm = <lhs_precision_type = bf16, ...>: the parameters the
       // generic form writes as #stablehlo.dot_algorithm<...>; the dot

@@ -6,6 +6,8 @@
 //   cli_fail     always fails, so `xffi run` reports a handler's error
 //   cli_mark     y = x, and prints "cli_mark ran" to stderr: a side effect
 //                the tests look for to tell whether a program ran at all
+//   cli_threads  y = x + the threads of the pool handlers see: what
+//                `xffi run --threads N` sets
 //   CliExported  exported by symbol only (never registered)
 #include <cstdio>
 #include <memory>
@@ -50,6 +52,15 @@ ffi::Error MarkImpl(ffi::Buffer<ffi::F32> x, ffi::ResultBuffer<ffi::F32> y) {
   return ffi::Error::Success();
 }
 
+ffi::Error ThreadsImpl(ffi::ThreadPool pool, ffi::Buffer<ffi::F32> x,
+                       ffi::ResultBuffer<ffi::F32> y) {
+  const float threads = static_cast<float>(pool.num_threads());
+  for (size_t i = 0; i < x.element_count(); ++i) {
+    y->typed_data()[i] = x.typed_data()[i] + threads;
+  }
+  return ffi::Error::Success();
+}
+
 ffi::Error NegateImpl(ffi::Buffer<ffi::S32> x, ffi::ResultBuffer<ffi::S32> y) {
   for (size_t i = 0; i < x.element_count(); ++i) {
     y->typed_data()[i] = -x.typed_data()[i];
@@ -74,6 +85,12 @@ XFFI_DEFINE_HANDLER(
     kMark, MarkImpl,
     ffi::Ffi::Bind().Arg<ffi::Buffer<ffi::F32>>().Ret<ffi::Buffer<ffi::F32>>());
 
+XFFI_DEFINE_HANDLER(kThreads, ThreadsImpl,
+                    ffi::Ffi::Bind()
+                        .Ctx<ffi::ThreadPool>()
+                        .Arg<ffi::Buffer<ffi::F32>>()
+                        .Ret<ffi::Buffer<ffi::F32>>());
+
 XFFI_REGISTER_TYPE(ffi::RuntimeApi(), "cli_test.Counter", &Counter::id,
                    ffi::MakeTypeInfo<Counter>());
 XFFI_REGISTER_HANDLER_WITH_RUNTIME(
@@ -83,6 +100,7 @@ XFFI_REGISTER_HANDLER_WITH_RUNTIME(
     XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("cli_fail", "Host", kFail);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("cli_mark", "Host", kMark);
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("cli_threads", "Host", kThreads);
 
 }  // namespace
 

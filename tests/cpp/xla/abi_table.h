@@ -29,6 +29,10 @@ XffiAbiTable XffiAbiTableOfficialV05();
 XffiAbiTable XffiAbiTableXffiV05Names();
 // Facts from xffi's header, with the 0.3 spellings it keeps for old callers.
 XffiAbiTable XffiAbiTableXffiV03Names();
+// Facts from the record and collectives extension headers: jaxlib
+// 0.12.0.1's and xffi's.
+XffiAbiTable XffiAbiTableOfficialExtensions();
+XffiAbiTable XffiAbiTableXffiExtensions();
 
 }  // extern "C"
 

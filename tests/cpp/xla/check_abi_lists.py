@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that the ABI fact lists (abi_entries_*.inc) cover an official c_api.h.
+"""Checks that the ABI fact lists (abi_entries_*.inc) cover an official C header
+(c_api.h, or an extension's record_c_api.h / collectives_c_api.h).
 
 test_abi_compare compares only the facts the lists name, so a struct, field,
 STRUCT_SIZE constant or enum value the official header has but the lists
@@ -45,6 +46,11 @@ def header_facts(path):
                 facts.add(("ENUM", word.group(1)))
     for macro in ("XLA_FFI_API_MAJOR", "XLA_FFI_API_MINOR"):
         if macro in macros:
+            facts.add(("ENUM", macro))
+    # Backend extensions (record_c_api.h, collectives_c_api.h) give their
+    # type and version as macros.
+    for macro in macros:
+        if macro.startswith("XLA_FFI_Extension_"):
             facts.add(("ENUM", macro))
     return facts
 

@@ -70,6 +70,19 @@ TEST(AbiCompare, XffiMatchesOfficialV05Exactly) {
   }
 }
 
+TEST(AbiCompare, XffiExtensionsMatchOfficialExactly) {
+  const Facts official = ToMap(XffiAbiTableOfficialExtensions());
+  const Facts ours = ToMap(XffiAbiTableXffiExtensions());
+  EXPECT_GT(official.size(), 100u);
+  ASSERT_EQ(Names(official), Names(ours));
+  for (const auto& [name, value] : official) {
+    EXPECT_EQ(ours.at(name), value) << name << ": xffi has " << ours.at(name)
+                                    << ", jaxlib 0.12 has " << value;
+  }
+  EXPECT_EQ(At(official, "XLA_FFI_Extension_Record"), 128);
+  EXPECT_EQ(At(official, "XLA_FFI_Extension_Collectives"), 129);
+}
+
 // The facts 0.4 and 0.5 changed, as (0.3 value, 0.5 value). Everything else
 // spelled in 0.3 must be unchanged in xffi.
 const std::map<std::string, std::pair<int64_t, int64_t>>& DocumentedChanges() {

@@ -73,6 +73,16 @@ def lu(a):
   return jax.scipy.linalg.lu_factor(a)
 
 
+def numeric(m, x, key):
+  spectrum = jnp.fft.rfft(m)
+  values, indices = lax.top_k(x, 3)
+  state, bits = lax.rng_bit_generator(key, (2, 3), dtype=jnp.uint32,
+                                      algorithm=lax.RandomAlgorithm.RNG_PHILOX)
+  return (jnp.fft.irfft(spectrum, n=3), jnp.fft.fft2(m.astype(jnp.complex64)),
+          values, indices, state, bits,
+          lax.reduce_precision(x, exponent_bits=5, mantissa_bits=10))
+
+
 x8 = jnp.arange(8, dtype=jnp.float32)
 m23 = jnp.ones((2, 3), jnp.float32)
 m43 = jnp.ones((4, 3), jnp.float32)
@@ -86,6 +96,7 @@ SAMPLES = [
     (ffi, (x8, m23), False),  # compiling needs the handlers registered
     (ffi_loop, (x8,), False),
     (lu, (jnp.eye(3, dtype=jnp.float32) * 2,), True),
+    (numeric, (m43, x8, jnp.arange(4, dtype=jnp.uint32)), False),
 ]
 
 

@@ -1,0 +1,292 @@
+// Algebraic simplification: rounds over every computation in op order until
+// nothing changes. A rule either returns the value that stands for the op
+// from now on (its users are redirected, the op removed) or changes the op
+// itself (a chain folded into it).
+#include "passes/algebraic_simplifier.h"
+
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+namespace xffi::passes {
+namespace {
+
+// The literal every element of `value` is a copy of, when `value` is a
+// constant whose elements are all the same bytes, or a broadcast or reshape
+// of one.
+const Literal* UniformConstant(const Instruction* value) {
+  while (value->opcode() == Opcode::kBroadcast ||
+         value->opcode() == Opcode::kReshape)
+    value = value->operand(0);
+  if (value->opcode() != Opcode::kConstant || !value->shape().IsArray())
+    return nullptr;
+  const Literal& literal = value->literal;
+  const size_t size = ElementByteSize(value->shape().element_type());
+  const size_t bytes = literal.size_bytes();
+  if (size == 0 || bytes < size || bytes % size != 0) return nullptr;
+  const char* data = static_cast<const char*>(literal.data());
+  for (size_t at = size; at < bytes; at += size)
+    if (std::memcmp(data, data + at, size) != 0) return nullptr;
+  return &literal;
+}
+
+enum class Value { kZero, kOne, kNegativeZero, kPositiveZero, kAllBitsSet };
+
+// Whether the first element of `literal` (of type `type`) is `value`.
+bool FirstIs(const Literal& literal, ElementType type, Value value) {
+  const void* data = literal.data();
+  if (type == ElementType::kF32 || type == ElementType::kF64) {
+    double x;
+    if (type == ElementType::kF32) {
+      float f;
+      std::memcpy(&f, data, sizeof(f));
+      x = f;
+    } else {
+      std::memcpy(&x, data, sizeof(x));
+    }
+    switch (value) {
+      case Value::kOne:
+        return x == 1.0;
+      case Value::kNegativeZero:
+        return x == 0.0 && std::signbit(x);
+      case Value::kPositiveZero:
+        return x == 0.0 && !std::signbit(x);
+      default:
+        return false;  // no exact float rule uses another value
+    }
+  }
+  if (!IsIntegralType(type) && type != ElementType::kPred) return false;
+  const size_t size = ElementByteSize(type);
+  uint64_t bits = 0;
+  std::memcpy(&bits, data, size);  // little-endian host
+  const uint64_t all =
+      size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
+  switch (value) {
+    case Value::kZero:
+    case Value::kPositiveZero:
+      return bits == 0;
+    case Value::kOne:
+      return bits == 1;
+    case Value::kAllBitsSet:
+      // pred true is 1 (its one bit); integers: every bit.
+      return type == ElementType::kPred ? bits == 1 : bits == all;
+    case Value::kNegativeZero:
+      return false;
+  }
+  return false;
+}
+
+class Simplifier {
+ public:
+  // The value standing for `op`, `op` itself when a rule changed it in
+  // place (`changed_` says so), or null.
+  Instruction* Simplify(Instruction* op);
+  bool changed_ = false;
+
+ private:
+  Instruction* SameShape(Instruction* op, Instruction* value) {
+    return value->shape() == op->shape() ? value : nullptr;
+  }
+  Instruction* Arithmetic(Instruction* op);
+};
+
+bool Is(const Instruction* value, ElementType type, Value which) {
+  const Literal* literal = UniformConstant(value);
+  return literal != nullptr && FirstIs(*literal, type, which);
+}
+
+Instruction* Simplifier::Arithmetic(Instruction* op) {
+  Instruction* a = op->operand(0);
+  Instruction* b = op->operand(1);
+  const ElementType type = op->shape().element_type();
+  const bool is_float = type == ElementType::kF32 || type == ElementType::kF64;
+  const bool is_int = IsIntegralType(type);
+  const bool is_pred = type == ElementType::kPred;
+  if (!is_float && !is_int && !is_pred) return nullptr;
+  auto when = [&](bool condition, Instruction* value) {
+    return condition ? SameShape(op, value) : nullptr;
+  };
+  Instruction* result = nullptr;
+  auto first = [&](Instruction* candidate) {
+    if (result == nullptr) result = candidate;
+  };
+  switch (op->opcode()) {
+    case Opcode::kAdd: {
+      // Exact zero for the type: -0.0 for floats (-0 + x is x for every x).
+      const Value zero = is_float ? Value::kNegativeZero : Value::kZero;
+      if (is_pred) break;  // pred add is or; left alone
+      first(when(Is(b, type, zero), a));
+      first(when(Is(a, type, zero), b));
+      break;
+    }
+    case Opcode::kSubtract:
+      if (is_pred) break;
+      first(
+          when(Is(b, type, is_float ? Value::kPositiveZero : Value::kZero), a));
+      break;
+    case Opcode::kMultiply:
+      if (is_pred) break;
+      first(when(Is(b, type, Value::kOne), a));
+      first(when(Is(a, type, Value::kOne), b));
+      if (is_int) {
+        first(when(Is(b, type, Value::kZero), b));
+        first(when(Is(a, type, Value::kZero), a));
+      }
+      break;
+    case Opcode::kDivide:
+      if (is_pred) break;
+      first(when(Is(b, type, Value::kOne), a));
+      break;
+    case Opcode::kOr:
+    case Opcode::kXor:
+      if (is_float) break;
+      first(when(Is(b, type, Value::kZero), a));
+      first(when(Is(a, type, Value::kZero), b));
+      break;
+    case Opcode::kAnd:
+      if (is_float) break;
+      first(when(Is(b, type, Value::kAllBitsSet), a));
+      first(when(Is(a, type, Value::kAllBitsSet), b));
+      break;
+    default:
+      break;
+  }
+  return result;
+}
+
+bool IsIdentityPermutation(const std::vector<int64_t>& permutation) {
+  for (size_t i = 0; i < permutation.size(); ++i)
+    if (permutation[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
+
+Instruction* Simplifier::Simplify(Instruction* op) {
+  if (op->HasSideEffect() || op->sharding.has_value()) return nullptr;
+  switch (op->opcode()) {
+    case Opcode::kReshape: {
+      Instruction* x = op->operand(0);
+      if (x->opcode() == Opcode::kReshape && !x->sharding.has_value()) {
+        // Reshapes only renumber the row-major order: two are one.
+        op->ReplaceOperand(0, x->operand(0));
+        changed_ = true;
+        return op;
+      }
+      return SameShape(op, x);
+    }
+    case Opcode::kTranspose: {
+      Instruction* x = op->operand(0);
+      if (x->opcode() == Opcode::kTranspose && !x->sharding.has_value()) {
+        // Result dim i is x's dim dimensions[i], which is dim
+        // x.dimensions[dimensions[i]] of x's operand.
+        std::vector<int64_t> composed;
+        for (int64_t d : op->dimensions)
+          composed.push_back(x->dimensions[static_cast<size_t>(d)]);
+        op->dimensions = std::move(composed);
+        op->ReplaceOperand(0, x->operand(0));
+        changed_ = true;
+        return op;
+      }
+      return IsIdentityPermutation(op->dimensions) ? SameShape(op, x) : nullptr;
+    }
+    case Opcode::kBroadcast: {
+      Instruction* x = op->operand(0);
+      if (x->opcode() == Opcode::kBroadcast && !x->sharding.has_value()) {
+        std::vector<int64_t> composed;
+        for (int64_t d : x->dimensions)
+          composed.push_back(op->dimensions[static_cast<size_t>(d)]);
+        op->dimensions = std::move(composed);
+        op->ReplaceOperand(0, x->operand(0));
+        changed_ = true;
+        return op;
+      }
+      return IsIdentityPermutation(op->dimensions) ? SameShape(op, x) : nullptr;
+    }
+    case Opcode::kSlice: {
+      Instruction* x = op->operand(0);
+      for (size_t d = 0; d < op->slice_starts.size(); ++d)
+        if (op->slice_starts[d] != 0 || op->slice_strides[d] != 1)
+          return nullptr;
+      return SameShape(op, x);  // same dims: the limits are the dims
+    }
+    case Opcode::kPad:
+      for (const PadDimension& p : op->padding)
+        if (p != PadDimension{}) return nullptr;
+      return SameShape(op, op->operand(0));
+    case Opcode::kReverse:
+      for (int64_t d : op->dimensions)
+        if (op->shape().dim(d) > 1) return nullptr;
+      return SameShape(op, op->operand(0));
+    case Opcode::kConvert:
+    case Opcode::kBitcastConvert:
+      return SameShape(op, op->operand(0));
+    case Opcode::kConcatenate:
+      return op->operand_count() == 1 ? SameShape(op, op->operand(0)) : nullptr;
+    case Opcode::kNegate:
+    case Opcode::kNot: {
+      Instruction* x = op->operand(0);
+      if (x->opcode() != op->opcode() || x->sharding.has_value())
+        return nullptr;
+      return SameShape(op, x->operand(0));
+    }
+    case Opcode::kSelect: {
+      Instruction* on_true = op->operand(1);
+      Instruction* on_false = op->operand(2);
+      if (on_true == on_false) return SameShape(op, on_true);
+      const Literal* predicate = UniformConstant(op->operand(0));
+      if (predicate == nullptr) return nullptr;
+      return SameShape(
+          op, FirstIs(*predicate, ElementType::kPred, Value::kAllBitsSet)
+                  ? on_true
+                  : on_false);
+    }
+    default:
+      if (IsElementwiseBinary(op->opcode()) && op->opcode() != Opcode::kCompare)
+        return Arithmetic(op);
+      return nullptr;
+  }
+}
+
+int64_t RunOnComputation(Computation& computation) {
+  int64_t simplified = 0;
+  for (int round = 0; round < 8; ++round) {
+    std::unordered_map<const Instruction*, Instruction*> replaced;
+    Simplifier simplifier;
+    int64_t folded = 0;
+    for (const auto& owned : computation.instructions()) {
+      Instruction* op = owned.get();
+      for (int64_t i = 0; i < op->operand_count(); ++i) {
+        auto found = replaced.find(op->operand(i));
+        if (found != replaced.end()) op->ReplaceOperand(i, found->second);
+      }
+      simplifier.changed_ = false;
+      Instruction* value = simplifier.Simplify(op);
+      if (value == nullptr) continue;
+      if (value == op) {
+        ++folded;
+        continue;
+      }
+      // The value may itself have been replaced earlier in this round.
+      auto again = replaced.find(value);
+      replaced[op] = again != replaced.end() ? again->second : value;
+    }
+    if (replaced.empty() && folded == 0) break;
+    simplified += folded + static_cast<int64_t>(replaced.size());
+    if (auto root = replaced.find(computation.root()); root != replaced.end())
+      computation.set_root(root->second);
+    computation.RemoveInstructionsIf(
+        [&](Instruction* op) { return replaced.count(op) > 0; });
+  }
+  return simplified;
+}
+
+}  // namespace
+
+int64_t SimplifyAlgebra(Module& module) {
+  int64_t simplified = 0;
+  for (const auto& computation : module.computations())
+    simplified += RunOnComputation(*computation);
+  return simplified;
+}
+
+}  // namespace xffi::passes

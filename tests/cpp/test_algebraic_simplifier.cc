@@ -1,0 +1,206 @@
+// The pass "simplify": exact identities removed (float ones only where every
+// input, -0.0 and NaN included, gives the same bits), chains of transposes,
+// reshapes and broadcasts folded into one op, and results unchanged.
+#include "passes/algebraic_simplifier.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "executor_test_util.h"
+
+namespace xffi::passes {
+namespace {
+
+using test::CompileAndRun;
+using test::ParseHloForTest;
+
+// The root tuple's operands, by name.
+std::vector<std::string> RootOperands(const Module& module) {
+  std::vector<std::string> names;
+  for (const Instruction* op : module.entry()->root()->operands())
+    names.push_back(op->name());
+  return names;
+}
+
+std::vector<uint32_t> Bits(const std::vector<float>& values) {
+  std::vector<uint32_t> bits(values.size());
+  std::memcpy(bits.data(), values.data(), values.size() * sizeof(float));
+  return bits;
+}
+
+const char kFloat[] = R"(HloModule floats
+
+ENTRY main {
+  x = f32[6]{0} parameter(0)
+  nz = f32[] constant(-0)
+  pz = f32[] constant(0)
+  one = f32[] constant(1)
+  bnz = f32[6]{0} broadcast(nz), dimensions={}
+  bpz = f32[6]{0} broadcast(pz), dimensions={}
+  bone = f32[6]{0} broadcast(one), dimensions={}
+  add_nz = f32[6]{0} add(bnz, x)
+  sub_pz = f32[6]{0} subtract(x, bpz)
+  mul_one = f32[6]{0} multiply(x, bone)
+  div_one = f32[6]{0} divide(x, bone)
+  add_pz = f32[6]{0} add(x, bpz)
+  mul_pz = f32[6]{0} multiply(x, bpz)
+  sub_nz = f32[6]{0} subtract(x, bnz)
+  ROOT t = (f32[6]{0}, f32[6]{0}, f32[6]{0}, f32[6]{0}, f32[6]{0}, f32[6]{0}, f32[6]{0}) tuple(add_nz, sub_pz, mul_one, div_one, add_pz, mul_pz, sub_nz)
+}
+)";
+
+TEST(AlgebraicSimplifier, FloatIdentitiesOnlyWhereExact) {
+  Module module = ParseHloForTest(kFloat);
+  EXPECT_EQ(SimplifyAlgebra(module), 4);
+  EXPECT_EQ(RootOperands(module),
+            (std::vector<std::string>{"x", "x", "x", "x", "add_pz", "mul_pz",
+                                      "sub_nz"}));
+  EXPECT_TRUE(VerifyModule(module).ok());
+
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = {-0.0f, 0.0f, 1.5f, nan, -inf, 1e-40f};
+  std::vector<Literal> out =
+      CompileAndRun(std::move(module), {Literal::Vector<float>(x)});
+  ASSERT_EQ(out.size(), 7u);
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(Bits(out[i].ToVector<float>()), Bits(x)) << i;
+  // What the rules left alone would have got wrong: -0 + 0 is +0, x * 0
+  // is NaN for NaN and infinities and -0 for negative x.
+  std::vector<float> add_pz = out[4].ToVector<float>();
+  EXPECT_FALSE(std::signbit(add_pz[0]));
+  std::vector<float> mul_pz = out[5].ToVector<float>();
+  EXPECT_TRUE(std::isnan(mul_pz[4]));
+  EXPECT_TRUE(std::signbit(mul_pz[0]));
+}
+
+TEST(AlgebraicSimplifier, IntegerAndPredIdentities) {
+  Module module = ParseHloForTest(R"(HloModule ints
+
+ENTRY main {
+  x = s32[4]{0} parameter(0)
+  p = pred[4]{0} parameter(1)
+  zero = s32[] constant(0)
+  one = s32[] constant(1)
+  ones = s32[] constant(-1)
+  two = s32[] constant(2)
+  t = pred[] constant(true)
+  f = pred[] constant(false)
+  bzero = s32[4]{0} broadcast(zero), dimensions={}
+  bone = s32[4]{0} broadcast(one), dimensions={}
+  bones = s32[4]{0} broadcast(ones), dimensions={}
+  btwo = s32[4]{0} broadcast(two), dimensions={}
+  bt = pred[4]{0} broadcast(t), dimensions={}
+  bf = pred[4]{0} broadcast(f), dimensions={}
+  a = s32[4]{0} add(x, bzero)
+  m1 = s32[4]{0} multiply(bone, x)
+  m0 = s32[4]{0} multiply(x, bzero)
+  o = s32[4]{0} or(x, bzero)
+  n = s32[4]{0} and(bones, x)
+  d = s32[4]{0} divide(x, bone)
+  m2 = s32[4]{0} multiply(x, btwo)
+  pa = pred[4]{0} and(p, bt)
+  po = pred[4]{0} or(bf, p)
+  s = s32[4]{0} select(bt, m2, x)
+  ROOT r = (s32[4]{0}, s32[4]{0}, s32[4]{0}, s32[4]{0}, s32[4]{0}, s32[4]{0}, s32[4]{0}, pred[4]{0}, pred[4]{0}, s32[4]{0}) tuple(a, m1, m0, o, n, d, m2, pa, po, s)
+}
+)");
+  SimplifyAlgebra(module);
+  EXPECT_EQ(RootOperands(module),
+            (std::vector<std::string>{"x", "x", "bzero", "x", "x", "x", "m2",
+                                      "p", "p", "m2"}));
+  EXPECT_TRUE(VerifyModule(module).ok());
+  std::vector<Literal> args;
+  args.push_back(Literal::Vector<int32_t>({-7, 0, 3, 2147483647}));
+  const uint8_t p[] = {1, 0, 1, 0};
+  args.push_back(
+      Literal::FromBytes(Shape::Array(ElementType::kPred, {4}), p, sizeof(p)));
+  std::vector<Literal> out = CompileAndRun(std::move(module), args);
+  ASSERT_EQ(out.size(), 10u);
+  EXPECT_EQ(out[2].ToVector<int32_t>(), (std::vector<int32_t>{0, 0, 0, 0}));
+  EXPECT_EQ(out[6].ToVector<int32_t>(),
+            (std::vector<int32_t>{-14, 0, 6, -2}));  // wraps
+  EXPECT_EQ(out[9].ToVector<int32_t>(), out[6].ToVector<int32_t>());
+}
+
+TEST(AlgebraicSimplifier, DataMovementIdentitiesAndChains) {
+  Module module = ParseHloForTest(R"(HloModule moves
+
+ENTRY main {
+  x = f32[2,3]{1,0} parameter(0)
+  r = f32[2,3]{1,0} reshape(x)
+  tr = f32[2,3]{1,0} transpose(r), dimensions={0,1}
+  b = f32[2,3]{1,0} broadcast(tr), dimensions={0,1}
+  s = f32[2,3]{1,0} slice(b), slice={[0:2], [0:3]}
+  c = f32[2,3]{1,0} convert(s)
+  n1 = f32[2,3]{1,0} negate(c)
+  n2 = f32[2,3]{1,0} negate(n1)
+  t1 = f32[3,2]{1,0} transpose(n2), dimensions={1,0}
+  t2 = f32[2,3]{1,0} transpose(t1), dimensions={1,0}
+  r1 = f32[6]{0} reshape(x)
+  r2 = f32[3,2]{1,0} reshape(r1)
+  b1 = f32[2,3,4]{2,1,0} broadcast(x), dimensions={0,1}
+  b2 = f32[5,2,3,4]{3,2,1,0} broadcast(b1), dimensions={1,2,3}
+  ROOT out = (f32[2,3]{1,0}, f32[3,2]{1,0}, f32[5,2,3,4]{3,2,1,0}) tuple(t2, r2, b2)
+}
+)");
+  SimplifyAlgebra(module);
+  const Computation* entry = module.entry();
+  const Instruction* root = entry->root();
+  // Everything between x and t2 was an identity.
+  EXPECT_EQ(root->operand(0)->name(), "x");
+  EXPECT_EQ(root->operand(1)->name(), "r2");
+  EXPECT_EQ(root->operand(1)->operand(0)->name(), "x");
+  EXPECT_EQ(root->operand(2)->operand(0)->name(), "x");
+  EXPECT_EQ(root->operand(2)->dimensions, (std::vector<int64_t>{1, 2}));
+  EXPECT_TRUE(VerifyModule(module).ok());
+
+  std::vector<float> x = {1, 2, 3, 4, 5, 6};
+  std::vector<Literal> out =
+      CompileAndRun(std::move(module), {Literal::FromVector<float>({2, 3}, x)});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].ToVector<float>(), x);
+  EXPECT_EQ(out[1].ToVector<float>(), x);
+  std::vector<float> b2 = out[2].ToVector<float>();
+  ASSERT_EQ(b2.size(), 120u);
+  for (size_t i = 0; i < b2.size(); ++i)
+    EXPECT_EQ(b2[i], x[(i / 4) % 6]) << i;  // [k, i, j, l] = x[i, j]
+}
+
+TEST(AlgebraicSimplifier, TransposeChainComposesPermutations) {
+  Module module = ParseHloForTest(R"(HloModule perm
+
+ENTRY main {
+  x = f32[2,3,4]{2,1,0} parameter(0)
+  t1 = f32[3,4,2]{2,1,0} transpose(x), dimensions={1,2,0}
+  ROOT t2 = f32[4,2,3]{2,1,0} transpose(t1), dimensions={1,2,0}
+}
+)");
+  EXPECT_EQ(SimplifyAlgebra(module), 1);
+  const Instruction* root = module.entry()->root();
+  EXPECT_EQ(root->operand(0)->name(), "x");
+  EXPECT_EQ(root->dimensions, (std::vector<int64_t>{2, 0, 1}));
+  EXPECT_TRUE(VerifyModule(module).ok());
+  std::vector<float> x(24);
+  for (size_t i = 0; i < 24; ++i) x[i] = static_cast<float>(i);
+  std::vector<Literal> out = CompileAndRun(
+      std::move(module), {Literal::FromVector<float>({2, 3, 4}, x)});
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<float> got = out[0].ToVector<float>();
+  // out[l, i, j] = x[i, j, l]
+  for (int l = 0; l < 4; ++l)
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 3; ++j)
+        EXPECT_EQ(got[static_cast<size_t>((l * 2 + i) * 3 + j)],
+                  x[static_cast<size_t>((i * 3 + j) * 4 + l)]);
+}
+
+}  // namespace
+}  // namespace xffi::passes

@@ -1,0 +1,251 @@
+// fft against the definition: every transform type, lengths that take the
+// radix-4/2/3/5 passes, the generic odd-prime pass and Bluestein's
+// algorithm, batches that fill the vector lanes and leave a remainder, and
+// transforms over 1 to 3 dimensions. The reference is the O(n^2) sum in
+// long double, one axis at a time.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "kernel_test_util.h"
+
+namespace xffi::cpu {
+namespace {
+
+using testing_util::OpUnderTest;
+using testing_util::RunOne;
+using Ref = std::complex<long double>;
+
+// The DFT of the last `lengths.size()` dimensions of `data` (dims `dims`),
+// forward or inverse (sign +1, unscaled).
+std::vector<Ref> Dft(std::vector<Ref> data, const std::vector<int64_t>& dims,
+                     size_t axes, bool inverse) {
+  for (size_t a = dims.size() - axes; a < dims.size(); ++a) {
+    int64_t n = dims[a], outer = 1, inner = 1;
+    for (size_t i = 0; i < a; ++i) outer *= dims[i];
+    for (size_t i = a + 1; i < dims.size(); ++i) inner *= dims[i];
+    std::vector<Ref> roots(static_cast<size_t>(n));
+    for (int64_t r = 0; r < n; ++r) {
+      long double angle = (inverse ? 2 : -2) * std::numbers::pi_v<long double> *
+                          static_cast<long double>(r) / n;
+      roots[r] = Ref(std::cos(angle), std::sin(angle));
+    }
+    std::vector<Ref> next(data.size());
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i)
+        for (int64_t k = 0; k < n; ++k) {
+          Ref sum = 0;
+          for (int64_t j = 0; j < n; ++j)
+            sum += data[(o * n + j) * inner + i] * roots[(j * k) % n];
+          next[(o * n + k) * inner + i] = sum;
+        }
+    data = std::move(next);
+  }
+  return data;
+}
+
+// Deterministic inputs in [-1, 1).
+long double Value(int64_t i, int salt) {
+  return static_cast<long double>((i * 7919 + salt * 104729) % 2001) / 1000 - 1;
+}
+
+int64_t Product(const std::vector<int64_t>& dims) {
+  int64_t p = 1;
+  for (int64_t d : dims) p *= d;
+  return p;
+}
+
+template <typename T>
+void CheckClose(const std::vector<Ref>& expected, const std::vector<T>& got,
+                long double tolerance) {
+  ASSERT_EQ(expected.size(), got.size());
+  long double scale = 1;
+  for (const Ref& e : expected) scale = std::max(scale, std::abs(e));
+  for (size_t i = 0; i < got.size(); ++i) {
+    Ref g;
+    if constexpr (std::is_floating_point_v<T>)
+      g = Ref(got[i], 0);
+    else
+      g = Ref(got[i].real(), got[i].imag());
+    ASSERT_LE(std::abs(g - expected[i]), tolerance * scale)
+        << "element " << i << ": " << static_cast<double>(g.real()) << ","
+        << static_cast<double>(g.imag()) << " vs "
+        << static_cast<double>(expected[i].real()) << ","
+        << static_cast<double>(expected[i].imag());
+  }
+}
+
+template <typename R>
+long double Tolerance() {
+  return std::is_same_v<R, float> ? 2e-5L : 1e-12L;
+}
+
+template <typename R>
+ElementType ComplexType() {
+  return std::is_same_v<R, float> ? ElementType::kC64 : ElementType::kC128;
+}
+template <typename R>
+ElementType RealType() {
+  return std::is_same_v<R, float> ? ElementType::kF32 : ElementType::kF64;
+}
+
+template <typename R>
+void CheckComplex(const std::vector<int64_t>& dims, size_t axes, bool inverse) {
+  SCOPED_TRACE((inverse ? "IFFT " : "FFT ") +
+               Shape::Array(ComplexType<R>(), dims).ToString() + " over " +
+               std::to_string(axes));
+  using C = std::complex<R>;
+  const int64_t size = Product(dims);
+  std::vector<C> input(static_cast<size_t>(size));
+  std::vector<Ref> reference(input.size());
+  for (int64_t i = 0; i < size; ++i) {
+    input[i] = C(static_cast<R>(Value(i, 1)), static_cast<R>(Value(i, 2)));
+    reference[i] = Ref(input[i].real(), input[i].imag());
+  }
+  std::vector<Ref> expected = Dft(reference, dims, axes, inverse);
+  if (inverse) {
+    long double total = 1;
+    for (size_t a = dims.size() - axes; a < dims.size(); ++a) total *= dims[a];
+    for (Ref& e : expected) e /= total;
+  }
+  OpUnderTest t;
+  Shape shape = Shape::Array(ComplexType<R>(), dims);
+  Instruction* fft = t.Op(Opcode::kFft, shape, {t.Param(shape)});
+  fft->fft_type = inverse ? FftType::kIfft : FftType::kFft;
+  fft->fft_length.assign(dims.end() - static_cast<int64_t>(axes), dims.end());
+  Literal in = Literal::FromVector<C>(dims, input);
+  CheckClose(expected, RunOne(*fft, {&in}).template ToVector<C>(),
+             Tolerance<R>());
+}
+
+template <typename R>
+void CheckRealForward(const std::vector<int64_t>& dims, size_t axes) {
+  SCOPED_TRACE("RFFT " + Shape::Array(RealType<R>(), dims).ToString() +
+               " over " + std::to_string(axes));
+  const int64_t size = Product(dims);
+  std::vector<R> input(static_cast<size_t>(size));
+  std::vector<Ref> reference(input.size());
+  for (int64_t i = 0; i < size; ++i) {
+    input[i] = static_cast<R>(Value(i, 3));
+    reference[i] = Ref(input[i], 0);
+  }
+  std::vector<Ref> full = Dft(reference, dims, axes, false);
+  const int64_t n = dims.back(), h = n / 2 + 1;
+  std::vector<Ref> expected;
+  for (int64_t row = 0; row < size / n; ++row)
+    for (int64_t k = 0; k < h; ++k) expected.push_back(full[row * n + k]);
+  std::vector<int64_t> out_dims = dims;
+  out_dims.back() = h;
+  OpUnderTest t;
+  Instruction* fft =
+      t.Op(Opcode::kFft, Shape::Array(ComplexType<R>(), out_dims),
+           {t.Param(Shape::Array(RealType<R>(), dims))});
+  fft->fft_type = FftType::kRfft;
+  fft->fft_length.assign(dims.end() - static_cast<int64_t>(axes), dims.end());
+  Literal in = Literal::FromVector<R>(dims, input);
+  CheckClose(expected, RunOne(*fft, {&in}).template ToVector<std::complex<R>>(),
+             Tolerance<R>());
+}
+
+// IRFFT of the RFFT of real data is the data; the imaginary parts at
+// frequency 0 and n / 2, which a real signal's spectrum lacks, are set
+// to junk that the transform must ignore.
+template <typename R>
+void CheckRealInverse(const std::vector<int64_t>& dims, size_t axes) {
+  SCOPED_TRACE("IRFFT to " + Shape::Array(RealType<R>(), dims).ToString() +
+               " over " + std::to_string(axes));
+  using C = std::complex<R>;
+  const int64_t size = Product(dims);
+  std::vector<Ref> signal(static_cast<size_t>(size));
+  for (int64_t i = 0; i < size; ++i) signal[i] = Ref(Value(i, 4), 0);
+  std::vector<Ref> full = Dft(signal, dims, axes, false);
+  const int64_t n = dims.back(), h = n / 2 + 1;
+  std::vector<int64_t> in_dims = dims;
+  in_dims.back() = h;
+  std::vector<C> input;
+  for (int64_t row = 0; row < size / n; ++row)
+    for (int64_t k = 0; k < h; ++k) {
+      Ref v = full[row * n + k];
+      C c(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+      if (axes == 1 && (k == 0 || 2 * k == n)) c.imag(R(123.5));
+      input.push_back(c);
+    }
+  OpUnderTest t;
+  Instruction* fft = t.Op(Opcode::kFft, Shape::Array(RealType<R>(), dims),
+                          {t.Param(Shape::Array(ComplexType<R>(), in_dims))});
+  fft->fft_type = FftType::kIrfft;
+  fft->fft_length.assign(dims.end() - static_cast<int64_t>(axes), dims.end());
+  Literal in = Literal::FromVector<C>(in_dims, input);
+  CheckClose(signal, RunOne(*fft, {&in}).template ToVector<R>(),
+             Tolerance<R>() * 10);
+}
+
+// Lengths for each path: powers of two and four, 3 and 5, mixed radices,
+// the generic odd-prime pass (7, 31), Bluestein (37, 97, 2 * 53).
+const std::vector<int64_t> kLengths = {
+    1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 30, 31, 37, 60, 64, 97, 106, 128, 1000};
+
+TEST(FftKernel, ComplexOneDimensionAllPaths) {
+  for (int64_t n : kLengths)
+    for (int64_t batch : {1, 3, 9})
+      for (bool inverse : {false, true}) {
+        CheckComplex<float>({batch, n}, 1, inverse);
+        CheckComplex<double>({batch, n}, 1, inverse);
+      }
+}
+
+TEST(FftKernel, RealForwardOneDimension) {
+  // Batches that pair rows within a vector group and leave an odd row.
+  for (int64_t n : kLengths)
+    for (int64_t batch : {1, 2, 5, 17}) {
+      CheckRealForward<float>({batch, n}, 1);
+      CheckRealForward<double>({batch, n}, 1);
+    }
+}
+
+TEST(FftKernel, RealInverseOneDimension) {
+  for (int64_t n : kLengths)
+    for (int64_t batch : {1, 2, 5, 17}) {
+      CheckRealInverse<float>({batch, n}, 1);
+      CheckRealInverse<double>({batch, n}, 1);
+    }
+}
+
+TEST(FftKernel, SeveralDimensions) {
+  for (bool inverse : {false, true}) {
+    CheckComplex<float>({6, 10}, 2, inverse);
+    CheckComplex<double>({2, 5, 7, 4}, 3, inverse);
+    CheckComplex<float>({3, 37, 8}, 2, inverse);
+  }
+  CheckRealForward<float>({6, 10}, 2);
+  CheckRealForward<double>({2, 5, 7, 4}, 3);
+  CheckRealForward<float>({3, 9, 37}, 2);
+  CheckRealInverse<float>({6, 10}, 2);
+  CheckRealInverse<double>({2, 5, 7, 4}, 3);
+  CheckRealInverse<double>({3, 9, 37}, 2);
+}
+
+TEST(FftKernel, FrequencyTwoSeparatesFromOthers) {
+  // A pure tone: all energy in bins 2 and n - 2 of a length-12 FFT.
+  OpUnderTest t;
+  Shape shape = Shape::Array(ElementType::kF32, {12});
+  Instruction* fft = t.Op(Opcode::kFft, Shape::Array(ElementType::kC64, {7}),
+                          {t.Param(shape)});
+  fft->fft_type = FftType::kRfft;
+  fft->fft_length = {12};
+  std::vector<float> tone(12);
+  for (int j = 0; j < 12; ++j)
+    tone[j] = static_cast<float>(std::cos(2 * std::numbers::pi * 2 * j / 12));
+  Literal in = Literal::FromVector<float>({12}, tone);
+  std::vector<std::complex<float>> out =
+      RunOne(*fft, {&in}).ToVector<std::complex<float>>();
+  for (int k = 0; k < 7; ++k)
+    EXPECT_NEAR(std::abs(out[k]), k == 2 ? 6.0f : 0.0f, 1e-5f) << k;
+}
+
+}  // namespace
+}  // namespace xffi::cpu
