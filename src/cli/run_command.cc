@@ -73,10 +73,9 @@ const char kRunHelp[] =
     "                      which merges ops that compute the same, dce,\n"
     "                      which removes unread ops, or fusion, which groups\n"
     "                      elementwise chains into loop fusions), or after\n"
-    "                      every\n    " pass with 'all'; repeat for several;
-the module is\n
-    "
-    "                      verified after each pass that changed it\n"
+    "                      every pass with 'all'; repeat for several; the\n"
+    "                      module is verified after each pass that changed\n"
+    "                      it\n"
     "  --threads N         split the kernels' work across N threads (the\n"
     "                      default: one per hardware thread); handlers see\n"
     "                      a pool of N threads\n"
