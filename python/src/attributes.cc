@@ -1,5 +1,6 @@
 #include "attributes.h"
 
+#include "strict_attributes.h"
 #include "xffi/runtime/registry.h"
 
 #include <nanobind/stl/string.h>
@@ -261,7 +262,8 @@ AttrValue SequenceValue(nb::handle value, XLA_FFI_DataType dtype,
 
 AttributeMap ConvertDict(nb::handle dict,
                          const std::vector<const XFFI_Signature*>* signatures,
-                         const std::string& call, const std::string& prefix);
+                         const std::string& call, const std::string& prefix,
+                         bool strict = false);
 
 // No declaration to follow: each value takes its natural type.
 AttrValue NaturalValue(nb::handle value, const Context& ctx) {
@@ -370,7 +372,8 @@ AttrValue DeclaredValue(nb::handle value, const XFFI_Param& param,
 
 AttributeMap ConvertDict(nb::handle dict,
                          const std::vector<const XFFI_Signature*>* signatures,
-                         const std::string& call, const std::string& prefix) {
+                         const std::string& call, const std::string& prefix,
+                         bool strict) {
   AttributeMap out;
   bool takes_any = signatures == nullptr || signatures->empty();
   std::vector<const XFFI_Param*> declared;
@@ -414,6 +417,13 @@ AttributeMap ConvertDict(nb::handle dict,
                      (names.empty() ? std::string("no attributes")
                                     : "the attributes " + names));
     }
+    if (strict) {
+      // What passes here converts below without narrowing: its type is
+      // exactly the declared one (or its natural one).
+      const StrictPlace place{call, prefix + name, name, prefix.empty()};
+      const std::string kind = StrictAttributeKind(value, place);
+      if (param != nullptr) CheckStrictDeclaredKind(*param, kind, place);
+    }
     out.Set(name, param != nullptr ? DeclaredValue(value, *param, ctx)
                                    : NaturalValue(value, ctx));
   }
@@ -446,9 +456,9 @@ std::vector<const XFFI_Signature*> StageSignatures(
 
 AttributeMap ConvertAttributes(
     nb::handle kwargs, const std::vector<const XFFI_Signature*>& signatures,
-    const std::string& target, const char* call_kind) {
+    const std::string& target, const char* call_kind, bool strict) {
   return ConvertDict(kwargs, &signatures,
-                     std::string(call_kind) + "('" + target + "')", "");
+                     std::string(call_kind) + "('" + target + "')", "", strict);
 }
 
 }  // namespace xffi::python

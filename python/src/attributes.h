@@ -25,9 +25,15 @@ std::vector<const XFFI_Signature*> StageSignatures(
 // dictionary or does not describe itself; values then take their natural
 // types (int: int64, float: f64, list of ints: int64 array, ...). Messages
 // name the call as "CALL_KIND('TARGET')".
+//
+// `strict` refuses, before any conversion, every value jax.ffi.ffi_call
+// would refuse (when JAX lowers it or when XLA decodes it for the handler),
+// and says JAX's reason in JAX's and XLA's words: no narrowing (a Python
+// float is an f64, an int an s64), no lists, tuples or complex numbers.
 AttributeMap ConvertAttributes(
     nb::handle kwargs, const std::vector<const XFFI_Signature*>& signatures,
-    const std::string& target, const char* call_kind = "ffi_call");
+    const std::string& target, const char* call_kind = "ffi_call",
+    bool strict = false);
 
 }  // namespace xffi::python
 

@@ -83,7 +83,8 @@ class Caller : public VectorcallEntry {
   Caller(std::string target, std::string platform, nb::object results,
          bool single_result, bool tuple_result, int api_version,
          std::string backend_config, std::vector<std::pair<int, int>> aliases,
-         bool donate, nb::object fallback)
+         bool donate, nb::object fallback, bool strict, int num_input_layouts,
+         int num_output_layouts)
       : target_(std::move(target)),
         platform_(std::move(platform)),
         single_result_(single_result),
@@ -91,6 +92,9 @@ class Caller : public VectorcallEntry {
         api_version_(api_version),
         aliases_(std::move(aliases)),
         donate_(donate),
+        strict_(strict),
+        num_input_layouts_(num_input_layouts),
+        num_output_layouts_(num_output_layouts),
         fallback_(std::move(fallback)) {
     vectorcall = CallerVectorcall;
     for (auto [in, o] : aliases_) {
@@ -392,6 +396,30 @@ class Caller : public VectorcallEntry {
     return out;
   }
 
+  // JAX checks these when the function is called, as the arguments' count
+  // is known only then; its sentence ends each message.
+  void CheckLayoutCounts(size_t n) const {
+    if (num_input_layouts_ >= 0 &&
+        static_cast<size_t>(num_input_layouts_) != n) {
+      ThrowValueError(
+          "ffi_call('" + target_ + "'): input_layouts has " +
+          std::to_string(num_input_layouts_) + " layouts for " +
+          std::to_string(n) + " arguments. The number of input arguments (" +
+          std::to_string(n) + ") must equal the number of input layouts (" +
+          std::to_string(num_input_layouts_) + ").");
+    }
+    if (num_output_layouts_ >= 0 &&
+        static_cast<size_t>(num_output_layouts_) != results_.size()) {
+      ThrowValueError("ffi_call('" + target_ + "'): output_layouts has " +
+                      std::to_string(num_output_layouts_) + " layouts for " +
+                      std::to_string(results_.size()) +
+                      " results. The number of outputs (" +
+                      std::to_string(results_.size()) +
+                      ") must equal the number of output layouts (" +
+                      std::to_string(num_output_layouts_) + ").");
+    }
+  }
+
   void Rebuild(const ArgView* view, size_t n, nb::handle kwargs) {
     cache_valid_ = false;
     key_.clear();
@@ -404,6 +432,7 @@ class Caller : public VectorcallEntry {
       }
     }
     if (!given_results_) results_ = DeriveResults(view, n);
+    CheckLayoutCounts(n);
     for (auto [in, o] : aliases_) {
       if (in < 0 || static_cast<size_t>(in) >= n || o < 0 ||
           static_cast<size_t>(o) >= results_.size()) {
@@ -432,7 +461,8 @@ class Caller : public VectorcallEntry {
         signatures_ = StageSignatures(target_, record_->bundle);
         signatures_known_ = true;
       }
-      AttributeMap attrs = ConvertAttributes(kwargs, signatures_, target_);
+      AttributeMap attrs =
+          ConvertAttributes(kwargs, signatures_, target_, "ffi_call", strict_);
       CallFrameBuilder builder;
       for (size_t i = 0; i < n; ++i) {
         PyArrayObject* a = view[i].array;
@@ -453,7 +483,10 @@ class Caller : public VectorcallEntry {
         ThrowValueError("ffi_call('" + target_ +
                         "'): a legacy custom call (custom_call_api_version " +
                         std::to_string(api_version_) +
-                        ") takes no attributes; pass legacy_backend_config");
+                        ") takes no attributes; pass legacy_backend_config. "
+                        "The use of ffi_call attributes requires a custom "
+                        "call API version of at least 4; got api_version=" +
+                        std::to_string(api_version_) + ".");
       }
       std::vector<LegacyShape> operands(n, LegacyShape::Array());
       LegacyShape result = LegacyShape::Array();
@@ -520,6 +553,9 @@ class Caller : public VectorcallEntry {
   int api_version_;
   std::vector<std::pair<int, int>> aliases_;
   bool donate_;
+  bool strict_;            // attributes as jax.ffi.ffi_call takes them, no more
+  int num_input_layouts_;  // -1: no input_layouts given
+  int num_output_layouts_;     // -1: no output_layouts given
   std::vector<bool> donated_;  // by result: an argument given to it
   nb::object fallback_;
   const HandlerRecord* record_ = nullptr;
@@ -626,12 +662,14 @@ void BindCall(nb::module_& m) {
                          nb::type_slots(caller_slots))
           .def(nb::init<std::string, std::string, nb::object, bool, bool, int,
                         std::string, std::vector<std::pair<int, int>>, bool,
-                        nb::object>(),
+                        nb::object, bool, int, int>(),
                nb::arg("target"), nb::arg("platform"),
                nb::arg("results").none(), nb::arg("single_result"),
                nb::arg("tuple_result"), nb::arg("api_version"),
                nb::arg("backend_config"), nb::arg("aliases"), nb::arg("donate"),
-               nb::arg("fallback"))
+               nb::arg("fallback"), nb::arg("strict") = false,
+               nb::arg("num_input_layouts") = -1,
+               nb::arg("num_output_layouts") = -1)
 
           .def("results_for", &Caller::ResultsFor)
           .def_prop_ro("target", &Caller::target)

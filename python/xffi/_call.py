@@ -1,6 +1,7 @@
 """Eager calls: xffi.ffi_call, with jax.ffi.ffi_call's signature."""
 
 import contextlib
+import os
 import threading
 from typing import Any, Mapping, Optional, Sequence
 
@@ -13,6 +14,9 @@ VMAP_METHODS = ("sequential", "sequential_unrolled", "expand_dims",
                 "broadcast_all", "legacy_vectorized")
 
 ExecutionContext = _core.ExecutionContext
+
+# "1": every ffi_call made without strict= takes attributes as JAX does.
+STRICT_ENVIRONMENT_VARIABLE = "XFFI_STRICT_ATTRIBUTES"
 
 
 class ShapeDtypeStruct:
@@ -56,15 +60,25 @@ def _result_spec(target: str, index: Optional[int], obj: Any):
     return shape, code, dtype
 
 
-def _check_layouts(target: str, what: str, layouts) -> None:
+def _layout_count(target: str, what: str, layouts) -> int:
+    """How many layouts a per-operand sequence holds (-1: none given)."""
     if layouts is None:
-        return
-    if not isinstance(layouts, (list, tuple)) or (
-            layouts and isinstance(layouts[0], int)):
-        layouts = [layouts]
-    for i, layout in enumerate(layouts):
+        return -1
+    try:
+        return len(layouts)
+    except TypeError:
+        raise TypeError(f"ffi_call('{target}'): {what} must be a sequence "
+                        "with one layout per "
+                        f"{'argument' if what == 'input_layouts' else 'result'}"
+                        f", got {type(layouts).__name__}") from None
+
+
+def _check_layouts(target: str, what: str, layouts) -> None:
+    # One layout per operand, each None, a JAX Layout or major-to-minor dims.
+    for i, layout in enumerate(layouts or ()):
         if layout is None:
             continue
+        layout = getattr(layout, "major_to_minor", layout)
         order = [int(d) for d in layout]
         if order != list(range(len(order))):
             raise NotImplementedError(
@@ -78,12 +92,13 @@ def ffi_call(target_name: str,
              *,
              has_side_effect: bool = False,
              vmap_method: Optional[str] = None,
-             input_output_aliases: Optional[Mapping[int, int]] = None,
              input_layouts: Optional[Sequence[Any]] = None,
              output_layouts: Optional[Any] = None,
+             input_output_aliases: Optional[Mapping[int, int]] = None,
              custom_call_api_version: int = 4,
              legacy_backend_config: Optional[str] = None,
-             donate_aliased_inputs: bool = False):
+             donate_aliased_inputs: bool = False,
+             strict: Optional[bool] = None):
     """A callable that runs `target_name` eagerly in xffi's runtime.
 
     Mirrors jax.ffi.ffi_call: the callable takes the operands as positional
@@ -110,6 +125,16 @@ def ffi_call(target_name: str,
     eager counterpart of jax.jit's donate_argnums) the result *is* the
     argument: the handler writes into the caller's memory (a NumPy array, or
     the memory of a DLPack producer) and no bytes are copied.
+
+    Attributes: by default xffi converts a value to the type the handler
+    declares when it can do so exactly (a Python float to an Attr<float>, a
+    list of ints to a Span<const int32_t>). `strict=True` takes only what
+    jax.ffi.ffi_call takes (a Python float is an f64, an int an s64; NumPy
+    scalars and arrays of the declared dtype; no lists, tuples or complex
+    numbers) and refuses the rest with JAX's reason, so code tested with
+    xffi runs unchanged under JAX. `strict=None` (the default) reads the
+    environment variable XFFI_STRICT_ATTRIBUTES ("1" turns it on), for test
+    suites.
     """
     target = target_name.decode() if isinstance(target_name, bytes) \
         else str(target_name)
@@ -125,10 +150,19 @@ def ffi_call(target_name: str,
     if custom_call_api_version >= 4 and legacy_backend_config is not None:
         raise ValueError(
             f"ffi_call('{target}'): legacy_backend_config is only for legacy "
-            "custom calls (custom_call_api_version < 4); pass attributes as "
-            "keyword arguments instead")
+            "custom calls; pass attributes as keyword arguments instead. The "
+            "use of the legacy_backend_config parameter requires "
+            f"custom_call_api_version < 4; got {custom_call_api_version}.")
+    # As in JAX: output_layouts is one layout when result_shape_dtypes is one
+    # object, a sequence of them when it is a sequence.
+    several_results = isinstance(result_shape_dtypes, (list, tuple))
+    num_input_layouts = _layout_count(target, "input_layouts", input_layouts)
+    num_output_layouts = (_layout_count(target, "output_layouts",
+                                        output_layouts)
+                          if several_results else -1)
     _check_layouts(target, "input_layouts", input_layouts)
-    _check_layouts(target, "output_layouts", output_layouts)
+    _check_layouts(target, "output_layouts",
+                   output_layouts if several_results else [output_layouts])
 
     if result_shape_dtypes is None:
         results, single, as_tuple = None, True, False
@@ -147,9 +181,13 @@ def ffi_call(target_name: str,
     if isinstance(config, bytes):
         config = config.decode("latin-1")
 
+    if strict is None:
+        strict = os.environ.get(STRICT_ENVIRONMENT_VARIABLE, "") == "1"
+
     call = _core._Caller(target, "cpu", results, single, as_tuple,
                          custom_call_api_version, config, aliases,
-                         bool(donate_aliased_inputs), _fallback)
+                         bool(donate_aliased_inputs), _fallback, bool(strict),
+                         num_input_layouts, num_output_layouts)
     if custom_call_api_version < 4:
         call._legacy_options = {
             "custom_call_api_version": custom_call_api_version,
@@ -160,6 +198,7 @@ def ffi_call(target_name: str,
     call.result_shape_dtypes = result_shape_dtypes
     call.input_output_aliases = dict(input_output_aliases or {})
     call.donate_aliased_inputs = bool(donate_aliased_inputs)
+    call.strict = bool(strict)
     return call
 
 

@@ -74,13 +74,15 @@ def _register(api: str, name, fn, platform: str, api_version: int,
             "supported versions are 0 (legacy custom call) and 1 (typed FFI)")
 
 
+# The keywords jax.ffi.register_ffi_target forwards through **kwargs: those
+# of xla_client.register_custom_call_target (traits), and xffi's own replace.
+_REGISTER_FFI_TARGET_KWARGS = ("traits", "replace")
+
+
 def register_ffi_target(name: Union[str, bytes], fn: Any, platform: str = "cpu",
-                        api_version: int = 1,
-                        traits: Union[int, CustomCallTargetTraits] =
-                        CustomCallTargetTraits.DEFAULT,
-                        replace: bool = False) -> None:
+                        api_version: int = 1, **kwargs: Any) -> None:
     """Registers a handler with xffi's runtime, as jax.ffi.register_ffi_target
-    does with XLA's.
+    does with XLA's (same signature).
 
     `fn` is a PyCapsule holding an XLA_FFI_Handler* (xffi.pycapsule, a
     library attribute from xffi.load_library, jax.ffi.pycapsule), or a dict
@@ -89,15 +91,26 @@ def register_ffi_target(name: Union[str, bytes], fn: Any, platform: str = "cpu",
     custom-call target instead. Platform names are case-insensitive ('cpu',
     'Host', 'gpu', 'CUDA'); an unknown one raises ValueError listing the
     valid names. Registering the same handler again is a no-op; another
-    handler under a taken name raises ValueError naming both origins, unless
-    `replace=True` (an xffi extension) asks to put this one in its place:
-    programs compiled before keep the handler they resolved.
+    handler under a taken name raises ValueError naming both origins.
+
+    The keyword arguments are those JAX passes on to
+    xla_client.register_custom_call_target: `traits`
+    (CustomCallTargetTraits), and xffi's own `replace=True`, which puts this
+    handler in the place of the one registered under the name: programs
+    compiled before keep the handler they resolved.
 
     xffi's built-in targets (xffi.builtin_targets(): jaxlib's CPU LAPACK
     family) hold their names from import on, by the same rules.
     """
-    _register("register_ffi_target", name, fn, platform, api_version, traits,
-              replace)
+    unknown = sorted(set(kwargs) - set(_REGISTER_FFI_TARGET_KWARGS))
+    if unknown:
+        raise TypeError(
+            f"register_ffi_target() got an unexpected keyword argument "
+            f"'{unknown[0]}'; the keyword arguments are "
+            f"{', '.join(_REGISTER_FFI_TARGET_KWARGS)}")
+    _register("register_ffi_target", name, fn, platform, api_version,
+              kwargs.get("traits", CustomCallTargetTraits.DEFAULT),
+              kwargs.get("replace", False))
 
 
 def register_custom_call_target(name: Union[str, bytes], fn: Any,
@@ -112,9 +125,10 @@ def register_custom_call_target(name: Union[str, bytes], fn: Any,
               traits)
 
 
-def custom_call_targets(platform: str = "cpu") -> Dict[str, Any]:
-    """Every target registered for `platform`: legacy targets as capsules,
-    FFI handlers as dicts of stage capsules."""
+def custom_call_targets(platform: str) -> Dict[str, Any]:
+    """Every target registered for `platform` (required, as in
+    xla_client.custom_call_targets): legacy targets as capsules, FFI handlers
+    as dicts of stage capsules."""
     return _core.custom_call_targets(platform)
 
 
@@ -139,26 +153,31 @@ def describe_targets(platform: str = "cpu"):
     return _core.describe_targets(platform)
 
 
-def register_ffi_type(name: Union[str, bytes], obj: Mapping[str, Any],
+def register_ffi_type(name: Union[str, bytes],
+                      type_registration: Mapping[str, Any],
                       platform: str = "cpu") -> None:
-    """Registers a user type (state or user data) with xffi's runtime.
+    """Registers a user type (state or user data) with xffi's runtime, as
+    jax.ffi.register_ffi_type does with XLA's (same signature).
 
-    `obj` is {"type_id": capsule of the type's XLA_FFI_TypeId, "type_info":
+    `type_registration` is {"type_id": capsule of the type's XLA_FFI_TypeId, "type_info":
     capsule of its XLA_FFI_TypeInfo (optional)}. The id is written back into
     the type's storage, as XLA does.
     """
     name = _name(name, "register_ffi_type")
     _core.canonical_platform(platform)
-    if not isinstance(obj, Mapping):
-        raise TypeError("register_ffi_type: expected a dict with 'type_id' and "
-                        f"optionally 'type_info', got {type(obj).__name__}")
-    unknown = sorted(set(obj) - {"type_id", "type_info"})
+    if not isinstance(type_registration, Mapping):
+        raise TypeError(
+            "register_ffi_type: type_registration must be a dict with "
+            "'type_id' and optionally 'type_info', got "
+            f"{type(type_registration).__name__}")
+    unknown = sorted(set(type_registration) - {"type_id", "type_info"})
     if unknown:
         raise ValueError(f"register_ffi_type('{name}'): unknown keys {unknown}; "
                          "the keys are 'type_id' and 'type_info'")
-    if "type_id" not in obj:
+    if "type_id" not in type_registration:
         raise ValueError(f"register_ffi_type('{name}'): 'type_id' is required")
-    _core._register_ffi_type(name, obj["type_id"], obj.get("type_info"))
+    _core._register_ffi_type(name, type_registration["type_id"],
+                             type_registration.get("type_info"))
 
 
 def pycapsule(funcptr: Any) -> Any:

@@ -132,6 +132,7 @@ def _batched_caller(call, size: int, example):
                            has_side_effect=call.has_side_effect,
                            vmap_method=call.vmap_method,
                            input_output_aliases=call.input_output_aliases,
+                           strict=call.strict,
                            **_legacy_options(call))
         cache[key] = batched
     return batched

@@ -104,7 +104,7 @@ def test_unsupported_api_version():
 
 def test_name_may_be_bytes(test_plugin):
     xffi.register_ffi_target(b"reg.bytes", test_plugin.Noop)
-    assert "reg.bytes" in xffi.custom_call_targets()
+    assert "reg.bytes" in xffi.custom_call_targets("cpu")
 
 
 def test_traits_are_recorded(test_plugin):
