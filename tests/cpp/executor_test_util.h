@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "compiler/compiler.h"
@@ -198,21 +199,45 @@ inline Status ReduceAll(const Instruction& op, const cpu::KernelArgs& args) {
   return Status::Ok();
 }
 
+// Integer arithmetic wraps, as XLA's does; in 64-bit unsigned arithmetic so
+// that no C++ signed overflow (undefined, and caught by UBSan) happens.
+template <typename T, typename Op>
+T Wrapping(T a, T b, Op op) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    return static_cast<T>(
+        op(static_cast<uint64_t>(a), static_cast<uint64_t>(b)));
+  } else {
+    return op(a, b);
+  }
+}
+
 inline StatusOr<cpu::Kernel> TestKernels(const Instruction& op) {
   ElementType type = op.operand_count() > 0
                          ? op.operand(0)->shape().element_type()
                          : op.shape().element_type();
   switch (op.opcode()) {
     case Opcode::kAdd:
-      return Typed(type, [](auto a, auto b) { return a + b; });
+      return Typed(type, [](auto a, auto b) {
+        return Wrapping(a, b, [](auto x, auto y) { return x + y; });
+      });
     case Opcode::kSubtract:
-      return Typed(type, [](auto a, auto b) { return a - b; });
+      return Typed(type, [](auto a, auto b) {
+        return Wrapping(a, b, [](auto x, auto y) { return x - y; });
+      });
     case Opcode::kMultiply:
-      return Typed(type, [](auto a, auto b) { return a * b; });
+      return Typed(type, [](auto a, auto b) {
+        return Wrapping(a, b, [](auto x, auto y) { return x * y; });
+      });
     case Opcode::kMaximum:
       return Typed(type, [](auto a, auto b) { return a > b ? a : b; });
     case Opcode::kNegate:
-      return Typed(type, [](auto a, auto) { return -a; });
+      return Typed(type, [](auto a, auto) {
+        using T = decltype(a);
+        if constexpr (std::is_integral_v<T>)
+          return Wrapping(T{0}, a, [](auto x, auto y) { return x - y; });
+        else
+          return -a;  // keeps the sign of zero
+      });
     case Opcode::kCompare: {
       ComparisonDirection d = op.comparison_direction;
       if (type == ElementType::kS32)
