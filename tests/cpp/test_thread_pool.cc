@@ -51,17 +51,26 @@ TEST(ThreadPoolParallelFor, SpreadsAcrossThreadsIncludingTheCaller) {
   ThreadPool pool(4);
   std::mutex mutex;
   std::set<std::thread::id> seen;
-  std::atomic<int> waiting{0};
+  std::atomic<int> arrived{0};
+  std::atomic<bool> caller_arrived{false};
   const std::thread::id caller = std::this_thread::get_id();
-  // Every chunk waits until two threads have arrived, so the loop cannot
-  // finish on one thread alone.
+  // The caller's chunks wait until a second thread has arrived, so the loop
+  // cannot finish on the caller alone; the workers' chunks wait until the
+  // caller has arrived, so (with more chunks than workers) the workers
+  // cannot take every chunk while the caller is descheduled, as they could
+  // on a loaded machine.
   pool.ParallelFor(4, 1, [&](int64_t, int64_t) {
     {
       std::lock_guard<std::mutex> lock(mutex);
       seen.insert(std::this_thread::get_id());
     }
-    ++waiting;
-    while (waiting.load() < 2) std::this_thread::yield();
+    ++arrived;
+    if (std::this_thread::get_id() == caller) {
+      caller_arrived = true;
+      while (arrived.load() < 2) std::this_thread::yield();
+    } else {
+      while (!caller_arrived.load()) std::this_thread::yield();
+    }
   });
   EXPECT_GE(seen.size(), 2u);
   EXPECT_LE(seen.size(), 4u);  // the caller and at most num_threads() - 1
