@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cpu/blas_threads.h"
 #include "cpu/compute_cast.h"
 #include "cpu/index_util.h"
 #include "cpu/int8_dot.h"
@@ -198,60 +199,56 @@ void openblas_set_num_threads(int threads);
 namespace xffi::cpu {
 namespace {
 
-// OpenBLAS runs its own threads; its count is process-wide, so it follows
-// the pool of the executable that runs a product (set only when it
-// changes).
-void UseBlasThreads(int threads) {
-  static std::mutex mutex;
-  static int current = -1;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (current == threads) return;
-  openblas_set_num_threads(threads);
-  current = threads;
-}
-
-// c[m, n] = a[m, k] * b[k, n], row-major (a transposed stored [k, m], b
-// transposed [n, k]): in BLAS's column-major terms c^T = b^T a^T.
+// Rows [r0, r1) of c[m, n] = a[m, k] * b[k, n], row-major (a transposed
+// stored [k, m], b transposed [n, k]): in BLAS's column-major terms
+// c^T = b^T a^T, the rows of c being columns of c^T.
 template <typename C>
-void BlasProduct(const C* a, const C* b, C* c, int m, int k, int n,
-                 bool a_transposed, bool b_transposed) {
+void BlasProduct(const C* a, const C* b, C* c, int m, int k, int n, int r0,
+                 int r1, bool a_transposed, bool b_transposed) {
   const char op_b = b_transposed ? 'T' : 'N', op_a = a_transposed ? 'T' : 'N';
   const int ldb = b_transposed ? k : n, lda = a_transposed ? m : k;
+  const int rows = r1 - r0;
+  const C* a_rows = a_transposed ? a + r0 : a + int64_t{r0} * k;
+  C* c_rows = c + int64_t{r0} * n;
   const C one = 1, zero = 0;
   if constexpr (std::is_same_v<C, float>)
-    sgemm_(&op_b, &op_a, &n, &m, &k, &one, b, &ldb, a, &lda, &zero, c, &n);
+    sgemm_(&op_b, &op_a, &n, &rows, &k, &one, b, &ldb, a_rows, &lda, &zero,
+           c_rows, &n);
   else
-    dgemm_(&op_b, &op_a, &n, &m, &k, &one, b, &ldb, a, &lda, &zero, c, &n);
+    dgemm_(&op_b, &op_a, &n, &rows, &k, &one, b, &ldb, a_rows, &lda, &zero,
+           c_rows, &n);
 }
 
-// Products of at least this many multiply-adds use OpenBLAS's threads one
-// at a time; smaller ones of a batch run side by side on the pool.
-constexpr int64_t kBlasThreadedProduct = int64_t{1} << 22;
+// Result rows per task: the tasks are fixed, so each result element is
+// summed the same way whatever the number of threads.
+constexpr int64_t kBlasRowBlock = 128;
 
-// The products of a batch through OpenBLAS; false when a size does not
-// fit BLAS's int.
+// The products of a batch through single-threaded OpenBLAS, in tasks of
+// (batch, block of result rows) on the pool; false when a size does not fit
+// BLAS's int.
 template <typename C>
 bool BlasProducts(const DotPlan& plan, const C* a, const C* b, C* c,
                   ThreadPool* pool) {
   const int64_t m = plan.m, k = plan.k, n = plan.n;
   constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
   if (m > kMaxInt || k > kMaxInt || n > kMaxInt || k == 0) return false;
-  auto product = [&](int64_t i) {
-    BlasProduct(a + i * m * k, b + i * k * n, c + i * m * n,
-                static_cast<int>(m), static_cast<int>(k), static_cast<int>(n),
-                plan.lhs.transposed, plan.rhs.transposed);
-  };
-  const int threads = pool == nullptr ? 1 : pool->num_threads();
-  if (plan.batch == 1 || m * n * k >= kBlasThreadedProduct) {
-    UseBlasThreads(threads);
-    for (int64_t i = 0; i < plan.batch; ++i) product(i);
-    return true;
-  }
-  UseBlasThreads(1);
-  ParallelFor(pool, plan.batch,
-              kMultiplyAddNanos * static_cast<double>(m * n * k),
+  KeepBlasSingleThreaded();
+  const int64_t row_blocks = (m + kBlasRowBlock - 1) / kBlasRowBlock;
+  const double task_nanos = kMultiplyAddNanos *
+                            static_cast<double>(std::min(m, kBlasRowBlock)) *
+                            static_cast<double>(n * k);
+  ParallelFor(pool, plan.batch * row_blocks, task_nanos,
               [&](int64_t begin, int64_t end) {
-                for (int64_t i = begin; i < end; ++i) product(i);
+                for (int64_t t = begin; t < end; ++t) {
+                  const int64_t i = t / row_blocks;
+                  const int64_t r0 = t % row_blocks * kBlasRowBlock;
+                  const int64_t r1 = std::min(m, r0 + kBlasRowBlock);
+                  BlasProduct(a + i * m * k, b + i * k * n, c + i * m * n,
+                              static_cast<int>(m), static_cast<int>(k),
+                              static_cast<int>(n), static_cast<int>(r0),
+                              static_cast<int>(r1), plan.lhs.transposed,
+                              plan.rhs.transposed);
+                }
               });
   return true;
 }
@@ -615,6 +612,13 @@ StatusOr<Kernel> MakeDotKernel(const Instruction& inst) {
   return Kernel([plan = std::move(plan)](const KernelArgs& args) {
     return RunIntegerDot(plan, args);
   });
+}
+
+void KeepBlasSingleThreaded() {
+#ifdef XFFI_HAVE_OPENBLAS
+  static std::once_flag once;
+  std::call_once(once, [] { openblas_set_num_threads(1); });
+#endif
 }
 
 }  // namespace xffi::cpu
