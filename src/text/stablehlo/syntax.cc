@@ -200,34 +200,33 @@ StatusOr<Outcome> Parser::ParsePrettyOp(Scope* scope, const std::string& name,
     spec.attrs["value"] = std::move(value);
     return Build(scope, spec);
   }
+  // The next token's text as a string attribute (a call target, a name).
+  auto take_string = [&]() {
+    MlirAttr attr;
+    attr.kind = MlirAttr::Kind::kString;
+    attr.pos = lex_.peek().pos;
+    attr.str = lex_.Next().value;
+    return attr;
+  };
+  // `(%a, %b)`: operands in parentheses after the op's leading fields.
+  auto parenthesised_operands = [&]() -> Status {
+    XFFI_RETURN_IF_ERROR(
+        attrs_.Expect(TokenKind::kLParen, "'(' and the operands"));
+    return ParseOperandList(scope, &spec.operands, TokenKind::kRParen);
+  };
   if (name == "stablehlo.custom_call") {
     if (!lex_.At(TokenKind::kAtId))
       return lex_.Expected("a call target (@name)");
-    MlirAttr target;
-    target.kind = MlirAttr::Kind::kString;
-    target.pos = lex_.peek().pos;
-    target.str = lex_.Next().value;
-    spec.attrs["call_target_name"] = target;
-    XFFI_RETURN_IF_ERROR(
-        attrs_.Expect(TokenKind::kLParen, "'(' and the operands"));
-    XFFI_RETURN_IF_ERROR(
-        ParseOperandList(scope, &spec.operands, TokenKind::kRParen));
+    spec.attrs["call_target_name"] = take_string();
+    XFFI_RETURN_IF_ERROR(parenthesised_operands());
   }
-  if (name == "stablehlo.convolution") {
-    XFFI_RETURN_IF_ERROR(
-        attrs_.Expect(TokenKind::kLParen, "'(' and the operands"));
-    XFFI_RETURN_IF_ERROR(
-        ParseOperandList(scope, &spec.operands, TokenKind::kRParen));
-  }
+  if (name == "stablehlo.convolution")
+    XFFI_RETURN_IF_ERROR(parenthesised_operands());
   if (name == "stablehlo.composite") {
     // stablehlo.composite "name" %operands {decomposition = @f, ...}
     if (!lex_.At(TokenKind::kString))
       return lex_.Expected("the composite's name (a string)");
-    MlirAttr composite;
-    composite.kind = MlirAttr::Kind::kString;
-    composite.pos = lex_.peek().pos;
-    composite.str = lex_.Next().value;
-    spec.attrs["name"] = composite;
+    spec.attrs["name"] = take_string();
   }
   if (name == "chlo.top_k" && attrs_.Consume(TokenKind::kLParen)) {
     // chlo.top_k(%operand, k = 3)
