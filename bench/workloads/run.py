@@ -550,15 +550,24 @@ def main():
       if (not args.names or w.name in args.names) and (w.quick or
                                                         not args.quick)
   ]
-  work_dir = args.work_dir or tempfile.mkdtemp(prefix="xffi-workloads-")
-  os.makedirs(work_dir, exist_ok=True)
+  unknown_sides = set(args.sides.split(",")) - set(SIDES + ("raw",))
+  if unknown_sides:
+    parser.error(f"--sides: unknown {', '.join(sorted(unknown_sides))}")
+  if args.work_dir:
+    os.makedirs(args.work_dir, exist_ok=True)
+    return run_in(args, specs, args.work_dir)
+  # The lowered programs, inputs and JAX's results take up to 1 GB: a
+  # temporary directory must not outlive the run.
+  with tempfile.TemporaryDirectory(prefix="xffi-workloads-") as work_dir:
+    return run_in(args, specs, work_dir)
+
+
+def run_in(args, specs, work_dir):
+  """Runs (or with --check, checks) SPECS with their files in WORK_DIR."""
   if args.check:
     return 0 if check_only(specs, work_dir, args.build) else 1
 
   sides = args.sides.split(",")
-  unknown_sides = set(sides) - set(SIDES + ("raw",))
-  if unknown_sides:
-    parser.error(f"--sides: unknown {', '.join(sorted(unknown_sides))}")
   results = {
       "commit": git_commit(),
       "date": datetime.datetime.now(datetime.timezone.utc).strftime(
