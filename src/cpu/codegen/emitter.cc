@@ -14,6 +14,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 #include "cpu/codegen/ir_types.h"
+#include "cpu/codegen/math_emitter.h"
 
 namespace xffi::cpu::codegen {
 namespace {
@@ -617,16 +618,21 @@ llvm::Value* Emitter::Unary(const Instruction& op, llvm::Value* x) {
     case Opcode::kRsqrt:
       return b.CreateFDiv(fp(1), Intrinsic(llvm::Intrinsic::sqrt, {x}));
     case Opcode::kExp:
-      return t->isFloatTy() ? FastExp(x) : Intrinsic(llvm::Intrinsic::exp, {x});
+      return t->isFloatTy() ? FastExp(x) : EmitExpF64(b, module_, x);
     case Opcode::kLog:
       // libm's log classifies its argument by its bits, which DAZ leaves
-      // alone: adding zero flushes a subnormal first, as the template
+      // alone: the emitted logs flush a subnormal first, as the template
       // kernel does (log(-1e-40) is -inf under XLA:CPU, not NaN).
-      return Intrinsic(llvm::Intrinsic::log, {b.CreateFAdd(x, fp(0))});
+      return t->isFloatTy() ? EmitLogF32(b, module_, x)
+                            : EmitLogF64(b, module_, x);
     case Opcode::kSin:
-      return Intrinsic(llvm::Intrinsic::sin, {x});
     case Opcode::kCos:
-      return Intrinsic(llvm::Intrinsic::cos, {x});
+      if (t->isFloatTy())
+        return EmitSinCosF32(b, module_, x, op.opcode() == Opcode::kCos,
+                             /*may_branch=*/b_ != &entry_);
+      return Intrinsic(op.opcode() == Opcode::kSin ? llvm::Intrinsic::sin
+                                                   : llvm::Intrinsic::cos,
+                       {x});
     case Opcode::kLogistic: {
       llvm::Value* minus = b.CreateFNeg(x);
       return b.CreateFDiv(
@@ -654,9 +660,13 @@ llvm::Value* Emitter::Unary(const Instruction& op, llvm::Value* x) {
     case Opcode::kExpm1:
       return MathCall("expm1", {x});
     case Opcode::kLog1p:
-      return MathCall("log1p", {x});
+      return t->isFloatTy() ? EmitLog1pF32(b, module_, x)
+                            : MathCall("log1p", {x});
     case Opcode::kTanh:
       return t->isFloatTy() ? FastTanh(x) : MathCall("tanh", {x});
+    case Opcode::kErfInv:
+      return t->isFloatTy() ? EmitErfInvF32(b, module_, x)
+                            : MathCall("xffi_erf_inv_f64", {x});
     case Opcode::kTan:
       return MathCall("tan", {x});
     case Opcode::kCbrt:

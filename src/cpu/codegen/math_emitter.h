@@ -1,0 +1,48 @@
+// xffi: transcendental functions as plain LLVM IR, so loops of them
+// vectorise where a libm call per element would not.
+//
+// Each function takes a float or double value (scalar or vector) and
+// returns the function's value of the same type. Every element runs the same
+// code wherever it falls in a loop (the vector body and the scalar remainder
+// agree), so results do not depend on how a loop is split across threads.
+// Largest distance from glibc's libm (what the template kernels call) over
+// a dense sweep of every binade, measured by test_codegen_elementwise
+// (EmittedMathWithinStatedUlpsOfLibm):
+//   f32 log, log1p, sin, cos: 1 ulp (computed in double, rounded once);
+//   f32 erf_inv (cpu::ErfInv's polynomials over this log1p): 2 ulp;
+//   f64 exp: 1 ulp; f64 log: 2 ulp.
+// NaN, infinities, -0, zeros and the domain edges give exactly libm's
+// results. f32 sin/cos beyond |x| = 2^20 (where the reduction by pi/2
+// needs more than double precision) call libm's sinf/cosf for those elements
+// only, in a branch the vectoriser predicates per lane.
+#ifndef XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
+#define XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
+
+#include <llvm/IR/IRBuilder.h>
+
+namespace llvm {
+class Module;
+}
+
+namespace xffi::cpu::codegen {
+
+llvm::Value* EmitLogF32(llvm::IRBuilder<>& b, llvm::Module& module,
+                        llvm::Value* x);
+llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& module,
+                          llvm::Value* x);
+// A scalar `x` only. `may_branch`: whether the builder may split its block
+// for the large arguments' libm call (false before a loop: then the value
+// is libm's).
+llvm::Value* EmitSinCosF32(llvm::IRBuilder<>& b, llvm::Module& module,
+                           llvm::Value* x, bool cosine, bool may_branch);
+// cpu::ErfInv(float)'s polynomials over the log1p above.
+llvm::Value* EmitErfInvF32(llvm::IRBuilder<>& b, llvm::Module& module,
+                           llvm::Value* y);
+llvm::Value* EmitExpF64(llvm::IRBuilder<>& b, llvm::Module& module,
+                        llvm::Value* x);
+llvm::Value* EmitLogF64(llvm::IRBuilder<>& b, llvm::Module& module,
+                        llvm::Value* x);
+
+}  // namespace xffi::cpu::codegen
+
+#endif  // XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
