@@ -468,5 +468,101 @@ TEST(CodegenElementwise, EmittedMathWithinStatedUlpsOfLibm) {
   }
 }
 
+// A complex literal's parts as a real literal twice as long (for the
+// comparisons, which read real types).
+Literal Parts(const Literal& complex) {
+  const ElementType part = complex.shape().element_type() == ElementType::kC64
+                               ? ElementType::kF32
+                               : ElementType::kF64;
+  Literal parts(Shape::Array(part, {2 * complex.shape().num_elements()}));
+  std::memcpy(parts.data(), complex.data(), complex.size_bytes());
+  return parts;
+}
+
+// Complex values whose parts run over every pair of float edge values.
+Literal ComplexEdges(ElementType type, bool second) {
+  const ElementType part =
+      type == ElementType::kC64 ? ElementType::kF32 : ElementType::kF64;
+  Literal re = Edges(part, kElements, second);
+  Literal im = Edges(part, kElements, !second);
+  Literal out(Shape::Array(type, {kElements}));
+  const size_t width = ElementByteSize(part);
+  auto* to = static_cast<unsigned char*>(out.data());
+  for (size_t i = 0; i < static_cast<size_t>(kElements); ++i) {
+    std::memcpy(to + 2 * i * width,
+                static_cast<const unsigned char*>(re.data()) + i * width,
+                width);
+    std::memcpy(to + (2 * i + 1) * width,
+                static_cast<const unsigned char*>(im.data()) + i * width,
+                width);
+  }
+  return out;
+}
+
+// Complex ops, generated, against the template kernels: exactly the same
+// values (the generator calls what the template kernels leave to the C
+// library, and computes the rest with their formulas).
+TEST(CodegenElementwise, ComplexOpsMatchTemplateKernels) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  struct Case {
+    std::string op;
+    int arity;
+    ElementType in, out;
+    std::string attributes;
+  };
+  int compared = 0;
+  for (ElementType type : {ElementType::kC64, ElementType::kC128}) {
+    const ElementType part =
+        type == ElementType::kC64 ? ElementType::kF32 : ElementType::kF64;
+    const ElementType other =
+        type == ElementType::kC64 ? ElementType::kC128 : ElementType::kC64;
+    std::vector<Case> cases = {
+        {"negate", 1, type, type, ""},
+        {"conj", 1, type, type, ""},
+        {"real", 1, type, part, ""},
+        {"imag", 1, type, part, ""},
+        {"abs", 1, type, part, ""},
+        {"exponential", 1, type, type, ""},
+        {"add", 2, type, type, ""},
+        {"subtract", 2, type, type, ""},
+        {"multiply", 2, type, type, ""},
+        {"divide", 2, type, type, ""},
+        {"compare", 2, type, ElementType::kPred, ", direction=EQ"},
+        {"compare", 2, type, ElementType::kPred, ", direction=NE"},
+        {"convert", 1, type, other, ""},
+        {"convert", 1, type, part, ""},
+        {"convert", 1, type, ElementType::kPred, ""},
+        {"convert", 1, type, ElementType::kS32, ""},
+        {"convert", 1, part, type, ""},
+        {"convert", 1, ElementType::kS64, type, ""},
+        {"convert", 1, ElementType::kF16, type, ""},
+        {"complex", 2, part, type, ""}};
+    for (const Case& c : cases) {
+      SCOPED_TRACE(c.op + c.attributes + " " +
+                   std::string(ElementTypeName(c.in)) + " -> " +
+                   std::string(ElementTypeName(c.out)));
+      std::vector<Literal> args;
+      for (int i = 0; i < c.arity; ++i)
+        args.push_back(IsComplexType(c.in) ? ComplexEdges(c.in, i == 1)
+                                           : Edges(c.in, kElements, i == 1));
+      const std::string text =
+          Program(c.in, c.out, c.op, c.arity, c.attributes);
+      StatusOr<ProgramRun> plain = RunProgram(text, args, false);
+      ASSERT_TRUE(plain.ok()) << plain.status().message() << "\n" << text;
+      StatusOr<ProgramRun> generated = RunProgram(text, args, true);
+      ASSERT_TRUE(generated.ok()) << generated.status().message();
+      EXPECT_EQ(generated->generated_kernels, 1) << text;
+      const Literal& x = generated->results[0];
+      const Literal& y = plain->results[0];
+      EXPECT_EQ(IsComplexType(c.out) ? FirstDifference(Parts(x), Parts(y))
+                                     : FirstDifference(x, y),
+                "")
+          << text;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 40);
+}
+
 }  // namespace
 }  // namespace xffi

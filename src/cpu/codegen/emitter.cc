@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -13,6 +14,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
+#include "cpu/codegen/complex_emitter.h"
 #include "cpu/codegen/ir_types.h"
 #include "cpu/codegen/math_emitter.h"
 
@@ -91,6 +93,7 @@ class Emitter {
   // it was (a signalling NaN stays as it is, as a copy keeps it), else its
   // rounding.
   llvm::Value* Bits(ElementType type, llvm::Value* value) {
+    if (IsComplexType(type)) return value;  // stored part by part
     auto found = stored_bits_.find(value);
     if (found != stored_bits_.end() && type != ElementType::kPred &&
         found->second->getType() == StorageType(context_, type))
@@ -187,6 +190,17 @@ llvm::Value* Emitter::Load(const Instruction& op, llvm::Value* base,
   Index& at =
       op.shape().num_elements() == 1 ? (scalar = ScalarIndex(op)) : index;
   llvm::IRBuilder<>& b = at.invariant ? entry_ : *b_;
+  if (IsComplexType(type)) {
+    // Part by part: an interleaved pair of loads vectorises, a struct load
+    // does not.
+    llvm::Type* part = ComputeType(context_, ComplexPartType(type));
+    llvm::Value* first = b.CreateShl(Linear(at), 1);
+    llvm::Value* re =
+        b.CreateLoad(part, b.CreateInBoundsGEP(part, base, first));
+    llvm::Value* im = b.CreateLoad(
+        part, b.CreateInBoundsGEP(part, base, b.CreateOr(first, 1)));
+    return MakeComplex(b, storage, re, im);
+  }
   llvm::Value* address = b.CreateInBoundsGEP(storage, base, Linear(at));
   llvm::Value* bits = b.CreateLoad(storage, address);
   llvm::Value* value = FromStorage(b, type, bits);
@@ -199,6 +213,32 @@ llvm::Value* Emitter::Constant(const Instruction& op, Index& index) {
   llvm::Type* storage = StorageType(context_, type);
   const auto* bytes = static_cast<const char*>(op.literal.data());
   const size_t size = op.literal.size_bytes();
+  if (IsComplexType(type)) {
+    // The parts as an array of floats or doubles, twice as long.
+    const ElementType part_type = ComplexPartType(type);
+    llvm::Type* part = ComputeType(context_, part_type);
+    if (op.shape().num_elements() == 1) {
+      auto part_at = [&](size_t offset) -> llvm::Value* {
+        if (part_type == ElementType::kF32) {
+          float v;
+          std::memcpy(&v, bytes + offset, sizeof v);
+          return llvm::ConstantFP::get(part, v);
+        }
+        double v;
+        std::memcpy(&v, bytes + offset, sizeof v);
+        return llvm::ConstantFP::get(part, v);
+      };
+      const size_t half = ElementByteSize(part_type);
+      return MakeComplex(entry_, storage, part_at(0), part_at(half));
+    }
+    auto* data = llvm::ConstantDataArray::getRaw(
+        llvm::StringRef(bytes, size), 2 * op.shape().num_elements(), part);
+    auto* global = new llvm::GlobalVariable(
+        module_, data->getType(), /*isConstant=*/true,
+        llvm::GlobalValue::PrivateLinkage, data, "constant");
+    global->setAlignment(llvm::Align(64));
+    return Load(op, global, index);
+  }
   if (op.shape().num_elements() == 1) {
     llvm::Constant* bits = nullptr;
     const int width = static_cast<int>(ElementByteSize(type));
@@ -285,6 +325,17 @@ llvm::Value* Emitter::ValueAt(const Instruction& op, Index& index) {
     }
     llvm::IRBuilder<>& b = *b_;
     nanos_ += IsMathCall(op.opcode()) ? kMathCallNanos : kSimpleOpNanos;
+    const bool complex =
+        IsComplexType(type) ||
+        std::any_of(op.operands().begin(), op.operands().end(),
+                    [](const Instruction* operand) {
+                      return IsComplexType(operand->shape().element_type());
+                    });
+    if (complex && op.opcode() != Opcode::kConvert) {
+      std::string why;
+      result = EmitComplexOp(b, module_, op, operands, &why);
+      return result != nullptr ? result : Decline(op, why);
+    }
     switch (op.opcode()) {
       case Opcode::kSelect:
         result = b.CreateSelect(operands[0], operands[1], operands[2]);
@@ -507,8 +558,14 @@ llvm::Value* Emitter::Maximum(ElementType type, llvm::Value* a, llvm::Value* c,
 llvm::Value* Emitter::Convert(ElementType from, ElementType to,
                               llvm::Value* x) {
   llvm::IRBuilder<>& b = *b_;
-  llvm::Type* target = ComputeType(context_, to);
   if (from == to) return x;
+  if (IsComplexType(from) || IsComplexType(to)) {
+    return EmitComplexConvert(
+        b, from, to, x, [this](ElementType f, ElementType t, llvm::Value* v) {
+          return Convert(f, t, v);
+        });
+  }
+  llvm::Type* target = ComputeType(context_, to);
   if (to == ElementType::kPred) {
     // Through an addition: under DAZ a subnormal is zero, and only
     // arithmetic reads it so (a widened f16/bf16 compares by its bits).
@@ -1023,8 +1080,18 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
   }
   const ElementType out_type = shape.element_type();
   llvm::Type* storage = StorageType(context, out_type);
-  body.CreateStore(emitter.Bits(out_type, value),
-                   body.CreateInBoundsGEP(storage, out, index.linear));
+  if (IsComplexType(out_type)) {
+    llvm::Type* part = ComputeType(context, ComplexPartType(out_type));
+    llvm::Value* first = body.CreateShl(index.linear, 1);
+    body.CreateStore(RealPart(body, value),
+                     body.CreateInBoundsGEP(part, out, first));
+    body.CreateStore(
+        ImagPart(body, value),
+        body.CreateInBoundsGEP(part, out, body.CreateOr(first, 1)));
+  } else {
+    body.CreateStore(emitter.Bits(out_type, value),
+                     body.CreateInBoundsGEP(storage, out, index.linear));
+  }
   if (!flat) {
     llvm::Value* next_minor = body.CreateAdd(inner_phi, body.getInt64(1));
     inner_phi->addIncoming(next_minor, body.GetInsertBlock());

@@ -2,6 +2,7 @@
 // vector approximation, and xffi's own special functions. Bound by address,
 // so the JIT never depends on which libraries the process happened to load.
 #include <cmath>
+#include <complex>
 
 #include "cpu/codegen/jit.h"
 #include "cpu/math_functions.h"
@@ -17,6 +18,16 @@ using D2 = double (*)(double, double);
 template <typename Fn>
 void* Address(Fn fn) {
   return reinterpret_cast<void*>(fn);
+}
+
+// Complex exp as the template kernels compute it (the C library's cexp),
+// for kernels that call it per element. Taken and returned as the C ABI
+// passes complex values (the parts in registers).
+std::complex<float> ExpC64(float re, float im) {
+  return std::exp(std::complex<float>(re, im));
+}
+std::complex<double> ExpC128(double re, double im) {
+  return std::exp(std::complex<double>(re, im));
 }
 
 }  // namespace
@@ -51,6 +62,8 @@ const std::vector<std::pair<std::string, void*>>& Jit::RuntimeSymbols() {
       {"xffi_lgamma_f64", Address(static_cast<D1>(&cpu::Lgamma))},
       {"xffi_digamma_f32", Address(static_cast<F1>(&cpu::Digamma))},
       {"xffi_digamma_f64", Address(static_cast<D1>(&cpu::Digamma))},
+      {"xffi_exp_c64", Address(&ExpC64)},
+      {"xffi_exp_c128", Address(&ExpC128)},
   };
   return symbols;
 }

@@ -1,0 +1,215 @@
+// Complex elementwise ops (see complex_emitter.h).
+#include "cpu/codegen/complex_emitter.h"
+
+#include <cmath>
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+#include "cpu/codegen/ir_types.h"
+
+namespace xffi::cpu::codegen {
+namespace {
+
+// A pure function of the C library or the runtime (runtime_symbols.cc),
+// returning `result`; as clang's -fno-math-errno declarations.
+llvm::Value* PureCall(llvm::IRBuilder<>& b, llvm::Module& module,
+                      const char* name, llvm::Type* result,
+                      std::vector<llvm::Value*> args) {
+  std::vector<llvm::Type*> params;
+  for (llvm::Value* arg : args) params.push_back(arg->getType());
+  llvm::FunctionCallee callee = module.getOrInsertFunction(
+      name, llvm::FunctionType::get(result, params, false));
+  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    f->setDoesNotThrow();
+    f->setDoesNotAccessMemory();
+    f->setWillReturn();
+  }
+  return b.CreateCall(callee, args);
+}
+
+// A complex result of the C ABI: `float _Complex` comes back as <2 x float>
+// in one register, `double _Complex` (and std::complex<double>) as
+// {double, double} in two.
+llvm::Value* ComplexCall(llvm::IRBuilder<>& b, llvm::Module& module,
+                         const char* name, llvm::Type* complex_type,
+                         std::vector<llvm::Value*> args) {
+  llvm::Type* part = args[0]->getType();
+  if (part->isFloatTy()) {
+    llvm::Value* pair = PureCall(
+        b, module, name, llvm::FixedVectorType::get(part, 2), std::move(args));
+    return MakeComplex(b, complex_type,
+                       b.CreateExtractElement(pair, uint64_t{0}),
+                       b.CreateExtractElement(pair, uint64_t{1}));
+  }
+  llvm::Value* pair = PureCall(b, module, name, complex_type, std::move(args));
+  return pair;
+}
+
+// |z| of a c64 as glibc's hypotf: an infinite part gives inf (even beside
+// a NaN), else a NaN part gives NaN, else the square root of the sum of
+// squares in double, rounded once.
+llvm::Value* AbsC64(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* re,
+                    llvm::Value* im) {
+  llvm::Type* f = re->getType();
+  llvm::Type* d = b.getDoubleTy();
+  auto fabs = [&](llvm::Value* v) {
+    return b.CreateCall(
+        llvm::Intrinsic::getDeclaration(&module, llvm::Intrinsic::fabs, {f}),
+        {v});
+  };
+  llvm::Value* inf = llvm::ConstantFP::get(f, INFINITY);
+  llvm::Value* any_inf = b.CreateOr(b.CreateFCmpOEQ(fabs(re), inf),
+                                    b.CreateFCmpOEQ(fabs(im), inf));
+  llvm::Value* rd = b.CreateFPExt(re, d);
+  llvm::Value* id = b.CreateFPExt(im, d);
+  llvm::Value* sum = b.CreateFAdd(b.CreateFMul(rd, rd), b.CreateFMul(id, id));
+  llvm::Value* root = b.CreateFPTrunc(
+      b.CreateCall(
+          llvm::Intrinsic::getDeclaration(&module, llvm::Intrinsic::sqrt, {d}),
+          {sum}),
+      f);
+  return b.CreateSelect(any_inf, inf, root);
+}
+
+}  // namespace
+
+ElementType ComplexPartType(ElementType type) {
+  return type == ElementType::kC128 ? ElementType::kF64 : ElementType::kF32;
+}
+
+llvm::StructType* ComplexType(llvm::LLVMContext& context, ElementType type) {
+  return llvm::cast<llvm::StructType>(ComputeType(context, type));
+}
+
+llvm::Value* MakeComplex(llvm::IRBuilder<>& b, llvm::Type* type,
+                         llvm::Value* re, llvm::Value* im) {
+  llvm::Value* z = llvm::PoisonValue::get(type);
+  z = b.CreateInsertValue(z, re, {0});
+  return b.CreateInsertValue(z, im, {1});
+}
+
+llvm::Value* RealPart(llvm::IRBuilder<>& b, llvm::Value* z) {
+  return b.CreateExtractValue(z, {0});
+}
+
+llvm::Value* ImagPart(llvm::IRBuilder<>& b, llvm::Value* z) {
+  return b.CreateExtractValue(z, {1});
+}
+
+llvm::Value* EmitComplexOp(llvm::IRBuilder<>& b, llvm::Module& module,
+                           const Instruction& op,
+                           const std::vector<llvm::Value*>& operands,
+                           std::string* why) {
+  const ElementType result_type = op.shape().element_type();
+  llvm::LLVMContext& context = b.getContext();
+  llvm::Type* complex =
+      IsComplexType(result_type) ? ComplexType(context, result_type) : nullptr;
+  auto decline = [&](const char* reason) -> llvm::Value* {
+    *why = reason;
+    return nullptr;
+  };
+  switch (op.opcode()) {
+    case Opcode::kSelect:
+      return MakeComplex(b, complex,
+                         b.CreateSelect(operands[0], RealPart(b, operands[1]),
+                                        RealPart(b, operands[2])),
+                         b.CreateSelect(operands[0], ImagPart(b, operands[1]),
+                                        ImagPart(b, operands[2])));
+    case Opcode::kComplex:
+      return MakeComplex(b, complex, operands[0], operands[1]);
+    case Opcode::kCompare: {
+      if (op.comparison_type != ComparisonType::kDefault &&
+          op.comparison_type != ComparisonType::kFloat)
+        return decline("comparison type does not apply");
+      llvm::Value* equal = b.CreateAnd(
+          b.CreateFCmpOEQ(RealPart(b, operands[0]), RealPart(b, operands[1])),
+          b.CreateFCmpOEQ(ImagPart(b, operands[0]), ImagPart(b, operands[1])));
+      if (op.comparison_direction == ComparisonDirection::kEq) return equal;
+      if (op.comparison_direction == ComparisonDirection::kNe)
+        return b.CreateNot(equal);
+      return decline("complex numbers compare only EQ or NE");
+    }
+    default:
+      break;
+  }
+  if (operands.empty() || !operands[0]->getType()->isStructTy())
+    return decline("code generation does not cover this op");
+  llvm::Value* re = RealPart(b, operands[0]);
+  llvm::Value* im = ImagPart(b, operands[0]);
+  if (operands.size() == 1) {
+    switch (op.opcode()) {
+      case Opcode::kReal:
+        return re;
+      case Opcode::kImag:
+        return im;
+      case Opcode::kNegate:
+        return MakeComplex(b, complex, b.CreateFNeg(re), b.CreateFNeg(im));
+      case Opcode::kConj:
+        return MakeComplex(b, complex, re, b.CreateFNeg(im));
+      case Opcode::kAbs:
+        if (re->getType()->isFloatTy()) return AbsC64(b, module, re, im);
+        return PureCall(b, module, "hypot", re->getType(), {re, im});
+      case Opcode::kExp:
+        return ComplexCall(
+            b, module,
+            re->getType()->isFloatTy() ? "xffi_exp_c64" : "xffi_exp_c128",
+            complex, {re, im});
+      default:
+        return decline("code generation does not cover this complex op");
+    }
+  }
+  llvm::Value* c_re = RealPart(b, operands[1]);
+  llvm::Value* c_im = ImagPart(b, operands[1]);
+  switch (op.opcode()) {
+    case Opcode::kAdd:
+      return MakeComplex(b, complex, b.CreateFAdd(re, c_re),
+                         b.CreateFAdd(im, c_im));
+    case Opcode::kSubtract:
+      return MakeComplex(b, complex, b.CreateFSub(re, c_re),
+                         b.CreateFSub(im, c_im));
+    case Opcode::kMultiply:
+      return MakeComplex(
+          b, complex,
+          b.CreateFSub(b.CreateFMul(re, c_re), b.CreateFMul(im, c_im)),
+          b.CreateFAdd(b.CreateFMul(re, c_im), b.CreateFMul(im, c_re)));
+    case Opcode::kDivide:
+      return ComplexCall(b, module,
+                         re->getType()->isFloatTy() ? "__divsc3" : "__divdc3",
+                         complex, {re, im, c_re, c_im});
+    default:
+      return decline("code generation does not cover this complex op");
+  }
+}
+
+llvm::Value* EmitComplexConvert(
+    llvm::IRBuilder<>& b, ElementType from, ElementType to, llvm::Value* x,
+    const std::function<llvm::Value*(ElementType, ElementType, llvm::Value*)>&
+        to_real) {
+  if (!IsComplexType(from)) {
+    const ElementType part = ComplexPartType(to);
+    llvm::Value* re = to_real(from, part, x);
+    return MakeComplex(b, ComplexType(b.getContext(), to), re,
+                       llvm::ConstantFP::get(re->getType(), 0.0));
+  }
+  const ElementType part = ComplexPartType(from);
+  llvm::Value* re = RealPart(b, x);
+  llvm::Value* im = ImagPart(b, x);
+  if (IsComplexType(to)) {
+    const ElementType to_part = ComplexPartType(to);
+    return MakeComplex(b, ComplexType(b.getContext(), to),
+                       to_real(part, to_part, re), to_real(part, to_part, im));
+  }
+  if (to == ElementType::kPred) {
+    // Through an addition, as for real types: under DAZ a subnormal part
+    // is zero.
+    llvm::Value* zero = llvm::ConstantFP::get(re->getType(), 0.0);
+    return b.CreateOr(b.CreateFCmpUNE(b.CreateFAdd(re, zero), zero),
+                      b.CreateFCmpUNE(b.CreateFAdd(im, zero), zero));
+  }
+  return to_real(part, to, re);
+}
+
+}  // namespace xffi::cpu::codegen
