@@ -9,6 +9,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 #include "cpu/codegen/ir_types.h"
+#include "cpu/codegen/math_emitter.h"
 
 namespace xffi::cpu::codegen {
 namespace {
@@ -30,22 +31,23 @@ llvm::Value* PureCall(llvm::IRBuilder<>& b, llvm::Module& module,
   return b.CreateCall(callee, args);
 }
 
-// A complex result of the C ABI: `float _Complex` comes back as <2 x float>
-// in one register, `double _Complex` (and std::complex<double>) as
-// {double, double} in two.
+// A complex result of a runtime function (runtime_symbols.cc): a c64 as
+// its 8 bytes in an integer, a c128 as {double, double} (two registers,
+// std::complex<double>'s C ABI).
 llvm::Value* ComplexCall(llvm::IRBuilder<>& b, llvm::Module& module,
                          const char* name, llvm::Type* complex_type,
                          std::vector<llvm::Value*> args) {
   llvm::Type* part = args[0]->getType();
   if (part->isFloatTy()) {
-    llvm::Value* pair = PureCall(
-        b, module, name, llvm::FixedVectorType::get(part, 2), std::move(args));
+    llvm::Value* bits =
+        PureCall(b, module, name, b.getInt64Ty(), std::move(args));
+    llvm::Value* pair =
+        b.CreateBitCast(bits, llvm::FixedVectorType::get(part, 2));
     return MakeComplex(b, complex_type,
                        b.CreateExtractElement(pair, uint64_t{0}),
                        b.CreateExtractElement(pair, uint64_t{1}));
   }
-  llvm::Value* pair = PureCall(b, module, name, complex_type, std::move(args));
-  return pair;
+  return PureCall(b, module, name, complex_type, std::move(args));
 }
 
 // |z| of a c64 as glibc's hypotf: an infinite part gives inf (even beside
@@ -74,6 +76,50 @@ llvm::Value* AbsC64(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* re,
   return b.CreateSelect(any_inf, inf, root);
 }
 
+llvm::Value* Fabs(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* x) {
+  return b.CreateCall(llvm::Intrinsic::getDeclaration(
+                          &module, llvm::Intrinsic::fabs, {x->getType()}),
+                      {x});
+}
+
+// The complex `fast` where `ordinary`, else what `call` computes, in a
+// block of its own that the loop vectoriser predicates per lane.
+llvm::Value* CallUnless(llvm::IRBuilder<>& b, llvm::Value* ordinary,
+                        llvm::Value* fast,
+                        const std::function<llvm::Value*()>& call) {
+  llvm::BasicBlock* before = b.GetInsertBlock();
+  llvm::Function* function = before->getParent();
+  llvm::LLVMContext& context = b.getContext();
+  auto* slow = llvm::BasicBlock::Create(context, "libc_call", function);
+  auto* join = llvm::BasicBlock::Create(context, "libc_join", function);
+  b.CreateCondBr(ordinary, join, slow);
+  b.SetInsertPoint(slow);
+  llvm::Value* called = call();
+  // The parts cross the join one by one: the vectoriser takes float phis,
+  // not struct ones.
+  llvm::Value* called_re = RealPart(b, called);
+  llvm::Value* called_im = ImagPart(b, called);
+  llvm::BasicBlock* slow_end = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  llvm::Value* parts[2];
+  llvm::Value* fast_parts[2] = {nullptr, nullptr};
+  llvm::Value* called_parts[2] = {called_re, called_im};
+  {
+    llvm::IRBuilder<> at_fast(before);
+    at_fast.SetInsertPoint(before->getTerminator());
+    fast_parts[0] = RealPart(at_fast, fast);
+    fast_parts[1] = ImagPart(at_fast, fast);
+  }
+  for (int i = 0; i < 2; ++i) {
+    llvm::PHINode* phi = b.CreatePHI(fast_parts[i]->getType(), 2);
+    phi->addIncoming(fast_parts[i], before);
+    phi->addIncoming(called_parts[i], slow_end);
+    parts[i] = phi;
+  }
+  return MakeComplex(b, fast->getType(), parts[0], parts[1]);
+}
+
 }  // namespace
 
 ElementType ComplexPartType(ElementType type) {
@@ -99,10 +145,11 @@ llvm::Value* ImagPart(llvm::IRBuilder<>& b, llvm::Value* z) {
   return b.CreateExtractValue(z, {1});
 }
 
-llvm::Value* EmitComplexOp(llvm::IRBuilder<>& b, llvm::Module& module,
-                           const Instruction& op,
-                           const std::vector<llvm::Value*>& operands,
-                           std::string* why) {
+llvm::Value* EmitComplexOp(
+    llvm::IRBuilder<>& b, llvm::Module& module, const Instruction& op,
+    const std::vector<llvm::Value*>& operands, bool may_branch,
+    const std::function<llvm::Value*(llvm::Value*)>& exp_f32,
+    std::string* why) {
   const ElementType result_type = op.shape().element_type();
   llvm::LLVMContext& context = b.getContext();
   llvm::Type* complex =
@@ -152,11 +199,31 @@ llvm::Value* EmitComplexOp(llvm::IRBuilder<>& b, llvm::Module& module,
       case Opcode::kAbs:
         if (re->getType()->isFloatTy()) return AbsC64(b, module, re, im);
         return PureCall(b, module, "hypot", re->getType(), {re, im});
-      case Opcode::kExp:
-        return ComplexCall(
-            b, module,
-            re->getType()->isFloatTy() ? "xffi_exp_c64" : "xffi_exp_c128",
-            complex, {re, im});
+      case Opcode::kExp: {
+        const char* name =
+            re->getType()->isFloatTy() ? "xffi_exp_c64" : "xffi_exp_c128";
+        if (!may_branch || !re->getType()->isFloatTy())
+          return ComplexCall(b, module, name, complex, {re, im});
+        llvm::Type* f = re->getType();
+        llvm::Value* ordinary = b.CreateAnd(
+            b.CreateFCmpOLT(Fabs(b, module, re), llvm::ConstantFP::get(f, 80)),
+            b.CreateFCmpOLE(Fabs(b, module, im),
+                            llvm::ConstantFP::get(f, 0x1p20)));
+        // Other elements compute on harmless parts, then take libm's.
+        llvm::Value* safe_re =
+            b.CreateSelect(ordinary, re, llvm::ConstantFP::get(f, 0));
+        llvm::Value* safe_im =
+            b.CreateSelect(ordinary, im, llvm::ConstantFP::get(f, 0));
+        llvm::Value* magnitude = exp_f32(safe_re);
+        llvm::Value* cos_im = EmitSinCosF32(b, module, safe_im, true, true);
+        llvm::Value* sin_im = EmitSinCosF32(b, module, safe_im, false, true);
+        llvm::Value* fast =
+            MakeComplex(b, complex, b.CreateFMul(magnitude, cos_im),
+                        b.CreateFMul(magnitude, sin_im));
+        return CallUnless(b, ordinary, fast, [&] {
+          return ComplexCall(b, module, name, complex, {re, im});
+        });
+      }
       default:
         return decline("code generation does not cover this complex op");
     }
@@ -175,10 +242,40 @@ llvm::Value* EmitComplexOp(llvm::IRBuilder<>& b, llvm::Module& module,
           b, complex,
           b.CreateFSub(b.CreateFMul(re, c_re), b.CreateFMul(im, c_im)),
           b.CreateFAdd(b.CreateFMul(re, c_im), b.CreateFMul(im, c_re)));
-    case Opcode::kDivide:
-      return ComplexCall(b, module,
-                         re->getType()->isFloatTy() ? "__divsc3" : "__divdc3",
-                         complex, {re, im, c_re, c_im});
+    case Opcode::kDivide: {
+      const char* name =
+          re->getType()->isFloatTy() ? "xffi_divide_c64" : "__divdc3";
+      if (!may_branch || !re->getType()->isFloatTy())
+        return ComplexCall(b, module, name, complex, {re, im, c_re, c_im});
+      llvm::Type* f = re->getType();
+      llvm::Type* d = b.getDoubleTy();
+      llvm::Value* inf = llvm::ConstantFP::get(f, INFINITY);
+      llvm::Value* zero = llvm::ConstantFP::get(f, 0);
+      auto finite = [&](llvm::Value* v) {
+        return b.CreateFCmpOLT(Fabs(b, module, v), inf);
+      };
+      llvm::Value* ordinary = b.CreateAnd(
+          b.CreateAnd(b.CreateAnd(finite(re), finite(im)),
+                      b.CreateAnd(finite(c_re), finite(c_im))),
+          b.CreateOr(b.CreateFCmpUNE(c_re, zero), b.CreateFCmpUNE(c_im, zero)));
+      llvm::Value* a1 = b.CreateFPExt(re, d);
+      llvm::Value* b1 = b.CreateFPExt(im, d);
+      llvm::Value* c1 = b.CreateFPExt(c_re, d);
+      llvm::Value* d1 = b.CreateFPExt(c_im, d);
+      llvm::Value* denominator =
+          b.CreateFAdd(b.CreateFMul(c1, c1), b.CreateFMul(d1, d1));
+      llvm::Value* real =
+          b.CreateFDiv(b.CreateFAdd(b.CreateFMul(a1, c1), b.CreateFMul(b1, d1)),
+                       denominator);
+      llvm::Value* imag =
+          b.CreateFDiv(b.CreateFSub(b.CreateFMul(b1, c1), b.CreateFMul(a1, d1)),
+                       denominator);
+      llvm::Value* fast = MakeComplex(b, complex, b.CreateFPTrunc(real, f),
+                                      b.CreateFPTrunc(imag, f));
+      return CallUnless(b, ordinary, fast, [&] {
+        return ComplexCall(b, module, name, complex, {re, im, c_re, c_im});
+      });
+    }
     default:
       return decline("code generation does not cover this complex op");
   }

@@ -333,7 +333,9 @@ llvm::Value* Emitter::ValueAt(const Instruction& op, Index& index) {
                     });
     if (complex && op.opcode() != Opcode::kConvert) {
       std::string why;
-      result = EmitComplexOp(b, module_, op, operands, &why);
+      result = EmitComplexOp(
+          b, module_, op, operands, /*may_branch=*/b_ != &entry_,
+          [this](llvm::Value* x) { return FastExp(x); }, &why);
       return result != nullptr ? result : Decline(op, why);
     }
     switch (op.opcode()) {
