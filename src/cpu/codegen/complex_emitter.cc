@@ -215,8 +215,8 @@ llvm::Value* EmitComplexOp(
         llvm::Value* safe_im =
             b.CreateSelect(ordinary, im, llvm::ConstantFP::get(f, 0));
         llvm::Value* magnitude = exp_f32(safe_re);
-        llvm::Value* cos_im = EmitSinCosF32(b, module, safe_im, true, true);
-        llvm::Value* sin_im = EmitSinCosF32(b, module, safe_im, false, true);
+        llvm::Value* cos_im = EmitSinCos(b, module, safe_im, true, true);
+        llvm::Value* sin_im = EmitSinCos(b, module, safe_im, false, true);
         llvm::Value* fast =
             MakeComplex(b, complex, b.CreateFMul(magnitude, cos_im),
                         b.CreateFMul(magnitude, sin_im));

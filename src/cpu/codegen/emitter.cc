@@ -135,6 +135,7 @@ class Emitter {
   llvm::Value* FastTanh(llvm::Value* x);
   llvm::Value* FastExp(llvm::Value* x);
   llvm::Value* IndexMap(const Instruction& op, Index& index);
+  llvm::Value* ChoosingIndexMap(const Instruction& op, Index& index);
 
   llvm::Module& module_;
   llvm::LLVMContext& context_;
@@ -315,6 +316,10 @@ llvm::Value* Emitter::ValueAt(const Instruction& op, Index& index) {
              op.opcode() == Opcode::kSlice || op.opcode() == Opcode::kReverse ||
              op.opcode() == Opcode::kCopy) {
     result = IndexMap(op, index);
+  } else if (op.opcode() == Opcode::kConcatenate ||
+             op.opcode() == Opcode::kPad ||
+             op.opcode() == Opcode::kDynamicSlice) {
+    result = ChoosingIndexMap(op, index);
   } else {
     // Elementwise: every operand's type must be covered too.
     std::vector<llvm::Value*> operands;
@@ -686,12 +691,8 @@ llvm::Value* Emitter::Unary(const Instruction& op, llvm::Value* x) {
                             : EmitLogF64(b, module_, x);
     case Opcode::kSin:
     case Opcode::kCos:
-      if (t->isFloatTy())
-        return EmitSinCosF32(b, module_, x, op.opcode() == Opcode::kCos,
-                             /*may_branch=*/b_ != &entry_);
-      return Intrinsic(op.opcode() == Opcode::kSin ? llvm::Intrinsic::sin
-                                                   : llvm::Intrinsic::cos,
-                       {x});
+      return EmitSinCos(b, module_, x, op.opcode() == Opcode::kCos,
+                        /*may_branch=*/b_ != &entry_);
     case Opcode::kLogistic: {
       llvm::Value* minus = b.CreateFNeg(x);
       return b.CreateFDiv(
@@ -717,12 +718,13 @@ llvm::Value* Emitter::Unary(const Instruction& op, llvm::Value* x) {
     case Opcode::kImag:
       return fp(0);
     case Opcode::kExpm1:
-      return MathCall("expm1", {x});
+      return t->isFloatTy() ? MathCall("expm1", {x})
+                            : EmitExpm1F64(b, module_, x);
     case Opcode::kLog1p:
       return t->isFloatTy() ? EmitLog1pF32(b, module_, x)
-                            : MathCall("log1p", {x});
+                            : EmitLog1pF64(b, module_, x);
     case Opcode::kTanh:
-      return t->isFloatTy() ? FastTanh(x) : MathCall("tanh", {x});
+      return t->isFloatTy() ? FastTanh(x) : EmitTanhF64(b, module_, x);
     case Opcode::kErfInv:
       return t->isFloatTy() ? EmitErfInvF32(b, module_, x)
                             : MathCall("xffi_erf_inv_f64", {x});
@@ -940,6 +942,111 @@ llvm::Value* Emitter::Compare(const Instruction& op, llvm::Value* a,
                       a, c);
 }
 
+// Index maps that choose between values (concatenate: the operand whose
+// range holds the coordinate; pad: the operand or the padding value) or
+// move by values known only at run time (dynamic-slice: start indices,
+// clamped as XLA clamps them so the slice stays inside the operand). Every
+// candidate is read at a coordinate clamped into its operand, so no load
+// leaves its buffer, and the choice is a select: the loop stays
+// vectorisable.
+llvm::Value* Emitter::ChoosingIndexMap(const Instruction& op, Index& index) {
+  const std::vector<llvm::Value*>& coords = Coords(index);
+  llvm::IRBuilder<>& b = index.invariant ? entry_ : *b_;
+  auto clamp = [&](llvm::Value* v, int64_t high) {
+    v = b.CreateSelect(b.CreateICmpSLT(v, b.getInt64(0)), b.getInt64(0), v);
+    return b.CreateSelect(b.CreateICmpSGT(v, b.getInt64(high)),
+                          b.getInt64(high), v);
+  };
+  auto at = [&](const Instruction& operand,
+                std::vector<llvm::Value*> operand_coords) -> llvm::Value* {
+    if (operand.shape().num_elements() == 1) {
+      Index scalar = ScalarIndex(operand);
+      return Value(operand, scalar);
+    }
+    Index mapped;
+    mapped.dims = &operand.shape().dims();
+    mapped.invariant = index.invariant;
+    mapped.coords = std::move(operand_coords);
+    return Value(operand, mapped);
+  };
+  nanos_ += kSimpleOpNanos;
+  if (op.opcode() == Opcode::kConcatenate) {
+    const auto d = static_cast<size_t>(op.dimensions[0]);
+    llvm::Value* result = nullptr;
+    int64_t offset = 0;
+    for (int64_t k = 0; k < op.operand_count(); ++k) {
+      const Instruction& operand = *op.operand(k);
+      const int64_t size = operand.shape().dims()[d];
+      if (size == 0) continue;
+      std::vector<llvm::Value*> operand_coords = coords;
+      operand_coords[d] =
+          clamp(b.CreateSub(coords[d], b.getInt64(offset)), size - 1);
+      llvm::Value* value = at(operand, operand_coords);
+      if (value == nullptr) return nullptr;
+      // Later operands take over from their offset on.
+      result =
+          result == nullptr
+              ? value
+              : b.CreateSelect(b.CreateICmpSGE(coords[d], b.getInt64(offset)),
+                               value, result);
+      offset += size;
+    }
+    if (result == nullptr) return Decline(op, "every operand is empty");
+    return result;
+  }
+  const Instruction& operand = *op.operand(0);
+  const std::vector<int64_t>& in_dims = operand.shape().dims();
+  std::vector<llvm::Value*> operand_coords(in_dims.size(), nullptr);
+  if (op.opcode() == Opcode::kPad) {
+    llvm::Value* inside = b.getTrue();
+    for (size_t j = 0; j < in_dims.size(); ++j) {
+      const PadDimension& pad = op.padding[j];
+      const int64_t step = pad.interior + 1;
+      llvm::Value* t = b.CreateSub(coords[j], b.getInt64(pad.low));
+      llvm::Value* nonnegative = b.CreateICmpSGE(t, b.getInt64(0));
+      llvm::Value* safe = b.CreateSelect(nonnegative, t, b.getInt64(0));
+      llvm::Value* q = step == 1 ? safe : b.CreateUDiv(safe, b.getInt64(step));
+      inside = b.CreateAnd(inside, nonnegative);
+      if (step != 1)
+        inside = b.CreateAnd(
+            inside, b.CreateICmpEQ(b.CreateURem(safe, b.getInt64(step)),
+                                   b.getInt64(0)));
+      inside = b.CreateAnd(inside, b.CreateICmpSLT(q, b.getInt64(in_dims[j])));
+      operand_coords[j] = clamp(q, std::max<int64_t>(in_dims[j] - 1, 0));
+    }
+    Index scalar = ScalarIndex(*op.operand(1));
+    llvm::Value* padding = Value(*op.operand(1), scalar);
+    if (padding == nullptr) return nullptr;
+    if (operand.shape().num_elements() == 0) return padding;
+    llvm::Value* value = at(operand, operand_coords);
+    if (value == nullptr) return nullptr;
+    return b.CreateSelect(inside, value, padding);
+  }
+  // dynamic-slice
+  for (size_t j = 0; j < in_dims.size(); ++j) {
+    const Instruction& start_op = *op.operand(static_cast<int64_t>(j) + 1);
+    const ElementType start_type = start_op.shape().element_type();
+    if (!IsIntegerType(start_type))
+      return Decline(op, "start indices are not integers");
+    Index scalar = ScalarIndex(start_op);
+    llvm::Value* start = Value(start_op, scalar);
+    if (start == nullptr) return nullptr;
+    // Before the loop: the start is the same for every element.
+    start = IsSignedType(start_type)
+                ? entry_.CreateSExtOrTrunc(start, entry_.getInt64Ty())
+                : entry_.CreateZExtOrTrunc(start, entry_.getInt64Ty());
+    const int64_t size = op.dynamic_slice_sizes[j];
+    llvm::Value* low =
+        entry_.CreateSelect(entry_.CreateICmpSLT(start, entry_.getInt64(0)),
+                            entry_.getInt64(0), start);
+    llvm::Value* clamped = entry_.CreateSelect(
+        entry_.CreateICmpSGT(low, entry_.getInt64(in_dims[j] - size)),
+        entry_.getInt64(in_dims[j] - size), low);
+    operand_coords[j] = b.CreateAdd(coords[j], clamped);
+  }
+  return at(operand, operand_coords);
+}
+
 // Whether every value `op` reaches is read at the output's linear index
 // (so the kernel can be one flat loop).
 bool ReachedLinearly(const Instruction& op,
@@ -953,6 +1060,9 @@ bool ReachedLinearly(const Instruction& op,
     case Opcode::kTranspose:
     case Opcode::kSlice:
     case Opcode::kReverse:
+    case Opcode::kConcatenate:
+    case Opcode::kPad:
+    case Opcode::kDynamicSlice:
       return false;
     case Opcode::kBroadcast:
       if (op.operand(0)->shape().num_elements() != 1 &&

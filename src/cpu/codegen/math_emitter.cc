@@ -135,30 +135,34 @@ llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& /*module*/,
   return b.CreateFPTrunc(result, x->getType());
 }
 
-llvm::Value* EmitSinCosF32(llvm::IRBuilder<>& b, llvm::Module& module,
-                           llvm::Value* x, bool cosine, bool may_branch) {
-  const char* libm = cosine ? "cosf" : "sinf";
+llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
+                        llvm::Value* x, bool cosine, bool may_branch) {
+  const bool is_double = x->getType()->isDoubleTy();
+  const char* libm =
+      is_double ? (cosine ? "cos" : "sin") : (cosine ? "cosf" : "sinf");
   if (!may_branch) return LibmCall(b, module, libm, x);
   llvm::Type* d = Like(b.getDoubleTy(), x);
   llvm::Type* i32 = Like(b.getInt32Ty(), x);
   llvm::Value* magnitude = Call(b, module, llvm::Intrinsic::fabs, x);
   // Not below the bound: large, infinite or NaN.
   llvm::Value* large = b.CreateFCmpUGT(magnitude, Fp(x->getType(), 0x1p20));
-  llvm::Value* xd = b.CreateSelect(large, Fp(d, 0), b.CreateFPExt(x, d));
+  llvm::Value* xd =
+      b.CreateSelect(large, Fp(d, 0), is_double ? x : b.CreateFPExt(x, d));
   // x = n pi/2 + r, |r| <= pi/4: pi/2 in three parts, the first two of 30
   // bits so n times them is exact for n < 2^23; r is then good to far
-  // beyond float precision.
+  // beyond float precision, and within a rounding of double's.
   llvm::Value* n = Call(b, module, llvm::Intrinsic::roundeven,
                         b.CreateFMul(xd, Fp(d, 0x1.45f306dc9c883p-1)));
   llvm::Value* r = b.CreateFSub(xd, b.CreateFMul(n, Fp(d, 0x1.921fb54p+0)));
   r = b.CreateFSub(r, b.CreateFMul(n, Fp(d, 0x1.10b46118p-30)));
   r = b.CreateFSub(r, b.CreateFMul(n, Fp(d, 0x1.313198a2e0370p-61)));
   // Taylor series in double on |r| <= pi/4: the first omitted terms are
-  // below 2^-45 relative, far under float's half unit.
+  // below 2^-45 relative for float (far under its half unit), below 2^-70
+  // for double.
   llvm::Value* z = b.CreateFMul(r, r);
   std::vector<double> sine, cos_series;
   double factorial = 1;
-  for (int k = 1; k <= 16; ++k) {
+  for (int k = 1; k <= (is_double ? 26 : 16); ++k) {
     factorial *= k;
     if (k % 2 == 1)
       sine.insert(sine.begin(), ((k / 2) % 2 == 0 ? 1 : -1) / factorial);
@@ -177,11 +181,14 @@ llvm::Value* EmitSinCosF32(llvm::IRBuilder<>& b, llvm::Module& module,
   };
   llvm::Value* value = b.CreateSelect(bit(1), cos_r, sin_r);
   value = b.CreateSelect(bit(2), b.CreateFNeg(value), value);
-  llvm::Value* fast = b.CreateFPTrunc(value, x->getType());
+  llvm::Value* fast = is_double ? value : b.CreateFPTrunc(value, x->getType());
   if (!cosine) {
-    // sin x rounds to x below 2^-12, and so keeps -0.
-    fast = b.CreateSelect(b.CreateFCmpOLT(magnitude, Fp(x->getType(), 0x1p-12)),
-                          x, fast);
+    // sin x rounds to x below 2^-12 (float) or 2^-27 (double), and so
+    // keeps -0.
+    fast = b.CreateSelect(
+        b.CreateFCmpOLT(magnitude,
+                        Fp(x->getType(), is_double ? 0x1p-27 : 0x1p-12)),
+        x, fast);
   }
   // The large elements call libm in a block of their own, which the loop
   // vectoriser predicates per lane (a vector compare and, usually, no call).
@@ -271,6 +278,58 @@ llvm::Value* EmitLogF64(llvm::IRBuilder<>& b, llvm::Module& /*module*/,
                         llvm::Value* x) {
   llvm::Value* flushed = b.CreateFAdd(x, Fp(x->getType(), 0));
   return LogWithEdges(b, flushed, 12);
+}
+
+llvm::Value* EmitExpm1F64(llvm::IRBuilder<>& b, llvm::Module& module,
+                          llvm::Value* x) {
+  llvm::Type* t = x->getType();
+  // Below 1/2 in magnitude the Taylor series (to x^17, the rest under
+  // 2^-70 relative) keeps the digits e^x - 1 would cancel; above, e^x - 1
+  // loses at most a factor 2.5 of exp's error.
+  std::vector<double> series;
+  double factorial = 1;
+  for (int k = 1; k <= 17; ++k) {
+    factorial *= k;
+    series.insert(series.begin(), 1 / factorial);
+  }
+  llvm::Value* small =
+      b.CreateFCmpOLT(Call(b, module, llvm::Intrinsic::fabs, x), Fp(t, 0.5));
+  llvm::Value* safe = b.CreateSelect(small, x, Fp(t, 0));
+  llvm::Value* near_zero = b.CreateFMul(safe, Polynomial(b, safe, series));
+  llvm::Value* far = b.CreateFSub(EmitExpF64(b, module, x), Fp(t, 1));
+  return b.CreateSelect(small, near_zero, far);
+}
+
+llvm::Value* EmitLog1pF64(llvm::IRBuilder<>& b, llvm::Module& /*module*/,
+                          llvm::Value* x) {
+  llvm::Type* t = x->getType();
+  // log1p(x) = log(u) + (x - (u - 1)) / u with u = 1 + x rounded: the
+  // second term puts back what rounding u lost (first order is enough:
+  // it is below u's half unit).
+  llvm::Value* u = b.CreateFAdd(x, Fp(t, 1));
+  llvm::Value* log_u = LogWithEdges(b, u, 12);
+  llvm::Value* lost = b.CreateFSub(x, b.CreateFSub(u, Fp(t, 1)));
+  llvm::Value* corrected = b.CreateFAdd(log_u, b.CreateFDiv(lost, u));
+  llvm::Value* finite_u = b.CreateAnd(b.CreateFCmpOGT(u, Fp(t, 0)),
+                                      b.CreateFCmpOLT(u, Fp(t, INFINITY)));
+  llvm::Value* result = b.CreateSelect(finite_u, corrected, log_u);
+  // Where u rounds to 1, log1p(x) is x (-0 included).
+  return b.CreateSelect(b.CreateFCmpOEQ(u, Fp(t, 1)), x, result);
+}
+
+llvm::Value* EmitTanhF64(llvm::IRBuilder<>& b, llvm::Module& module,
+                         llvm::Value* x) {
+  llvm::Type* t = x->getType();
+  // tanh|x| = e / (e + 2) with e = expm1(2|x|); beyond 40 it is 1 in
+  // double (and e would overflow); the sign comes back last (-0 too).
+  llvm::Value* magnitude = Call(b, module, llvm::Intrinsic::fabs, x);
+  llvm::Value* clamped = b.CreateSelect(b.CreateFCmpOGT(magnitude, Fp(t, 40)),
+                                        Fp(t, 40), magnitude);
+  llvm::Value* e = EmitExpm1F64(b, module, b.CreateFMul(clamped, Fp(t, 2)));
+  llvm::Value* value = b.CreateFDiv(e, b.CreateFAdd(e, Fp(t, 2)));
+  llvm::Function* copysign =
+      llvm::Intrinsic::getDeclaration(&module, llvm::Intrinsic::copysign, {t});
+  return b.CreateCall(copysign, {value, x});
 }
 
 }  // namespace xffi::cpu::codegen

@@ -10,11 +10,11 @@
 // (EmittedMathWithinStatedUlpsOfLibm):
 //   f32 log, log1p, sin, cos: 1 ulp (computed in double, rounded once);
 //   f32 erf_inv (cpu::ErfInv's polynomials over this log1p): 2 ulp;
-//   f64 exp: 1 ulp; f64 log: 2 ulp.
+//   f64 exp: 1 ulp; log, sin, cos, expm1: 2 ulp; log1p, tanh: 3 ulp.
 // NaN, infinities, -0, zeros and the domain edges give exactly libm's
-// results. f32 sin/cos beyond |x| = 2^20 (where the reduction by pi/2
-// needs more than double precision) call libm's sinf/cosf for those elements
-// only, in a branch the vectoriser predicates per lane.
+// results. sin/cos beyond |x| = 2^20 (where the reduction by pi/2 needs
+// more than double precision) call libm for those elements only, in a
+// branch the vectoriser predicates per lane.
 #ifndef XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
 #define XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
 
@@ -33,8 +33,9 @@ llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& module,
 // A scalar `x` only. `may_branch`: whether the builder may split its block
 // for the large arguments' libm call (false before a loop: then the value
 // is libm's).
-llvm::Value* EmitSinCosF32(llvm::IRBuilder<>& b, llvm::Module& module,
-                           llvm::Value* x, bool cosine, bool may_branch);
+// f32 or f64.
+llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
+                        llvm::Value* x, bool cosine, bool may_branch);
 // cpu::ErfInv(float)'s polynomials over the log1p above.
 llvm::Value* EmitErfInvF32(llvm::IRBuilder<>& b, llvm::Module& module,
                            llvm::Value* y);
@@ -42,6 +43,12 @@ llvm::Value* EmitExpF64(llvm::IRBuilder<>& b, llvm::Module& module,
                         llvm::Value* x);
 llvm::Value* EmitLogF64(llvm::IRBuilder<>& b, llvm::Module& module,
                         llvm::Value* x);
+llvm::Value* EmitExpm1F64(llvm::IRBuilder<>& b, llvm::Module& module,
+                          llvm::Value* x);
+llvm::Value* EmitLog1pF64(llvm::IRBuilder<>& b, llvm::Module& module,
+                          llvm::Value* x);
+llvm::Value* EmitTanhF64(llvm::IRBuilder<>& b, llvm::Module& module,
+                         llvm::Value* x);
 
 }  // namespace xffi::cpu::codegen
 
