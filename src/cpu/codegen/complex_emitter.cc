@@ -14,21 +14,10 @@
 namespace xffi::cpu::codegen {
 namespace {
 
-// A pure function of the C library or the runtime (runtime_symbols.cc),
-// returning `result`; as clang's -fno-math-errno declarations.
 llvm::Value* PureCall(llvm::IRBuilder<>& b, llvm::Module& module,
                       const char* name, llvm::Type* result,
                       std::vector<llvm::Value*> args) {
-  std::vector<llvm::Type*> params;
-  for (llvm::Value* arg : args) params.push_back(arg->getType());
-  llvm::FunctionCallee callee = module.getOrInsertFunction(
-      name, llvm::FunctionType::get(result, params, false));
-  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-    f->setDoesNotThrow();
-    f->setDoesNotAccessMemory();
-    f->setWillReturn();
-  }
-  return b.CreateCall(callee, args);
+  return CallPure(b, module, name, result, std::move(args));
 }
 
 // A complex result of a runtime function (runtime_symbols.cc): a c64 as

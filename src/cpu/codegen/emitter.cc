@@ -451,16 +451,7 @@ llvm::Value* Emitter::MathCall(const char* name,
   llvm::Type* type = args[0]->getType();
   std::string symbol = name;
   if (type->isFloatTy()) symbol += "f";
-  std::vector<llvm::Type*> params(args.size(), type);
-  llvm::FunctionCallee callee = module_.getOrInsertFunction(
-      symbol, llvm::FunctionType::get(type, params, false));
-  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-    // As clang's -fno-math-errno: pure, so the vectoriser may take it.
-    f->setDoesNotThrow();
-    f->setDoesNotAccessMemory();
-    f->setWillReturn();
-  }
-  return b_->CreateCall(callee, args);
+  return CallPure(*b_, module_, symbol, type, std::move(args));
 }
 
 // tanh of a float as XLA:CPU computes it (Eigen's rational approximation,
@@ -523,15 +514,8 @@ llvm::Value* Emitter::FastExp(llvm::Value* x) {
     p = b.CreateFAdd(b.CreateFMul(p, r), c(kPoly[i]));
   llvm::Value* y =
       b.CreateFAdd(b.CreateFAdd(b.CreateFMul(p, b.CreateFMul(r, r)), r), c(1));
-  // 2^n = 2^half * 2^(n - half), each a normal float for n in [-159, 130].
-  llvm::Value* k = b.CreateFPToSI(n, i32);
-  llvm::Value* half = b.CreateAShr(k, 1);
-  auto power = [&](llvm::Value* e) {
-    return b.CreateBitCast(
-        b.CreateShl(b.CreateAdd(e, llvm::ConstantInt::get(i32, 127)), 23), t);
-  };
-  llvm::Value* result =
-      b.CreateFMul(b.CreateFMul(y, power(half)), power(b.CreateSub(k, half)));
+  // 2^n for n in [-159, 130], rounding once.
+  llvm::Value* result = TimesPowerOfTwo(b, y, b.CreateFPToSI(n, i32));
   return b.CreateSelect(nan, x, result);
 }
 

@@ -95,17 +95,43 @@ llvm::Value* LogWithEdges(llvm::IRBuilder<>& b, llvm::Value* x, int terms) {
 
 llvm::Value* LibmCall(llvm::IRBuilder<>& b, llvm::Module& module,
                       const char* name, llvm::Value* x) {
+  return CallPure(b, module, name, x->getType(), {x});
+}
+
+}  // namespace
+
+llvm::Value* CallPure(llvm::IRBuilder<>& b, llvm::Module& module,
+                      const std::string& name, llvm::Type* result,
+                      std::vector<llvm::Value*> args) {
+  std::vector<llvm::Type*> params;
+  for (llvm::Value* arg : args) params.push_back(arg->getType());
   llvm::FunctionCallee callee = module.getOrInsertFunction(
-      name, llvm::FunctionType::get(x->getType(), {x->getType()}, false));
+      name, llvm::FunctionType::get(result, params, false));
   if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
     f->setDoesNotThrow();
     f->setDoesNotAccessMemory();
     f->setWillReturn();
   }
-  return b.CreateCall(callee, {x});
+  return b.CreateCall(callee, args);
 }
 
-}  // namespace
+llvm::Value* TimesPowerOfTwo(llvm::IRBuilder<>& b, llvm::Value* y,
+                             llvm::Value* k) {
+  llvm::Type* t = y->getType();
+  const bool is_double = t->getScalarType()->isDoubleTy();
+  llvm::Type* integer = k->getType();
+  const int64_t bias = is_double ? 1023 : 127;
+  const uint64_t mantissa_bits = is_double ? 52 : 23;
+  auto power = [&](llvm::Value* e) {
+    return b.CreateBitCast(
+        b.CreateShl(b.CreateAdd(e, llvm::ConstantInt::get(integer, bias)),
+                    mantissa_bits),
+        t);
+  };
+  llvm::Value* half = b.CreateAShr(k, 1);
+  return b.CreateFMul(b.CreateFMul(y, power(half)),
+                      power(b.CreateSub(k, half)));
+}
 
 llvm::Value* EmitLogF32(llvm::IRBuilder<>& b, llvm::Module& /*module*/,
                         llvm::Value* x) {
@@ -261,16 +287,7 @@ llvm::Value* EmitExpF64(llvm::IRBuilder<>& b, llvm::Module& module,
     series.insert(series.begin(), 1 / factorial);
   }
   llvm::Value* y = Polynomial(b, r, series);
-  // 2^n = 2^half * 2^(n - half), each a normal double for n in
-  // [-1600, 1450], so overflow and underflow round once.
-  llvm::Value* k = b.CreateFPToSI(n, i64);
-  llvm::Value* half = b.CreateAShr(k, 1);
-  auto power = [&](llvm::Value* e) {
-    return b.CreateBitCast(
-        b.CreateShl(b.CreateAdd(e, llvm::ConstantInt::get(i64, 1023)), 52), t);
-  };
-  llvm::Value* result =
-      b.CreateFMul(b.CreateFMul(y, power(half)), power(b.CreateSub(k, half)));
+  llvm::Value* result = TimesPowerOfTwo(b, y, b.CreateFPToSI(n, i64));
   return b.CreateSelect(nan, x, result);
 }
 

@@ -18,6 +18,9 @@
 #ifndef XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
 #define XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
 
+#include <string>
+#include <vector>
+
 #include <llvm/IR/IRBuilder.h>
 
 namespace llvm {
@@ -25,6 +28,20 @@ class Module;
 }
 
 namespace xffi::cpu::codegen {
+
+// A call of `name`, a pure function of the C library or the runtime
+// (runtime_symbols.cc), declared as clang's -fno-math-errno does: no memory
+// access, no unwinding, so the optimiser may move and the vectoriser
+// predicate it.
+llvm::Value* CallPure(llvm::IRBuilder<>& b, llvm::Module& module,
+                      const std::string& name, llvm::Type* result,
+                      std::vector<llvm::Value*> args);
+
+// y * 2^k for a float or double y and an integer k (of the float's width)
+// in [-2 max_exponent, 2 max_exponent]: applied in two halves, each a normal
+// power of two, so a result that overflows, or is subnormal, rounds once.
+llvm::Value* TimesPowerOfTwo(llvm::IRBuilder<>& b, llvm::Value* y,
+                             llvm::Value* k);
 
 llvm::Value* EmitLogF32(llvm::IRBuilder<>& b, llvm::Module& module,
                         llvm::Value* x);
