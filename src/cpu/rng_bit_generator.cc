@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cpu/parallel.h"
 #include "cpu/structural_kernels.h"
 
 namespace xffi::cpu {
@@ -112,21 +113,25 @@ Drawn ThreeFry(uint64_t key, uint64_t counter, const std::vector<int64_t>& dims,
   return out;
 }
 
-Drawn Philox(uint64_t key, uint64_t low, uint64_t high, int64_t n, bool wide) {
-  Drawn out;
-  out.values.resize(static_cast<size_t>(n));
+// Philox blocks straight into the result (T: the result's element type),
+// split across the pool: every block is independent of the others.
+template <typename T>
+uint64_t Philox(uint64_t key, uint64_t low, uint64_t high, int64_t n, bool wide,
+                T* out, ThreadPool* pool) {
   const int64_t per_block = wide ? 2 : 4;
   const int64_t blocks = (n + per_block - 1) / per_block;
-  for (int64_t b = 0; b < blocks; ++b) {
-    const uint64_t l = low + static_cast<uint64_t>(b);
-    const uint64_t h = high + (l < low ? 1 : 0);
-    auto w = Philox4x32(key, l, h);
-    for (int64_t j = 0; j < per_block && b * per_block + j < n; ++j)
-      out.values[static_cast<size_t>(b * per_block + j)] =
-          wide ? Join(w[2 * j], w[2 * j + 1]) : w[j];
-  }
-  out.steps = static_cast<uint64_t>(blocks);
-  return out;
+  constexpr double kBlockNanos = 15;
+  ParallelFor(pool, blocks, kBlockNanos, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      const uint64_t l = low + static_cast<uint64_t>(b);
+      const uint64_t h = high + (l < low ? 1 : 0);
+      auto w = Philox4x32(key, l, h);
+      for (int64_t j = 0; j < per_block && b * per_block + j < n; ++j)
+        out[b * per_block + j] =
+            static_cast<T>(wide ? Join(w[2 * j], w[2 * j + 1]) : w[j]);
+    }
+  });
+  return static_cast<uint64_t>(blocks);
 }
 
 template <typename T>
@@ -151,10 +156,32 @@ StatusOr<Kernel> MakeRngBitGeneratorKernel(const Instruction& instruction) {
     if (philox) {
       const uint64_t low = state[1];
       const uint64_t high = state_size >= 3 ? state[2] : state[0];
-      drawn = Philox(state[0], low, high, n, width == 64);
-      const uint64_t new_low = low + drawn.steps;
+      void* out = args.results[1].data;
+      const bool wide = width == 64;
+      uint64_t steps = 0;
+      switch (width) {
+        case 8:
+          steps = Philox(state[0], low, high, n, wide,
+                         static_cast<uint8_t*>(out), args.pool);
+          break;
+        case 16:
+          steps = Philox(state[0], low, high, n, wide,
+                         static_cast<uint16_t*>(out), args.pool);
+          break;
+        case 32:
+          steps = Philox(state[0], low, high, n, wide,
+                         static_cast<uint32_t*>(out), args.pool);
+          break;
+        default:
+          steps = Philox(state[0], low, high, n, wide,
+                         static_cast<uint64_t*>(out), args.pool);
+      }
+      const uint64_t new_low = low + steps;
       next[1] = new_low;
       if (state_size >= 3) next[2] = high + (new_low < low ? 1 : 0);
+      std::memcpy(args.results[0].data, next.data(),
+                  next.size() * sizeof(uint64_t));
+      return Status::Ok();
     } else {
       drawn = ThreeFry(state[0], state[1], dims, n, width == 64);
       next[1] = state[1] + drawn.steps;

@@ -5,7 +5,9 @@
 // values; and the ops the generator covers are generated.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <set>
@@ -173,14 +175,17 @@ double Tolerance(ElementType type) {
   }
 }
 
-const std::set<std::string> kApproximate = {"tanh", "exponential", "logistic"};
+const std::set<std::string> kApproximate = {
+    "tanh",   "exponential",  "logistic",
+    "log",    "log-plus-one", "sine",
+    "cosine", "erf-inv",      "exponential-minus-one"};
 
 // Runs `text` both ways; compares when the template kernels take it.
 // Returns whether they did.
 // `approximate`: the op is computed by other means than the template
-// kernel's libm call (tanh: XLA's rational approximation; exp and the
-// logistic function through a polynomial; both vectorise), within a few
-// units in the last place.
+// kernel's libm call (tanh: XLA's rational approximation; exp, log, log1p,
+// sin, cos and the logistic function in plain IR, cpu/codegen/
+// math_emitter.h; all vectorise), within a few units in the last place.
 bool ExpectSame(const std::string& text, int arity, ElementType type,
                 bool expect_generated, bool approximate = false) {
   std::vector<Literal> args;
@@ -209,8 +214,7 @@ bool ExpectSame(const std::string& text, int arity, ElementType type,
 
 // Ops the generator leaves to the template kernels.
 const std::set<std::string> kNotGenerated = {
-    "erf-inv",    "lgamma",    "digamma", "bessel-i1e",
-    "next-after", "polygamma", "zeta"};
+    "lgamma", "digamma", "bessel-i1e", "next-after", "polygamma", "zeta"};
 
 TEST(CodegenElementwise, UnaryOpsMatchTemplateKernels) {
   XFFI_SKIP_WITHOUT_CODEGEN();
@@ -372,6 +376,206 @@ TEST(CodegenElementwise, SelectAndClampWithScalarOperands) {
     EXPECT_EQ(generated->generated_kernels, 2);
     EXPECT_EQ(FirstDifference(generated->results[0], plain->results[0]), "");
   }
+}
+
+// Units in the last place between two finite values of one float type, or
+// 0 when both are the same NaN class / infinity; a large number when one is
+// NaN or infinite and the other is not.
+int64_t UlpDistance(double x, double y, ElementType type) {
+  if (std::isnan(x) || std::isnan(y))
+    return std::isnan(x) == std::isnan(y) ? 0 : 1 << 30;
+  if (x == y) return 0;
+  if (!std::isfinite(x) || !std::isfinite(y)) return 1 << 30;
+  auto ordered = [&](double v) -> int64_t {
+    if (type == ElementType::kF32) {
+      const float f = static_cast<float>(v);
+      int32_t i;
+      std::memcpy(&i, &f, 4);
+      return i < 0 ? -static_cast<int64_t>(i & 0x7fffffff) : i;
+    }
+    int64_t i;
+    std::memcpy(&i, &v, 8);
+    return i < 0 ? -(i & 0x7fffffffffffffffLL) : i;
+  };
+  const int64_t d = ordered(x) - ordered(y);
+  return d < 0 ? -d : d;
+}
+
+// Every 2^11-th f32 bit pattern (both signs: 2^22 values, every binade
+// densely) or, for f64, 2^20 values spread over every binade.
+Literal DenseSweep(ElementType type) {
+  const int64_t n = type == ElementType::kF32 ? int64_t{1} << 21 : 1 << 20;
+  Literal literal(Shape::Array(type, {n}));
+  for (int64_t i = 0; i < n; ++i) {
+    if (type == ElementType::kF32) {
+      uint32_t bits = static_cast<uint32_t>(i) << 11 | 0x155;
+      std::memcpy(static_cast<char*>(literal.data()) + 4 * i, &bits, 4);
+    } else {
+      uint64_t bits = static_cast<uint64_t>(i) << 44 | 0x5555555555ULL;
+      std::memcpy(static_cast<char*>(literal.data()) + 8 * i, &bits, 8);
+    }
+  }
+  return literal;
+}
+
+// The transcendental functions math_emitter.h computes in IR, against the
+// template kernels (glibc's libm) over a dense sweep of the whole range:
+// the largest distance in units in the last place, which the header states.
+TEST(CodegenElementwise, EmittedMathWithinStatedUlpsOfLibm) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  struct Case {
+    ElementType type;
+    const char* op;
+    int64_t max_ulps;
+  };
+  const Case cases[] = {{ElementType::kF32, "log", 1},
+                        {ElementType::kF32, "log-plus-one", 1},
+                        {ElementType::kF32, "sine", 1},
+                        {ElementType::kF32, "cosine", 1},
+                        {ElementType::kF32, "erf-inv", 2},
+                        {ElementType::kF64, "exponential", 4},
+                        {ElementType::kF64, "log", 4},
+                        {ElementType::kF64, "sine", 4},
+                        {ElementType::kF64, "cosine", 4},
+                        {ElementType::kF64, "log-plus-one", 4},
+                        {ElementType::kF64, "exponential-minus-one", 4},
+                        {ElementType::kF64, "tanh", 4}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.op) + " " +
+                 std::string(ElementTypeName(c.type)));
+    Literal sweep = DenseSweep(c.type);
+    const int64_t n = sweep.shape().num_elements();
+    const std::string t =
+        std::string(ElementTypeName(c.type)) + "[" + std::to_string(n) + "]";
+    const std::string text =
+        "HloModule m\nENTRY %main (a: " + t + ") -> " + t + " {\n  %a = " + t +
+        " parameter(0)\n  ROOT %r = " + t + " " + c.op + "(%a)\n}\n";
+    std::vector<Literal> args;
+    args.push_back(std::move(sweep));
+    StatusOr<ProgramRun> plain = RunProgram(text, args, false);
+    ASSERT_TRUE(plain.ok()) << plain.status().message();
+    StatusOr<ProgramRun> generated = RunProgram(text, args, true);
+    ASSERT_TRUE(generated.ok()) << generated.status().message();
+    EXPECT_EQ(generated->generated_kernels, 1);
+    int64_t worst = 0;
+    size_t worst_at = 0;
+    for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+      const int64_t d =
+          UlpDistance(codegen_test::FloatAt(generated->results[0], i),
+                      codegen_test::FloatAt(plain->results[0], i), c.type);
+      if (d > worst) worst = d, worst_at = i;
+    }
+    std::printf("%s %s: max %lld ulp from libm\n", c.op,
+                std::string(ElementTypeName(c.type)).c_str(),
+                static_cast<long long>(worst));
+    EXPECT_LE(worst, c.max_ulps)
+        << "at element " << worst_at << ": "
+        << codegen_test::FloatAt(args[0], worst_at) << " -> "
+        << codegen_test::FloatAt(generated->results[0], worst_at) << " vs "
+        << codegen_test::FloatAt(plain->results[0], worst_at);
+  }
+}
+
+// A complex literal's parts as a real literal twice as long (for the
+// comparisons, which read real types).
+Literal Parts(const Literal& complex) {
+  const ElementType part = complex.shape().element_type() == ElementType::kC64
+                               ? ElementType::kF32
+                               : ElementType::kF64;
+  Literal parts(Shape::Array(part, {2 * complex.shape().num_elements()}));
+  std::memcpy(parts.data(), complex.data(), complex.size_bytes());
+  return parts;
+}
+
+// Complex values whose parts run over every pair of float edge values.
+Literal ComplexEdges(ElementType type, bool second) {
+  const ElementType part =
+      type == ElementType::kC64 ? ElementType::kF32 : ElementType::kF64;
+  Literal re = Edges(part, kElements, second);
+  Literal im = Edges(part, kElements, !second);
+  Literal out(Shape::Array(type, {kElements}));
+  const size_t width = ElementByteSize(part);
+  auto* to = static_cast<unsigned char*>(out.data());
+  for (size_t i = 0; i < static_cast<size_t>(kElements); ++i) {
+    std::memcpy(to + 2 * i * width,
+                static_cast<const unsigned char*>(re.data()) + i * width,
+                width);
+    std::memcpy(to + (2 * i + 1) * width,
+                static_cast<const unsigned char*>(im.data()) + i * width,
+                width);
+  }
+  return out;
+}
+
+// Complex ops, generated, against the template kernels: the same values
+// (the generator computes with the template kernels' formulas, or calls
+// what they leave to the C library, or for c64 division computes what
+// __divsc3 rounds to), but for c64 exp (see complex_emitter.h).
+TEST(CodegenElementwise, ComplexOpsMatchTemplateKernels) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  struct Case {
+    std::string op;
+    int arity;
+    ElementType in, out;
+    std::string attributes;
+  };
+  int compared = 0;
+  for (ElementType type : {ElementType::kC64, ElementType::kC128}) {
+    const ElementType part =
+        type == ElementType::kC64 ? ElementType::kF32 : ElementType::kF64;
+    const ElementType other =
+        type == ElementType::kC64 ? ElementType::kC128 : ElementType::kC64;
+    std::vector<Case> cases = {
+        {"negate", 1, type, type, ""},
+        {"conj", 1, type, type, ""},
+        {"real", 1, type, part, ""},
+        {"imag", 1, type, part, ""},
+        {"abs", 1, type, part, ""},
+        {"exponential", 1, type, type, ""},
+        {"add", 2, type, type, ""},
+        {"subtract", 2, type, type, ""},
+        {"multiply", 2, type, type, ""},
+        {"divide", 2, type, type, ""},
+        {"compare", 2, type, ElementType::kPred, ", direction=EQ"},
+        {"compare", 2, type, ElementType::kPred, ", direction=NE"},
+        {"convert", 1, type, other, ""},
+        {"convert", 1, type, part, ""},
+        {"convert", 1, type, ElementType::kPred, ""},
+        {"convert", 1, type, ElementType::kS32, ""},
+        {"convert", 1, part, type, ""},
+        {"convert", 1, ElementType::kS64, type, ""},
+        {"convert", 1, ElementType::kF16, type, ""},
+        {"complex", 2, part, type, ""}};
+    for (const Case& c : cases) {
+      SCOPED_TRACE(c.op + c.attributes + " " +
+                   std::string(ElementTypeName(c.in)) + " -> " +
+                   std::string(ElementTypeName(c.out)));
+      std::vector<Literal> args;
+      for (int i = 0; i < c.arity; ++i)
+        args.push_back(IsComplexType(c.in) ? ComplexEdges(c.in, i == 1)
+                                           : Edges(c.in, kElements, i == 1));
+      const std::string text =
+          Program(c.in, c.out, c.op, c.arity, c.attributes);
+      StatusOr<ProgramRun> plain = RunProgram(text, args, false);
+      ASSERT_TRUE(plain.ok()) << plain.status().message() << "\n" << text;
+      StatusOr<ProgramRun> generated = RunProgram(text, args, true);
+      ASSERT_TRUE(generated.ok()) << generated.status().message();
+      EXPECT_EQ(generated->generated_kernels, 1) << text;
+      const Literal& x = generated->results[0];
+      const Literal& y = plain->results[0];
+      // c64 exp: generated f32 exp, sin and cos where the C library's cexpf
+      // calls its own (a few units in the last place).
+      const bool approximate =
+          c.op == "exponential" && type == ElementType::kC64;
+      EXPECT_EQ(approximate ? FirstDifferenceWithin(Parts(x), Parts(y), 0x1p-20)
+                : IsComplexType(c.out) ? FirstDifference(Parts(x), Parts(y))
+                                       : FirstDifference(x, y),
+                "")
+          << text;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 40);
 }
 
 }  // namespace

@@ -192,17 +192,79 @@ ENTRY %main (x: u32[8192]) -> u32[8192] {
 TEST(CodegenFusion, UncoveredFusionFallsBackToEvaluator) {
   XFFI_SKIP_WITHOUT_CODEGEN();
   const std::string text = R"(HloModule m
-ENTRY %main (x: f32[60,60]) -> f32[64,64] {
+ENTRY %main (x: f32[60,60]) -> f32[60,60] {
   %x = f32[60,60] parameter(0)
   %e = f32[60,60] exponential(%x)
-  %zero = f32[] constant(0)
-  %p = f32[64,64] pad(%e, %zero), padding=2_2x2_2
-  ROOT %n = f32[64,64] negate(%p)
+  %g = f32[60,60] lgamma(%e)
+  ROOT %n = f32[60,60] negate(%g)
 }
 )";
   std::vector<Literal> args;
   args.push_back(RandomF32({60, 60}, 11));
   EXPECT_EQ(ExpectSameAsEvaluator(text, args), 0);
+}
+
+// Pad (edges, interior and a negative low edge), concatenate (three
+// operands, one a broadcast) and dynamic-slice (starts in range, past the
+// end and negative: clamped as XLA clamps them) in one fused loop each,
+// generated, against the evaluator (the generated exp and sin are within
+// a few ulp of its).
+TEST(CodegenFusion, PadConcatenateAndDynamicSlice) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string pad = R"(HloModule m
+ENTRY %main (x: f32[60,70], v: f32[]) -> f32[125,77] {
+  %x = f32[60,70] parameter(0)
+  %v = f32[] parameter(1)
+  %e = f32[60,70] exponential(%x)
+  %p = f32[125,77] pad(%e, %v), padding=3_3_1x-2_9
+  ROOT %n = f32[125,77] negate(%p)
+}
+)";
+  std::vector<Literal> pad_args;
+  pad_args.push_back(RandomF32({60, 70}, 21));
+  pad_args.push_back(RandomF32({}, 22));
+  EXPECT_EQ(ExpectSameAsEvaluator(pad, pad_args, 1e-6), 1);
+
+  const std::string concatenate = R"(HloModule m
+ENTRY %main (a: f32[40,30], b: f32[40,5], c: f32[40]) -> f32[40,57] {
+  %a = f32[40,30] parameter(0)
+  %b = f32[40,5] parameter(1)
+  %c = f32[40] parameter(2)
+  %sa = f32[40,30] sine(%a)
+  %cb = f32[40,22] broadcast(%c), dimensions={0}
+  %k = f32[40,57] concatenate(%sa, %b, %cb), dimensions={1}
+  ROOT %m = f32[40,57] multiply(%k, %k)
+}
+)";
+  std::vector<Literal> concatenate_args;
+  concatenate_args.push_back(RandomF32({40, 30}, 23));
+  concatenate_args.push_back(RandomF32({40, 5}, 24));
+  concatenate_args.push_back(RandomF32({40}, 25));
+  EXPECT_EQ(ExpectSameAsEvaluator(concatenate, concatenate_args, 1e-6), 1);
+
+  for (int32_t row : {0, 7, 100, -5}) {
+    SCOPED_TRACE("start row " + std::to_string(row));
+    const std::string dynamic_slice = R"(HloModule m
+ENTRY %main (x: f32[50,64], i: s32[], j: u32[]) -> f32[20,48] {
+  %x = f32[50,64] parameter(0)
+  %i = s32[] parameter(1)
+  %j = u32[] parameter(2)
+  %ji = s32[] convert(%j)
+  %d = f32[20,48] dynamic-slice(%x, %i, %ji), dynamic_slice_sizes={20,48}
+  ROOT %t = f32[20,48] tanh(%d)
+}
+)";
+    std::vector<Literal> args;
+    args.push_back(RandomF32({50, 64}, 26));
+    Literal i(Shape::Array(ElementType::kS32, {}));
+    *i.data<int32_t>() = row;
+    args.push_back(std::move(i));
+    Literal j(Shape::Array(ElementType::kU32, {}));
+    *j.data<uint32_t>() = static_cast<uint32_t>(row * 3);
+    args.push_back(std::move(j));
+    // The fusion, and the convert of a start index on its own.
+    EXPECT_EQ(ExpectSameAsEvaluator(dynamic_slice, args, 1e-6), 2);
+  }
 }
 
 // Outputs too small to split run whole; larger ones split by rows or

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -13,7 +14,9 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
+#include "cpu/codegen/complex_emitter.h"
 #include "cpu/codegen/ir_types.h"
+#include "cpu/codegen/math_emitter.h"
 
 namespace xffi::cpu::codegen {
 namespace {
@@ -90,6 +93,7 @@ class Emitter {
   // it was (a signalling NaN stays as it is, as a copy keeps it), else its
   // rounding.
   llvm::Value* Bits(ElementType type, llvm::Value* value) {
+    if (IsComplexType(type)) return value;  // stored part by part
     auto found = stored_bits_.find(value);
     if (found != stored_bits_.end() && type != ElementType::kPred &&
         found->second->getType() == StorageType(context_, type))
@@ -131,6 +135,7 @@ class Emitter {
   llvm::Value* FastTanh(llvm::Value* x);
   llvm::Value* FastExp(llvm::Value* x);
   llvm::Value* IndexMap(const Instruction& op, Index& index);
+  llvm::Value* ChoosingIndexMap(const Instruction& op, Index& index);
 
   llvm::Module& module_;
   llvm::LLVMContext& context_;
@@ -186,6 +191,17 @@ llvm::Value* Emitter::Load(const Instruction& op, llvm::Value* base,
   Index& at =
       op.shape().num_elements() == 1 ? (scalar = ScalarIndex(op)) : index;
   llvm::IRBuilder<>& b = at.invariant ? entry_ : *b_;
+  if (IsComplexType(type)) {
+    // Part by part: an interleaved pair of loads vectorises, a struct load
+    // does not.
+    llvm::Type* part = ComputeType(context_, ComplexPartType(type));
+    llvm::Value* first = b.CreateShl(Linear(at), 1);
+    llvm::Value* re =
+        b.CreateLoad(part, b.CreateInBoundsGEP(part, base, first));
+    llvm::Value* im = b.CreateLoad(
+        part, b.CreateInBoundsGEP(part, base, b.CreateOr(first, 1)));
+    return MakeComplex(b, storage, re, im);
+  }
   llvm::Value* address = b.CreateInBoundsGEP(storage, base, Linear(at));
   llvm::Value* bits = b.CreateLoad(storage, address);
   llvm::Value* value = FromStorage(b, type, bits);
@@ -198,6 +214,32 @@ llvm::Value* Emitter::Constant(const Instruction& op, Index& index) {
   llvm::Type* storage = StorageType(context_, type);
   const auto* bytes = static_cast<const char*>(op.literal.data());
   const size_t size = op.literal.size_bytes();
+  if (IsComplexType(type)) {
+    // The parts as an array of floats or doubles, twice as long.
+    const ElementType part_type = ComplexPartType(type);
+    llvm::Type* part = ComputeType(context_, part_type);
+    if (op.shape().num_elements() == 1) {
+      auto part_at = [&](size_t offset) -> llvm::Value* {
+        if (part_type == ElementType::kF32) {
+          float v;
+          std::memcpy(&v, bytes + offset, sizeof v);
+          return llvm::ConstantFP::get(part, v);
+        }
+        double v;
+        std::memcpy(&v, bytes + offset, sizeof v);
+        return llvm::ConstantFP::get(part, v);
+      };
+      const size_t half = ElementByteSize(part_type);
+      return MakeComplex(entry_, storage, part_at(0), part_at(half));
+    }
+    auto* data = llvm::ConstantDataArray::getRaw(
+        llvm::StringRef(bytes, size), 2 * op.shape().num_elements(), part);
+    auto* global = new llvm::GlobalVariable(
+        module_, data->getType(), /*isConstant=*/true,
+        llvm::GlobalValue::PrivateLinkage, data, "constant");
+    global->setAlignment(llvm::Align(64));
+    return Load(op, global, index);
+  }
   if (op.shape().num_elements() == 1) {
     llvm::Constant* bits = nullptr;
     const int width = static_cast<int>(ElementByteSize(type));
@@ -274,6 +316,10 @@ llvm::Value* Emitter::ValueAt(const Instruction& op, Index& index) {
              op.opcode() == Opcode::kSlice || op.opcode() == Opcode::kReverse ||
              op.opcode() == Opcode::kCopy) {
     result = IndexMap(op, index);
+  } else if (op.opcode() == Opcode::kConcatenate ||
+             op.opcode() == Opcode::kPad ||
+             op.opcode() == Opcode::kDynamicSlice) {
+    result = ChoosingIndexMap(op, index);
   } else {
     // Elementwise: every operand's type must be covered too.
     std::vector<llvm::Value*> operands;
@@ -284,6 +330,19 @@ llvm::Value* Emitter::ValueAt(const Instruction& op, Index& index) {
     }
     llvm::IRBuilder<>& b = *b_;
     nanos_ += IsMathCall(op.opcode()) ? kMathCallNanos : kSimpleOpNanos;
+    const bool complex =
+        IsComplexType(type) ||
+        std::any_of(op.operands().begin(), op.operands().end(),
+                    [](const Instruction* operand) {
+                      return IsComplexType(operand->shape().element_type());
+                    });
+    if (complex && op.opcode() != Opcode::kConvert) {
+      std::string why;
+      result = EmitComplexOp(
+          b, module_, op, operands, /*may_branch=*/b_ != &entry_,
+          [this](llvm::Value* x) { return FastExp(x); }, &why);
+      return result != nullptr ? result : Decline(op, why);
+    }
     switch (op.opcode()) {
       case Opcode::kSelect:
         result = b.CreateSelect(operands[0], operands[1], operands[2]);
@@ -392,16 +451,7 @@ llvm::Value* Emitter::MathCall(const char* name,
   llvm::Type* type = args[0]->getType();
   std::string symbol = name;
   if (type->isFloatTy()) symbol += "f";
-  std::vector<llvm::Type*> params(args.size(), type);
-  llvm::FunctionCallee callee = module_.getOrInsertFunction(
-      symbol, llvm::FunctionType::get(type, params, false));
-  if (auto* f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
-    // As clang's -fno-math-errno: pure, so the vectoriser may take it.
-    f->setDoesNotThrow();
-    f->setDoesNotAccessMemory();
-    f->setWillReturn();
-  }
-  return b_->CreateCall(callee, args);
+  return CallPure(*b_, module_, symbol, type, std::move(args));
 }
 
 // tanh of a float as XLA:CPU computes it (Eigen's rational approximation,
@@ -464,15 +514,8 @@ llvm::Value* Emitter::FastExp(llvm::Value* x) {
     p = b.CreateFAdd(b.CreateFMul(p, r), c(kPoly[i]));
   llvm::Value* y =
       b.CreateFAdd(b.CreateFAdd(b.CreateFMul(p, b.CreateFMul(r, r)), r), c(1));
-  // 2^n = 2^half * 2^(n - half), each a normal float for n in [-159, 130].
-  llvm::Value* k = b.CreateFPToSI(n, i32);
-  llvm::Value* half = b.CreateAShr(k, 1);
-  auto power = [&](llvm::Value* e) {
-    return b.CreateBitCast(
-        b.CreateShl(b.CreateAdd(e, llvm::ConstantInt::get(i32, 127)), 23), t);
-  };
-  llvm::Value* result =
-      b.CreateFMul(b.CreateFMul(y, power(half)), power(b.CreateSub(k, half)));
+  // 2^n for n in [-159, 130], rounding once.
+  llvm::Value* result = TimesPowerOfTwo(b, y, b.CreateFPToSI(n, i32));
   return b.CreateSelect(nan, x, result);
 }
 
@@ -506,8 +549,14 @@ llvm::Value* Emitter::Maximum(ElementType type, llvm::Value* a, llvm::Value* c,
 llvm::Value* Emitter::Convert(ElementType from, ElementType to,
                               llvm::Value* x) {
   llvm::IRBuilder<>& b = *b_;
-  llvm::Type* target = ComputeType(context_, to);
   if (from == to) return x;
+  if (IsComplexType(from) || IsComplexType(to)) {
+    return EmitComplexConvert(
+        b, from, to, x, [this](ElementType f, ElementType t, llvm::Value* v) {
+          return Convert(f, t, v);
+        });
+  }
+  llvm::Type* target = ComputeType(context_, to);
   if (to == ElementType::kPred) {
     // Through an addition: under DAZ a subnormal is zero, and only
     // arithmetic reads it so (a widened f16/bf16 compares by its bits).
@@ -617,16 +666,17 @@ llvm::Value* Emitter::Unary(const Instruction& op, llvm::Value* x) {
     case Opcode::kRsqrt:
       return b.CreateFDiv(fp(1), Intrinsic(llvm::Intrinsic::sqrt, {x}));
     case Opcode::kExp:
-      return t->isFloatTy() ? FastExp(x) : Intrinsic(llvm::Intrinsic::exp, {x});
+      return t->isFloatTy() ? FastExp(x) : EmitExpF64(b, module_, x);
     case Opcode::kLog:
       // libm's log classifies its argument by its bits, which DAZ leaves
-      // alone: adding zero flushes a subnormal first, as the template
+      // alone: the emitted logs flush a subnormal first, as the template
       // kernel does (log(-1e-40) is -inf under XLA:CPU, not NaN).
-      return Intrinsic(llvm::Intrinsic::log, {b.CreateFAdd(x, fp(0))});
+      return t->isFloatTy() ? EmitLogF32(b, module_, x)
+                            : EmitLogF64(b, module_, x);
     case Opcode::kSin:
-      return Intrinsic(llvm::Intrinsic::sin, {x});
     case Opcode::kCos:
-      return Intrinsic(llvm::Intrinsic::cos, {x});
+      return EmitSinCos(b, module_, x, op.opcode() == Opcode::kCos,
+                        /*may_branch=*/b_ != &entry_);
     case Opcode::kLogistic: {
       llvm::Value* minus = b.CreateFNeg(x);
       return b.CreateFDiv(
@@ -652,11 +702,16 @@ llvm::Value* Emitter::Unary(const Instruction& op, llvm::Value* x) {
     case Opcode::kImag:
       return fp(0);
     case Opcode::kExpm1:
-      return MathCall("expm1", {x});
+      return t->isFloatTy() ? MathCall("expm1", {x})
+                            : EmitExpm1F64(b, module_, x);
     case Opcode::kLog1p:
-      return MathCall("log1p", {x});
+      return t->isFloatTy() ? EmitLog1pF32(b, module_, x)
+                            : EmitLog1pF64(b, module_, x);
     case Opcode::kTanh:
-      return t->isFloatTy() ? FastTanh(x) : MathCall("tanh", {x});
+      return t->isFloatTy() ? FastTanh(x) : EmitTanhF64(b, module_, x);
+    case Opcode::kErfInv:
+      return t->isFloatTy() ? EmitErfInvF32(b, module_, x)
+                            : MathCall("xffi_erf_inv_f64", {x});
     case Opcode::kTan:
       return MathCall("tan", {x});
     case Opcode::kCbrt:
@@ -871,6 +926,111 @@ llvm::Value* Emitter::Compare(const Instruction& op, llvm::Value* a,
                       a, c);
 }
 
+// Index maps that choose between values (concatenate: the operand whose
+// range holds the coordinate; pad: the operand or the padding value) or
+// move by values known only at run time (dynamic-slice: start indices,
+// clamped as XLA clamps them so the slice stays inside the operand). Every
+// candidate is read at a coordinate clamped into its operand, so no load
+// leaves its buffer, and the choice is a select: the loop stays
+// vectorisable.
+llvm::Value* Emitter::ChoosingIndexMap(const Instruction& op, Index& index) {
+  const std::vector<llvm::Value*>& coords = Coords(index);
+  llvm::IRBuilder<>& b = index.invariant ? entry_ : *b_;
+  auto clamp = [&](llvm::Value* v, int64_t high) {
+    v = b.CreateSelect(b.CreateICmpSLT(v, b.getInt64(0)), b.getInt64(0), v);
+    return b.CreateSelect(b.CreateICmpSGT(v, b.getInt64(high)),
+                          b.getInt64(high), v);
+  };
+  auto at = [&](const Instruction& operand,
+                std::vector<llvm::Value*> operand_coords) -> llvm::Value* {
+    if (operand.shape().num_elements() == 1) {
+      Index scalar = ScalarIndex(operand);
+      return Value(operand, scalar);
+    }
+    Index mapped;
+    mapped.dims = &operand.shape().dims();
+    mapped.invariant = index.invariant;
+    mapped.coords = std::move(operand_coords);
+    return Value(operand, mapped);
+  };
+  nanos_ += kSimpleOpNanos;
+  if (op.opcode() == Opcode::kConcatenate) {
+    const auto d = static_cast<size_t>(op.dimensions[0]);
+    llvm::Value* result = nullptr;
+    int64_t offset = 0;
+    for (int64_t k = 0; k < op.operand_count(); ++k) {
+      const Instruction& operand = *op.operand(k);
+      const int64_t size = operand.shape().dims()[d];
+      if (size == 0) continue;
+      std::vector<llvm::Value*> operand_coords = coords;
+      operand_coords[d] =
+          clamp(b.CreateSub(coords[d], b.getInt64(offset)), size - 1);
+      llvm::Value* value = at(operand, operand_coords);
+      if (value == nullptr) return nullptr;
+      // Later operands take over from their offset on.
+      result =
+          result == nullptr
+              ? value
+              : b.CreateSelect(b.CreateICmpSGE(coords[d], b.getInt64(offset)),
+                               value, result);
+      offset += size;
+    }
+    if (result == nullptr) return Decline(op, "every operand is empty");
+    return result;
+  }
+  const Instruction& operand = *op.operand(0);
+  const std::vector<int64_t>& in_dims = operand.shape().dims();
+  std::vector<llvm::Value*> operand_coords(in_dims.size(), nullptr);
+  if (op.opcode() == Opcode::kPad) {
+    llvm::Value* inside = b.getTrue();
+    for (size_t j = 0; j < in_dims.size(); ++j) {
+      const PadDimension& pad = op.padding[j];
+      const int64_t step = pad.interior + 1;
+      llvm::Value* t = b.CreateSub(coords[j], b.getInt64(pad.low));
+      llvm::Value* nonnegative = b.CreateICmpSGE(t, b.getInt64(0));
+      llvm::Value* safe = b.CreateSelect(nonnegative, t, b.getInt64(0));
+      llvm::Value* q = step == 1 ? safe : b.CreateUDiv(safe, b.getInt64(step));
+      inside = b.CreateAnd(inside, nonnegative);
+      if (step != 1)
+        inside = b.CreateAnd(
+            inside, b.CreateICmpEQ(b.CreateURem(safe, b.getInt64(step)),
+                                   b.getInt64(0)));
+      inside = b.CreateAnd(inside, b.CreateICmpSLT(q, b.getInt64(in_dims[j])));
+      operand_coords[j] = clamp(q, std::max<int64_t>(in_dims[j] - 1, 0));
+    }
+    Index scalar = ScalarIndex(*op.operand(1));
+    llvm::Value* padding = Value(*op.operand(1), scalar);
+    if (padding == nullptr) return nullptr;
+    if (operand.shape().num_elements() == 0) return padding;
+    llvm::Value* value = at(operand, operand_coords);
+    if (value == nullptr) return nullptr;
+    return b.CreateSelect(inside, value, padding);
+  }
+  // dynamic-slice
+  for (size_t j = 0; j < in_dims.size(); ++j) {
+    const Instruction& start_op = *op.operand(static_cast<int64_t>(j) + 1);
+    const ElementType start_type = start_op.shape().element_type();
+    if (!IsIntegerType(start_type))
+      return Decline(op, "start indices are not integers");
+    Index scalar = ScalarIndex(start_op);
+    llvm::Value* start = Value(start_op, scalar);
+    if (start == nullptr) return nullptr;
+    // Before the loop: the start is the same for every element.
+    start = IsSignedType(start_type)
+                ? entry_.CreateSExtOrTrunc(start, entry_.getInt64Ty())
+                : entry_.CreateZExtOrTrunc(start, entry_.getInt64Ty());
+    const int64_t size = op.dynamic_slice_sizes[j];
+    llvm::Value* low =
+        entry_.CreateSelect(entry_.CreateICmpSLT(start, entry_.getInt64(0)),
+                            entry_.getInt64(0), start);
+    llvm::Value* clamped = entry_.CreateSelect(
+        entry_.CreateICmpSGT(low, entry_.getInt64(in_dims[j] - size)),
+        entry_.getInt64(in_dims[j] - size), low);
+    operand_coords[j] = b.CreateAdd(coords[j], clamped);
+  }
+  return at(operand, operand_coords);
+}
+
 // Whether every value `op` reaches is read at the output's linear index
 // (so the kernel can be one flat loop).
 bool ReachedLinearly(const Instruction& op,
@@ -884,6 +1044,9 @@ bool ReachedLinearly(const Instruction& op,
     case Opcode::kTranspose:
     case Opcode::kSlice:
     case Opcode::kReverse:
+    case Opcode::kConcatenate:
+    case Opcode::kPad:
+    case Opcode::kDynamicSlice:
       return false;
     case Opcode::kBroadcast:
       if (op.operand(0)->shape().num_elements() != 1 &&
@@ -1013,8 +1176,18 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
   }
   const ElementType out_type = shape.element_type();
   llvm::Type* storage = StorageType(context, out_type);
-  body.CreateStore(emitter.Bits(out_type, value),
-                   body.CreateInBoundsGEP(storage, out, index.linear));
+  if (IsComplexType(out_type)) {
+    llvm::Type* part = ComputeType(context, ComplexPartType(out_type));
+    llvm::Value* first = body.CreateShl(index.linear, 1);
+    body.CreateStore(RealPart(body, value),
+                     body.CreateInBoundsGEP(part, out, first));
+    body.CreateStore(
+        ImagPart(body, value),
+        body.CreateInBoundsGEP(part, out, body.CreateOr(first, 1)));
+  } else {
+    body.CreateStore(emitter.Bits(out_type, value),
+                     body.CreateInBoundsGEP(storage, out, index.linear));
+  }
   if (!flat) {
     llvm::Value* next_minor = body.CreateAdd(inner_phi, body.getInt64(1));
     inner_phi->addIncoming(next_minor, body.GetInsertBlock());

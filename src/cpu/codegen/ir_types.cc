@@ -17,6 +17,8 @@ bool IsCodegenType(ElementType type) {
     case ElementType::kBF16:
     case ElementType::kF32:
     case ElementType::kF64:
+    case ElementType::kC64:
+    case ElementType::kC128:
       return true;
     default:
       return false;
@@ -73,6 +75,12 @@ llvm::Type* StorageType(llvm::LLVMContext& context, ElementType type) {
 }
 
 llvm::Type* ComputeType(llvm::LLVMContext& context, ElementType type) {
+  if (type == ElementType::kC64 || type == ElementType::kC128) {
+    llvm::Type* part = type == ElementType::kC128
+                           ? llvm::Type::getDoubleTy(context)
+                           : llvm::Type::getFloatTy(context);
+    return llvm::StructType::get(context, {part, part});
+  }
   if (type == ElementType::kF64) return llvm::Type::getDoubleTy(context);
   if (IsFloatType(type)) return llvm::Type::getFloatTy(context);
   return llvm::Type::getIntNTy(context,

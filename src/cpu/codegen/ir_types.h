@@ -5,9 +5,10 @@
 // the template kernels: pred is a byte in memory and an i1 in registers; f16
 // and bf16 are 16-bit patterns in memory and floats in registers, rounded
 // back to their precision after every op (XLA:CPU's float normalisation);
-// the other integer and float types are themselves. Code generation covers
-// these types; the rest (complex, the f8 family, sub-byte integers) stay
-// with the template kernels.
+// the other integer and float types are themselves; c64 and c128 are
+// structs {re, im} in registers, two parts in memory (complex_emitter.h).
+// Code generation covers these types; the rest (the f8 family, sub-byte
+// integers) stay with the template kernels.
 //
 // Every function here takes scalars or vectors of them alike.
 #ifndef XFFI_SRC_CPU_CODEGEN_IR_TYPES_H_
@@ -18,7 +19,7 @@
 
 namespace xffi::cpu::codegen {
 
-// pred, s8..s64, u8..u64, f16, bf16, f32, f64.
+// pred, s8..s64, u8..u64, f16, bf16, f32, f64, c64, c128.
 bool IsCodegenType(ElementType type);
 bool IsFloatType(ElementType type);    // f16, bf16, f32, f64
 bool IsIntegerType(ElementType type);  // s8..u64 (not pred)

@@ -1,5 +1,6 @@
 // The process-wide ORC LLJIT and the optimisation pipeline.
 #include "cpu/codegen/jit.h"
+#include "cpu/codegen/half_compares.h"
 
 #include <atomic>
 #include <chrono>
@@ -168,6 +169,7 @@ StatusOr<std::shared_ptr<JitModule>> Jit::Compile(
                        : llvm::OptimizationLevel::O2);
     pipeline.run(*module, modules);
   }
+  WidenHalfVectorCompares(*module);
   if (times != nullptr) times->optimize_seconds = SecondsSince(start);
   if (!dump_dir.empty()) {
     WriteFile(base + ".opt.ll", ModuleText(*module));

@@ -2,6 +2,9 @@
 // vector approximation, and xffi's own special functions. Bound by address,
 // so the JIT never depends on which libraries the process happened to load.
 #include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstring>
 
 #include "cpu/codegen/jit.h"
 #include "cpu/math_functions.h"
@@ -17,6 +20,27 @@ using D2 = double (*)(double, double);
 template <typename Fn>
 void* Address(Fn fn) {
   return reinterpret_cast<void*>(fn);
+}
+
+// What the template kernels leave to the C library for complex values,
+// for kernels that call it per element: exp (cexp) and c64 division
+// (__divsc3, as std::complex's operator/ compiles). A c64 result comes back
+// as its 8 bytes in an integer register: a call returning a scalar is one
+// the loop vectoriser can predicate, one returning <2 x float> is not.
+uint64_t PackC64(std::complex<float> z) {
+  uint64_t bits;
+  static_assert(sizeof z == sizeof bits);
+  std::memcpy(&bits, &z, sizeof bits);
+  return bits;
+}
+uint64_t ExpC64(float re, float im) {
+  return PackC64(std::exp(std::complex<float>(re, im)));
+}
+uint64_t DivideC64(float a, float b, float c, float d) {
+  return PackC64(std::complex<float>(a, b) / std::complex<float>(c, d));
+}
+std::complex<double> ExpC128(double re, double im) {
+  return std::exp(std::complex<double>(re, im));
 }
 
 }  // namespace
@@ -51,6 +75,9 @@ const std::vector<std::pair<std::string, void*>>& Jit::RuntimeSymbols() {
       {"xffi_lgamma_f64", Address(static_cast<D1>(&cpu::Lgamma))},
       {"xffi_digamma_f32", Address(static_cast<F1>(&cpu::Digamma))},
       {"xffi_digamma_f64", Address(static_cast<D1>(&cpu::Digamma))},
+      {"xffi_exp_c64", Address(&ExpC64)},
+      {"xffi_divide_c64", Address(&DivideC64)},
+      {"xffi_exp_c128", Address(&ExpC128)},
   };
   return symbols;
 }

@@ -1,0 +1,72 @@
+// xffi: transcendental functions as plain LLVM IR, so loops of them
+// vectorise where a libm call per element would not.
+//
+// Each function takes a float or double value (scalar or vector) and
+// returns the function's value of the same type. Every element runs the same
+// code wherever it falls in a loop (the vector body and the scalar remainder
+// agree), so results do not depend on how a loop is split across threads.
+// Largest distance from glibc's libm (what the template kernels call) over
+// a dense sweep of every binade, measured by test_codegen_elementwise
+// (EmittedMathWithinStatedUlpsOfLibm):
+//   f32 log, log1p, sin, cos: 1 ulp (computed in double, rounded once);
+//   f32 erf_inv (cpu::ErfInv's polynomials over this log1p): 2 ulp;
+//   f64 exp: 1 ulp; log, sin, cos, expm1: 2 ulp; log1p, tanh: 3 ulp.
+// NaN, infinities, -0, zeros and the domain edges give exactly libm's
+// results. sin/cos beyond |x| = 2^20 (where the reduction by pi/2 needs
+// more than double precision) call libm for those elements only, in a
+// branch the vectoriser predicates per lane.
+#ifndef XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
+#define XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
+
+#include <string>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+
+namespace llvm {
+class Module;
+}
+
+namespace xffi::cpu::codegen {
+
+// A call of `name`, a pure function of the C library or the runtime
+// (runtime_symbols.cc), declared as clang's -fno-math-errno does: no memory
+// access, no unwinding, so the optimiser may move and the vectoriser
+// predicate it.
+llvm::Value* CallPure(llvm::IRBuilder<>& b, llvm::Module& module,
+                      const std::string& name, llvm::Type* result,
+                      std::vector<llvm::Value*> args);
+
+// y * 2^k for a float or double y and an integer k (of the float's width)
+// in [-2 max_exponent, 2 max_exponent]: applied in two halves, each a normal
+// power of two, so a result that overflows, or is subnormal, rounds once.
+llvm::Value* TimesPowerOfTwo(llvm::IRBuilder<>& b, llvm::Value* y,
+                             llvm::Value* k);
+
+llvm::Value* EmitLogF32(llvm::IRBuilder<>& b, llvm::Module& module,
+                        llvm::Value* x);
+llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& module,
+                          llvm::Value* x);
+// A scalar `x` only. `may_branch`: whether the builder may split its block
+// for the large arguments' libm call (false before a loop: then the value
+// is libm's).
+// f32 or f64.
+llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
+                        llvm::Value* x, bool cosine, bool may_branch);
+// cpu::ErfInv(float)'s polynomials over the log1p above.
+llvm::Value* EmitErfInvF32(llvm::IRBuilder<>& b, llvm::Module& module,
+                           llvm::Value* y);
+llvm::Value* EmitExpF64(llvm::IRBuilder<>& b, llvm::Module& module,
+                        llvm::Value* x);
+llvm::Value* EmitLogF64(llvm::IRBuilder<>& b, llvm::Module& module,
+                        llvm::Value* x);
+llvm::Value* EmitExpm1F64(llvm::IRBuilder<>& b, llvm::Module& module,
+                          llvm::Value* x);
+llvm::Value* EmitLog1pF64(llvm::IRBuilder<>& b, llvm::Module& module,
+                          llvm::Value* x);
+llvm::Value* EmitTanhF64(llvm::IRBuilder<>& b, llvm::Module& module,
+                         llvm::Value* x);
+
+}  // namespace xffi::cpu::codegen
+
+#endif  // XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
