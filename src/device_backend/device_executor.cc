@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/backend_util.h"
 #include "compiler/buffer_assignment.h"
 #include "compiler/in_place.h"
 #include "device/graph_cache.h"
@@ -51,19 +52,11 @@ Status AtOp(const Instruction& op, Status status) {
                 "at " + op.location().ToString() + ": " + status.message());
 }
 
-std::vector<BufferId> Flatten(const std::vector<std::vector<BufferId>>& lists,
-                              size_t first = 0) {
-  std::vector<BufferId> flat;
-  for (size_t i = first; i < lists.size(); ++i)
-    flat.insert(flat.end(), lists[i].begin(), lists[i].end());
-  return flat;
-}
-
-std::vector<size_t> LeafSizes(const Shape& shape) {
-  std::vector<size_t> sizes;
-  for (const Shape* leaf : shape.Leaves()) sizes.push_back(leaf->byte_size());
-  return sizes;
-}
+using compiler::CustomCallSite;
+using compiler::FlattenBuffers;
+using compiler::LeafByteSizes;
+using compiler::RunsNothing;
+using compiler::SameTypesAndDims;
 
 template <typename Pointer>
 void Resolve(const std::vector<BufferId>& ids, void* const* addresses,
@@ -183,48 +176,33 @@ class WhileThunk : public Thunk {
   std::vector<const void*> current_;
 };
 
-std::string Site(const Instruction& op) {
-  return "custom call '" + op.custom_call.target + "' at " +
-         op.location().ToString();
-}
-
 // Waits for the work a custom call enqueued, so that its asynchronous
 // failure names the target.
 Status CompleteCustomCall(RunEnv& env, const Instruction& op) {
   if (env.capturing) return Status::Ok();  // errors surface at the replay
   Status completed = env.stream.Synchronize();
   if (completed.ok()) return completed;
-  return Status(
-      completed.code(),
-      Site(op) + ": its work on the device failed: " + completed.message());
+  return Status(completed.code(),
+                CustomCallSite(op) +
+                    ": its work on the device failed: " + completed.message());
 }
 
 // The operand leaves, then the result leaves, of a custom call.
 struct CustomCallLeaves {
   std::vector<BufferId> operands, results;
-  std::vector<const Shape*> operand_shapes, result_shapes;
 
-  CustomCallLeaves(const Instruction& op, const InstructionBuffers& buffers) {
-    for (int64_t i = 0; i < op.operand_count(); ++i) {
-      std::vector<const Shape*> shapes = op.operand(i)->shape().Leaves();
-      for (size_t j = 0; j < shapes.size(); ++j) {
-        operands.push_back(buffers.operands[static_cast<size_t>(i)][j]);
-        operand_shapes.push_back(shapes[j]);
-      }
-    }
-    std::vector<const Shape*> shapes = op.shape().Leaves();
-    for (size_t r = 0; r < shapes.size(); ++r) {
-      results.push_back(buffers.leaves[r]);
-      result_shapes.push_back(shapes[r]);
-    }
-  }
+  explicit CustomCallLeaves(const InstructionBuffers& buffers)
+      : operands(FlattenBuffers(buffers.operands)), results(buffers.leaves) {}
 };
 
 class FfiCallThunk : public Thunk {
  public:
   FfiCallThunk(const Instruction& op, const InstructionBuffers& buffers,
                const HandlerRecord& record)
-      : op_(op), leaves_(op, buffers), record_(record), frame_(BuildFrame()) {}
+      : op_(op),
+        leaves_(buffers),
+        record_(record),
+        frame_(compiler::BuildCustomCallFrame(op)) {}
 
   Status Run(RunEnv& env, void* const* addresses) override {
     for (size_t i = 0; i < leaves_.operands.size(); ++i)
@@ -245,26 +223,6 @@ class FfiCallThunk : public Thunk {
   }
 
  private:
-  CallFrame BuildFrame() const {
-    CallFrameBuilder builder;
-    for (const Shape* shape : leaves_.operand_shapes) {
-      if (shape->IsArray())
-        builder.Arg(static_cast<void*>(nullptr),
-                    ToFfiDataType(shape->element_type()), shape->dims());
-      else
-        builder.TokenArg();
-    }
-    for (const Shape* shape : leaves_.result_shapes) {
-      if (shape->IsArray())
-        builder.Ret(static_cast<void*>(nullptr),
-                    ToFfiDataType(shape->element_type()), shape->dims());
-      else
-        builder.TokenRet();
-    }
-    builder.Attrs(op_.custom_call.attributes);
-    return builder.Build();
-  }
-
   Status Call(RunEnv& env, XLA_FFI_ExecutionStage stage) {
     CallOptions options;
     options.stage = stage;
@@ -278,8 +236,8 @@ class FfiCallThunk : public Thunk {
     std::string when = stage == XLA_FFI_ExecutionStage_EXECUTE
                            ? ""
                            : " in stage " + ExecutionStageName(stage);
-    return Status(status.code(),
-                  Site(op_) + " failed" + when + ": " + status.message());
+    return Status(status.code(), CustomCallSite(op_) + " failed" + when + ": " +
+                                     status.message());
   }
 
   const Instruction& op_;
@@ -290,16 +248,6 @@ class FfiCallThunk : public Thunk {
   int stages_done_ = 0;
 };
 
-LegacyShape ToLegacyShape(const Shape& shape) {
-  if (shape.IsTuple()) {
-    std::vector<LegacyShape> elements;
-    for (const Shape& element : shape.tuple_shapes())
-      elements.push_back(ToLegacyShape(element));
-    return LegacyShape::Tuple(std::move(elements));
-  }
-  return shape.IsToken() ? LegacyShape::Token() : LegacyShape::Array();
-}
-
 // XLA's GPU convention: (stream, buffers, opaque, opaque_len[, status]),
 // operand leaves then result leaves, tokens as null.
 class LegacyCallThunk : public Thunk {
@@ -307,11 +255,11 @@ class LegacyCallThunk : public Thunk {
   LegacyCallThunk(const Instruction& op, const InstructionBuffers& buffers,
                   const LegacyTargetRecord& target)
       : op_(op),
-        leaves_(op, buffers),
+        leaves_(buffers),
         target_(target),
         version_(static_cast<LegacyApiVersion>(
             static_cast<int>(op.custom_call.api_version))),
-        frame_(BuildFrame(op)) {
+        frame_(compiler::BuildLegacyCallFrame(op, Platform::kCuda)) {
     frame_.set_opaque(op.custom_call.opaque);
   }
 
@@ -329,19 +277,12 @@ class LegacyCallThunk : public Thunk {
     frame_.set_stream(env.stream.native_handle());
     Status status = CallLegacyTarget(target_, version_, frame_);
     if (!status.ok())
-      return Status(status.code(), Site(op_) + " failed: " + status.message());
+      return Status(status.code(),
+                    CustomCallSite(op_) + " failed: " + status.message());
     return CompleteCustomCall(env, op_);
   }
 
  private:
-  static LegacyCallFrame BuildFrame(const Instruction& op) {
-    std::vector<LegacyShape> operands;
-    for (const Instruction* operand : op.operands())
-      operands.push_back(ToLegacyShape(operand->shape()));
-    return LegacyCallFrame::Create(Platform::kCuda, operands,
-                                   ToLegacyShape(op.shape()));
-  }
-
   const Instruction& op_;
   CustomCallLeaves leaves_;
   const LegacyTargetRecord& target_;
@@ -352,7 +293,6 @@ class LegacyCallThunk : public Thunk {
 StatusOr<std::unique_ptr<Thunk>> MakeCustomCallThunk(
     const Instruction& op, const InstructionBuffers& buffers,
     std::string* not_capturable) {
-  const CustomCallConfig& config = op.custom_call;
   // The CPU relayouts into a layout a target asks for; the device backend
   // has no relayout kernel yet.
   for (BufferId scratch : buffers.temps)
@@ -360,51 +300,20 @@ StatusOr<std::unique_ptr<Thunk>> MakeCustomCallThunk(
       return Unsupported(op,
                          "operand or result layouts other than row-major are "
                          "not implemented for custom calls");
-  const bool typed = config.api_version == CustomCallApiVersion::kTypedFfi ||
-                     !config.attributes.empty();
-  if (typed) {
-    StatusOr<const HandlerRecord*> record = FindHandler(config.target, "CUDA");
-    if (!record.ok())
-      return Status(record.status().code(),
-                    Site(op) + ": " + record.status().message());
-    if (((*record)->traits &
+  StatusOr<compiler::CustomCallTarget> target =
+      compiler::ResolveCustomCall(op, Platform::kCuda);
+  if (!target.ok()) return target.status();
+  if (target->handler != nullptr) {
+    if ((target->handler->traits &
          XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE) == 0)
-      *not_capturable = Site(op) + " is not COMMAND_BUFFER_COMPATIBLE";
-    return std::unique_ptr<Thunk>(new FfiCallThunk(op, buffers, **record));
+      *not_capturable =
+          CustomCallSite(op) + " is not COMMAND_BUFFER_COMPATIBLE";
+    return std::unique_ptr<Thunk>(
+        new FfiCallThunk(op, buffers, *target->handler));
   }
-  const int version = static_cast<int>(config.api_version);
-  if (version < 0 || version > 3)
-    return InvalidArgument(Site(op) + ": api_version " +
-                           std::to_string(version) + " is not one of 0-4");
-  StatusOr<const LegacyTargetRecord*> target =
-      FindLegacyTarget(config.target, "CUDA");
-  if (!target.ok())
-    return Status(target.status().code(),
-                  Site(op) + ": " + target.status().message());
-  if (!LegacyVersionsCompatible(Platform::kCuda, (*target)->api_version,
-                                static_cast<LegacyApiVersion>(version)))
-    return FailedPrecondition(
-        Site(op) + " uses API version " +
-        std::string(
-            LegacyApiVersionName(static_cast<LegacyApiVersion>(version))) +
-        " but the target was registered as " +
-        std::string(LegacyApiVersionName((*target)->api_version)));
-  *not_capturable = Site(op) + " is a legacy target";
-  return std::unique_ptr<Thunk>(new LegacyCallThunk(op, buffers, **target));
-}
-
-bool RunsNothing(Opcode opcode) {
-  switch (opcode) {
-    case Opcode::kParameter:
-    case Opcode::kConstant:
-    case Opcode::kTuple:
-    case Opcode::kGetTupleElement:
-    case Opcode::kOptimizationBarrier:
-    case Opcode::kAfterAll:
-      return true;
-    default:
-      return false;
-  }
+  *not_capturable = CustomCallSite(op) + " is a legacy target";
+  return std::unique_ptr<Thunk>(
+      new LegacyCallThunk(op, buffers, *target->legacy));
 }
 
 // Offsets in the executable's one device allocation.
@@ -527,8 +436,8 @@ class DeviceComputation {
     switch (op.opcode()) {
       case Opcode::kCopy: {
         std::vector<BufferCopy> copies;
-        std::vector<BufferId> from = Flatten(buffers.operands);
-        std::vector<size_t> sizes = LeafSizes(op.shape());
+        std::vector<BufferId> from = FlattenBuffers(buffers.operands);
+        std::vector<size_t> sizes = LeafByteSizes(op.shape());
         for (size_t i = 0; i < buffers.leaves.size(); ++i)
           if (buffers.leaves[i] != kNoBuffer && buffers.leaves[i] != from[i])
             copies.push_back({from[i], buffers.leaves[i], sizes[i]});
@@ -540,7 +449,7 @@ class DeviceComputation {
       // element; any other fusion runs as the call of its fused
       // computation, one kernel per op.
       case Opcode::kFusion: {
-        std::vector<BufferId> operands = Flatten(buffers.operands);
+        std::vector<BufferId> operands = FlattenBuffers(buffers.operands);
         if (operands.size() == static_cast<size_t>(op.operand_count()) &&
             buffers.leaves.size() == 1 && buffers.leaves[0] != kNoBuffer) {
           if (std::optional<Launcher> fused =
@@ -558,7 +467,7 @@ class DeviceComputation {
             env.Get(op.called_computations()[0]);
         if (!callee.ok()) return callee.status();
         thunks_.push_back(std::make_unique<CallThunk>(
-            *callee, Flatten(buffers.operands), buffers.leaves));
+            *callee, FlattenBuffers(buffers.operands), buffers.leaves));
         return Status::Ok();
       }
       case Opcode::kConditional: {
@@ -590,7 +499,7 @@ class DeviceComputation {
                                    buffers.temps.begin() + n);
         thunks_.push_back(std::make_unique<WhileThunk>(
             op, *condition, *body, buffers.leaves, std::move(next),
-            buffers.temps[n], LeafSizes(op.shape())));
+            buffers.temps[n], LeafByteSizes(op.shape())));
         return Status::Ok();
       }
       case Opcode::kCustomCall: {
@@ -693,15 +602,6 @@ Status WhileThunk::Run(RunEnv& env, void* const* addresses) {
             env.stream.CopyDeviceToDevice(a_[i], b_[i], sizes_[i]));
   }
   return Status::Ok();
-}
-
-bool SameTypesAndDims(const Shape& a, const Shape& b) {
-  if (a.element_type() != b.element_type()) return false;
-  if (!a.IsTuple()) return a.dims() == b.dims();
-  if (a.tuple_size() != b.tuple_size()) return false;
-  for (int64_t i = 0; i < a.tuple_size(); ++i)
-    if (!SameTypesAndDims(a.tuple_shape(i), b.tuple_shape(i))) return false;
-  return true;
 }
 
 class DeviceExecutable : public Executable {
@@ -825,8 +725,10 @@ class DeviceExecutable : public Executable {
     for (size_t i = 0; i < result_leaves.size(); ++i)
       if (result_leaves[i] == nullptr && result_leaves_[i]->byte_size())
         return InvalidArgument("result leaf " + std::to_string(i) + " is null");
-    return Run({argument_leaves.begin(), argument_leaves.end()},
-               {result_leaves.begin(), result_leaves.end()});
+    // Parentheses: braces would make a two-pointer initializer list.
+    return Run(std::vector<const void*>(argument_leaves.begin(),
+                                        argument_leaves.end()),
+               std::vector<void*>(result_leaves.begin(), result_leaves.end()));
   }
 
   DeviceExecutorStats Stats() const {

@@ -560,6 +560,15 @@ add {
   ASSERT_TRUE(result.ok()) << result.status().message();
   EXPECT_EQ((*result)[0].data<float>()[0], 5.0f);
   EXPECT_EQ((*result)[0].data<float>()[2], 9.0f);
+
+  // The same through ExecuteRaw, on host pointers.
+  const float x[6] = {1, 2, 3, 4, 5, 6};
+  float sums[3] = {0, 0, 0};
+  std::vector<const void*> arguments = {x};
+  std::vector<void*> results = {sums};
+  Status raw = (*exe)->ExecuteRaw(arguments, results);
+  ASSERT_TRUE(raw.ok()) << raw.message();
+  EXPECT_EQ(sums[1], 7.0f);
 }
 
 TEST(DeviceBackend, CudaWithoutAGpuFailsWithOneClearError) {
