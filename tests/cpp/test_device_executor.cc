@@ -119,9 +119,10 @@ std::vector<Literal> ReadInputs(const std::string& stem,
   return arguments;
 }
 
-TEST_F(DeviceExecutorTest, NormBlockWithGpuCustomCallsMatchesHostAndJax) {
-  // The GPU examples' SimDevice builds serve the CUDA platform, the CPU
-  // examples the Host one, under the same target names.
+// The GPU examples' SimDevice builds serve the CUDA platform, the CPU
+// examples the Host one, under the same target names (registering the same
+// handler again is a no-op).
+void RegisterExampleHandlers() {
   ASSERT_TRUE(
       RegisterHandler("rms_norm", "CUDA", ExecuteOnly(RmsNormSim)).ok());
   ASSERT_TRUE(
@@ -129,6 +130,10 @@ TEST_F(DeviceExecutorTest, NormBlockWithGpuCustomCallsMatchesHostAndJax) {
           .ok());
   for (const char* path : {XFFI_EXAMPLE_RMS_NORM, XFFI_EXAMPLE_DO_CUSTOM_CALL})
     ASSERT_TRUE(Plugin::Load(path).ok()) << path;
+}
+
+TEST_F(DeviceExecutorTest, NormBlockWithGpuCustomCallsMatchesHostAndJax) {
+  RegisterExampleHandlers();
   const std::string stem = std::string(XFFI_EXAMPLE_PROGRAMS) + "/norm_block";
   const std::string text = Slurp(stem + ".hlo");
   auto device = CompileForDevice(text);
@@ -160,6 +165,7 @@ TEST_F(DeviceExecutorTest, NormBlockWithGpuCustomCallsMatchesHostAndJax) {
 // Every corpus program the device backend compiles gives the Host
 // executor's results; the others are refused as unsupported, never run.
 TEST_F(DeviceExecutorTest, CorpusProgramsItCompilesMatchTheHostExecutor) {
+  RegisterExampleHandlers();
   int ran = 0, refused = 0;
   std::vector<fs::path> programs;
   for (const auto& entry : fs::directory_iterator(XFFI_CORPUS_DIR))
