@@ -30,12 +30,13 @@ endif()
 # either tree can move (a wheel always does).
 file(RELATIVE_PATH XFFI_BIN_TO_LIB ${CMAKE_INSTALL_PREFIX}/${XFFI_INSTALL_BINDIR}
      ${CMAKE_INSTALL_PREFIX}/${XFFI_INSTALL_LIBDIR})
-set_target_properties(xffi xffi_program PROPERTIES INSTALL_RPATH "$ORIGIN")
+set_target_properties(xffi xffi_device xffi_program PROPERTIES
+                      INSTALL_RPATH "$ORIGIN")
 
 set_target_properties(xffi_headers PROPERTIES EXPORT_NAME headers)
 set_target_properties(xffi_program PROPERTIES EXPORT_NAME program)
 # (COMPONENT before the artifact kinds applies to all of them.)
-install(TARGETS xffi_headers xffi xffi_program EXPORT xffiTargets
+install(TARGETS xffi_headers xffi xffi_device xffi_program EXPORT xffiTargets
         COMPONENT ${XFFI_INSTALL_COMPONENT}
         LIBRARY DESTINATION ${XFFI_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${XFFI_INSTALL_LIBDIR}

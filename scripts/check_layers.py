@@ -76,6 +76,8 @@ LAYERS = [
         # custom-call targets), for the front ends.
         "cpu": ["src/cpu/", "include/xffi/program/builtin_targets.h"],
         "cuda": ["src/cuda/"],
+        # The CUDA platform's program executor, over the Device seam.
+        "device_backend": ["src/device_backend/"],
     }),
     ("backend list", {
         "backends": ["src/backends/"],

@@ -327,8 +327,22 @@ class PyExecutable {
 std::unique_ptr<PyExecutable> CompileModule(Module module, int threads,
                                             bool eliminate_dead_code,
                                             int64_t memory_limit,
-                                            double custom_call_timeout) {
+                                            double custom_call_timeout,
+                                            const std::string& platform) {
   CompileOptions options;
+  // "sim": the CUDA platform on xffi's simulated GPU (SimDevice).
+  if (platform == "sim") {
+    options.platform = Platform::kCuda;
+    options.simulated_device = true;
+  } else {
+    StatusOr<Platform> parsed = ParsePlatform(platform);
+    if (!parsed.ok())
+      ThrowValueError(
+          "platform must be 'host', 'cpu', 'cuda', 'gpu' or "
+          "'sim', got '" +
+          platform + "'");
+    options.platform = *parsed;
+  }
   options.intra_op_threads = threads;
   options.eliminate_dead_code = eliminate_dead_code;
   options.memory_limit_bytes = memory_limit;
@@ -716,14 +730,15 @@ void BindProgram(nb::module_& m) {
       .def(
           "compile",
           [](const PyModule& p, int intra_op_threads, bool eliminate_dead_code,
-             int64_t memory_limit, double custom_call_timeout) {
+             int64_t memory_limit, double custom_call_timeout,
+             const std::string& platform) {
             return CompileModule(p.module.Clone(), intra_op_threads,
                                  eliminate_dead_code, memory_limit,
-                                 custom_call_timeout);
+                                 custom_call_timeout, platform);
           },
           nb::arg("intra_op_threads") = 0,
           nb::arg("eliminate_dead_code") = true, nb::arg("memory_limit") = 0,
-          nb::arg("custom_call_timeout") = 0.0);
+          nb::arg("custom_call_timeout") = 0.0, nb::arg("platform") = "host");
 
   m.def(
       "_parse_program",

@@ -41,17 +41,25 @@ class Program:
     need more. `custom_call_timeout` (seconds; 0: none) fails a call with
     TimeoutError naming the target when an asynchronous custom call has not
     completed by then; the program keeps that call's arrays alive, since the
-    handler may still use them."""
+    handler may still use them.
+
+    `platform` chooses where it runs: "host" (or "cpu", the default), "cuda"
+    (or "gpu": GPU 0, with the handlers registered for CUDA; without a GPU,
+    RuntimeError "no CUDA device: ..."), or "sim": the CUDA platform on
+    xffi's simulated GPU, where kernels run by their host code. Arguments
+    and results are host arrays either way: they cross to the device and
+    back on each call."""
 
     def __init__(self, module: Module, *, intra_op_threads: int = 0,
                  eliminate_dead_code: bool = True, memory_limit: int = 0,
-                 custom_call_timeout: float = 0.0):
+                 custom_call_timeout: float = 0.0, platform: str = "host"):
         self.module = module
         self._executable = module.compile(
             intra_op_threads=intra_op_threads,
             eliminate_dead_code=eliminate_dead_code,
             memory_limit=memory_limit,
-            custom_call_timeout=custom_call_timeout)
+            custom_call_timeout=custom_call_timeout,
+            platform=platform)
 
     @classmethod
     def from_text(cls, text: str, *, source_name: str = "<input>",

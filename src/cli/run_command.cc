@@ -32,8 +32,10 @@ const char kRunHelp[] =
     "                [--expect FILE.npy]... [--tolerance T]\n"
     "                [--dump-after PASS]... [--threads N] [--profile FILE]\n"
     "                [--memory-limit SIZE] [--custom-call-timeout SECONDS]\n"
+    "                [--platform host|sim|cuda]\n"
     "\n"
-    "Compiles PROGRAM and runs it on the CPU (the Host platform).\n"
+    "Compiles PROGRAM and runs it on the CPU (the Host platform), or on a\n"
+    "GPU (--platform cuda) or xffi's simulated GPU (--platform sim).\n"
     "\n"
     "  PROGRAM             a text file: HLO when it starts with 'HloModule'\n"
     "                      (as jax.jit(f).lower(...).as_text(\"hlo\") "
@@ -91,6 +93,14 @@ const char kRunHelp[] =
     "  --custom-call-timeout SECONDS\n"
     "                      fail the run when an asynchronous custom call has\n"
     "                      not completed after SECONDS (default: wait)\n"
+    "  --platform P        host (default): the CPU; cuda: GPU 0, with the\n"
+    "                      handlers plugins register for CUDA; sim: the\n"
+    "                      same on SimDevice, a simulated GPU (kernels run\n"
+    "                      by their host code; see README)\n"
+    "  --platform P        host (default): the CPU; cuda: GPU 0, with the\n"
+    "                      handlers plugins register for CUDA; sim: the\n"
+    "                      same on SimDevice, a simulated GPU (kernels run\n"
+    "                      by their host code; see README)\n"
     "  --profile FILE      write a timeline of the last execution to FILE as\n"
     "                      Chrome/Perfetto trace events (JSON; open it in\n"
     "                      ui.perfetto.dev or chrome://tracing): one span per\n"
@@ -140,6 +150,7 @@ struct RunOptions {
   int64_t memory_limit = 0;        // CompileOptions::memory_limit_bytes
   double custom_call_timeout = 0;  // seconds; 0: none
   std::string profile;
+  std::string platform = "host";  // host, sim or cuda
 };
 
 // "123", "64K", "512M", "2G" (powers of 1024) or "none" (-1); nullopt when
@@ -181,7 +192,7 @@ bool IsOption(const std::string& name) {
   for (const char* option :
        {"--plugin", "--input", "--output-dir", "--expect", "--format",
         "--tolerance", "--repeat", "--dump-after", "--threads", "--profile",
-        "--memory-limit", "--custom-call-timeout"}) {
+        "--memory-limit", "--custom-call-timeout", "--platform"}) {
     if (name == option) return true;
   }
   return false;
@@ -235,6 +246,10 @@ int SetOption(const std::string& name, const std::string& value,
                    value + "'");
     }
     options->threads = static_cast<int>(threads);
+  } else if (name == "--platform") {
+    if (value != "host" && value != "sim" && value != "cuda")
+      return Usage("--platform expects host, sim or cuda, got '" + value + "'");
+    options->platform = value;
   } else if (name == "--memory-limit") {
     std::optional<int64_t> limit = ParseSize(value);
     if (!limit.has_value()) {
@@ -476,6 +491,10 @@ int RunCommand(const std::vector<std::string>& args) {
   CompileOptions compile_options;
   compile_options.intra_op_threads = options.threads;
   compile_options.memory_limit_bytes = options.memory_limit;
+  if (options.platform != "host") {
+    compile_options.platform = Platform::kCuda;
+    compile_options.simulated_device = options.platform == "sim";
+  }
   compile_options.custom_call_timeout =
       std::chrono::duration_cast<std::chrono::nanoseconds>(
           std::chrono::duration<double>(options.custom_call_timeout));

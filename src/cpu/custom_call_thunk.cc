@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/backend_util.h"
 #include "cpu/executor_relayout.h"
 #include "xffi/runtime/call.h"
 #include "xffi/runtime/call_frame.h"
@@ -17,10 +18,7 @@ namespace {
 using compiler::BufferId;
 using compiler::kNoBuffer;
 
-std::string Site(const Instruction& op) {
-  return "custom call '" + op.custom_call.target + "' at " +
-         op.location().ToString();
-}
+std::string Site(const Instruction& op) { return compiler::CustomCallSite(op); }
 
 // The buffers of one side (operands or results), leaf by leaf, with the
 // relayout into or out of the target's layout where it asked for one.
@@ -129,7 +127,7 @@ class FfiCallThunk : public CustomCallThunkBase {
         timeout_(env.timeout),
         abandoned_(env.abandoned),
         site_(site),
-        frame_(BuildFrame()) {
+        frame_(compiler::BuildCustomCallFrame(op)) {
     // The frame's buffers never move once built: a run writes their data
     // fields directly.
     for (size_t i = 0; i < operands_.size(); ++i)
@@ -156,26 +154,6 @@ class FfiCallThunk : public CustomCallThunkBase {
   }
 
  private:
-  CallFrame BuildFrame() const {
-    CallFrameBuilder builder;
-    for (const Shape* shape : operand_shapes_) {
-      if (shape->IsArray())
-        builder.Arg(static_cast<void*>(nullptr),
-                    ToFfiDataType(shape->element_type()), shape->dims());
-      else
-        builder.TokenArg();
-    }
-    for (const Shape* shape : result_shapes_) {
-      if (shape->IsArray())
-        builder.Ret(static_cast<void*>(nullptr),
-                    ToFfiDataType(shape->element_type()), shape->dims());
-      else
-        builder.TokenRet();
-    }
-    builder.Attrs(op_.custom_call.attributes);
-    return builder.Build();
-  }
-
   // Once per call site: a run that finds another running them waits, and
   // one that fails leaves the failed stage and those after it to the next
   // run (a stage that succeeded is never repeated: its state is set).
@@ -259,16 +237,6 @@ class FfiCallThunk : public CustomCallThunkBase {
   CallOptions execute_options_ = ExecuteOptions();
 };
 
-LegacyShape ToLegacyShape(const Shape& shape) {
-  if (shape.IsTuple()) {
-    std::vector<LegacyShape> elements;
-    for (const Shape& element : shape.tuple_shapes())
-      elements.push_back(ToLegacyShape(element));
-    return LegacyShape::Tuple(std::move(elements));
-  }
-  return shape.IsToken() ? LegacyShape::Token() : LegacyShape::Array();
-}
-
 class LegacyCallThunk : public CustomCallThunkBase {
  public:
   LegacyCallThunk(const Instruction& op,
@@ -278,7 +246,7 @@ class LegacyCallThunk : public CustomCallThunkBase {
         target_(target),
         version_(static_cast<LegacyApiVersion>(
             static_cast<int>(op.custom_call.api_version))),
-        frame_(BuildFrame(op, platform)),
+        frame_(compiler::BuildLegacyCallFrame(op, platform)),
         operand_seen_(operands_.size(), nullptr),
         result_seen_(results_.size(), nullptr) {
     frame_.set_opaque(op.custom_call.opaque);
@@ -316,14 +284,6 @@ class LegacyCallThunk : public CustomCallThunkBase {
   }
 
  private:
-  static LegacyCallFrame BuildFrame(const Instruction& op, Platform platform) {
-    std::vector<LegacyShape> operands;
-    for (const Instruction* operand : op.operands())
-      operands.push_back(ToLegacyShape(operand->shape()));
-    return LegacyCallFrame::Create(platform, operands,
-                                   ToLegacyShape(op.shape()));
-  }
-
   const LegacyTargetRecord& target_;
   LegacyApiVersion version_;
   LegacyCallFrame frame_;
@@ -343,43 +303,14 @@ SharedCallSite& SharedCallSites::For(const Instruction& op) {
 StatusOr<std::unique_ptr<Thunk>> MakeCustomCallThunk(
     const Instruction& op, const compiler::InstructionBuffers& buffers,
     const CustomCallEnv& env) {
-  Platform platform = env.platform;
-  const CustomCallConfig& config = op.custom_call;
-  std::string_view platform_name = PlatformName(platform);
-  bool typed = config.api_version == CustomCallApiVersion::kTypedFfi ||
-               !config.attributes.empty();
-  if (typed) {
-    StatusOr<const HandlerRecord*> record =
-        FindHandler(config.target, platform_name);
-    if (!record.ok()) {
-      return Status(record.status().code(),
-                    Site(op) + ": " + record.status().message());
-    }
-    return std::unique_ptr<Thunk>(
-        new FfiCallThunk(op, buffers, **record, env, env.sites->For(op)));
-  }
-  int version = static_cast<int>(config.api_version);
-  if (version < 0 || version > 3) {
-    return InvalidArgument(Site(op) + ": api_version " +
-                           std::to_string(version) + " is not one of 0-4");
-  }
-  StatusOr<const LegacyTargetRecord*> target =
-      FindLegacyTarget(config.target, platform_name);
-  if (!target.ok()) {
-    return Status(target.status().code(),
-                  Site(op) + ": " + target.status().message());
-  }
-  if (!LegacyVersionsCompatible(platform, (*target)->api_version,
-                                static_cast<LegacyApiVersion>(version))) {
-    return FailedPrecondition(
-        Site(op) + " uses API version " +
-        std::string(
-            LegacyApiVersionName(static_cast<LegacyApiVersion>(version))) +
-        " but the target was registered as " +
-        std::string(LegacyApiVersionName((*target)->api_version)));
-  }
+  StatusOr<compiler::CustomCallTarget> target =
+      compiler::ResolveCustomCall(op, env.platform);
+  if (!target.ok()) return target.status();
+  if (target->handler != nullptr)
+    return std::unique_ptr<Thunk>(new FfiCallThunk(
+        op, buffers, *target->handler, env, env.sites->For(op)));
   return std::unique_ptr<Thunk>(
-      new LegacyCallThunk(op, buffers, **target, platform));
+      new LegacyCallThunk(op, buffers, *target->legacy, env.platform));
 }
 
 }  // namespace xffi::cpu

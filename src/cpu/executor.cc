@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "compiler/backend_util.h"
 #include "compiler/in_place.h"
 #include "cpu/codegen/program_kernels.h"
 #include "cpu/custom_call_thunk.h"
@@ -30,19 +31,10 @@ using compiler::BufferKind;
 using compiler::InstructionBuffers;
 using compiler::kNoBuffer;
 
-std::vector<BufferId> Flatten(const std::vector<std::vector<BufferId>>& lists,
-                              size_t first = 0) {
-  std::vector<BufferId> flat;
-  for (size_t i = first; i < lists.size(); ++i)
-    flat.insert(flat.end(), lists[i].begin(), lists[i].end());
-  return flat;
-}
-
-std::vector<size_t> LeafSizes(const Shape& shape) {
-  std::vector<size_t> sizes;
-  for (const Shape* leaf : shape.Leaves()) sizes.push_back(leaf->byte_size());
-  return sizes;
-}
+using compiler::RunsNothing;
+using compiler::SameTypesAndDims;
+constexpr auto& Flatten = compiler::FlattenBuffers;
+constexpr auto& LeafSizes = compiler::LeafByteSizes;
 
 // Resolves buffer ids to addresses into a reusable pointer array.
 template <typename Pointer>
@@ -230,32 +222,6 @@ class WhileThunk : public Thunk {
   std::vector<void*> a_, b_;
   std::vector<const void*> a_const_;
 };
-
-// Shape equality without layouts, and without the copies WithoutLayout
-// makes: this runs on every Execute.
-bool SameTypesAndDims(const Shape& a, const Shape& b) {
-  if (a.element_type() != b.element_type()) return false;
-  if (!a.IsTuple()) return a.dims() == b.dims();
-  if (a.tuple_size() != b.tuple_size()) return false;
-  for (int64_t i = 0; i < a.tuple_size(); ++i)
-    if (!SameTypesAndDims(a.tuple_shape(i), b.tuple_shape(i))) return false;
-  return true;
-}
-
-// Ops that run nothing: views of other buffers, and tokens.
-bool RunsNothing(Opcode opcode) {
-  switch (opcode) {
-    case Opcode::kParameter:
-    case Opcode::kConstant:
-    case Opcode::kTuple:
-    case Opcode::kGetTupleElement:
-    case Opcode::kOptimizationBarrier:
-    case Opcode::kAfterAll:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // The end of the scalar run starting at schedule position `begin` (see
 // cpu/scalar_run_thunk.h) and how many ops it computes.
@@ -698,7 +664,7 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
     switch (op.opcode()) {
       case Opcode::kCopy: {
         std::vector<BufferCopy> copies;
-        std::vector<BufferId> from = Flatten(buffers.operands);
+        std::vector<BufferId> from = Flatten(buffers.operands, 0);
         std::vector<size_t> sizes = LeafSizes(op.shape());
         // A leaf copied into its own buffer (a dead operand's) costs nothing.
         for (size_t i = 0; i < buffers.leaves.size(); ++i)
@@ -717,7 +683,7 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
         StatusOr<Kernel> fused =
             input ? MakeFusedReduceKernel(op) : MakeFusedLoopKernel(op);
         if (fused.ok()) {
-          std::vector<BufferId> operands = Flatten(buffers.operands);
+          std::vector<BufferId> operands = Flatten(buffers.operands, 0);
           const size_t results =
               op.shape().IsTuple() ? op.shape().tuple_shapes().size() : 1;
           if (operands.size() == static_cast<size_t>(op.operand_count()) &&
@@ -735,7 +701,7 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
             env.Get(op.called_computations()[0]);
         if (!callee.ok()) return callee.status();
         thunks_.push_back(std::make_unique<CallThunk>(
-            *callee, Flatten(buffers.operands), buffers.leaves));
+            *callee, Flatten(buffers.operands, 0), buffers.leaves));
         break;
       }
       case Opcode::kConditional: {

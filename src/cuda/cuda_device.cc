@@ -232,3 +232,17 @@ StatusOr<std::unique_ptr<Device>> CreateCudaDevice(int ordinal) {
 }
 
 }  // namespace xffi::cuda
+
+// The device backend (src/device_backend/) finds CudaDevice through this C
+// symbol, loading libxffi_cuda.so only when a program asks for the CUDA
+// platform: nothing else in xffi links cudart.
+extern "C" __attribute__((visibility("default"))) xffi::device::Device*
+XffiCreateCudaDevice(int ordinal, xffi::Status* status) {
+  xffi::StatusOr<std::unique_ptr<xffi::device::Device>> device =
+      xffi::cuda::CreateCudaDevice(ordinal);
+  if (!device.ok()) {
+    *status = device.status();
+    return nullptr;
+  }
+  return device->release();
+}

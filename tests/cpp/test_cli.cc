@@ -140,7 +140,8 @@ TEST_F(CliTest, HelpDescribesEveryCommandAndOption) {
        {"--plugin LIB", "--input FILE.npy", "--output-dir DIR", "--repeat N",
         "--format F", "--expect FILE.npy", "--tolerance T", "--dump-after PASS",
         "--threads N", "--memory-limit SIZE", "--custom-call-timeout",
-        "spmd-emulation", "--help", "Example:", "Exit status:"}) {
+        "--platform P", "spmd-emulation", "--help",
+        "Example:", "Exit status:"}) {
     EXPECT_THAT(run.output, HasSubstr(option));
   }
   EXPECT_EQ(Xffi("help run").output, run.output);
@@ -182,6 +183,8 @@ TEST_F(CliTest, UsageErrorsExitTwo) {
       {"run a.mlir --memory-limit=-5", "--memory-limit expects a size"},
       {"run a.mlir --custom-call-timeout 0",
        "--custom-call-timeout expects a number of seconds > 0, got '0'"},
+      {"run a.mlir --platform tpu",
+       "--platform expects host, sim or cuda, got 'tpu'"},
       {"inspect", "no LIB given"},
       {"inspect --frob", "unknown option '--frob'"},
   };
@@ -190,6 +193,24 @@ TEST_F(CliTest, UsageErrorsExitTwo) {
     EXPECT_EQ(outcome.status, 2) << c.args;
     EXPECT_THAT(outcome.output, HasSubstr(c.message)) << c.args;
   }
+}
+
+TEST_F(CliTest, PlatformSimRunsOnTheSimulatedGpuAndCudaNeedsOne) {
+  const std::string program = Write("double.hlo", R"(HloModule double
+ENTRY main {
+  x = f32[3] parameter(0)
+  ROOT y = f32[3] add(x, x)
+}
+)");
+  const std::string input = WriteNpy("x.npy", F32Vector({1, 2, 3}));
+  const std::string expected = WriteNpy("want.npy", F32Vector({2, 4, 6}));
+  Outcome sim = Xffi("run " + program + " --platform sim --input " + input +
+                     " --expect " + expected);
+  EXPECT_EQ(sim.status, 0) << sim.output;
+  Outcome cuda = Xffi("run " + program + " --platform=cuda --input " + input);
+  if (cuda.status == 0) GTEST_SKIP() << "this machine has a CUDA device";
+  EXPECT_EQ(cuda.status, 1);
+  EXPECT_THAT(cuda.output, HasSubstr("no CUDA device: "));
 }
 
 TEST_F(CliTest, MissingFilesExitOneNamingThem) {

@@ -66,11 +66,12 @@ class FakeBackend final : public Backend {
   Seen* seen_;
 };
 
-// Registers the fake backend for CUDA (no backend of this build claims it)
-// for the test's duration.
+// Registers the fake backend for CUDA, in place of the built-in device
+// backend, for the test's duration.
 class CompilerBackendTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    UnregisterBackend(Platform::kCuda);
     ASSERT_TRUE(FindBackend(Platform::kCuda).status().code() ==
                 XLA_FFI_Error_Code_NOT_FOUND)
         << "this test needs a platform without a backend";
@@ -139,8 +140,14 @@ TEST_F(CompilerBackendTest, APlatformHasOneBackend) {
   EXPECT_EQ(*FindBackend(Platform::kCuda), *backend);
 }
 
+TEST(CompilerBackend, TheCudaPlatformRunsOnTheDeviceBackend) {
+  StatusOr<const Backend*> backend = FindBackend(Platform::kCuda);
+  ASSERT_TRUE(backend.ok()) << backend.status().ToString();
+  EXPECT_EQ((*backend)->name(), "CUDA");
+}
+
 TEST(CompilerBackend, AnUnregisteredPlatformIsAnErrorNamingIt) {
-  ASSERT_FALSE(UnregisterBackend(Platform::kCuda));
+  ASSERT_TRUE(UnregisterBackend(Platform::kCuda));  // the built-in one
   CompileOptions options;
   options.platform = Platform::kCuda;
   StatusOr<std::unique_ptr<Executable>> exe =
@@ -166,6 +173,7 @@ TEST(CompilerBackend, TheHostPlatformRunsOnTheCpuBackend) {
 }
 
 TEST(CompilerBackend, RegistrationNeedsAFactory) {
+  UnregisterBackend(Platform::kCuda);
   Status status = RegisterBackend(Platform::kCuda, nullptr);
   EXPECT_EQ(status.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
   EXPECT_THAT(status.message(), HasSubstr("platform CUDA"));

@@ -34,6 +34,10 @@ namespace xffi {
 
 struct CompileOptions {
   Platform platform = Platform::kHost;
+  // Platform::kCuda only: run on xffi's simulated GPU (SimDevice) instead of
+  // GPU 0. Handlers registered for CUDA run there too (their stream is a
+  // device::Stream*); kernels run through their host code.
+  bool simulated_device = false;
   // Threads of the intra-op pool handlers reach through ThreadPool; 0: one
   // per hardware thread.
   int intra_op_threads = 0;

@@ -1,0 +1,845 @@
+// The device executor: thunks over device buffers, runs, the Executable.
+#include "device_backend/device_executor.h"
+
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "compiler/backend_util.h"
+#include "compiler/buffer_assignment.h"
+#include "compiler/in_place.h"
+#include "device/graph_cache.h"
+#include "device/platform_context.h"
+#include "device_backend/op_kernels.h"
+#include "runtime/status_macros.h"
+#include "xffi/runtime/call.h"
+#include "xffi/runtime/call_frame.h"
+#include "xffi/runtime/legacy.h"
+#include "xffi/runtime/registry.h"
+
+namespace xffi::device_backend {
+namespace {
+
+using compiler::BufferCopy;
+using compiler::BufferId;
+using compiler::BufferKind;
+using compiler::InstructionBuffers;
+using compiler::kNoBuffer;
+
+// What a thunk runs with.
+struct RunEnv {
+  device::Device& device;
+  device::Stream& stream;
+  device::DeviceExecutionContext& context;
+  // The stream records into a graph: nothing may wait for it.
+  bool capturing = false;
+};
+
+class Thunk {
+ public:
+  virtual ~Thunk() = default;
+  virtual Status Run(RunEnv& env, void* const* addresses) = 0;
+};
+
+Status AtOp(const Instruction& op, Status status) {
+  if (status.ok() || !op.location().known()) return status;
+  return Status(status.code(),
+                "at " + op.location().ToString() + ": " + status.message());
+}
+
+using compiler::CustomCallSite;
+using compiler::FlattenBuffers;
+using compiler::LeafByteSizes;
+using compiler::RunsNothing;
+using compiler::SameTypesAndDims;
+
+template <typename Pointer>
+void Resolve(const std::vector<BufferId>& ids, void* const* addresses,
+             std::vector<Pointer>& out) {
+  out.resize(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i)
+    out[i] = ids[i] == kNoBuffer ? nullptr : addresses[ids[i]];
+}
+
+class CopyThunk : public Thunk {
+ public:
+  explicit CopyThunk(std::vector<BufferCopy> copies)
+      : copies_(std::move(copies)) {}
+  Status Run(RunEnv& env, void* const* addresses) override {
+    for (const BufferCopy& copy : copies_) {
+      if (addresses[copy.to] == addresses[copy.from] || copy.size == 0)
+        continue;
+      XFFI_RETURN_IF_ERROR(env.stream.CopyDeviceToDevice(
+          addresses[copy.to], addresses[copy.from], copy.size));
+    }
+    return Status::Ok();
+  }
+
+ private:
+  std::vector<BufferCopy> copies_;
+};
+
+class LaunchThunk : public Thunk {
+ public:
+  LaunchThunk(const Instruction& op, Launcher launcher)
+      : op_(op), launcher_(std::move(launcher)) {}
+  Status Run(RunEnv& env, void* const* addresses) override {
+    return AtOp(op_, launcher_(env.stream, addresses));
+  }
+
+ private:
+  const Instruction& op_;
+  Launcher launcher_;
+};
+
+// Reads a small device value back to the host: the host waits for the
+// stream here (a while's predicate, a conditional's branch index).
+Status ReadBack(RunEnv& env, const Instruction& op, const void* device_data,
+                void* host, size_t size) {
+  XFFI_RETURN_IF_ERROR(env.stream.CopyDeviceToHost(host, device_data, size));
+  return AtOp(op, env.stream.Synchronize());
+}
+
+class DeviceComputation;
+
+class CallThunk : public Thunk {
+ public:
+  CallThunk(DeviceComputation* callee, std::vector<BufferId> arguments,
+            std::vector<BufferId> results)
+      : callee_(callee),
+        argument_ids_(std::move(arguments)),
+        result_ids_(std::move(results)) {}
+  Status Run(RunEnv& env, void* const* addresses) override;
+
+ private:
+  DeviceComputation* callee_;
+  std::vector<BufferId> argument_ids_, result_ids_;
+  std::vector<const void*> arguments_;
+  std::vector<void*> results_;
+};
+
+class ConditionalThunk : public Thunk {
+ public:
+  struct Branch {
+    DeviceComputation* computation;
+    std::vector<BufferId> argument_ids;
+  };
+  ConditionalThunk(const Instruction& op, BufferId index, bool is_pred,
+                   std::vector<Branch> branches, std::vector<BufferId> results)
+      : op_(op),
+        index_(index),
+        is_pred_(is_pred),
+        branches_(std::move(branches)),
+        result_ids_(std::move(results)) {}
+  Status Run(RunEnv& env, void* const* addresses) override;
+
+ private:
+  const Instruction& op_;
+  BufferId index_;
+  bool is_pred_;
+  std::vector<Branch> branches_;
+  std::vector<BufferId> result_ids_;
+  std::vector<const void*> arguments_;
+  std::vector<void*> results_;
+};
+
+// As on the CPU: the body reads state set A and writes set B, then the
+// roles swap; only the predicate crosses to the host each iteration.
+class WhileThunk : public Thunk {
+ public:
+  WhileThunk(const Instruction& op, DeviceComputation* condition,
+             DeviceComputation* body, std::vector<BufferId> state,
+             std::vector<BufferId> next, BufferId pred,
+             std::vector<size_t> sizes)
+      : op_(op),
+        condition_(condition),
+        body_(body),
+        state_ids_(std::move(state)),
+        next_ids_(std::move(next)),
+        pred_(pred),
+        sizes_(std::move(sizes)) {}
+  Status Run(RunEnv& env, void* const* addresses) override;
+
+ private:
+  const Instruction& op_;
+  DeviceComputation* condition_;
+  DeviceComputation* body_;
+  std::vector<BufferId> state_ids_, next_ids_;
+  BufferId pred_;
+  std::vector<size_t> sizes_;
+  std::vector<void*> a_, b_;
+  std::vector<const void*> current_;
+};
+
+// Waits for the work a custom call enqueued, so that its asynchronous
+// failure names the target.
+Status CompleteCustomCall(RunEnv& env, const Instruction& op) {
+  if (env.capturing) return Status::Ok();  // errors surface at the replay
+  Status completed = env.stream.Synchronize();
+  if (completed.ok()) return completed;
+  return Status(completed.code(),
+                CustomCallSite(op) +
+                    ": its work on the device failed: " + completed.message());
+}
+
+// The operand leaves, then the result leaves, of a custom call.
+struct CustomCallLeaves {
+  std::vector<BufferId> operands, results;
+
+  explicit CustomCallLeaves(const InstructionBuffers& buffers)
+      : operands(FlattenBuffers(buffers.operands)), results(buffers.leaves) {}
+};
+
+class FfiCallThunk : public Thunk {
+ public:
+  FfiCallThunk(const Instruction& op, const InstructionBuffers& buffers,
+               const HandlerRecord& record)
+      : op_(op),
+        leaves_(buffers),
+        record_(record),
+        frame_(compiler::BuildCustomCallFrame(op)) {}
+
+  Status Run(RunEnv& env, void* const* addresses) override {
+    for (size_t i = 0; i < leaves_.operands.size(); ++i)
+      if (leaves_.operands[i] != kNoBuffer)
+        frame_.arg_buffer(i)->data = addresses[leaves_.operands[i]];
+    for (size_t r = 0; r < leaves_.results.size(); ++r)
+      if (leaves_.results[r] != kNoBuffer)
+        frame_.ret_buffer(r)->data = addresses[leaves_.results[r]];
+    // Runs are serialised: the stages before execute run once, at the
+    // first run; a failed one is retried by the next.
+    static constexpr XLA_FFI_ExecutionStage kStages[] = {
+        XLA_FFI_ExecutionStage_INSTANTIATE, XLA_FFI_ExecutionStage_PREPARE,
+        XLA_FFI_ExecutionStage_INITIALIZE, XLA_FFI_ExecutionStage_EXECUTE};
+    for (; stages_done_ < 3; ++stages_done_)
+      XFFI_RETURN_IF_ERROR(Call(env, kStages[stages_done_]));
+    XFFI_RETURN_IF_ERROR(Call(env, XLA_FFI_ExecutionStage_EXECUTE));
+    return CompleteCustomCall(env, op_);
+  }
+
+ private:
+  Status Call(RunEnv& env, XLA_FFI_ExecutionStage stage) {
+    CallOptions options;
+    options.stage = stage;
+    options.context = &env.context.context();
+    options.state = &state_;
+    options.handler_api_minor = record_.api_minor;
+    options.target_name = record_.name;
+    CallResult result = CallHandler(record_, frame_.get(), options);
+    Status status = result.future ? result.future->Wait() : result.status;
+    if (status.ok()) return status;
+    std::string when = stage == XLA_FFI_ExecutionStage_EXECUTE
+                           ? ""
+                           : " in stage " + ExecutionStageName(stage);
+    return Status(status.code(), CustomCallSite(op_) + " failed" + when + ": " +
+                                     status.message());
+  }
+
+  const Instruction& op_;
+  CustomCallLeaves leaves_;
+  const HandlerRecord& record_;
+  CallFrame frame_;
+  CallSiteState state_;
+  int stages_done_ = 0;
+};
+
+// XLA's GPU convention: (stream, buffers, opaque, opaque_len[, status]),
+// operand leaves then result leaves, tokens as null.
+class LegacyCallThunk : public Thunk {
+ public:
+  LegacyCallThunk(const Instruction& op, const InstructionBuffers& buffers,
+                  const LegacyTargetRecord& target)
+      : op_(op),
+        leaves_(buffers),
+        target_(target),
+        version_(static_cast<LegacyApiVersion>(
+            static_cast<int>(op.custom_call.api_version))),
+        frame_(compiler::BuildLegacyCallFrame(op, Platform::kCuda)) {
+    frame_.set_opaque(op.custom_call.opaque);
+  }
+
+  Status Run(RunEnv& env, void* const* addresses) override {
+    for (size_t i = 0; i < leaves_.operands.size(); ++i) {
+      if (leaves_.operands[i] == kNoBuffer) continue;
+      XFFI_RETURN_IF_ERROR(
+          frame_.SetOperandLeaf(i, addresses[leaves_.operands[i]]));
+    }
+    for (size_t r = 0; r < leaves_.results.size(); ++r) {
+      if (leaves_.results[r] == kNoBuffer) continue;
+      XFFI_RETURN_IF_ERROR(
+          frame_.SetResultLeaf(r, addresses[leaves_.results[r]]));
+    }
+    frame_.set_stream(env.stream.native_handle());
+    Status status = CallLegacyTarget(target_, version_, frame_);
+    if (!status.ok())
+      return Status(status.code(),
+                    CustomCallSite(op_) + " failed: " + status.message());
+    return CompleteCustomCall(env, op_);
+  }
+
+ private:
+  const Instruction& op_;
+  CustomCallLeaves leaves_;
+  const LegacyTargetRecord& target_;
+  LegacyApiVersion version_;
+  LegacyCallFrame frame_;
+};
+
+StatusOr<std::unique_ptr<Thunk>> MakeCustomCallThunk(
+    const Instruction& op, const InstructionBuffers& buffers,
+    std::string* not_capturable) {
+  // The CPU relayouts into a layout a target asks for; the device backend
+  // has no relayout kernel yet.
+  for (BufferId scratch : buffers.temps)
+    if (scratch != kNoBuffer)
+      return Unsupported(op,
+                         "operand or result layouts other than row-major are "
+                         "not implemented for custom calls");
+  StatusOr<compiler::CustomCallTarget> target =
+      compiler::ResolveCustomCall(op, Platform::kCuda);
+  if (!target.ok()) return target.status();
+  if (target->handler != nullptr) {
+    if ((target->handler->traits &
+         XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE) == 0)
+      *not_capturable =
+          CustomCallSite(op) + " is not COMMAND_BUFFER_COMPATIBLE";
+    return std::unique_ptr<Thunk>(
+        new FfiCallThunk(op, buffers, *target->handler));
+  }
+  *not_capturable = CustomCallSite(op) + " is a legacy target";
+  return std::unique_ptr<Thunk>(
+      new LegacyCallThunk(op, buffers, *target->legacy));
+}
+
+// Offsets in the executable's one device allocation.
+class MemoryPlan {
+ public:
+  size_t Reserve(size_t size) {
+    const size_t offset = size_;
+    size_ += (size + device::Device::kAllocationAlignment - 1) /
+             device::Device::kAllocationAlignment *
+             device::Device::kAllocationAlignment;
+    return offset;
+  }
+  size_t size() const { return size_; }
+
+ private:
+  size_t size_ = 0;
+};
+
+struct ConstantUpload {
+  size_t offset;
+  const void* data;
+  size_t size;
+};
+
+struct BuildEnv {
+  const compiler::InPlaceAnalysis* in_place = nullptr;
+  // Why the program cannot be captured into a graph ("" when it can): a
+  // while or conditional reads device values on the host, and a custom call
+  // is captured only when its handler has the COMMAND_BUFFER_COMPATIBLE
+  // trait (legacy targets never: XLA runs them outside command buffers).
+  std::string not_capturable;
+  int64_t fused_loops = 0;  // loop fusions run as one interpreting kernel
+  MemoryPlan plan;
+  std::vector<ConstantUpload> constants;
+  std::unordered_map<const Computation*, std::unique_ptr<DeviceComputation>>
+      compiled;
+  std::unordered_set<const Computation*> in_progress;
+
+  StatusOr<DeviceComputation*> Get(const Computation* computation);
+};
+
+class DeviceComputation {
+ public:
+  static StatusOr<std::unique_ptr<DeviceComputation>> Build(
+      const Computation& computation, BuildEnv& env) {
+    StatusOr<compiler::BufferAssignment> assignment =
+        compiler::AssignBuffers(computation, env.in_place);
+    if (!assignment.ok()) return assignment.status();
+    std::unique_ptr<DeviceComputation> compiled(
+        new DeviceComputation(computation, std::move(*assignment)));
+    XFFI_RETURN_IF_ERROR(compiled->EmitThunks(env));
+    return compiled;
+  }
+
+  // Addresses of the arena and constants, once the allocation exists.
+  void Bind(char* base) {
+    for (const auto& [id, offset] : placed_)
+      addresses_[static_cast<size_t>(id)] = base + offset;
+  }
+
+  Status Run(RunEnv& env, const void* const* parameters, void* const* outputs) {
+    for (const auto& [id, number] : parameter_slots_)
+      addresses_[static_cast<size_t>(id)] =
+          const_cast<void*>(parameters[number]);
+    for (const auto& [id, number] : output_slots_)
+      addresses_[static_cast<size_t>(id)] = outputs[number];
+    for (const auto& thunk : thunks_)
+      XFFI_RETURN_IF_ERROR(thunk->Run(env, addresses_.data()));
+    return Status::Ok();
+  }
+
+  const compiler::BufferAssignment& assignment() const { return assignment_; }
+  size_t num_thunks() const { return thunks_.size(); }
+
+ private:
+  DeviceComputation(const Computation& computation,
+                    compiler::BufferAssignment assignment)
+      : computation_(computation), assignment_(std::move(assignment)) {}
+
+  Status EmitThunks(BuildEnv& env) {
+    const compiler::BufferAssignment& assignment = assignment_;
+    addresses_.assign(assignment.buffers.size(), nullptr);
+    const size_t arena = env.plan.Reserve(assignment.arena_size);
+    for (size_t id = 0; id < assignment.buffers.size(); ++id) {
+      const compiler::Buffer& buffer = assignment.buffers[id];
+      const BufferId buffer_id = static_cast<BufferId>(id);
+      switch (buffer.kind) {
+        case BufferKind::kArena:
+          placed_.emplace_back(buffer_id, arena + buffer.offset);
+          break;
+        case BufferKind::kConstant: {
+          const size_t offset = env.plan.Reserve(buffer.size);
+          env.constants.push_back({offset, buffer.constant, buffer.size});
+          placed_.emplace_back(buffer_id, offset);
+          break;
+        }
+        case BufferKind::kParameter:
+          parameter_slots_.emplace_back(buffer_id, buffer.number);
+          break;
+        case BufferKind::kOutput:
+          output_slots_.emplace_back(buffer_id, buffer.number);
+          break;
+      }
+    }
+    for (size_t p = 0; p < assignment.schedule.size(); ++p) {
+      const Instruction& op = *assignment.schedule[p];
+      const InstructionBuffers& buffers = assignment.instructions[p];
+      if (!buffers.copies_before.empty())
+        thunks_.push_back(std::make_unique<CopyThunk>(buffers.copies_before));
+      if (RunsNothing(op.opcode())) continue;
+      XFFI_RETURN_IF_ERROR(EmitOp(op, buffers, env));
+    }
+    if (!assignment.output_copies.empty())
+      thunks_.push_back(std::make_unique<CopyThunk>(assignment.output_copies));
+    return Status::Ok();
+  }
+
+  Status EmitOp(const Instruction& op, const InstructionBuffers& buffers,
+                BuildEnv& env) {
+    switch (op.opcode()) {
+      case Opcode::kCopy: {
+        std::vector<BufferCopy> copies;
+        std::vector<BufferId> from = FlattenBuffers(buffers.operands);
+        std::vector<size_t> sizes = LeafByteSizes(op.shape());
+        for (size_t i = 0; i < buffers.leaves.size(); ++i)
+          if (buffers.leaves[i] != kNoBuffer && buffers.leaves[i] != from[i])
+            copies.push_back({from[i], buffers.leaves[i], sizes[i]});
+        if (!copies.empty())
+          thunks_.push_back(std::make_unique<CopyThunk>(std::move(copies)));
+        return Status::Ok();
+      }
+      // A loop fusion of elementwise ops is one kernel interpreting them per
+      // element; any other fusion runs as the call of its fused
+      // computation, one kernel per op.
+      case Opcode::kFusion: {
+        std::vector<BufferId> operands = FlattenBuffers(buffers.operands);
+        if (operands.size() == static_cast<size_t>(op.operand_count()) &&
+            buffers.leaves.size() == 1 && buffers.leaves[0] != kNoBuffer) {
+          if (std::optional<Launcher> fused =
+                  MakeFusedLoopLauncher(op, operands, buffers.leaves[0])) {
+            thunks_.push_back(
+                std::make_unique<LaunchThunk>(op, std::move(*fused)));
+            ++env.fused_loops;
+            return Status::Ok();
+          }
+        }
+        [[fallthrough]];
+      }
+      case Opcode::kCall: {
+        StatusOr<DeviceComputation*> callee =
+            env.Get(op.called_computations()[0]);
+        if (!callee.ok()) return callee.status();
+        thunks_.push_back(std::make_unique<CallThunk>(
+            *callee, FlattenBuffers(buffers.operands), buffers.leaves));
+        return Status::Ok();
+      }
+      case Opcode::kConditional: {
+        env.not_capturable = "a conditional reads its branch index back";
+        std::vector<ConditionalThunk::Branch> branches;
+        for (size_t b = 0; b < op.called_computations().size(); ++b) {
+          StatusOr<DeviceComputation*> branch =
+              env.Get(op.called_computations()[b]);
+          if (!branch.ok()) return branch.status();
+          branches.push_back({*branch, buffers.operands[b + 1]});
+        }
+        const bool is_pred =
+            op.operand(0)->shape().element_type() == ElementType::kPred;
+        thunks_.push_back(std::make_unique<ConditionalThunk>(
+            op, buffers.operands[0][0], is_pred, std::move(branches),
+            buffers.leaves));
+        return Status::Ok();
+      }
+      case Opcode::kWhile: {
+        env.not_capturable = "a while loop reads its predicate back";
+        StatusOr<DeviceComputation*> condition =
+            env.Get(op.called_computations()[0]);
+        if (!condition.ok()) return condition.status();
+        StatusOr<DeviceComputation*> body =
+            env.Get(op.called_computations()[1]);
+        if (!body.ok()) return body.status();
+        const size_t n = buffers.leaves.size();
+        std::vector<BufferId> next(buffers.temps.begin(),
+                                   buffers.temps.begin() + n);
+        thunks_.push_back(std::make_unique<WhileThunk>(
+            op, *condition, *body, buffers.leaves, std::move(next),
+            buffers.temps[n], LeafByteSizes(op.shape())));
+        return Status::Ok();
+      }
+      case Opcode::kCustomCall: {
+        StatusOr<std::unique_ptr<Thunk>> thunk =
+            MakeCustomCallThunk(op, buffers, &env.not_capturable);
+        if (!thunk.ok()) return thunk.status();
+        thunks_.push_back(std::move(*thunk));
+        return Status::Ok();
+      }
+      default: {
+        std::vector<BufferId> operands;
+        for (const auto& list : buffers.operands) {
+          if (list.size() != 1 || list[0] == kNoBuffer)
+            return Unsupported(op, "tuple or token operands");
+          operands.push_back(list[0]);
+        }
+        if (buffers.leaves.size() != 1 || buffers.leaves[0] == kNoBuffer)
+          return Unsupported(op, "a tuple or token result");
+        StatusOr<Launcher> launcher =
+            MakeOpLauncher(op, operands, buffers.leaves[0]);
+        if (!launcher.ok()) return launcher.status();
+        thunks_.push_back(
+            std::make_unique<LaunchThunk>(op, std::move(*launcher)));
+        return Status::Ok();
+      }
+    }
+  }
+
+  const Computation& computation_;
+  compiler::BufferAssignment assignment_;
+  std::vector<void*> addresses_;
+  std::vector<std::pair<BufferId, size_t>> placed_;  // offset in the block
+  std::vector<std::pair<BufferId, int64_t>> parameter_slots_;
+  std::vector<std::pair<BufferId, int64_t>> output_slots_;
+  std::vector<std::unique_ptr<Thunk>> thunks_;
+};
+
+StatusOr<DeviceComputation*> BuildEnv::Get(const Computation* computation) {
+  auto found = compiled.find(computation);
+  if (found != compiled.end()) return found->second.get();
+  if (!in_progress.insert(computation).second)
+    return InvalidArgument("computation '" + computation->name() +
+                           "' calls itself; HLO programs have no recursion");
+  StatusOr<std::unique_ptr<DeviceComputation>> built =
+      DeviceComputation::Build(*computation, *this);
+  in_progress.erase(computation);
+  if (!built.ok()) return built.status();
+  DeviceComputation* pointer = built->get();
+  compiled[computation] = std::move(*built);
+  return pointer;
+}
+
+Status CallThunk::Run(RunEnv& env, void* const* addresses) {
+  Resolve(argument_ids_, addresses, arguments_);
+  Resolve(result_ids_, addresses, results_);
+  return callee_->Run(env, arguments_.data(), results_.data());
+}
+
+Status ConditionalThunk::Run(RunEnv& env, void* const* addresses) {
+  size_t chosen;
+  if (is_pred_) {
+    unsigned char pred = 0;
+    XFFI_RETURN_IF_ERROR(ReadBack(env, op_, addresses[index_], &pred, 1));
+    chosen = pred ? 0 : 1;
+  } else {
+    int32_t index = 0;
+    XFFI_RETURN_IF_ERROR(
+        ReadBack(env, op_, addresses[index_], &index, sizeof(index)));
+    // Out of range picks the last branch, as in HLO.
+    chosen = index < 0 || static_cast<size_t>(index) >= branches_.size()
+                 ? branches_.size() - 1
+                 : static_cast<size_t>(index);
+  }
+  const Branch& branch = branches_[chosen];
+  Resolve(branch.argument_ids, addresses, arguments_);
+  Resolve(result_ids_, addresses, results_);
+  return branch.computation->Run(env, arguments_.data(), results_.data());
+}
+
+Status WhileThunk::Run(RunEnv& env, void* const* addresses) {
+  Resolve(state_ids_, addresses, a_);
+  Resolve(next_ids_, addresses, b_);
+  void* pred = addresses[pred_];
+  std::vector<void*>* current = &a_;
+  std::vector<void*>* next = &b_;
+  current_.resize(a_.size());
+  while (true) {
+    for (size_t i = 0; i < current->size(); ++i) current_[i] = (*current)[i];
+    XFFI_RETURN_IF_ERROR(condition_->Run(env, current_.data(), &pred));
+    unsigned char go = 0;
+    XFFI_RETURN_IF_ERROR(ReadBack(env, op_, pred, &go, 1));
+    if (go == 0) break;
+    XFFI_RETURN_IF_ERROR(body_->Run(env, current_.data(), next->data()));
+    std::swap(current, next);
+  }
+  if (current != &a_) {
+    for (size_t i = 0; i < sizes_.size(); ++i)
+      if (a_[i] != b_[i] && sizes_[i] > 0)
+        XFFI_RETURN_IF_ERROR(
+            env.stream.CopyDeviceToDevice(a_[i], b_[i], sizes_[i]));
+  }
+  return Status::Ok();
+}
+
+class DeviceExecutable : public Executable {
+ public:
+  DeviceExecutable(Module module, std::shared_ptr<device::Device> device)
+      : module_(std::move(module)), device_(std::move(device)) {}
+
+  ~DeviceExecutable() override {
+    // Work still queued reads the block: finish it before freeing.
+    if (stream_ != nullptr) (void)stream_->Synchronize();
+    context_.reset();
+    stream_.reset();
+    if (block_ != nullptr) (void)device_->Free(block_);
+  }
+
+  Status Init(const CompileOptions& /*options*/) {
+    const Computation& entry = *module_.entry();
+    for (const Instruction* parameter : entry.parameters()) {
+      parameter_shapes_.push_back(parameter->shape());
+      for (const Shape* leaf : parameter->shape().Leaves())
+        parameter_leaves_.push_back(leaf);
+    }
+    result_shape_ = entry.root()->shape();
+    for (const Shape* leaf : result_shape_.Leaves())
+      result_leaves_.push_back(leaf);
+
+    in_place_ = std::make_unique<compiler::InPlaceAnalysis>(module_);
+    BuildEnv env;
+    env.in_place = in_place_.get();
+    StatusOr<DeviceComputation*> compiled = env.Get(&entry);
+    if (!compiled.ok()) return compiled.status();
+    entry_ = *compiled;
+    std::vector<size_t> parameter_offsets, result_offsets;
+    for (const Shape* leaf : parameter_leaves_)
+      parameter_offsets.push_back(env.plan.Reserve(leaf->byte_size()));
+    for (const Shape* leaf : result_leaves_)
+      result_offsets.push_back(env.plan.Reserve(leaf->byte_size()));
+    computations_ = std::move(env.compiled);
+    capturable_ = env.not_capturable.empty();
+    fused_loops_ = env.fused_loops;
+
+    StatusOr<std::unique_ptr<device::Stream>> stream = device_->CreateStream();
+    if (!stream.ok()) return stream.status();
+    stream_ = std::move(*stream);
+    context_ =
+        std::make_unique<device::DeviceExecutionContext>(*device_, *stream_);
+    device_bytes_ = env.plan.size();
+    if (device_bytes_ > 0) {
+      StatusOr<void*> block = device_->Allocate(device_bytes_);
+      if (!block.ok())
+        return Status(block.status().code(),
+                      "cannot allocate the program's " +
+                          std::to_string(device_bytes_) + " bytes on " +
+                          std::string(device_->name()) + ": " +
+                          block.status().message());
+      block_ = static_cast<char*>(*block);
+    }
+    for (auto& [computation, device_computation] : computations_)
+      device_computation->Bind(block_);
+    for (size_t offset : parameter_offsets)
+      parameter_addresses_.push_back(block_ + offset);
+    for (size_t offset : result_offsets)
+      result_addresses_.push_back(block_ + offset);
+    for (const ConstantUpload& constant : env.constants)
+      if (constant.size > 0)
+        XFFI_RETURN_IF_ERROR(stream_->CopyHostToDevice(
+            block_ + constant.offset, constant.data, constant.size));
+    return stream_->Synchronize();
+  }
+
+  const Module& module() const override { return module_; }
+  const std::vector<Shape>& parameter_shapes() const override {
+    return parameter_shapes_;
+  }
+  const Shape& result_shape() const override { return result_shape_; }
+  ExecutionContext& context() override { return context_->context(); }
+
+  StatusOr<std::vector<Literal>> Execute(
+      const std::vector<Literal>& arguments) override {
+    if (arguments.size() != parameter_shapes_.size())
+      return InvalidArgument(
+          "the program takes " + std::to_string(parameter_shapes_.size()) +
+          " arguments, got " + std::to_string(arguments.size()));
+    std::vector<const void*> argument_leaves;
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      if (!SameTypesAndDims(arguments[i].shape(), parameter_shapes_[i]))
+        return InvalidArgument(
+            "argument " + std::to_string(i) + " for parameter '" +
+            module_.entry()->parameters()[i]->name() + "' is " +
+            arguments[i].shape().ToString(false) + ", expected " +
+            parameter_shapes_[i].ToString(false));
+      CollectLeaves(arguments[i], argument_leaves);
+    }
+    std::vector<Literal> results;
+    std::vector<void*> result_leaves;
+    for (const Shape* leaf : result_leaves_) {
+      results.emplace_back(*leaf);
+      result_leaves.push_back(leaf->IsArray() ? results.back().data()
+                                              : nullptr);
+    }
+    XFFI_RETURN_IF_ERROR(Run(argument_leaves, result_leaves));
+    return results;
+  }
+
+  Status ExecuteRaw(ffi::Span<const void* const> argument_leaves,
+                    ffi::Span<void* const> result_leaves) override {
+    if (argument_leaves.size() != parameter_leaves_.size())
+      return InvalidArgument(
+          "the program's parameters have " +
+          std::to_string(parameter_leaves_.size()) + " leaves, got " +
+          std::to_string(argument_leaves.size()) + " argument addresses");
+    if (result_leaves.size() != result_leaves_.size())
+      return InvalidArgument(
+          "the program's result has " + std::to_string(result_leaves_.size()) +
+          " leaves, got " + std::to_string(result_leaves.size()) +
+          " result addresses");
+    for (size_t i = 0; i < argument_leaves.size(); ++i)
+      if (argument_leaves[i] == nullptr && parameter_leaves_[i]->byte_size())
+        return InvalidArgument("argument leaf " + std::to_string(i) +
+                               " is null");
+    for (size_t i = 0; i < result_leaves.size(); ++i)
+      if (result_leaves[i] == nullptr && result_leaves_[i]->byte_size())
+        return InvalidArgument("result leaf " + std::to_string(i) + " is null");
+    // Parentheses: braces would make a two-pointer initializer list.
+    return Run(std::vector<const void*>(argument_leaves.begin(),
+                                        argument_leaves.end()),
+               std::vector<void*>(result_leaves.begin(), result_leaves.end()));
+  }
+
+  DeviceExecutorStats Stats() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    DeviceExecutorStats stats;
+    stats.device_bytes = device_bytes_;
+    stats.computations = static_cast<int64_t>(computations_.size());
+    stats.fused_loops = fused_loops_;
+    stats.graph_captures = graphs_.captures();
+    stats.graph_replays = graphs_.replays();
+    for (const auto& [computation, compiled] : computations_)
+      stats.thunks += static_cast<int64_t>(compiled->num_thunks());
+    return stats;
+  }
+
+ private:
+  static void CollectLeaves(const Literal& literal,
+                            std::vector<const void*>& leaves) {
+    if (literal.shape().IsTuple()) {
+      for (const Literal& element : literal.tuple_elements())
+        CollectLeaves(element, leaves);
+      return;
+    }
+    leaves.push_back(literal.shape().IsArray() ? literal.data() : nullptr);
+  }
+
+  // Host arguments in, the program on the stream, host results out.
+  Status Run(const std::vector<const void*>& arguments,
+             const std::vector<void*>& results) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    RunEnv env{*device_, *stream_, *context_};
+    Status status = RunLocked(env, arguments, results);
+    if (status.ok()) return status;
+    // Leave the stream idle for the next run; its own error (if any) is
+    // the one already reported.
+    (void)stream_->Synchronize();
+    return status;
+  }
+
+  Status RunLocked(RunEnv& env, const std::vector<const void*>& arguments,
+                   const std::vector<void*>& results) {
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      const size_t size = parameter_leaves_[i]->byte_size();
+      if (size > 0)
+        XFFI_RETURN_IF_ERROR(stream_->CopyHostToDevice(parameter_addresses_[i],
+                                                       arguments[i], size));
+    }
+    std::vector<const void*> parameters(parameter_addresses_.begin(),
+                                        parameter_addresses_.end());
+    if (capturable_) {
+      // Command buffer: the program's work is captured once and replayed.
+      // Every address it uses lies in the executable's one block, which
+      // never moves, so one capture serves every run; the cache would
+      // capture again if it did.
+      XFFI_RETURN_IF_ERROR(
+          graphs_.Run(*stream_, {block_}, [&](device::Stream& stream) {
+            RunEnv capture{*device_, stream, *context_, true};
+            return entry_->Run(capture, parameters.data(),
+                               result_addresses_.data());
+          }));
+    } else {
+      XFFI_RETURN_IF_ERROR(
+          entry_->Run(env, parameters.data(), result_addresses_.data()));
+    }
+    for (size_t r = 0; r < results.size(); ++r) {
+      const size_t size = result_leaves_[r]->byte_size();
+      if (size > 0)
+        XFFI_RETURN_IF_ERROR(
+            stream_->CopyDeviceToHost(results[r], result_addresses_[r], size));
+    }
+    Status done = stream_->Synchronize();
+    if (done.ok()) return done;
+    return Status(done.code(), "the program's work on " +
+                                   std::string(device_->name()) +
+                                   " failed: " + done.message());
+  }
+
+  Module module_;
+  std::shared_ptr<device::Device> device_;
+  std::unique_ptr<compiler::InPlaceAnalysis> in_place_;
+  std::unordered_map<const Computation*, std::unique_ptr<DeviceComputation>>
+      computations_;
+  DeviceComputation* entry_ = nullptr;
+  std::unique_ptr<device::Stream> stream_;
+  std::unique_ptr<device::DeviceExecutionContext> context_;
+  char* block_ = nullptr;
+  size_t device_bytes_ = 0;
+  std::vector<void*> parameter_addresses_, result_addresses_;
+  std::vector<Shape> parameter_shapes_;
+  Shape result_shape_;
+  std::vector<const Shape*> parameter_leaves_, result_leaves_;
+  bool capturable_ = false;
+  int64_t fused_loops_ = 0;
+  device::GraphCache graphs_;
+  mutable std::mutex mutex_;  // one run at a time
+};
+
+}  // namespace
+
+DeviceExecutorStats GetDeviceExecutorStats(const Executable& executable) {
+  const auto* device = dynamic_cast<const DeviceExecutable*>(&executable);
+  return device == nullptr ? DeviceExecutorStats() : device->Stats();
+}
+
+StatusOr<std::unique_ptr<Executable>> CreateDeviceExecutable(
+    Module module, const CompileOptions& options,
+    std::shared_ptr<device::Device> device) {
+  auto executable =
+      std::make_unique<DeviceExecutable>(std::move(module), std::move(device));
+  XFFI_RETURN_IF_ERROR(executable->Init(options));
+  return std::unique_ptr<Executable>(std::move(executable));
+}
+
+}  // namespace xffi::device_backend

@@ -1,0 +1,860 @@
+// xffi: the device backend's kernels, written once as `__host__ __device__`
+// functors (xffi/device/functor_kernel.h).
+//
+// nvcc compiles this header into ForEachIndexKernel<F> entries
+// (device_kernels.cu); the host compiler compiles the same functors for
+// SimDevice, which runs their host code. So what the tests check on SimDevice
+// is the arithmetic a GPU would do. Nothing here may use the standard library
+// beyond <cstdint>/<cmath>/<cstring>-level functions both compilers have.
+//
+// Device pointers are bytes (uint8_t): the simulator rewrites them by type.
+//
+// Values are computed in the widest type of their class (double for floats,
+// int64_t for signed and uint64_t for unsigned integers and pred) and rounded
+// or truncated to the result type when stored: for +, -, *, / and sqrt a
+// double result rounded to float is float's own correctly rounded result.
+#ifndef XFFI_SRC_DEVICE_BACKEND_DEVICE_KERNELS_H_
+#define XFFI_SRC_DEVICE_BACKEND_DEVICE_KERNELS_H_
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "xffi/device/functor_kernel.h"
+
+namespace xffi::device_backend {
+
+// Element types the arithmetic kernels take (copies take any width).
+enum class DType : int32_t {
+  kPred,
+  kS8,
+  kS16,
+  kS32,
+  kS64,
+  kU8,
+  kU16,
+  kU32,
+  kU64,
+  kF32,
+  kF64,
+};
+
+// How a value of a type is held while computed.
+enum class ValueClass : int32_t { kFloat, kSigned, kUnsigned };
+
+XFFI_HOST_DEVICE inline ValueClass ClassOf(DType type) {
+  switch (type) {
+    case DType::kF32:
+    case DType::kF64:
+      return ValueClass::kFloat;
+    case DType::kS8:
+    case DType::kS16:
+    case DType::kS32:
+    case DType::kS64:
+      return ValueClass::kSigned;
+    default:
+      return ValueClass::kUnsigned;
+  }
+}
+
+XFFI_HOST_DEVICE inline int BitsOf(DType type) {
+  switch (type) {
+    case DType::kPred:
+    case DType::kS8:
+    case DType::kU8:
+      return 8;
+    case DType::kS16:
+    case DType::kU16:
+      return 16;
+    case DType::kS32:
+    case DType::kU32:
+    case DType::kF32:
+      return 32;
+    default:
+      return 64;
+  }
+}
+
+// One value in its class: only the member of ClassOf(type) is meaningful.
+struct Value {
+  double f = 0;
+  int64_t s = 0;
+  uint64_t u = 0;
+};
+
+XFFI_HOST_DEVICE inline Value Load(const void* data, int64_t i, DType type) {
+  Value v;
+  switch (type) {
+    case DType::kPred:
+      v.u = static_cast<const uint8_t*>(data)[i] != 0;
+      break;
+    case DType::kS8:
+      v.s = static_cast<const int8_t*>(data)[i];
+      break;
+    case DType::kS16:
+      v.s = static_cast<const int16_t*>(data)[i];
+      break;
+    case DType::kS32:
+      v.s = static_cast<const int32_t*>(data)[i];
+      break;
+    case DType::kS64:
+      v.s = static_cast<const int64_t*>(data)[i];
+      break;
+    case DType::kU8:
+      v.u = static_cast<const uint8_t*>(data)[i];
+      break;
+    case DType::kU16:
+      v.u = static_cast<const uint16_t*>(data)[i];
+      break;
+    case DType::kU32:
+      v.u = static_cast<const uint32_t*>(data)[i];
+      break;
+    case DType::kU64:
+      v.u = static_cast<const uint64_t*>(data)[i];
+      break;
+    case DType::kF32:
+      v.f = static_cast<const float*>(data)[i];
+      break;
+    case DType::kF64:
+      v.f = static_cast<const double*>(data)[i];
+      break;
+  }
+  return v;
+}
+
+// Float to integer truncates toward zero and saturates, NaN giving 0 (as the
+// CPU backend converts).
+XFFI_HOST_DEVICE inline int64_t SaturateToSigned(double x, int bits) {
+  if (x != x) return 0;
+  const double high = bits == 64
+                          ? 9223372036854775807.0
+                          : static_cast<double>((int64_t{1} << (bits - 1)) - 1);
+  const double low = bits == 64
+                         ? -9223372036854775808.0
+                         : -static_cast<double>(int64_t{1} << (bits - 1));
+  if (x >= high) return bits == 64 ? INT64_MAX : (int64_t{1} << (bits - 1)) - 1;
+  if (x <= low) return bits == 64 ? INT64_MIN : -(int64_t{1} << (bits - 1));
+  return static_cast<int64_t>(x);
+}
+
+XFFI_HOST_DEVICE inline uint64_t SaturateToUnsigned(double x, int bits) {
+  if (x != x || x <= 0) return 0;
+  const double high = bits == 64
+                          ? 18446744073709551615.0
+                          : static_cast<double>((uint64_t{1} << bits) - 1);
+  if (x >= high) return bits == 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1;
+  return static_cast<uint64_t>(x);
+}
+
+// `v` of class `from` as a value of type `to` (convert's semantics; any to
+// pred is `!= 0`).
+XFFI_HOST_DEVICE inline Value Convert(Value v, ValueClass from, DType to) {
+  Value out;
+  if (to == DType::kPred) {
+    out.u = from == ValueClass::kFloat    ? (v.f != 0)
+            : from == ValueClass::kSigned ? (v.s != 0)
+                                          : (v.u != 0);
+    return out;
+  }
+  switch (ClassOf(to)) {
+    case ValueClass::kFloat:
+      out.f = from == ValueClass::kFloat    ? v.f
+              : from == ValueClass::kSigned ? static_cast<double>(v.s)
+                                            : static_cast<double>(v.u);
+      // u64/s64 to f32 must round once, from the integer.
+      if (to == DType::kF32 && from != ValueClass::kFloat)
+        out.f = from == ValueClass::kSigned ? static_cast<float>(v.s)
+                                            : static_cast<float>(v.u);
+      break;
+    case ValueClass::kSigned:
+      out.s = from == ValueClass::kFloat    ? SaturateToSigned(v.f, BitsOf(to))
+              : from == ValueClass::kSigned ? v.s
+                                            : static_cast<int64_t>(v.u);
+      break;
+    case ValueClass::kUnsigned:
+      out.u = from == ValueClass::kFloat ? SaturateToUnsigned(v.f, BitsOf(to))
+              : from == ValueClass::kSigned ? static_cast<uint64_t>(v.s)
+                                            : v.u;
+      break;
+  }
+  return out;
+}
+
+XFFI_HOST_DEVICE inline void Store(void* data, int64_t i, DType type, Value v) {
+  switch (type) {
+    case DType::kPred:
+      static_cast<uint8_t*>(data)[i] = v.u != 0;
+      break;
+    case DType::kS8:
+      static_cast<int8_t*>(data)[i] = static_cast<int8_t>(v.s);
+      break;
+    case DType::kS16:
+      static_cast<int16_t*>(data)[i] = static_cast<int16_t>(v.s);
+      break;
+    case DType::kS32:
+      static_cast<int32_t*>(data)[i] = static_cast<int32_t>(v.s);
+      break;
+    case DType::kS64:
+      static_cast<int64_t*>(data)[i] = v.s;
+      break;
+    case DType::kU8:
+      static_cast<uint8_t*>(data)[i] = static_cast<uint8_t>(v.u);
+      break;
+    case DType::kU16:
+      static_cast<uint16_t*>(data)[i] = static_cast<uint16_t>(v.u);
+      break;
+    case DType::kU32:
+      static_cast<uint32_t*>(data)[i] = static_cast<uint32_t>(v.u);
+      break;
+    case DType::kU64:
+      static_cast<uint64_t*>(data)[i] = v.u;
+      break;
+    case DType::kF32:
+      static_cast<float*>(data)[i] = static_cast<float>(v.f);
+      break;
+    case DType::kF64:
+      static_cast<double*>(data)[i] = v.f;
+      break;
+  }
+}
+
+// The elementwise operations the device runs.
+enum class ElementOp : int32_t {
+  // unary
+  kNegate,
+  kAbs,
+  kSign,
+  kNot,
+  kFloor,
+  kCeil,
+  kRoundNearestAfz,
+  kRoundNearestEven,
+  kExp,
+  kExpm1,
+  kLog,
+  kLog1p,
+  kLogistic,
+  kSqrt,
+  kRsqrt,
+  kCbrt,
+  kTanh,
+  kSin,
+  kCos,
+  kTan,
+  kIsFinite,
+  kConvert,
+  // binary
+  kAdd,
+  kSubtract,
+  kMultiply,
+  kDivide,
+  kRemainder,
+  kPower,
+  kMaximum,
+  kMinimum,
+  kAnd,
+  kOr,
+  kXor,
+  kShiftLeft,
+  kShiftRightArithmetic,
+  kShiftRightLogical,
+  kAtan2,
+  kCompareEq,
+  kCompareNe,
+  kCompareGe,
+  kCompareGt,
+  kCompareLe,
+  kCompareLt,
+  // ternary
+  kSelect,
+  kClamp,
+};
+
+XFFI_HOST_DEVICE inline double Sign(double x) {
+  return x > 0 ? 1.0 : x < 0 ? -1.0 : x;  // keeps -0 and NaN
+}
+
+// Float arithmetic of one op; `single` rounds the result of transcendental
+// functions through float (their f32 results then differ from the CPU's own
+// polynomials by a few ulps at most).
+XFFI_HOST_DEVICE inline double FloatOp(ElementOp op, double a, double b) {
+  switch (op) {
+    case ElementOp::kNegate:
+      return -a;
+    case ElementOp::kAbs:
+      return fabs(a);
+    case ElementOp::kSign:
+      return Sign(a);
+    case ElementOp::kFloor:
+      return floor(a);
+    case ElementOp::kCeil:
+      return ceil(a);
+    case ElementOp::kRoundNearestAfz:
+      return round(a);
+    case ElementOp::kRoundNearestEven:
+      return nearbyint(a);
+    case ElementOp::kExp:
+      return exp(a);
+    case ElementOp::kExpm1:
+      return expm1(a);
+    case ElementOp::kLog:
+      return log(a);
+    case ElementOp::kLog1p:
+      return log1p(a);
+    case ElementOp::kLogistic:
+      return 1.0 / (1.0 + exp(-a));
+    case ElementOp::kSqrt:
+      return sqrt(a);
+    case ElementOp::kRsqrt:
+      return 1.0 / sqrt(a);
+    case ElementOp::kCbrt:
+      return cbrt(a);
+    case ElementOp::kTanh:
+      return tanh(a);
+    case ElementOp::kSin:
+      return sin(a);
+    case ElementOp::kCos:
+      return cos(a);
+    case ElementOp::kTan:
+      return tan(a);
+    case ElementOp::kAdd:
+      return a + b;
+    case ElementOp::kSubtract:
+      return a - b;
+    case ElementOp::kMultiply:
+      return a * b;
+    case ElementOp::kDivide:
+      return a / b;
+    case ElementOp::kRemainder:
+      return fmod(a, b);
+    case ElementOp::kPower:
+      return pow(a, b);
+    case ElementOp::kMaximum:
+      return a != a || b != b ? a + b : (a > b ? a : b);  // NaN propagates
+    case ElementOp::kMinimum:
+      return a != a || b != b ? a + b : (a < b ? a : b);
+    case ElementOp::kAtan2:
+      return atan2(a, b);
+    default:
+      return 0;
+  }
+}
+
+template <typename I>
+XFFI_HOST_DEVICE inline I IntegerOp(ElementOp op, I a, I b, int bits,
+                                    bool is_signed) {
+  switch (op) {
+    case ElementOp::kNegate:
+      return static_cast<I>(0 - static_cast<uint64_t>(a));
+    case ElementOp::kAbs:
+      return is_signed && static_cast<int64_t>(a) < 0
+                 ? static_cast<I>(0 - static_cast<uint64_t>(a))
+                 : a;
+    case ElementOp::kSign:
+      if (a == 0) return I(0);
+      return is_signed && static_cast<int64_t>(a) < 0 ? static_cast<I>(-1)
+                                                      : I(1);
+    case ElementOp::kNot:
+      return static_cast<I>(~a);
+    case ElementOp::kAdd:
+      return static_cast<I>(static_cast<uint64_t>(a) +
+                            static_cast<uint64_t>(b));
+    case ElementOp::kSubtract:
+      return static_cast<I>(static_cast<uint64_t>(a) -
+                            static_cast<uint64_t>(b));
+    case ElementOp::kMultiply:
+      return static_cast<I>(static_cast<uint64_t>(a) *
+                            static_cast<uint64_t>(b));
+    case ElementOp::kDivide:
+      // HLO: x / 0 is -1 (all ones), INT_MIN / -1 is INT_MIN.
+      if (b == 0) return static_cast<I>(-1);
+      if (is_signed && b == static_cast<I>(-1))
+        return static_cast<I>(0 - static_cast<uint64_t>(a));
+      return a / b;
+    case ElementOp::kRemainder:
+      if (b == 0) return a;
+      if (is_signed && b == static_cast<I>(-1)) return 0;
+      return a % b;
+    case ElementOp::kMaximum:
+      return a > b ? a : b;
+    case ElementOp::kMinimum:
+      return a < b ? a : b;
+    case ElementOp::kAnd:
+      return a & b;
+    case ElementOp::kOr:
+      return a | b;
+    case ElementOp::kXor:
+      return a ^ b;
+    case ElementOp::kShiftLeft: {
+      const uint64_t shift = static_cast<uint64_t>(b);
+      if (shift >= static_cast<uint64_t>(bits)) return 0;
+      return static_cast<I>(static_cast<uint64_t>(a) << shift);
+    }
+    case ElementOp::kShiftRightLogical: {
+      const uint64_t shift = static_cast<uint64_t>(b);
+      if (shift >= static_cast<uint64_t>(bits)) return 0;
+      const uint64_t mask =
+          bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+      return static_cast<I>((static_cast<uint64_t>(a) & mask) >> shift);
+    }
+    case ElementOp::kShiftRightArithmetic: {
+      const uint64_t shift = static_cast<uint64_t>(b);
+      // Sign-extended to 64 bits already for signed types; an unsigned one
+      // shifts in its top bit.
+      int64_t wide = static_cast<int64_t>(a);
+      if (!is_signed && bits < 64)
+        wide = static_cast<int64_t>(static_cast<uint64_t>(a) << (64 - bits)) >>
+               (64 - bits);
+      if (shift >= static_cast<uint64_t>(bits))
+        return static_cast<I>(wide < 0 ? -1 : 0);
+      return static_cast<I>(wide >> shift);
+    }
+    default:
+      return 0;
+  }
+}
+
+XFFI_HOST_DEVICE inline bool CompareOp(ElementOp op, Value a, Value b,
+                                       ValueClass c) {
+  // Float comparisons are IEEE (NaN unordered: only NE holds).
+#define XFFI_DEVICE_COMPARE(OP)              \
+  (c == ValueClass::kFloat    ? (a.f OP b.f) \
+   : c == ValueClass::kSigned ? (a.s OP b.s) \
+                              : (a.u OP b.u))
+  switch (op) {
+    case ElementOp::kCompareEq:
+      return XFFI_DEVICE_COMPARE(==);
+    case ElementOp::kCompareNe:
+      return XFFI_DEVICE_COMPARE(!=);
+    case ElementOp::kCompareGe:
+      return XFFI_DEVICE_COMPARE(>=);
+    case ElementOp::kCompareGt:
+      return XFFI_DEVICE_COMPARE(>);
+    case ElementOp::kCompareLe:
+      return XFFI_DEVICE_COMPARE(<=);
+    default:
+      return XFFI_DEVICE_COMPARE(<);
+  }
+#undef XFFI_DEVICE_COMPARE
+}
+
+// `v` as a value of `type` holds it in memory: floats rounded to f32,
+// integers wrapped to their width. What a Store then Load would give, for
+// values that stay in registers (the fused loop's steps).
+XFFI_HOST_DEVICE inline Value Normalize(Value v, DType type) {
+  switch (type) {
+    case DType::kPred:
+      v.u = v.u != 0;
+      break;
+    case DType::kS8:
+      v.s = static_cast<int8_t>(v.s);
+      break;
+    case DType::kS16:
+      v.s = static_cast<int16_t>(v.s);
+      break;
+    case DType::kS32:
+      v.s = static_cast<int32_t>(v.s);
+      break;
+    case DType::kU8:
+      v.u = static_cast<uint8_t>(v.u);
+      break;
+    case DType::kU16:
+      v.u = static_cast<uint16_t>(v.u);
+      break;
+    case DType::kU32:
+      v.u = static_cast<uint32_t>(v.u);
+      break;
+    case DType::kF32:
+      v.f = static_cast<float>(v.f);
+      break;
+    default:
+      break;
+  }
+  return v;
+}
+
+// One elementwise op on values already loaded: `a`, `b`, `c` of type
+// `in_type` (select: `a` is the pred), the result of type `out_type`.
+XFFI_HOST_DEVICE inline Value ApplyElementOp(ElementOp op, DType in_type,
+                                             DType out_type, Value a, Value b,
+                                             Value c) {
+  const ValueClass value_class = ClassOf(in_type);
+  Value r;
+  switch (op) {
+    case ElementOp::kSelect:
+      return a.u != 0 ? b : c;
+    case ElementOp::kConvert:
+      return Convert(a, value_class, out_type);
+    case ElementOp::kIsFinite:
+      r.u = isfinite(a.f) ? 1 : 0;
+      return r;
+    case ElementOp::kClamp:  // clamp(min, x, max)
+      r.f = FloatOp(ElementOp::kMinimum, FloatOp(ElementOp::kMaximum, b.f, a.f),
+                    c.f);
+      r.s = IntegerOp<int64_t>(
+          ElementOp::kMinimum,
+          IntegerOp<int64_t>(ElementOp::kMaximum, b.s, a.s, 64, true), c.s, 64,
+          true);
+      r.u = IntegerOp<uint64_t>(
+          ElementOp::kMinimum,
+          IntegerOp<uint64_t>(ElementOp::kMaximum, b.u, a.u, 64, false), c.u,
+          64, false);
+      return r;
+    default:
+      break;
+  }
+  if (op >= ElementOp::kCompareEq && op <= ElementOp::kCompareLt) {
+    r.u = CompareOp(op, a, b, value_class) ? 1 : 0;
+  } else if (in_type == DType::kPred) {
+    // pred's logic ops on 0/1 (not flips the bit).
+    r.u = op == ElementOp::kNot ? (a.u ^ 1)
+                                : IntegerOp<uint64_t>(op, a.u, b.u, 8, false);
+  } else if (value_class == ValueClass::kFloat) {
+    r.f = FloatOp(op, a.f, b.f);
+  } else if (value_class == ValueClass::kSigned) {
+    r.s = IntegerOp<int64_t>(op, a.s, b.s, BitsOf(in_type), true);
+  } else {
+    r.u = IntegerOp<uint64_t>(op, a.u, b.u, BitsOf(in_type), false);
+  }
+  return r;
+}
+
+// out[i] = op(in0[i], in1[i], in2[i]) over `n` elements. Operand k is read
+// at index 0 for every i when in_scalar[k] (a broadcast scalar).
+struct ElementwiseKernel {
+  ElementOp op = ElementOp::kAdd;
+  DType in_type = DType::kF32;  // of the arithmetic operands (select: 1, 2)
+  DType out_type = DType::kF32;
+  int32_t operands = 1;
+  const uint8_t* in[3] = {nullptr, nullptr, nullptr};
+  int32_t in_scalar[3] = {0, 0, 0};
+  uint8_t* out = nullptr;
+  int64_t n = 0;
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    Value v[3];
+    for (int32_t k = 0; k < operands; ++k) {
+      const DType type =
+          k == 0 && op == ElementOp::kSelect ? DType::kPred : in_type;
+      v[k] = Load(in[k], in_scalar[k] ? 0 : i, type);
+    }
+    Store(out, i, out_type,
+          ApplyElementOp(op, in_type, out_type, v[0], v[1], v[2]));
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    for (int k = 0; k < 3; ++k) visit(in[k]);
+    visit(out);
+  }
+};
+
+// A loop fusion of elementwise ops, interpreted per element: each step reads
+// a fusion input, holds a constant, or applies an op to earlier steps'
+// values; the last step is the result. Inputs and intermediates have the
+// result's element count (read at i) or one element (read at 0).
+inline constexpr int kMaxFusedSteps = 40;
+inline constexpr int kMaxFusedInputs = 8;
+
+enum class StepKind : int16_t { kInput, kConstant, kOp };
+
+struct FusedStep {
+  StepKind kind = StepKind::kOp;
+  ElementOp op = ElementOp::kAdd;
+  DType in_type = DType::kF32, out_type = DType::kF32;
+  int16_t args[3] = {0, 0, 0};  // kInput: args[0] is the input's number
+  Value constant;
+};
+
+struct FusedLoopKernel {
+  FusedStep steps[kMaxFusedSteps];
+  int32_t count = 0;
+  const uint8_t* inputs[kMaxFusedInputs] = {};
+  int32_t input_scalar[kMaxFusedInputs] = {};
+  uint8_t* out = nullptr;
+  int64_t n = 0;
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    Value values[kMaxFusedSteps];
+    for (int32_t s = 0; s < count; ++s) {
+      const FusedStep& step = steps[s];
+      if (step.kind == StepKind::kInput) {
+        const int k = step.args[0];
+        values[s] = Load(inputs[k], input_scalar[k] ? 0 : i, step.out_type);
+      } else if (step.kind == StepKind::kConstant) {
+        values[s] = step.constant;
+      } else {
+        values[s] =
+            Normalize(ApplyElementOp(step.op, step.in_type, step.out_type,
+                                     values[step.args[0]], values[step.args[1]],
+                                     values[step.args[2]]),
+                      step.out_type);
+      }
+    }
+    Store(out, i, steps[count - 1].out_type, values[count - 1]);
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    for (int k = 0; k < kMaxFusedInputs; ++k) visit(inputs[k]);
+    visit(out);
+  }
+};
+
+inline constexpr int kMaxRank = 8;
+
+// Row-major position `i` of a shape of `rank` dims as an offset under
+// per-dimension strides (in elements; any sign).
+XFFI_HOST_DEVICE inline int64_t StridedOffset(int64_t i, int32_t rank,
+                                              const int64_t* dims,
+                                              const int64_t* strides) {
+  int64_t offset = 0;
+  for (int32_t d = rank - 1; d >= 0; --d) {
+    const int64_t size = dims[d];
+    offset += (i % size) * strides[d];
+    i /= size;
+  }
+  return offset;
+}
+
+// dst[dst_offset + Σ idx·dst_strides] = src[src_offset + Σ idx·src_strides]
+// for every index idx of `dims`: broadcast (a zero source stride),
+// transpose, slice, reverse (a negative stride), concatenate and pad (a
+// destination offset and stride) are each one such copy.
+struct StridedCopyKernel {
+  const uint8_t* src = nullptr;
+  uint8_t* dst = nullptr;
+  int64_t n = 0;
+  int32_t rank = 0;
+  int32_t element_size = 4;
+  int64_t src_offset = 0, dst_offset = 0;
+  int64_t dims[kMaxRank] = {};
+  int64_t src_strides[kMaxRank] = {};
+  int64_t dst_strides[kMaxRank] = {};
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    const int64_t from = src_offset + StridedOffset(i, rank, dims, src_strides);
+    const int64_t to = dst_offset + StridedOffset(i, rank, dims, dst_strides);
+    const uint8_t* s = src + from * element_size;
+    uint8_t* d = dst + to * element_size;
+    for (int32_t b = 0; b < element_size; ++b) d[b] = s[b];
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    visit(src);
+    visit(dst);
+  }
+};
+
+// out[i] = the index of element i along dimension `dimension`.
+struct IotaKernel {
+  uint8_t* out = nullptr;
+  DType type = DType::kS32;
+  int64_t n = 0;
+  int64_t inner = 1;  // elements per step along the dimension
+  int64_t size = 1;   // the dimension's size
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    Value v;
+    v.u = static_cast<uint64_t>((i / inner) % size);
+    Store(out, i, type, Convert(v, ValueClass::kUnsigned, type));
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    visit(out);
+  }
+};
+
+// A reduction each output element folds alone: reduce (combine the input
+// into the accumulator with `op`) and dot (`op` kMultiply of lhs and rhs,
+// summed). Output element i starts at Σ idx·out_strides in each input (its
+// kept dimensions) and walks the contracted dimensions.
+struct ContractionKernel {
+  const uint8_t* lhs = nullptr;
+  const uint8_t* rhs = nullptr;   // dot only
+  const uint8_t* init = nullptr;  // reduce only: a scalar
+  uint8_t* out = nullptr;
+  bool is_dot = false;
+  ElementOp op = ElementOp::kAdd;  // reduce's combiner
+  DType lhs_type = DType::kF32, rhs_type = DType::kF32, out_type = DType::kF32;
+  int64_t n = 0;
+  int32_t out_rank = 0;
+  int64_t out_dims[kMaxRank] = {};
+  int64_t lhs_out_strides[kMaxRank] = {}, rhs_out_strides[kMaxRank] = {};
+  int32_t k_rank = 0;
+  int64_t k_count = 1;
+  int64_t k_dims[kMaxRank] = {};
+  int64_t lhs_k_strides[kMaxRank] = {}, rhs_k_strides[kMaxRank] = {};
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    const int64_t lhs_base =
+        StridedOffset(i, out_rank, out_dims, lhs_out_strides);
+    const int64_t rhs_base =
+        StridedOffset(i, out_rank, out_dims, rhs_out_strides);
+    const ValueClass c = ClassOf(out_type);
+    Value acc = is_dot ? Value() : Load(init, 0, out_type);
+    for (int64_t k = 0; k < k_count; ++k) {
+      const Value a =
+          Load(lhs, lhs_base + StridedOffset(k, k_rank, k_dims, lhs_k_strides),
+               lhs_type);
+      if (is_dot) {
+        const Value b = Load(
+            rhs, rhs_base + StridedOffset(k, k_rank, k_dims, rhs_k_strides),
+            rhs_type);
+        const Value x = Convert(a, ClassOf(lhs_type), out_type);
+        const Value y = Convert(b, ClassOf(rhs_type), out_type);
+        if (c == ValueClass::kFloat)
+          acc.f += x.f * y.f;
+        else if (c == ValueClass::kSigned)
+          acc.s = static_cast<int64_t>(static_cast<uint64_t>(acc.s) +
+                                       static_cast<uint64_t>(x.s) *
+                                           static_cast<uint64_t>(y.s));
+        else
+          acc.u += x.u * y.u;
+      } else if (out_type == DType::kPred) {
+        acc.u = IntegerOp<uint64_t>(op, acc.u, a.u, 8, false);
+      } else if (c == ValueClass::kFloat) {
+        acc.f = FloatOp(op, acc.f, a.f);
+      } else if (c == ValueClass::kSigned) {
+        acc.s = IntegerOp<int64_t>(op, acc.s, a.s, 64, true);
+      } else {
+        acc.u = IntegerOp<uint64_t>(op, acc.u, a.u, 64, false);
+      }
+    }
+    Store(out, i, out_type, acc);
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    visit(lhs);
+    visit(rhs);
+    visit(init);
+    visit(out);
+  }
+};
+
+// dynamic-slice (src: the operand, dims: the slice) and the update half of
+// dynamic-update-slice (src: the update, dims: the update, written into
+// dst at the start). Each start index is a device scalar of `index_type`,
+// clamped so the window fits, as HLO defines it.
+struct DynamicWindowKernel {
+  const uint8_t* src = nullptr;
+  uint8_t* dst = nullptr;
+  const uint8_t* starts[kMaxRank] = {};
+  DType index_type = DType::kS32;
+  bool update = false;  // dynamic-update-slice: the window is in dst
+  int64_t n = 0;
+  int32_t rank = 0;
+  int32_t element_size = 4;
+  int64_t dims[kMaxRank] = {};       // the window (slice or update)
+  int64_t full_dims[kMaxRank] = {};  // the operand's
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    int64_t window = 0, full = 0, window_stride = 1, full_stride = 1;
+    int64_t rest = i;
+    for (int32_t d = rank - 1; d >= 0; --d) {
+      const int64_t index = rest % dims[d];
+      rest /= dims[d];
+      const Value raw = Load(starts[d], 0, index_type);
+      int64_t start = ClassOf(index_type) == ValueClass::kSigned
+                          ? raw.s
+                          : static_cast<int64_t>(raw.u);
+      const int64_t last = full_dims[d] - dims[d];
+      start = start < 0 ? 0 : start > last ? last : start;
+      window += index * window_stride;
+      full += (index + start) * full_stride;
+      window_stride *= dims[d];
+      full_stride *= full_dims[d];
+    }
+    const uint8_t* s = src + (update ? window : full) * element_size;
+    uint8_t* t = dst + (update ? full : window) * element_size;
+    for (int32_t b = 0; b < element_size; ++b) t[b] = s[b];
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    visit(src);
+    visit(dst);
+    for (int d = 0; d < kMaxRank; ++d) visit(starts[d]);
+  }
+};
+
+// gather without batching dimensions: output element i reads the operand at
+// its batch position's start (read from `indices`, clamped so the slice
+// fits) plus its offset within the slice.
+struct GatherKernel {
+  const uint8_t* operand = nullptr;
+  const uint8_t* indices = nullptr;
+  uint8_t* out = nullptr;
+  DType index_type = DType::kS32;
+  int32_t element_size = 4;
+  int64_t n = 0;
+  int32_t out_rank = 0, operand_rank = 0, indices_rank = 0;
+  int32_t index_vector_dim = 0, starts = 0;
+  int64_t out_dims[kMaxRank] = {};
+  int64_t operand_dims[kMaxRank] = {};
+  int64_t slice_sizes[kMaxRank] = {};
+  int64_t indices_dims[kMaxRank] = {};
+  // Per output dimension: the operand dimension an offset dimension walks,
+  // or -1; the indices dimension a batch dimension walks, or -1.
+  int32_t out_to_operand[kMaxRank] = {};
+  int32_t out_to_indices[kMaxRank] = {};
+  int32_t start_index_map[kMaxRank] = {};
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    int64_t out_index[kMaxRank] = {};
+    int64_t rest = i;
+    for (int32_t d = out_rank - 1; d >= 0; --d) {
+      out_index[d] = rest % out_dims[d];
+      rest /= out_dims[d];
+    }
+    int64_t operand_index[kMaxRank] = {};
+    int64_t index_of_start[kMaxRank] = {};
+    for (int32_t o = 0; o < out_rank; ++o) {
+      if (out_to_operand[o] >= 0)
+        operand_index[out_to_operand[o]] += out_index[o];
+      if (out_to_indices[o] >= 0)
+        index_of_start[out_to_indices[o]] = out_index[o];
+    }
+    for (int32_t k = 0; k < starts; ++k) {
+      if (index_vector_dim < indices_rank) index_of_start[index_vector_dim] = k;
+      int64_t at = 0;
+      for (int32_t d = 0; d < indices_rank; ++d)
+        at = at * indices_dims[d] + index_of_start[d];
+      const Value raw = Load(indices, at, index_type);
+      int64_t start = ClassOf(index_type) == ValueClass::kSigned
+                          ? raw.s
+                          : static_cast<int64_t>(raw.u);
+      const int32_t d = start_index_map[k];
+      const int64_t last = operand_dims[d] - slice_sizes[d];
+      start = start < 0 ? 0 : start > last ? last : start;
+      operand_index[d] += start;
+    }
+    int64_t from = 0;
+    for (int32_t d = 0; d < operand_rank; ++d)
+      from = from * operand_dims[d] + operand_index[d];
+    const uint8_t* s = operand + from * element_size;
+    uint8_t* t = out + i * element_size;
+    for (int32_t b = 0; b < element_size; ++b) t[b] = s[b];
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    visit(operand);
+    visit(indices);
+    visit(out);
+  }
+};
+
+}  // namespace xffi::device_backend
+
+#endif  // XFFI_SRC_DEVICE_BACKEND_DEVICE_KERNELS_H_

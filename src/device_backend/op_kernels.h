@@ -1,0 +1,49 @@
+// xffi: the core ops of a program as launches of the device kernels
+// (device_kernels.h).
+//
+// Each supported op becomes one Launcher, settled at compile time: a
+// function of the run's buffer addresses that enqueues the op's kernels on a
+// stream. An op the device backend cannot run is refused here, when the
+// program compiles, with an error naming the op and its line:column — never
+// a wrong result at run time. Buffers are row-major whatever layout a shape
+// carries, as in the CPU executor (only custom calls see layouts).
+#ifndef XFFI_SRC_DEVICE_BACKEND_OP_KERNELS_H_
+#define XFFI_SRC_DEVICE_BACKEND_OP_KERNELS_H_
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "compiler/buffer_assignment.h"
+#include "device/device.h"
+#include "xffi/program/ir.h"
+
+namespace xffi::device_backend {
+
+// Enqueues an op's work; `addresses` is the computation's buffer table
+// (device addresses, indexed by compiler::BufferId).
+using Launcher =
+    std::function<Status(device::Stream& stream, void* const* addresses)>;
+
+// The op's launcher. `operands` holds one buffer per operand, `result` the
+// op's (array) result. UNIMPLEMENTED naming the op and its location for an
+// op, element type or attribute the device kernels do not take.
+StatusOr<Launcher> MakeOpLauncher(
+    const Instruction& op, const std::vector<compiler::BufferId>& operands,
+    compiler::BufferId result);
+
+// A loop fusion of elementwise ops (and scalar broadcasts, reshapes) as one
+// kernel that interprets the fused ops per element; nullopt when the fusion
+// holds anything else, which then runs op by op. `operands` holds one buffer
+// per fusion operand.
+std::optional<Launcher> MakeFusedLoopLauncher(
+    const Instruction& fusion, const std::vector<compiler::BufferId>& operands,
+    compiler::BufferId result);
+
+// The refusal every unsupported construct gets: "the device backend cannot
+// run <op> at <line:column>: <why>".
+Status Unsupported(const Instruction& op, const std::string& why);
+
+}  // namespace xffi::device_backend
+
+#endif  // XFFI_SRC_DEVICE_BACKEND_OP_KERNELS_H_

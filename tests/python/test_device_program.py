@@ -1,0 +1,81 @@
+"""xffi.Program(platform=...): the CUDA platform on xffi's simulated GPU
+("sim") gives the Host executor's results; "cuda" without a GPU fails with
+one clear error; what the device backend cannot run is refused at compile
+time naming the op and its place."""
+
+import numpy as np
+import pytest
+
+xffi = pytest.importorskip("xffi")
+
+SOFTMAX = """HloModule softmax
+max_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add_f32 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[4,8] parameter(0)
+  w = f32[8,8] parameter(1)
+  y = f32[4,8] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  low = f32[] constant(-inf)
+  m = f32[4] reduce(y, low), dimensions={1}, to_apply=max_f32
+  mb = f32[4,8] broadcast(m), dimensions={0}
+  d = f32[4,8] subtract(y, mb)
+  e = f32[4,8] exponential(d)
+  zero = f32[] constant(0)
+  s = f32[4] reduce(e, zero), dimensions={1}, to_apply=add_f32
+  sb = f32[4,8] broadcast(s), dimensions={0}
+  ROOT p = f32[4,8] divide(e, sb)
+}
+"""
+
+
+def test_sim_platform_matches_host_and_numpy():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((4, 8)).astype(np.float32)
+    w = rng.standard_normal((8, 8)).astype(np.float32)
+    on_sim = xffi.Program.from_text(SOFTMAX, platform="sim")(x, w)
+    on_host = xffi.Program.from_text(SOFTMAX)(x, w)
+    y = x.astype(np.float64) @ w.astype(np.float64)
+    e = np.exp(y - y.max(axis=1, keepdims=True))
+    want = e / e.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(on_sim, on_host, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(on_sim, want, rtol=1e-5, atol=1e-6)
+
+
+def test_cuda_without_a_gpu_is_one_clear_error():
+    try:
+        xffi.Program.from_text(SOFTMAX, platform="cuda")
+    except RuntimeError as error:
+        assert "no CUDA device: " in str(error)
+    else:
+        pytest.skip("this machine has a CUDA device")
+
+
+def test_unknown_platform_is_a_value_error():
+    with pytest.raises(ValueError, match="'tpu'"):
+        xffi.Program.from_text(SOFTMAX, platform="tpu")
+
+
+def test_unsupported_op_is_refused_naming_op_and_place():
+    text = """HloModule sort
+lt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LT
+}
+ENTRY main {
+  x = f32[8] parameter(0)
+  ROOT s = f32[8] sort(x), dimensions={0}, to_apply=lt
+}
+"""
+    with pytest.raises(NotImplementedError,
+                       match=r"cannot run op 's' \(sort\) in computation 'main' "
+                             r"at prog.hlo:9:8"):
+        xffi.Program.from_text(text, source_name="prog.hlo", platform="sim")
