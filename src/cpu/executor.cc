@@ -299,7 +299,8 @@ Kernel WithGeneratedKernel(const ExecutorEnv& env, const Instruction& op,
     size_t count = 0;
     for (const ArrayView& operand : args.operands)
       buffers[count++] = operand.data;
-    buffers[count] = args.results[0].data;
+    // A reduction fusion's kernel writes each of its results.
+    for (const ArrayView& result : args.results) buffers[count++] = result.data;
     ParallelFor(
         args.pool, generated->range, generated->item_nanos,
         [&](int64_t begin, int64_t end) { function(buffers, begin, end); });
