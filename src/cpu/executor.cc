@@ -275,7 +275,8 @@ std::pair<size_t, size_t> ScalarRunEnd(
   return {end, ops};
 }
 
-// Ops a generated kernel may replace outside fusions.
+// Ops a generated kernel may replace outside fusions (and reduces, which
+// the reduction emitter takes when their reducer and types are covered).
 bool IsLoopOp(Opcode opcode) {
   return IsElementwiseUnary(opcode) || IsElementwiseBinary(opcode) ||
          opcode == Opcode::kSelect || opcode == Opcode::kClamp ||
@@ -799,7 +800,7 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
         }
         StatusOr<Kernel> kernel = env.kernels(op);
         if (!kernel.ok()) return kernel.status();
-        if (IsLoopOp(op.opcode()))
+        if (IsLoopOp(op.opcode()) || op.opcode() == Opcode::kReduce)
           *kernel = WithGeneratedKernel(env, op, std::move(*kernel));
         thunks_.push_back(std::make_unique<KernelThunk>(
             op, std::move(*kernel), std::move(operands), buffers.leaves,

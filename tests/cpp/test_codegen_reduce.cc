@@ -83,6 +83,16 @@ bool SignBitAt(const Literal& literal, size_t i) {
   return std::signbit(v);
 }
 
+// A module's start with the f32 add region most programs here reduce with.
+const std::string kHeader =
+    "HloModule m\n"
+    R"(%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = f32[] add(%a, %b)
+}
+)";
+
 std::string TypeName(ElementType type) {
   return std::string(ElementTypeName(type));
 }
@@ -222,13 +232,9 @@ TEST(CodegenReduce, EveryReducerAndTypeOverEdgeValues) {
 // reduce of them over rows of an odd length, with a row broadcast.
 TEST(CodegenReduce, ExtraOutputsAndBroadcastRow) {
   XFFI_SKIP_WITHOUT_CODEGEN();
-  const std::string text = R"(HloModule m
-%add (a: f32[], b: f32[]) -> f32[] {
-  %a = f32[] parameter(0)
-  %b = f32[] parameter(1)
-  ROOT %r = f32[] add(%a, %b)
-}
-ENTRY %main (x: f32[33,3001], m: f32[33]) -> (f32[33,3001], f32[33]) {
+  const std::string text =
+      kHeader +
+      R"(ENTRY %main (x: f32[33,3001], m: f32[33]) -> (f32[33,3001], f32[33]) {
   %x = f32[33,3001] parameter(0)
   %m = f32[33] parameter(1)
   %mb = f32[33,3001] broadcast(%m), dimensions={0}
@@ -251,13 +257,7 @@ ENTRY %main (x: f32[33,3001], m: f32[33]) -> (f32[33,3001], f32[33]) {
 std::string SiblingText(bool columns) {
   const std::string dims = columns ? "{0}" : "{1}";
   const std::string out = columns ? "f32[300]" : "f32[129]";
-  std::string text = R"(HloModule m
-%add (a: f32[], b: f32[]) -> f32[] {
-  %a = f32[] parameter(0)
-  %b = f32[] parameter(1)
-  ROOT %r = f32[] add(%a, %b)
-}
-%max (a: f32[], b: f32[]) -> f32[] {
+  std::string text = kHeader + R"(%max (a: f32[], b: f32[]) -> f32[] {
   %a = f32[] parameter(0)
   %b = f32[] parameter(1)
   ROOT %r = f32[] maximum(%a, %b)
@@ -341,13 +341,8 @@ TEST(CodegenReduce, ColumnsAndMiddleDimensionOverEdgeValues) {
 // outer rows: [outer kept][reduced][inner kept] with every part > 1.
 TEST(CodegenReduce, OuterReducedAndInnerKept) {
   XFFI_SKIP_WITHOUT_CODEGEN();
-  const std::string text = R"(HloModule m
-%add (a: f32[], b: f32[]) -> f32[] {
-  %a = f32[] parameter(0)
-  %b = f32[] parameter(1)
-  ROOT %r = f32[] add(%a, %b)
-}
-ENTRY %main (x: f32[3,40,1000]) -> f32[3,1000] {
+  const std::string text =
+      kHeader + R"(ENTRY %main (x: f32[3,40,1000]) -> f32[3,1000] {
   %x = f32[3,40,1000] parameter(0)
   %zero = f32[] constant(0)
   %q = f32[3,40,1000] multiply(%x, %x)
@@ -357,6 +352,37 @@ ENTRY %main (x: f32[3,40,1000]) -> f32[3,1000] {
   std::vector<Literal> args;
   args.push_back(RandomF32({3, 40, 1000}, 6));
   EXPECT_EQ(ExpectSameAsEvaluator(text, args), 1);
+}
+
+// Reduces that reduction fusion leaves alone (no producer: softmax's row
+// max) are generated too, against the unfused reduce kernel; a column sum
+// of them the same bytes.
+TEST(CodegenReduce, LoneReduces) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string text = kHeader + R"(%max (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = f32[] maximum(%a, %b)
+}
+ENTRY %main (x: f32[64,3001]) -> f32[64] {
+  %x = f32[64,3001] parameter(0)
+  %low = f32[] constant(-inf)
+  ROOT %m = f32[64] reduce(%x, %low), dimensions={1}, to_apply=%max
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(RandomF32({64, 3001}, 9));
+  // Two: the reduce, and its region's scalar op (compiled for the unfused
+  // kernel; the tests offer every op, however small).
+  EXPECT_EQ(ExpectSameAsEvaluator(text, args, kZeroSignFree), 2);
+  const std::string sum =
+      kHeader + R"(ENTRY %main (x: f32[64,3001]) -> f32[3001] {
+  %x = f32[64,3001] parameter(0)
+  %zero = f32[] constant(0)
+  ROOT %s = f32[3001] reduce(%x, %zero), dimensions={0}, to_apply=%add
+}
+)";
+  EXPECT_EQ(ExpectSameAsEvaluator(sum, args), 2);
 }
 
 // A reduction to one element: one item, the whole input in one row.

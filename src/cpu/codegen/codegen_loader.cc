@@ -48,10 +48,13 @@ CreateProgramKernels LoadGenerator() {
   return create;
 }
 
-// The elements `op` computes: its result's, or for a reduction fusion
-// (whose results may be a tuple, and smaller than what it reads) the
-// largest array it computes inside.
+// The elements `op` computes: its result's, or for a reduce its input's,
+// and for a reduction fusion (whose results may be a tuple, and smaller
+// than what it reads) the largest array it computes inside.
 int64_t WorkElements(const Instruction& op) {
+  if (op.opcode() == Opcode::kReduce && op.operand_count() > 0 &&
+      op.operand(0)->shape().IsArray())
+    return op.operand(0)->shape().num_elements();
   if (op.opcode() != Opcode::kFusion || op.fusion_kind != FusionKind::kInput)
     return op.shape().IsArray() ? op.shape().num_elements() : -1;
   int64_t largest = -1;

@@ -54,8 +54,9 @@ class LlvmProgramKernels : public ProgramKernels {
       return nullptr;
     auto start = std::chrono::steady_clock::now();
     const std::string name = "kernel_" + std::to_string(names_.size());
-    const bool reduction =
-        op.opcode() == Opcode::kFusion && op.fusion_kind == FusionKind::kInput;
+    const bool reduction = op.opcode() == Opcode::kReduce ||
+                           (op.opcode() == Opcode::kFusion &&
+                            op.fusion_kind == FusionKind::kInput);
     StatusOr<EmittedKernel> emitted =
         reduction ? EmitReduceKernel(op, name, *module_, vector_width_)
                   : EmitKernel(op, name, *module_, vector_width_);

@@ -2,6 +2,7 @@
 #include "cpu/codegen/reduce_emitter.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include <llvm/IR/Constants.h>
@@ -155,11 +156,22 @@ StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
                                          const std::string& name,
                                          llvm::Module& module,
                                          int prefer_vector_width) {
-  if (fusion.opcode() != Opcode::kFusion ||
-      fusion.fusion_kind != FusionKind::kInput)
+  // The computation's root and the values read from buffers.
+  const Instruction* root = &fusion;
+  std::vector<std::pair<const Instruction*, int>> leaves;
+  if (fusion.opcode() == Opcode::kFusion &&
+      fusion.fusion_kind == FusionKind::kInput) {
+    const Computation& fused = *fusion.called_computations()[0];
+    root = fused.root();
+    for (const Instruction* parameter : fused.parameters())
+      leaves.emplace_back(parameter,
+                          static_cast<int>(parameter->parameter_number));
+  } else if (fusion.opcode() == Opcode::kReduce) {
+    for (int64_t i = 0; i < fusion.operand_count(); ++i)
+      leaves.emplace_back(fusion.operand(i), static_cast<int>(i));
+  } else {
     return NotFound(fusion.Describe() + ": not a reduction fusion");
-  const Computation& fused = *fusion.called_computations()[0];
-  const Instruction* root = fused.root();
+  }
   std::vector<const Instruction*> returned;
   if (root->opcode() == Opcode::kTuple)
     returned.assign(root->operands().begin(), root->operands().end());
@@ -252,9 +264,8 @@ StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
       return b.CreateLoad(ptr, b.CreateInBoundsGEP(ptr, function->getArg(0),
                                                    b.getInt64(number)));
     };
-    for (const Instruction* parameter : fused.parameters())
-      emitter.AddLeaf(parameter,
-                      buffer(static_cast<int>(parameter->parameter_number)));
+    for (const auto& [leaf, number] : leaves)
+      emitter.AddLeaf(leaf, buffer(number));
     for (size_t k = 0; k < outputs.size(); ++k)
       out[k] = buffer(num_operands + static_cast<int>(k));
     b.CreateBr(preheader);

@@ -36,8 +36,10 @@
 namespace xffi::cpu::codegen {
 
 // Adds `void name(void* const* buffers, int64_t begin, int64_t end)` for
-// the kInput fusion `fusion`: buffers are its operands, then its results
-// (the tuple's elements in order). Items as above.
+// the kInput fusion `fusion`, or a reduce outside fusions (one whose
+// reduction fusion found no producer to take in): buffers are its
+// operands, then its results (the tuple's elements in order). Items as
+// above.
 StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
                                          const std::string& name,
                                          llvm::Module& module,
