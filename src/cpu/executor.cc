@@ -241,7 +241,8 @@ std::pair<size_t, size_t> ScalarRunEnd(
   return {end, ops};
 }
 
-// Ops a generated kernel may replace outside fusions.
+// Ops a generated kernel may replace outside fusions (and reduces, which
+// the reduction emitter takes when their reducer and types are covered).
 bool IsLoopOp(Opcode opcode) {
   return IsElementwiseUnary(opcode) || IsElementwiseBinary(opcode) ||
          opcode == Opcode::kSelect || opcode == Opcode::kClamp ||
@@ -265,7 +266,8 @@ Kernel WithGeneratedKernel(const ExecutorEnv& env, const Instruction& op,
     size_t count = 0;
     for (const ArrayView& operand : args.operands)
       buffers[count++] = operand.data;
-    buffers[count] = args.results[0].data;
+    // A reduction fusion's kernel writes each of its results.
+    for (const ArrayView& result : args.results) buffers[count++] = result.data;
     ParallelFor(
         args.pool, generated->range, generated->item_nanos,
         [&](int64_t begin, int64_t end) { function(buffers, begin, end); });
@@ -764,7 +766,7 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
         }
         StatusOr<Kernel> kernel = env.kernels(op);
         if (!kernel.ok()) return kernel.status();
-        if (IsLoopOp(op.opcode()))
+        if (IsLoopOp(op.opcode()) || op.opcode() == Opcode::kReduce)
           *kernel = WithGeneratedKernel(env, op, std::move(*kernel));
         thunks_.push_back(std::make_unique<KernelThunk>(
             op, std::move(*kernel), std::move(operands), buffers.leaves,

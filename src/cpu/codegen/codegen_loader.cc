@@ -2,6 +2,7 @@
 // an op to generate (see program_kernels.h).
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -47,6 +48,22 @@ CreateProgramKernels LoadGenerator() {
   return create;
 }
 
+// The elements `op` computes: its result's, or for a reduce its input's,
+// and for a reduction fusion (whose results may be a tuple, and smaller
+// than what it reads) the largest array it computes inside.
+int64_t WorkElements(const Instruction& op) {
+  if (op.opcode() == Opcode::kReduce && op.operand_count() > 0 &&
+      op.operand(0)->shape().IsArray())
+    return op.operand(0)->shape().num_elements();
+  if (op.opcode() != Opcode::kFusion || op.fusion_kind != FusionKind::kInput)
+    return op.shape().IsArray() ? op.shape().num_elements() : -1;
+  int64_t largest = -1;
+  for (const auto& inner : op.called_computations()[0]->instructions())
+    if (inner->shape().IsArray())
+      largest = std::max(largest, inner->shape().num_elements());
+  return largest;
+}
+
 class LazyProgramKernels : public ProgramKernels {
  public:
   // Every run instance of an executable builds its own thunks from the
@@ -57,7 +74,7 @@ class LazyProgramKernels : public ProgramKernels {
     if (auto known = added_.find(&op); known != added_.end())
       return known->second;
     std::shared_ptr<GeneratedKernel> kernel;
-    if (op.shape().IsArray() && op.shape().num_elements() >= min_elements_) {
+    if (WorkElements(op) >= min_elements_) {
       if (!loaded_) {
         loaded_ = true;
         if (CreateProgramKernels create = LoadGenerator())

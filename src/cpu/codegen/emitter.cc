@@ -1216,3 +1216,63 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
 }
 
 }  // namespace xffi::cpu::codegen
+
+namespace xffi::cpu::codegen {
+
+struct ElementEmitter::Impl {
+  Impl(llvm::Module& module, llvm::BasicBlock* preheader)
+      : context(module.getContext()), emitter(module, preheader) {}
+  llvm::LLVMContext& context;
+  Emitter emitter;
+  Index index;
+};
+
+ElementEmitter::ElementEmitter(llvm::Module& module,
+                               llvm::BasicBlock* preheader)
+    : impl_(std::make_unique<Impl>(module, preheader)) {}
+
+ElementEmitter::~ElementEmitter() = default;
+
+void ElementEmitter::AddLeaf(const Instruction* op, llvm::Value* pointer) {
+  impl_->emitter.AddLeaf(op, pointer);
+}
+
+void ElementEmitter::SetIndex(llvm::IRBuilder<>* body,
+                              const std::vector<int64_t>* dims,
+                              llvm::Value* linear,
+                              std::vector<llvm::Value*> coords) {
+  impl_->index.dims = dims;
+  impl_->index.linear = linear;
+  impl_->index.coords = std::move(coords);
+  impl_->emitter.SetBody(body, &impl_->index);
+}
+
+llvm::Value* ElementEmitter::Value(const Instruction& op) {
+  if (op.shape().num_elements() == 1 && impl_->index.dims != nullptr &&
+      !impl_->index.dims->empty())
+    return ScalarValue(op);
+  return impl_->emitter.Value(op, impl_->index);
+}
+
+llvm::Value* ElementEmitter::ScalarValue(const Instruction& op) {
+  Index scalar;
+  scalar.dims = &op.shape().dims();
+  scalar.linear =
+      llvm::ConstantInt::get(llvm::Type::getInt64Ty(impl_->context), 0);
+  scalar.invariant = true;
+  return impl_->emitter.Value(op, scalar);
+}
+
+llvm::Value* ElementEmitter::Bits(ElementType type, llvm::Value* value) {
+  return impl_->emitter.Bits(type, value);
+}
+
+const std::string& ElementEmitter::error() const {
+  return impl_->emitter.error();
+}
+
+double ElementEmitter::item_nanos() const {
+  return impl_->emitter.item_nanos();
+}
+
+}  // namespace xffi::cpu::codegen

@@ -21,13 +21,12 @@
 #define XFFI_SRC_CPU_CODEGEN_EMITTER_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include <llvm/IR/IRBuilder.h>
 #include "xffi/program/ir.h"
-
-namespace llvm {
-class Module;
-}
 
 namespace xffi::cpu::codegen {
 
@@ -45,6 +44,38 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
                                    const std::string& name,
                                    llvm::Module& module,
                                    int prefer_vector_width);
+
+// The per-element emission above, for kernels with loops of their own
+// (reduce_emitter.h): values of a fused computation at one index of one
+// loop body, invariant ones hoisted to `preheader`.
+class ElementEmitter {
+ public:
+  ElementEmitter(llvm::Module& module, llvm::BasicBlock* preheader);
+  ~ElementEmitter();
+  ElementEmitter(const ElementEmitter&) = delete;
+  ElementEmitter& operator=(const ElementEmitter&) = delete;
+
+  // `op` (a fused parameter) reads from the buffer at `pointer`.
+  void AddLeaf(const Instruction* op, llvm::Value* pointer);
+  // The one index Value reads at: an element of `dims` (which must outlive
+  // this) by its row-major `linear` index and its `coords` (both given),
+  // in the loop body `body` builds. Set once.
+  void SetIndex(llvm::IRBuilder<>* body, const std::vector<int64_t>* dims,
+                llvm::Value* linear, std::vector<llvm::Value*> coords);
+  // The compute value of `op` (of the index's dims) at the index; of a
+  // one-element `op` anywhere. Null after an error.
+  llvm::Value* Value(const Instruction& op);
+  // The compute value of a one-element `op`, computed in the preheader.
+  llvm::Value* ScalarValue(const Instruction& op);
+  // The bits to store for `value` of `type`.
+  llvm::Value* Bits(ElementType type, llvm::Value* value);
+  const std::string& error() const;
+  double item_nanos() const;  // estimated cost of one index
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace xffi::cpu::codegen
 

@@ -12,6 +12,7 @@
 #include <llvm/IR/Module.h>
 #include "cpu/codegen/emitter.h"
 #include "cpu/codegen/jit.h"
+#include "cpu/codegen/reduce_emitter.h"
 
 namespace xffi::cpu::codegen {
 namespace {
@@ -53,8 +54,12 @@ class LlvmProgramKernels : public ProgramKernels {
       return nullptr;
     auto start = std::chrono::steady_clock::now();
     const std::string name = "kernel_" + std::to_string(names_.size());
+    const bool reduction = op.opcode() == Opcode::kReduce ||
+                           (op.opcode() == Opcode::kFusion &&
+                            op.fusion_kind == FusionKind::kInput);
     StatusOr<EmittedKernel> emitted =
-        EmitKernel(op, name, *module_, vector_width_);
+        reduction ? EmitReduceKernel(op, name, *module_, vector_width_)
+                  : EmitKernel(op, name, *module_, vector_width_);
     stats_.emit_seconds += SecondsSince(start);
     if (!emitted.ok()) return nullptr;
     auto kernel = std::make_shared<GeneratedKernel>();

@@ -1,8 +1,9 @@
 // xffi: the generated kernels of one program.
 //
-// The CPU executor offers every kLoop fusion and every elementwise op
-// outside a fusion to ProgramKernels while it builds thunks. Each one the
-// emitter covers (cpu/codegen/emitter.h) becomes a function of the
+// The CPU executor offers every kLoop fusion, every kInput (reduction)
+// fusion its evaluator takes and every elementwise op outside a fusion to
+// ProgramKernels while it builds thunks. Each one the emitters cover
+// (cpu/codegen/emitter.h, reduce_emitter.h) becomes a function of the
 // program's one LLVM module; Finish compiles that module once, after every
 // thunk exists, and fills in the functions' addresses. Anything not
 // covered, and every kernel when Finish fails, keeps the template kernels
@@ -26,8 +27,9 @@
 namespace xffi::cpu::codegen {
 
 // The ABI of every generated kernel: `buffers` holds the op's operands in
-// order, then its result; the kernel computes items [begin, end) of its
-// range (output elements, or rows of the output's minor dimension).
+// order, then its results (a reduction fusion's tuple elements in order);
+// the kernel computes items [begin, end) of its range (output elements,
+// rows of the output's minor dimension, or a reduction's output rows).
 using KernelFunction = void (*)(void* const* buffers, int64_t begin,
                                 int64_t end);
 

@@ -1,0 +1,503 @@
+// Code generation for reduction fusions (see reduce_emitter.h).
+#include "cpu/codegen/reduce_emitter.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+#include "cpu/codegen/ir_types.h"
+#include "cpu/codegen/program_kernels.h"
+#include "cpu/region_util.h"
+
+namespace xffi::cpu::codegen {
+namespace {
+
+// Output elements a column reduction accumulates at once: their partial
+// results stay in the first cache levels while the reduced rows stream by.
+constexpr int64_t kColumnBlock = 1024;
+// The cost of folding one element into one reduce, for splitting items.
+constexpr double kFoldNanos = 0.3;
+
+// One value the fusion returns: a reduce, or a loop value it also writes.
+struct Output {
+  const Instruction* value = nullptr;
+  const Instruction* input = nullptr;  // reduce: its input
+  const Instruction* init = nullptr;   // reduce: its init value
+  CombineOp combine = CombineOp::kNone;
+  ElementType type = ElementType::kInvalid;  // reduce: its element type
+};
+
+// How a reduce folds one value into its accumulator, in compute types.
+// Float maximum/minimum accumulate a total-order key and whether a NaN
+// was seen (see reduce_emitter.h); the rest accumulate the value itself.
+class Fold {
+ public:
+  Fold(llvm::IRBuilder<>& b, CombineOp combine, ElementType type)
+      : b_(b), combine_(combine), type_(type) {}
+
+  bool keyed() const {
+    return IsFloatType(type_) &&
+           (combine_ == CombineOp::kMax || combine_ == CombineOp::kMin);
+  }
+  llvm::Type* KeyType(llvm::Type* float_type) const {
+    return llvm::Type::getIntNTy(
+        b_.getContext(), float_type->getPrimitiveSizeInBits().getFixedValue());
+  }
+
+  // Sign-magnitude bits as two's complement: the integers order as the
+  // floats do, -0 below +0 (an involution, so it maps keys back too).
+  llvm::Value* Key(llvm::Value* x) const {
+    llvm::Type* bits = KeyType(x->getType());
+    llvm::Value* i = b_.CreateBitCast(x, bits);
+    const uint64_t width = bits->getIntegerBitWidth();
+    return b_.CreateXor(i, b_.CreateLShr(b_.CreateAShr(i, width - 1), 1));
+  }
+  llvm::Value* FromKey(llvm::Value* key, llvm::Type* float_type) const {
+    const uint64_t width = key->getType()->getIntegerBitWidth();
+    llvm::Value* i =
+        b_.CreateXor(key, b_.CreateLShr(b_.CreateAShr(key, width - 1), 1));
+    return b_.CreateBitCast(i, float_type);
+  }
+  llvm::Value* IsNan(llvm::Value* x) const { return b_.CreateFCmpUNO(x, x); }
+
+  // acc op x for plain accumulators (and keys, with integer max/min).
+  llvm::Value* Combine(llvm::Value* acc, llvm::Value* x, bool reassociate) {
+    const bool is_float = x->getType()->isFloatingPointTy();
+    const bool is_pred = type_ == ElementType::kPred;
+    // Keys compare as signed integers; unsigned types as unsigned.
+    const bool is_signed = keyed() || IsSignedType(type_);
+    llvm::Value* result = nullptr;
+    switch (combine_) {
+      case CombineOp::kAdd:
+        if (is_pred) return b_.CreateOr(acc, x);
+        result = is_float ? b_.CreateFAdd(acc, x) : b_.CreateAdd(acc, x);
+        break;
+      case CombineOp::kMul:
+        if (is_pred) return b_.CreateAnd(acc, x);
+        result = is_float ? b_.CreateFMul(acc, x) : b_.CreateMul(acc, x);
+        break;
+      case CombineOp::kAnd:
+        return b_.CreateAnd(acc, x);
+      case CombineOp::kOr:
+        return b_.CreateOr(acc, x);
+      case CombineOp::kMax:
+        if (is_pred) return b_.CreateOr(acc, x);
+        return b_.CreateBinaryIntrinsic(
+            is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, acc, x);
+      default:  // kMin
+        if (is_pred) return b_.CreateAnd(acc, x);
+        return b_.CreateBinaryIntrinsic(
+            is_signed ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, acc, x);
+    }
+    if (is_float && reassociate)
+      if (auto* instruction = llvm::dyn_cast<llvm::Instruction>(result))
+        instruction->setHasAllowReassoc(true);
+    return result;
+  }
+
+  // XLA's float maximum/minimum of two values (NaN wins, then the
+  // accumulator's NaN first), for the column layout's element-wise fold.
+  llvm::Value* CombineFloatValues(llvm::Value* acc, llvm::Value* x) {
+    llvm::Value* picked =
+        FromKey(Combine(Key(acc), Key(x), false), acc->getType());
+    return b_.CreateSelect(IsNan(acc), acc,
+                           b_.CreateSelect(IsNan(x), x, picked));
+  }
+
+ private:
+  llvm::IRBuilder<>& b_;
+  CombineOp combine_;
+  ElementType type_;
+};
+
+bool FoldSupported(CombineOp combine, ElementType type) {
+  if (type == ElementType::kF16 || type == ElementType::kBF16 ||
+      !IsCodegenType(type))
+    return false;
+  switch (combine) {
+    case CombineOp::kAdd:
+    case CombineOp::kMul:
+      // As the evaluator (region_util.h's FastOpSupported).
+      return type != ElementType::kPred;
+    case CombineOp::kMax:
+    case CombineOp::kMin:
+      return true;
+    case CombineOp::kAnd:
+    case CombineOp::kOr:
+      return !IsFloatType(type);
+    default:
+      return false;
+  }
+}
+
+// Coordinates of `linear` in dims [first, last) of `dims` (row-major).
+void Decompose(llvm::IRBuilder<>& b, const std::vector<int64_t>& dims,
+               size_t first, size_t last, llvm::Value* linear,
+               std::vector<llvm::Value*>& coords) {
+  llvm::Value* rest = linear;
+  for (size_t d = last; d-- > first;) {
+    if (d == first) {
+      coords[d] = rest;
+    } else {
+      coords[d] = b.CreateURem(rest, b.getInt64(dims[d]));
+      rest = b.CreateUDiv(rest, b.getInt64(dims[d]));
+    }
+  }
+}
+
+}  // namespace
+
+StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
+                                         const std::string& name,
+                                         llvm::Module& module,
+                                         int prefer_vector_width) {
+  // The computation's root and the values read from buffers.
+  const Instruction* root = &fusion;
+  std::vector<std::pair<const Instruction*, int>> leaves;
+  if (fusion.opcode() == Opcode::kFusion &&
+      fusion.fusion_kind == FusionKind::kInput) {
+    const Computation& fused = *fusion.called_computations()[0];
+    root = fused.root();
+    for (const Instruction* parameter : fused.parameters())
+      leaves.emplace_back(parameter,
+                          static_cast<int>(parameter->parameter_number));
+  } else if (fusion.opcode() == Opcode::kReduce) {
+    for (int64_t i = 0; i < fusion.operand_count(); ++i)
+      leaves.emplace_back(fusion.operand(i), static_cast<int>(i));
+  } else {
+    return NotFound(fusion.Describe() + ": not a reduction fusion");
+  }
+  std::vector<const Instruction*> returned;
+  if (root->opcode() == Opcode::kTuple)
+    returned.assign(root->operands().begin(), root->operands().end());
+  else
+    returned.push_back(root);
+
+  // The outputs, and the input index space every one of them shares.
+  std::vector<Output> outputs;
+  const Instruction* first_reduce = nullptr;
+  for (const Instruction* value : returned) {
+    Output output;
+    output.value = value;
+    if (!value->shape().IsArray())
+      return NotFound(value->Describe() + ": not an array");
+    if (value->opcode() == Opcode::kReduce) {
+      if (value->operand_count() != 2)
+        return NotFound(value->Describe() + ": a variadic reduce");
+      output.input = value->operand(0);
+      output.init = value->operand(1);
+      output.type = value->shape().element_type();
+      output.combine = MatchCombineRegion(value->called_computations()[0]);
+      if (!FoldSupported(output.combine, output.type))
+        return NotFound(value->Describe() +
+                        ": a reducer or type code generation does not fold");
+      if (first_reduce == nullptr) {
+        first_reduce = value;
+      } else if (value->dimensions != first_reduce->dimensions ||
+                 output.input->shape().dims() !=
+                     first_reduce->operand(0)->shape().dims()) {
+        return NotFound(value->Describe() + ": reduces another index space");
+      }
+    } else if (!IsCodegenType(value->shape().element_type())) {
+      return NotFound(value->Describe() +
+                      ": not a type code generation covers");
+    }
+    outputs.push_back(output);
+  }
+  if (first_reduce == nullptr)
+    return NotFound(fusion.Describe() + ": no reduce");
+  const std::vector<int64_t>& dims = first_reduce->operand(0)->shape().dims();
+  for (const Output& output : outputs)
+    if (output.input == nullptr && output.value->shape().dims() != dims)
+      return NotFound(output.value->Describe() +
+                      ": a loop value not of the reduce's input dimensions");
+
+  // [outer kept][reduced][inner kept].
+  std::vector<int64_t> reduced = first_reduce->dimensions;
+  std::sort(reduced.begin(), reduced.end());
+  if (reduced.empty() || reduced.back() - reduced.front() + 1 !=
+                             static_cast<int64_t>(reduced.size()))
+    return NotFound(first_reduce->Describe() +
+                    ": reduced dimensions not contiguous");
+  const auto first = static_cast<size_t>(reduced.front());
+  const auto last = static_cast<size_t>(reduced.back()) + 1;
+  int64_t outer = 1, extent = 1, inner = 1;
+  for (size_t d = 0; d < dims.size(); ++d)
+    (d < first ? outer : d < last ? extent : inner) *= dims[d];
+  const bool rows = inner == 1;
+  // As the evaluator: an empty reduction runs as a call.
+  if (extent == 0) return NotFound(first_reduce->Describe() + ": empty");
+
+  const int num_operands = static_cast<int>(fusion.operand_count());
+  const int num_buffers = num_operands + static_cast<int>(outputs.size());
+  if (num_buffers > kMaxKernelBuffers)
+    return NotFound(fusion.Describe() + ": too many buffers");
+
+  llvm::LLVMContext& context = module.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(context);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(context);
+  auto* function_type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                                {ptr, i64, i64}, false);
+  llvm::Function* function = llvm::Function::Create(
+      function_type, llvm::GlobalValue::ExternalLinkage, name, module);
+  function->setDoesNotThrow();
+  // As EmitKernel: kernels run with FTZ+DAZ.
+  function->addFnAttr("denormal-fp-math", "preserve-sign,preserve-sign");
+  if (prefer_vector_width > 0)
+    function->addFnAttr("prefer-vector-width",
+                        std::to_string(prefer_vector_width));
+  llvm::Value* begin = function->getArg(1);
+  llvm::Value* end = function->getArg(2);
+  auto* entry_block = llvm::BasicBlock::Create(context, "entry", function);
+  auto* preheader = llvm::BasicBlock::Create(context, "preheader", function);
+  auto* exit = llvm::BasicBlock::Create(context, "exit", function);
+  ElementEmitter emitter(module, preheader);
+  std::vector<llvm::Value*> out(outputs.size());
+  {
+    llvm::IRBuilder<> b(entry_block);
+    auto buffer = [&](int number) {
+      return b.CreateLoad(ptr, b.CreateInBoundsGEP(ptr, function->getArg(0),
+                                                   b.getInt64(number)));
+    };
+    for (const auto& [leaf, number] : leaves)
+      emitter.AddLeaf(leaf, buffer(number));
+    for (size_t k = 0; k < outputs.size(); ++k)
+      out[k] = buffer(num_operands + static_cast<int>(k));
+    b.CreateBr(preheader);
+  }
+  auto fail = [&]() -> Status {
+    function->eraseFromParent();
+    return NotFound(emitter.error().empty()
+                        ? fusion.Describe() + ": not covered"
+                        : emitter.error());
+  };
+
+  // Init values, once per call.
+  std::vector<llvm::Value*> inits(outputs.size(), nullptr);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    if (outputs[k].input == nullptr) continue;
+    inits[k] = emitter.ScalarValue(*outputs[k].init);
+    if (inits[k] == nullptr) return fail();
+  }
+
+  // The loop nest. `item` is a row (rows) or the first output element of
+  // a block (columns).
+  auto* item_block = llvm::BasicBlock::Create(context, "item", function);
+  llvm::IRBuilder<> loop(item_block);
+  llvm::PHINode* item = loop.CreatePHI(i64, 2, "item");
+  item->addIncoming(begin, preheader);
+  std::vector<llvm::Value*> coords(dims.size(), nullptr);
+  llvm::Value* o = item;
+  llvm::Value* column0 = nullptr;
+  llvm::Value* block_end = nullptr;  // one past the block's last item
+  if (!rows) {
+    o = loop.CreateUDiv(item, loop.getInt64(inner));
+    column0 = loop.CreateURem(item, loop.getInt64(inner));
+    llvm::Value* column1 = loop.CreateBinaryIntrinsic(
+        llvm::Intrinsic::umin,
+        loop.CreateAdd(column0, loop.CreateSub(end, item)),
+        loop.CreateAdd(column0, loop.getInt64(kColumnBlock)));
+    column1 = loop.CreateBinaryIntrinsic(llvm::Intrinsic::umin, column1,
+                                         loop.getInt64(inner));
+    block_end = loop.CreateAdd(item, loop.CreateSub(column1, column0));
+  }
+  Decompose(loop, dims, 0, first, o, coords);
+  llvm::Value* reduced_start =
+      loop.CreateMul(o, loop.getInt64(extent));  // first reduced row of o
+
+  // The reduce loop over the reduced elements (r), and for columns an
+  // inner loop over the block's columns (j).
+  llvm::IRBuilder<> body(context);
+  std::vector<llvm::Value*> folded(outputs.size(), nullptr);
+  std::vector<llvm::Value*> nan_folded(outputs.size(), nullptr);
+  std::vector<Fold> folds;
+  for (const Output& output : outputs)
+    folds.emplace_back(body, output.combine, output.type);
+
+  auto column_loop = [&](llvm::IRBuilder<>& at, const char* label,
+                         const auto& emit_body) -> llvm::BasicBlock* {
+    // for j in [column0, column1): emit_body(j); returns the block after.
+    llvm::BasicBlock* from = at.GetInsertBlock();
+    auto* head = llvm::BasicBlock::Create(context, label, function);
+    auto* done = llvm::BasicBlock::Create(context, std::string(label) + "_done",
+                                          function);
+    at.CreateBr(head);
+    body.SetInsertPoint(head);
+    llvm::PHINode* j = body.CreatePHI(i64, 2, "j");
+    j->addIncoming(column0, from);
+    emit_body(j);
+    llvm::Value* next = body.CreateAdd(j, body.getInt64(1));
+    j->addIncoming(next, body.GetInsertBlock());
+    llvm::Value* column1 =
+        body.CreateAdd(column0, body.CreateSub(block_end, item));
+    body.CreateCondBr(body.CreateICmpULT(next, column1), head, done);
+    body.SetInsertPoint(done);
+    return done;
+  };
+
+  // Emits the values at one input element and stores the loop outputs;
+  // null when the element emitter declines.
+  std::vector<llvm::Value*> values(outputs.size(), nullptr);
+  auto emit_element = [&](llvm::Value* r, llvm::Value* j) -> bool {
+    std::vector<llvm::Value*> at = coords;
+    Decompose(body, dims, first, last, r, at);
+    llvm::Value* linear = body.CreateAdd(reduced_start, r);
+    if (!rows) {
+      Decompose(body, dims, last, dims.size(), j, at);
+      linear = body.CreateAdd(body.CreateMul(linear, body.getInt64(inner)), j);
+    }
+    emitter.SetIndex(&body, &dims, linear, at);
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const Output& output = outputs[k];
+      values[k] = emitter.Value(output.input != nullptr ? *output.input
+                                                        : *output.value);
+      if (values[k] == nullptr) return false;
+      if (output.input == nullptr) {
+        const ElementType type = output.value->shape().element_type();
+        body.CreateStore(
+            emitter.Bits(type, values[k]),
+            body.CreateInBoundsGEP(StorageType(context, type), out[k], linear));
+      }
+    }
+    return true;
+  };
+
+  llvm::BasicBlock* after_reduce = nullptr;
+  if (rows) {
+    // for r in [0, extent): fold into phis.
+    auto* reduce_block = llvm::BasicBlock::Create(context, "reduce", function);
+    auto* row_done = llvm::BasicBlock::Create(context, "row_done", function);
+    loop.CreateBr(reduce_block);
+    body.SetInsertPoint(reduce_block);
+    llvm::PHINode* r = body.CreatePHI(i64, 2, "r");
+    r->addIncoming(body.getInt64(0), item_block);
+    std::vector<llvm::PHINode*> acc(outputs.size(), nullptr);
+    std::vector<llvm::PHINode*> nan_acc(outputs.size(), nullptr);
+    // The accumulators start at the init values, in the preheader.
+    llvm::IRBuilder<> pre(preheader);
+    std::vector<llvm::Value*> start(outputs.size(), nullptr);
+    std::vector<llvm::Value*> nan_start(outputs.size(), nullptr);
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      if (outputs[k].input == nullptr) continue;
+      Fold start_fold(pre, outputs[k].combine, outputs[k].type);
+      start[k] = start_fold.keyed() ? start_fold.Key(inits[k]) : inits[k];
+      if (start_fold.keyed()) nan_start[k] = start_fold.IsNan(inits[k]);
+      acc[k] = body.CreatePHI(start[k]->getType(), 2, "acc");
+      acc[k]->addIncoming(start[k], item_block);
+      if (nan_start[k] != nullptr) {
+        nan_acc[k] = body.CreatePHI(body.getInt1Ty(), 2, "nan");
+        nan_acc[k]->addIncoming(nan_start[k], item_block);
+      }
+    }
+    if (!emit_element(r, nullptr)) return fail();
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      if (outputs[k].input == nullptr) continue;
+      Fold& fold = folds[k];
+      if (fold.keyed()) {
+        folded[k] = fold.Combine(acc[k], fold.Key(values[k]), false);
+        nan_folded[k] = body.CreateOr(nan_acc[k], fold.IsNan(values[k]));
+      } else {
+        folded[k] = fold.Combine(acc[k], values[k], /*reassociate=*/true);
+      }
+    }
+    llvm::Value* next_r = body.CreateAdd(r, body.getInt64(1));
+    llvm::BasicBlock* latch = body.GetInsertBlock();
+    r->addIncoming(next_r, latch);
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      if (acc[k] != nullptr) acc[k]->addIncoming(folded[k], latch);
+      if (nan_acc[k] != nullptr) nan_acc[k]->addIncoming(nan_folded[k], latch);
+    }
+    body.CreateCondBr(body.CreateICmpULT(next_r, body.getInt64(extent)),
+                      reduce_block, row_done);
+    // The results, from the last fold (or the init values).
+    body.SetInsertPoint(row_done);
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      if (outputs[k].input == nullptr) continue;
+      Fold row_fold(body, outputs[k].combine, outputs[k].type);
+      llvm::Value* result = folded[k];
+      if (row_fold.keyed()) {
+        llvm::Type* float_type = inits[k]->getType();
+        result = body.CreateSelect(nan_folded[k],
+                                   llvm::ConstantFP::getNaN(float_type),
+                                   row_fold.FromKey(result, float_type));
+      }
+      body.CreateStore(
+          ToStorage(body, outputs[k].type, result),
+          body.CreateInBoundsGEP(StorageType(context, outputs[k].type), out[k],
+                                 item));
+    }
+    after_reduce = row_done;
+  } else {
+    // Columns: the block's results start at the init values, then every
+    // reduced row folds into them in order.
+    llvm::Value* result_base = loop.CreateMul(o, loop.getInt64(inner));
+    column_loop(loop, "init", [&](llvm::Value* j) {
+      llvm::Value* at = body.CreateAdd(result_base, j);
+      for (size_t k = 0; k < outputs.size(); ++k)
+        if (outputs[k].input != nullptr)
+          body.CreateStore(
+              ToStorage(body, outputs[k].type, inits[k]),
+              body.CreateInBoundsGEP(StorageType(context, outputs[k].type),
+                                     out[k], at));
+    });
+    auto* reduce_block = llvm::BasicBlock::Create(context, "reduce", function);
+    auto* block_done =
+        llvm::BasicBlock::Create(context, "block_done", function);
+    llvm::BasicBlock* init_done = body.GetInsertBlock();
+    body.CreateBr(reduce_block);
+    llvm::IRBuilder<> rows_loop(reduce_block);
+    llvm::PHINode* r = rows_loop.CreatePHI(i64, 2, "r");
+    r->addIncoming(rows_loop.getInt64(0), init_done);
+    bool emitted = true;
+    column_loop(rows_loop, "columns", [&](llvm::Value* j) {
+      if (!emit_element(r, j)) {
+        emitted = false;
+        return;
+      }
+      llvm::Value* at = body.CreateAdd(result_base, j);
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        if (outputs[k].input == nullptr) continue;
+        llvm::Type* storage = StorageType(context, outputs[k].type);
+        llvm::Value* address = body.CreateInBoundsGEP(storage, out[k], at);
+        llvm::Value* acc = FromStorage(body, outputs[k].type,
+                                       body.CreateLoad(storage, address));
+        Fold& fold = folds[k];
+        llvm::Value* next = fold.keyed()
+                                ? fold.CombineFloatValues(acc, values[k])
+                                : fold.Combine(acc, values[k], false);
+        body.CreateStore(ToStorage(body, outputs[k].type, next), address);
+      }
+    });
+    if (!emitted) return fail();
+    llvm::Value* next_r = body.CreateAdd(r, body.getInt64(1));
+    r->addIncoming(next_r, body.GetInsertBlock());
+    body.CreateCondBr(body.CreateICmpULT(next_r, body.getInt64(extent)),
+                      reduce_block, block_done);
+    body.SetInsertPoint(block_done);
+    after_reduce = block_done;
+  }
+
+  // Next item (row) or block.
+  llvm::Value* next_item =
+      rows ? body.CreateAdd(item, body.getInt64(1)) : block_end;
+  item->addIncoming(next_item, after_reduce);
+  body.CreateCondBr(body.CreateICmpSLT(next_item, end), item_block, exit);
+  llvm::IRBuilder<> pre(preheader);
+  pre.CreateCondBr(pre.CreateICmpSLT(begin, end), item_block, exit);
+  llvm::IRBuilder<>(exit).CreateRetVoid();
+
+  EmittedKernel kernel;
+  kernel.range = rows ? outer : outer * inner;
+  kernel.item_nanos = (std::max(emitter.item_nanos(), kFoldNanos) +
+                       kFoldNanos * static_cast<double>(outputs.size())) *
+                      static_cast<double>(std::max<int64_t>(extent, 1));
+  kernel.num_buffers = num_buffers;
+  return kernel;
+}
+
+}  // namespace xffi::cpu::codegen

@@ -1,0 +1,462 @@
+// Generated reduction-fusion kernels (src/cpu/codegen/reduce_emitter.cc):
+// every reducer on every type it folds, over edge values, against the
+// fused evaluator (XFFI_CODEGEN=0); rows, columns and a reduced middle
+// dimension; extra outputs and sibling reduces; the same bytes on any
+// number of threads; and fusions it leaves to the evaluator.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "codegen_test_util.h"
+#include "fusion_test_util.h"
+
+namespace xffi {
+namespace {
+
+using codegen_test::FirstDifference;
+using codegen_test::FirstDifferenceWithin;
+using codegen_test::ProgramRun;
+using codegen_test::RunProgram;
+using fusion_test::RandomF32;
+
+// Runs `text` on the evaluator and with generated code on 1, 2 and 3
+// threads. The generated results must be the same bytes on every thread
+// count and match the evaluator's exactly, or within `relative` of their
+// magnitude or `floor` (sums in another order; a tiny `relative` compares
+// exactly but for the sign of zero). Returns the generated kernels; the
+// generated results in `generated_results` when given.
+int64_t ExpectSameAsEvaluator(
+    const std::string& text, const std::vector<Literal>& args,
+    double relative = 0, double floor = 0,
+    std::vector<Literal>* generated_results = nullptr) {
+  StatusOr<ProgramRun> plain = RunProgram(text, args, /*codegen=*/false);
+  EXPECT_TRUE(plain.ok()) << plain.status().message();
+  if (!plain.ok()) return -1;
+  int64_t generated_kernels = -1;
+  std::vector<Literal> first;
+  for (int threads : {1, 2, 3}) {
+    StatusOr<ProgramRun> generated =
+        RunProgram(text, args, /*codegen=*/true, /*fuse=*/true, threads);
+    EXPECT_TRUE(generated.ok()) << generated.status().message();
+    if (!generated.ok()) return -1;
+    generated_kernels = generated->generated_kernels;
+    EXPECT_EQ(generated->results.size(), plain->results.size());
+    if (generated->results.size() != plain->results.size()) return -1;
+    for (size_t i = 0; i < plain->results.size(); ++i) {
+      const Literal& got = generated->results[i];
+      EXPECT_EQ(relative == 0 ? FirstDifference(got, plain->results[i])
+                              : FirstDifferenceWithin(got, plain->results[i],
+                                                      relative, floor),
+                "")
+          << "result " << i << ", threads " << threads;
+      if (first.size() <= i) {
+        first.push_back(got);
+      } else {
+        EXPECT_EQ(std::memcmp(first[i].data(), got.data(), got.size_bytes()), 0)
+            << "result " << i << " differs between 1 and " << threads
+            << " threads";
+      }
+    }
+  }
+  if (generated_results != nullptr) *generated_results = std::move(first);
+  return generated_kernels;
+}
+
+// The evaluator's fast max/min (region_util.h) give either zero for a
+// tie of -0 and +0, by order; generated code, as XLA's maximum/minimum
+// (elementwise_ops.h), orders -0 below +0 in any order.
+constexpr double kZeroSignFree = 1e-300;
+
+bool SignBitAt(const Literal& literal, size_t i) {
+  if (literal.shape().element_type() == ElementType::kF64) {
+    double v;
+    std::memcpy(&v, static_cast<const char*>(literal.data()) + 8 * i, 8);
+    return std::signbit(v);
+  }
+  float v;
+  std::memcpy(&v, static_cast<const char*>(literal.data()) + 4 * i, 4);
+  return std::signbit(v);
+}
+
+// A module's start with the f32 add region most programs here reduce with.
+const std::string kHeader =
+    "HloModule m\n"
+    R"(%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = f32[] add(%a, %b)
+}
+)";
+
+std::string TypeName(ElementType type) {
+  return std::string(ElementTypeName(type));
+}
+
+// Deterministic values of `type`: floats in [-2, 2] (or near 1 for
+// products) with NaN, infinities and signed zeros in the first rows;
+// integers from every bit pattern; pred mostly `mostly_true`.
+Literal EdgeValues(ElementType type, int64_t rows, int64_t n, bool product,
+                   bool mostly_true, uint32_t seed) {
+  Literal literal(Shape::Array(type, {rows, n}));
+  auto* bytes = static_cast<unsigned char*>(literal.data());
+  uint32_t state = seed * 2654435761u + 7;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return state;
+  };
+  const size_t width = ElementByteSize(type);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t i = 0; i < n; ++i) {
+      unsigned char* at = bytes + static_cast<size_t>(r * n + i) * width;
+      const double unit = static_cast<double>(next() >> 8) / 16777216.0;
+      double v = product ? 0.98 + 0.04 * unit : unit * 4.0 - 2.0;
+      // Row 0: a NaN; 1: +inf; 2: both infinities; 3: only -0;
+      // 4: -0 and +0 only.
+      if (r == 0 && i == n / 2) v = std::nan("");
+      if (r == 1 && i == n - 1) v = INFINITY;
+      if (r == 2 && i == 0) v = -INFINITY;
+      if (r == 2 && i == n - 1) v = INFINITY;
+      if (r == 3) v = -0.0;
+      if (r == 4) v = (i % 3 == 1) ? 0.0 : -0.0;
+      if (type == ElementType::kF32) {
+        const auto f = static_cast<float>(v);
+        std::memcpy(at, &f, 4);
+      } else if (type == ElementType::kF64) {
+        std::memcpy(at, &v, 8);
+      } else if (type == ElementType::kPred) {
+        *at = (next() % 16 != 0) == mostly_true ? 1 : 0;
+      } else {
+        for (size_t b = 0; b < width; ++b)
+          at[b] = static_cast<unsigned char>(next() >> 24);
+      }
+    }
+  }
+  return literal;
+}
+
+// A scalar of `type`: the reducer's identity-ish start, or any value.
+Literal InitValue(ElementType type, const std::string& op) {
+  Literal literal(Shape::Array(type, {}));
+  auto* bytes = static_cast<unsigned char*>(literal.data());
+  const size_t width = ElementByteSize(type);
+  std::memset(bytes, 0, width);
+  const bool ones = op == "and" || (op == "minimum" && !IsFloatingType(type));
+  if (type == ElementType::kF32) {
+    const float v = op == "multiply"  ? 1.0f
+                    : op == "maximum" ? -INFINITY
+                    : op == "minimum" ? INFINITY
+                                      : 0.0f;
+    std::memcpy(bytes, &v, 4);
+  } else if (type == ElementType::kF64) {
+    const double v = op == "multiply"  ? 1.0
+                     : op == "maximum" ? -INFINITY
+                     : op == "minimum" ? INFINITY
+                                       : 0.0;
+    std::memcpy(bytes, &v, 8);
+  } else if (type == ElementType::kPred) {
+    bytes[0] = ones || op == "multiply" ? 1 : 0;
+  } else if (ones) {
+    std::memset(bytes, 0xff, width);
+  } else if (op == "multiply") {
+    bytes[0] = 3;  // odd: products do not all become zero
+  }
+  return literal;
+}
+
+// x -> unary producer -> reduce over the minor dimension.
+std::string RowReduceText(ElementType type, const std::string& op, int64_t rows,
+                          int64_t n) {
+  const std::string t = TypeName(type);
+  const std::string producer = IsFloatingType(type) ? "negate" : "not";
+  const std::string shape =
+      t + "[" + std::to_string(rows) + "," + std::to_string(n) + "]";
+  const std::string out = t + "[" + std::to_string(rows) + "]";
+  return "HloModule m\n%red (a: " + t + "[], b: " + t + "[]) -> " + t +
+         "[] {\n  %a = " + t + "[] parameter(0)\n  %b = " + t +
+         "[] parameter(1)\n  ROOT %r = " + t + "[] " + op +
+         "(%a, %b)\n}\nENTRY %main (x: " + shape + ", init: " + t + "[]) -> " +
+         out + " {\n  %x = " + shape + " parameter(0)\n  %init = " + t +
+         "[] parameter(1)\n  %p = " + shape + " " + producer +
+         "(%x)\n  ROOT %s = " + out + " reduce(%p, %init), dimensions={1}, " +
+         "to_apply=%red\n}\n";
+}
+
+TEST(CodegenReduce, EveryReducerAndTypeOverEdgeValues) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const ElementType types[] = {
+      ElementType::kPred, ElementType::kS8,  ElementType::kS32,
+      ElementType::kS64,  ElementType::kU8,  ElementType::kU32,
+      ElementType::kU64,  ElementType::kF32, ElementType::kF64};
+  for (ElementType type : types) {
+    for (const std::string op :
+         {"add", "multiply", "maximum", "minimum", "and", "or"}) {
+      if (IsFloatingType(type) && (op == "and" || op == "or")) continue;
+      for (int64_t n : {4097, 64, 3, 1}) {
+        SCOPED_TRACE(TypeName(type) + " " + op + " n=" + std::to_string(n));
+        std::vector<Literal> args;
+        args.push_back(EdgeValues(type, 7, n, op == "multiply",
+                                  op == "and" || op == "minimum", 11));
+        args.push_back(InitValue(type, op));
+        const bool is_float = IsFloatingType(type);
+        const bool sums = is_float && (op == "add" || op == "multiply");
+        const bool extremes = is_float && !sums;
+        std::vector<Literal> results;
+        const int64_t kernels =
+            ExpectSameAsEvaluator(RowReduceText(type, op, 7, n), args,
+                                  sums       ? 1e-6
+                                  : extremes ? kZeroSignFree
+                                             : 0,
+                                  sums ? 2.0 * n : 0, &results);
+        // Row 4 holds only -0 and +0 (generated where n >= 4).
+        if (extremes && n >= 4 && !results.empty()) {
+          EXPECT_EQ(SignBitAt(results[0], 4), op == "minimum");
+        }
+        // Rows shorter than 4 are not fused (reduction_fusion.cc); pred
+        // add and multiply have no typed fold (a call runs them).
+        const bool pred_arithmetic =
+            type == ElementType::kPred && (op == "add" || op == "multiply");
+        if (n >= 4 && !pred_arithmetic) {
+          EXPECT_EQ(kernels, 1);
+        }
+      }
+    }
+  }
+}
+
+// Softmax's shape: an extra output (the exponentials, returned too) and a
+// reduce of them over rows of an odd length, with a row broadcast.
+TEST(CodegenReduce, ExtraOutputsAndBroadcastRow) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string text =
+      kHeader +
+      R"(ENTRY %main (x: f32[33,3001], m: f32[33]) -> (f32[33,3001], f32[33]) {
+  %x = f32[33,3001] parameter(0)
+  %m = f32[33] parameter(1)
+  %mb = f32[33,3001] broadcast(%m), dimensions={0}
+  %d = f32[33,3001] subtract(%x, %mb)
+  %e = f32[33,3001] exponential(%d)
+  %zero = f32[] constant(0)
+  %s = f32[33] reduce(%e, %zero), dimensions={1}, to_apply=%add
+  ROOT %t = (f32[33,3001], f32[33]) tuple(%e, %s)
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(RandomF32({33, 3001}, 1));
+  args.push_back(RandomF32({33}, 2));
+  // Generated exp is a polynomial (a few ulp from libm's).
+  EXPECT_EQ(ExpectSameAsEvaluator(text, args, 1e-5, 1.0), 1);
+}
+
+// A layer norm's statistics: sum, sum of squares and max of one array in
+// one tuple-root fusion, over rows and over columns.
+std::string SiblingText(bool columns) {
+  const std::string dims = columns ? "{0}" : "{1}";
+  const std::string out = columns ? "f32[300]" : "f32[129]";
+  std::string text = kHeader + R"(%max (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = f32[] maximum(%a, %b)
+}
+ENTRY %main (x: f32[129,300]) -> (OUT, OUT, OUT) {
+  %x = f32[129,300] parameter(0)
+  %zero = f32[] constant(0)
+  %low = f32[] constant(-inf)
+  %s = OUT reduce(%x, %zero), dimensions=DIMS, to_apply=%add
+  %q = f32[129,300] multiply(%x, %x)
+  %s2 = OUT reduce(%q, %zero), dimensions=DIMS, to_apply=%add
+  %a = f32[129,300] abs(%x)
+  %m = OUT reduce(%a, %low), dimensions=DIMS, to_apply=%max
+  ROOT %t = (OUT, OUT, OUT) tuple(%s, %s2, %m)
+}
+)";
+  for (auto [key, value] :
+       {std::pair<std::string, std::string>{"OUT", out}, {"DIMS", dims}})
+    for (size_t at = text.find(key); at != std::string::npos;
+         at = text.find(key))
+      text.replace(at, key.size(), value);
+  return text;
+}
+
+TEST(CodegenReduce, SiblingReducesOverRows) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  std::vector<Literal> args;
+  args.push_back(RandomF32({129, 300}, 3));
+  EXPECT_GE(ExpectSameAsEvaluator(SiblingText(false), args, 1e-6, 600.0), 1);
+}
+
+// Columns fold down each column in order, as the evaluator does: the
+// same bytes.
+TEST(CodegenReduce, SiblingReducesOverColumns) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  std::vector<Literal> args;
+  args.push_back(RandomF32({129, 300}, 4));
+  EXPECT_GE(ExpectSameAsEvaluator(SiblingText(true), args), 1);
+}
+
+// Column reductions of integers and float max/min with NaN and signed
+// zeros, exactly; a reduced middle dimension.
+TEST(CodegenReduce, ColumnsAndMiddleDimensionOverEdgeValues) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  for (ElementType type :
+       {ElementType::kF32, ElementType::kF64, ElementType::kS32,
+        ElementType::kU8, ElementType::kPred}) {
+    for (const std::string op : {"or", "maximum", "minimum"}) {
+      if (IsFloatingType(type) && op == "or") continue;
+      for (bool middle : {false, true}) {
+        SCOPED_TRACE(TypeName(type) + " " + op + (middle ? " middle" : ""));
+        const std::string t = TypeName(type);
+        const std::string producer = IsFloatingType(type) ? "negate" : "not";
+        // x: [7, 1030] read as [7, 1030] (columns: reduce dim 0) or
+        // [7, 5, 206] (reduce dim 1).
+        const std::string in = middle ? t + "[7,5,206]" : t + "[7,1030]";
+        const std::string out = middle ? t + "[7,206]" : t + "[1030]";
+        const std::string text =
+            "HloModule m\n%red (a: " + t + "[], b: " + t + "[]) -> " + t +
+            "[] {\n  %a = " + t + "[] parameter(0)\n  %b = " + t +
+            "[] parameter(1)\n  ROOT %r = " + t + "[] " + op +
+            "(%a, %b)\n}\nENTRY %main (x: " + t + "[7,1030], init: " + t +
+            "[]) -> " + out + " {\n  %x = " + t +
+            "[7,1030] parameter(0)\n  %init = " + t +
+            "[] parameter(1)\n  %y = " + in + " reshape(%x)\n  %p = " + in +
+            " " + producer + "(%y)\n  ROOT %s = " + out +
+            " reduce(%p, %init), dimensions={" + (middle ? "1" : "0") +
+            "}, to_apply=%red\n}\n";
+        std::vector<Literal> args;
+        args.push_back(EdgeValues(type, 7, 1030, false, op == "minimum", 5));
+        args.push_back(InitValue(type, op));
+        EXPECT_EQ(ExpectSameAsEvaluator(
+                      text, args, IsFloatingType(type) ? kZeroSignFree : 0),
+                  1);
+      }
+    }
+  }
+}
+
+// Reduced rows of 1000 columns with a reduced middle group of 2 kept
+// outer rows: [outer kept][reduced][inner kept] with every part > 1.
+TEST(CodegenReduce, OuterReducedAndInnerKept) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string text =
+      kHeader + R"(ENTRY %main (x: f32[3,40,1000]) -> f32[3,1000] {
+  %x = f32[3,40,1000] parameter(0)
+  %zero = f32[] constant(0)
+  %q = f32[3,40,1000] multiply(%x, %x)
+  ROOT %s = f32[3,1000] reduce(%q, %zero), dimensions={1}, to_apply=%add
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(RandomF32({3, 40, 1000}, 6));
+  EXPECT_EQ(ExpectSameAsEvaluator(text, args), 1);
+}
+
+// Reduces that reduction fusion leaves alone (no producer: softmax's row
+// max) are generated too, against the unfused reduce kernel; a column sum
+// of them the same bytes.
+TEST(CodegenReduce, LoneReduces) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string text = kHeader + R"(%max (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = f32[] maximum(%a, %b)
+}
+ENTRY %main (x: f32[64,3001]) -> f32[64] {
+  %x = f32[64,3001] parameter(0)
+  %low = f32[] constant(-inf)
+  ROOT %m = f32[64] reduce(%x, %low), dimensions={1}, to_apply=%max
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(RandomF32({64, 3001}, 9));
+  // Two: the reduce, and its region's scalar op (compiled for the unfused
+  // kernel; the tests offer every op, however small).
+  EXPECT_EQ(ExpectSameAsEvaluator(text, args, kZeroSignFree), 2);
+  const std::string sum =
+      kHeader + R"(ENTRY %main (x: f32[64,3001]) -> f32[3001] {
+  %x = f32[64,3001] parameter(0)
+  %zero = f32[] constant(0)
+  ROOT %s = f32[3001] reduce(%x, %zero), dimensions={0}, to_apply=%add
+}
+)";
+  EXPECT_EQ(ExpectSameAsEvaluator(sum, args), 2);
+}
+
+// A reduction to one element: one item, the whole input in one row.
+TEST(CodegenReduce, ReductionToOneElement) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string text = R"(HloModule m
+%add (a: f64[], b: f64[]) -> f64[] {
+  %a = f64[] parameter(0)
+  %b = f64[] parameter(1)
+  ROOT %r = f64[] add(%a, %b)
+}
+ENTRY %main (x: f32[50,77]) -> f64[] {
+  %x = f32[50,77] parameter(0)
+  %zero = f64[] constant(0)
+  %c = f64[50,77] convert(%x)
+  ROOT %s = f64[] reduce(%c, %zero), dimensions={0,1}, to_apply=%add
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(RandomF32({50, 77}, 7));
+  EXPECT_EQ(ExpectSameAsEvaluator(text, args, 1e-12, 100.0), 1);
+}
+
+// argmax (a variadic reduce) and an f16 reduce are not generated: they run
+// as before (evaluator, call), with the same results on every thread count.
+TEST(CodegenReduce, UncoveredFusionsFallBack) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string argmax = R"(HloModule m
+%argmax (a: f32[], ai: s32[], b: f32[], bi: s32[]) -> (f32[], s32[]) {
+  %a = f32[] parameter(0)
+  %ai = s32[] parameter(1)
+  %b = f32[] parameter(2)
+  %bi = s32[] parameter(3)
+  %gt = pred[] compare(%a, %b), direction=GT
+  %nan = pred[] compare(%a, %a), direction=NE
+  %pick = pred[] or(%gt, %nan)
+  %eq = pred[] compare(%a, %b), direction=EQ
+  %lower = pred[] compare(%ai, %bi), direction=LT
+  %tie = pred[] and(%eq, %lower)
+  %first = pred[] or(%pick, %tie)
+  %v = f32[] select(%first, %a, %b)
+  %i = s32[] select(%first, %ai, %bi)
+  ROOT %t = (f32[], s32[]) tuple(%v, %i)
+}
+ENTRY %main (x: f32[64,300]) -> (f32[64], s32[64]) {
+  %x = f32[64,300] parameter(0)
+  %n = f32[64,300] negate(%x)
+  %iota = s32[64,300] iota(), iota_dimension=1
+  %low = f32[] constant(-inf)
+  %zero = s32[] constant(0)
+  ROOT %r = (f32[64], s32[64]) reduce(%n, %iota, %low, %zero), dimensions={1}, to_apply=%argmax
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(RandomF32({64, 300}, 8));
+  // (the negate and iota argmax leaves outside may be generated)
+  EXPECT_GE(ExpectSameAsEvaluator(argmax, args), 0);
+
+  const std::string half = R"(HloModule m
+%add (a: f16[], b: f16[]) -> f16[] {
+  %a = f16[] parameter(0)
+  %b = f16[] parameter(1)
+  ROOT %r = f16[] add(%a, %b)
+}
+ENTRY %main (x: f32[64,300]) -> f16[64] {
+  %x = f32[64,300] parameter(0)
+  %c = f16[64,300] convert(%x)
+  %zero = f16[] constant(0)
+  ROOT %s = f16[64] reduce(%c, %zero), dimensions={1}, to_apply=%add
+}
+)";
+  // (the convert may be generated inside the call the fusion becomes)
+  EXPECT_GE(ExpectSameAsEvaluator(half, args), 0);
+}
+
+}  // namespace
+}  // namespace xffi
