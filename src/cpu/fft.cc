@@ -219,7 +219,50 @@ void ComplexSequences(std::complex<T>* data, const Axis& axis,
   Workspace<T, L> work(plan);
   const T sign = inverse ? T(-1) : T(1);
   Pack<T, L>* packs = work.data.data();
-  for (int64_t s0 = begin; s0 < end; s0 += L) {
+  // The transform of packs[0, n) in place, conjugated and scaled as asked.
+  auto transform = [&](Pack<T, L>* in) -> Pack<T, L>* {
+    if (inverse)
+      for (int64_t j = 0; j < axis.n; ++j) in[j].im = -in[j].im;
+    Pack<T, L>* out = plan.template Forward<L>(in, work.scratch.data());
+    const T im_scale = sign * scale;
+    for (int64_t j = 0; j < axis.n; ++j) {
+      out[j].re = out[j].re * scale;
+      out[j].im = out[j].im * im_scale;
+    }
+    return out;
+  };
+  // Sequences along an outer axis sit side by side, and element j of each
+  // is a whole row of the array away from element j - 1: moving one group
+  // of L at a time would touch every cache line of the columns once per
+  // group (and power-of-two row lengths map them all to the same cache
+  // sets). kTileGroups groups at a time use whole cache lines instead.
+  constexpr int kTileGroups = L > 1 ? 4 : 1;
+  constexpr int64_t kTile = int64_t{kTileGroups} * L;
+  std::vector<Pack<T, L>> tile;
+  for (int64_t s0 = begin; s0 < end;) {
+    if constexpr (L > 1) {
+      if (axis.inner > 1 && s0 + kTile <= end &&
+          axis.Start(s0 + kTile - 1) == axis.Start(s0) + kTile - 1) {
+        const int64_t n = axis.n;
+        tile.resize(static_cast<size_t>(kTileGroups * n));
+        std::complex<T>* base = data + axis.Start(s0);
+        for (int64_t j = 0; j < n; ++j)
+          for (int g = 0; g < kTileGroups; ++g)
+            tile[static_cast<size_t>(g * n + j)] =
+                LoadInterleaved<T, L>(base + j * axis.inner + g * L);
+        for (int g = 0; g < kTileGroups; ++g) {
+          Pack<T, L>* group = tile.data() + g * n;
+          const Pack<T, L>* out = transform(group);
+          if (out != group) std::copy(out, out + n, group);
+        }
+        for (int64_t j = 0; j < n; ++j)
+          for (int g = 0; g < kTileGroups; ++g)
+            StoreInterleaved<T, L>(tile[static_cast<size_t>(g * n + j)],
+                                   base + j * axis.inner + g * L);
+        s0 += kTile;
+        continue;
+      }
+    }
     const int lanes = static_cast<int>(std::min<int64_t>(L, end - s0));
     int64_t starts[L];
     for (int l = 0; l < lanes; ++l) starts[l] = axis.Start(s0 + l);
@@ -237,14 +280,8 @@ void ComplexSequences(std::complex<T>* data, const Axis& axis,
       for (int64_t j = 0; j < axis.n; ++j)
         packs[j] = GatherLanes<T, L>(data, starts, j * axis.inner, lanes,
                                      std::make_index_sequence<L>{});
-    if (inverse)
-      for (int64_t j = 0; j < axis.n; ++j) packs[j].im = -packs[j].im;
-    Pack<T, L>* out = plan.template Forward<L>(packs, work.scratch.data());
-    const T im_scale = sign * scale;
-    for (int64_t j = 0; j < axis.n; ++j) {
-      out[j].re = out[j].re * scale;
-      out[j].im = out[j].im * im_scale;
-    }
+    Pack<T, L>* out = transform(packs);
+    s0 += L;
     if constexpr (L > 1) {
       if (layout == GroupLayout::kRows) {
         for (int64_t j = 0; j < axis.n; j += L)
