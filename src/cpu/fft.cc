@@ -61,15 +61,6 @@ inline T GetLane(const V& v, int lane) {
     return v[lane];
   }
 }
-template <typename T, int L, typename V>
-inline void SetLane(V& v, int lane, T value) {
-  if constexpr (L == 1) {
-    (void)lane;
-    v = value;
-  } else {
-    v[lane] = value;
-  }
-}
 
 template <typename T, int L>
 struct Workspace {
