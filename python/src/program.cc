@@ -6,6 +6,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
@@ -14,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "attributes.h"
@@ -366,6 +368,20 @@ Opcode OpcodeNamed(const std::string& name, bool binary) {
   return *opcode;
 }
 
+// An enum attribute by its HLO spelling; anything else raises naming the op,
+// the argument and the spellings it takes.
+template <typename Enum>
+Enum EnumNamed(std::optional<Enum> (*from_name)(std::string_view),
+               const std::string& name, const char* op, const char* argument,
+               const char* choices) {
+  std::optional<Enum> value = from_name(name);
+  if (!value) {
+    ThrowValueError(std::string(op) + ": " + argument + " '" + name +
+                    "' is not one of " + choices);
+  }
+  return *value;
+}
+
 void BindShape(nb::module_& m) {
   nb::class_<Shape>(m, "Shape",
                     "An array (dtype, dimensions, optional minor-to-major "
@@ -624,6 +640,213 @@ void BindBuilder(nb::module_& m) {
                 self.b().Call(computation.computation, self.Ops(operands)));
           },
           nb::arg("computation"), nb::arg("operands"), KA())
+      .def(
+          "clamp",
+          [](PyBuilder& self, PyOp& min, PyOp& operand, PyOp& max) {
+            return self.Wrap(self.b().Clamp(min.op, operand.op, max.op));
+          },
+          nb::arg("min"), nb::arg("operand"), nb::arg("max"), KA())
+      .def(
+          "bitcast_convert",
+          [](PyBuilder& self, PyOp& operand, nb::handle dtype) {
+            return self.Wrap(
+                self.b().BitcastConvert(operand.op, ElementTypeOfDtype(dtype)));
+          },
+          nb::arg("operand"), nb::arg("dtype"), KA())
+      .def(
+          "dynamic_slice",
+          [](PyBuilder& self, PyOp& operand,
+             const std::vector<PyOp*>& start_indices,
+             std::vector<int64_t> sizes) {
+            return self.Wrap(self.b().DynamicSlice(
+                operand.op, self.Ops(start_indices), std::move(sizes)));
+          },
+          nb::arg("operand"), nb::arg("start_indices"), nb::arg("sizes"), KA())
+      .def(
+          "dynamic_update_slice",
+          [](PyBuilder& self, PyOp& operand, PyOp& update,
+             const std::vector<PyOp*>& start_indices) {
+            return self.Wrap(self.b().DynamicUpdateSlice(
+                operand.op, update.op, self.Ops(start_indices)));
+          },
+          nb::arg("operand"), nb::arg("update"), nb::arg("start_indices"), KA())
+      .def(
+          "pad",
+          [](PyBuilder& self, PyOp& operand, PyOp& padding_value,
+             const std::vector<std::tuple<int64_t, int64_t, int64_t>>&
+                 padding) {
+            std::vector<PadDimension> dims;
+            for (auto [low, high, interior] : padding) {
+              dims.push_back(PadDimension{low, high, interior});
+            }
+            return self.Wrap(
+                self.b().Pad(operand.op, padding_value.op, std::move(dims)));
+          },
+          nb::arg("operand"), nb::arg("padding_value"), nb::arg("padding"),
+          KA(), "padding: one (low, high, interior) per dimension.")
+      .def(
+          "reverse",
+          [](PyBuilder& self, PyOp& operand, std::vector<int64_t> dimensions) {
+            return self.Wrap(
+                self.b().Reverse(operand.op, std::move(dimensions)));
+          },
+          nb::arg("operand"), nb::arg("dimensions"), KA())
+      .def(
+          "dot_general",
+          [](PyBuilder& self, PyOp& lhs, PyOp& rhs,
+             std::vector<int64_t> lhs_contracting,
+             std::vector<int64_t> rhs_contracting,
+             std::vector<int64_t> lhs_batch, std::vector<int64_t> rhs_batch,
+             nb::handle preferred_element_type) {
+            DotDimensionNumbers numbers;
+            numbers.lhs_contracting = std::move(lhs_contracting);
+            numbers.rhs_contracting = std::move(rhs_contracting);
+            numbers.lhs_batch = std::move(lhs_batch);
+            numbers.rhs_batch = std::move(rhs_batch);
+            ElementType result_type =
+                preferred_element_type.is_none()
+                    ? ElementType::kInvalid
+                    : ElementTypeOfDtype(preferred_element_type);
+            return self.Wrap(
+                self.b().DotGeneral(lhs.op, rhs.op, numbers, result_type));
+          },
+          nb::arg("lhs"), nb::arg("rhs"), nb::arg("lhs_contracting"),
+          nb::arg("rhs_contracting"),
+          nb::arg("lhs_batch") = std::vector<int64_t>{},
+          nb::arg("rhs_batch") = std::vector<int64_t>{},
+          nb::arg("preferred_element_type").none() = nb::none(), KA())
+      .def(
+          "sort",
+          [](PyBuilder& self, const std::vector<PyOp*>& operands,
+             PyComputation& comparator, int64_t dimension, bool is_stable) {
+            return self.Wrap(self.b().Sort(self.Ops(operands),
+                                           comparator.computation, dimension,
+                                           is_stable));
+          },
+          nb::arg("operands"), nb::arg("comparator"), nb::arg("dimension"),
+          nb::arg("is_stable") = false, KA(),
+          "comparator: two scalar parameters per operand -> pred.")
+      .def(
+          "fft",
+          [](PyBuilder& self, PyOp& operand, const std::string& fft_type,
+             std::vector<int64_t> fft_length) {
+            FftType type = EnumNamed(&FftTypeFromName, fft_type, "fft",
+                                     "fft_type", "FFT, IFFT, RFFT, IRFFT");
+            return self.Wrap(
+                self.b().Fft(operand.op, type, std::move(fft_length)));
+          },
+          nb::arg("operand"), nb::arg("fft_type"), nb::arg("fft_length"), KA(),
+          "The transform over the last len(fft_length) dimensions.")
+      .def(
+          "top_k",
+          [](PyBuilder& self, PyOp& operand, int64_t k, bool largest) {
+            return self.Wrap(self.b().TopK(operand.op, k, largest));
+          },
+          nb::arg("operand"), nb::arg("k"), nb::arg("largest") = true, KA(),
+          "A tuple (values, s32 indices) along the last dimension, sorted.")
+      .def(
+          "rng_bit_generator",
+          [](PyBuilder& self, PyOp& state, const Shape& bits_shape,
+             const std::string& algorithm) {
+            RngAlgorithm a =
+                EnumNamed(&RngAlgorithmFromName, algorithm, "rng_bit_generator",
+                          "algorithm", "DEFAULT, THREE_FRY, PHILOX");
+            return self.Wrap(self.b().RngBitGenerator(state.op, bits_shape, a));
+          },
+          nb::arg("state"), nb::arg("bits_shape"),
+          nb::arg("algorithm") = "DEFAULT", KA(),
+          "A tuple (new u64 state, random bits of bits_shape).")
+      .def(
+          "rng",
+          [](PyBuilder& self, PyOp& a, PyOp& b, std::vector<int64_t> dims,
+             const std::string& distribution) {
+            RngDistribution d =
+                EnumNamed(&RngDistributionFromName, distribution, "rng",
+                          "distribution", "UNIFORM, NORMAL");
+            return self.Wrap(self.b().Rng(a.op, b.op, std::move(dims), d));
+          },
+          nb::arg("a"), nb::arg("b"), nb::arg("dims"),
+          nb::arg("distribution") = "UNIFORM", KA(),
+          "UNIFORM in [a, b), or NORMAL with mean a and standard deviation "
+          "b.")
+      .def(
+          "reduce_precision",
+          [](PyBuilder& self, PyOp& operand, int64_t exponent_bits,
+             int64_t mantissa_bits) {
+            return self.Wrap(self.b().ReducePrecision(operand.op, exponent_bits,
+                                                      mantissa_bits));
+          },
+          nb::arg("operand"), nb::arg("exponent_bits"),
+          nb::arg("mantissa_bits"), KA())
+      .def(
+          "cholesky",
+          [](PyBuilder& self, PyOp& a, bool lower) {
+            return self.Wrap(self.b().Cholesky(a.op, lower));
+          },
+          nb::arg("a"), nb::arg("lower") = true, KA())
+      .def(
+          "triangular_solve",
+          [](PyBuilder& self, PyOp& a, PyOp& b, bool left_side, bool lower,
+             bool unit_diagonal, const std::string& transpose_a) {
+            TriangularTranspose t = EnumNamed(
+                &TriangularTransposeFromName, transpose_a, "triangular_solve",
+                "transpose_a", "NO_TRANSPOSE, TRANSPOSE, ADJOINT");
+            return self.Wrap(self.b().TriangularSolve(a.op, b.op, left_side,
+                                                      lower, unit_diagonal, t));
+          },
+          nb::arg("a"), nb::arg("b"), nb::arg("left_side"), nb::arg("lower"),
+          nb::arg("unit_diagonal") = false,
+          nb::arg("transpose_a") = "NO_TRANSPOSE", KA(),
+          "x with op(a) x = b (left_side) or x op(a) = b.")
+      .def(
+          "map",
+          [](PyBuilder& self, const std::vector<PyOp*>& operands,
+             PyComputation& computation) {
+            return self.Wrap(
+                self.b().Map(self.Ops(operands), computation.computation));
+          },
+          nb::arg("operands"), nb::arg("computation"), KA(),
+          "computation (one scalar parameter per operand) at every index.")
+      .def(
+          "batch_norm_training",
+          [](PyBuilder& self, PyOp& operand, PyOp& scale, PyOp& offset,
+             float epsilon, int64_t feature_index) {
+            return self.Wrap(self.b().BatchNormTraining(
+                operand.op, scale.op, offset.op, epsilon, feature_index));
+          },
+          nb::arg("operand"), nb::arg("scale"), nb::arg("offset"),
+          nb::arg("epsilon"), nb::arg("feature_index"), KA(),
+          "A tuple (normalized, batch mean, batch variance).")
+      .def(
+          "batch_norm_inference",
+          [](PyBuilder& self, PyOp& operand, PyOp& scale, PyOp& offset,
+             PyOp& mean, PyOp& variance, float epsilon, int64_t feature_index) {
+            return self.Wrap(self.b().BatchNormInference(
+                operand.op, scale.op, offset.op, mean.op, variance.op, epsilon,
+                feature_index));
+          },
+          nb::arg("operand"), nb::arg("scale"), nb::arg("offset"),
+          nb::arg("mean"), nb::arg("variance"), nb::arg("epsilon"),
+          nb::arg("feature_index"), KA())
+      .def(
+          "batch_norm_grad",
+          [](PyBuilder& self, PyOp& operand, PyOp& scale, PyOp& mean,
+             PyOp& variance, PyOp& grad_output, float epsilon,
+             int64_t feature_index) {
+            return self.Wrap(self.b().BatchNormGrad(
+                operand.op, scale.op, mean.op, variance.op, grad_output.op,
+                epsilon, feature_index));
+          },
+          nb::arg("operand"), nb::arg("scale"), nb::arg("mean"),
+          nb::arg("variance"), nb::arg("grad_output"), nb::arg("epsilon"),
+          nb::arg("feature_index"), KA(),
+          "A tuple (grad operand, grad scale, grad offset).")
+      .def(
+          "optimization_barrier",
+          [](PyBuilder& self, PyOp& operand) {
+            return self.Wrap(self.b().OptimizationBarrier(operand.op));
+          },
+          nb::arg("operand"), KA())
       .def(
           "custom_call",
           [](PyBuilder& self, std::string target,

@@ -241,6 +241,56 @@ class Builder:
 
     def call(self, computation: Computation, operands: Sequence[Op]) -> Op: ...
 
+    def clamp(self, min: Op, operand: Op, max: Op) -> Op: ...
+
+    def bitcast_convert(self, operand: Op, dtype: object) -> Op: ...
+
+    def dynamic_slice(self, operand: Op, start_indices: Sequence[Op], sizes: Sequence[int]) -> Op: ...
+
+    def dynamic_update_slice(self, operand: Op, update: Op, start_indices: Sequence[Op]) -> Op: ...
+
+    def pad(self, operand: Op, padding_value: Op, padding: Sequence[tuple[int, int, int]]) -> Op:
+        """padding: one (low, high, interior) per dimension."""
+
+    def reverse(self, operand: Op, dimensions: Sequence[int]) -> Op: ...
+
+    def dot_general(self, lhs: Op, rhs: Op, lhs_contracting: Sequence[int], rhs_contracting: Sequence[int], lhs_batch: Sequence[int] = [], rhs_batch: Sequence[int] = [], preferred_element_type: object | None = None) -> Op: ...
+
+    def sort(self, operands: Sequence[Op], comparator: Computation, dimension: int, is_stable: bool = False) -> Op:
+        """comparator: two scalar parameters per operand -> pred."""
+
+    def fft(self, operand: Op, fft_type: str, fft_length: Sequence[int]) -> Op:
+        """The transform over the last len(fft_length) dimensions."""
+
+    def top_k(self, operand: Op, k: int, largest: bool = True) -> Op:
+        """A tuple (values, s32 indices) along the last dimension, sorted."""
+
+    def rng_bit_generator(self, state: Op, bits_shape: Shape, algorithm: str = 'DEFAULT') -> Op:
+        """A tuple (new u64 state, random bits of bits_shape)."""
+
+    def rng(self, a: Op, b: Op, dims: Sequence[int], distribution: str = 'UNIFORM') -> Op:
+        """UNIFORM in [a, b), or NORMAL with mean a and standard deviation b."""
+
+    def reduce_precision(self, operand: Op, exponent_bits: int, mantissa_bits: int) -> Op: ...
+
+    def cholesky(self, a: Op, lower: bool = True) -> Op: ...
+
+    def triangular_solve(self, a: Op, b: Op, left_side: bool, lower: bool, unit_diagonal: bool = False, transpose_a: str = 'NO_TRANSPOSE') -> Op:
+        """x with op(a) x = b (left_side) or x op(a) = b."""
+
+    def map(self, operands: Sequence[Op], computation: Computation) -> Op:
+        """computation (one scalar parameter per operand) at every index."""
+
+    def batch_norm_training(self, operand: Op, scale: Op, offset: Op, epsilon: float, feature_index: int) -> Op:
+        """A tuple (normalized, batch mean, batch variance)."""
+
+    def batch_norm_inference(self, operand: Op, scale: Op, offset: Op, mean: Op, variance: Op, epsilon: float, feature_index: int) -> Op: ...
+
+    def batch_norm_grad(self, operand: Op, scale: Op, mean: Op, variance: Op, grad_output: Op, epsilon: float, feature_index: int) -> Op:
+        """A tuple (grad operand, grad scale, grad offset)."""
+
+    def optimization_barrier(self, operand: Op) -> Op: ...
+
     def custom_call(self, target: str, operands: Sequence[Op], shape: Shape, opaque: object | None = None, has_side_effect: bool = False, output_operand_aliases: Sequence[tuple[int, int]] = [], api_version: int = 1, attributes: object | None = None, operand_shapes_with_layout: Sequence[Shape] | None = None) -> Op:
         """
         XLA's CustomCall. api_version 1-3 calls a legacy target with `opaque` as its backend_config; 4 a typed FFI handler with `attributes` (a dict, checked against the handler's description when it is registered). output_operand_aliases: (result index, operand) pairs.
