@@ -291,6 +291,27 @@ class Builder:
 
     def optimization_barrier(self, operand: Op) -> Op: ...
 
+    def reduce_window(self, operands: Sequence[Op], inits: Sequence[Op], reducer: Computation, window_dimensions: Sequence[int], window_strides: Sequence[int] | None = None, padding: Sequence[tuple[int, int]] | None = None, base_dilations: Sequence[int] | None = None, window_dilations: Sequence[int] | None = None) -> Op:
+        """lax.reduce_window's window: padding is (low, high) per dimension."""
+
+    def select_and_scatter(self, operand: Op, select: Computation, window_dimensions: Sequence[int], window_strides: Sequence[int] | None, padding: Sequence[tuple[int, int]] | None, source: Op, init: Op, scatter: Computation) -> Op:
+        """select: (T, T) -> pred; scatter: (T, T) -> T."""
+
+    def convolution(self, lhs: Op, rhs: Op, window_strides: Sequence[int], padding: Sequence[tuple[int, int]], lhs_dilation: Sequence[int] | None = None, rhs_dilation: Sequence[int] | None = None, dimension_numbers: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None, feature_group_count: int = 1, batch_group_count: int = 1, preferred_element_type: object | None = None) -> Op:
+        """
+        lax.conv_general_dilated's arguments; dimension_numbers as lax.ConvDimensionNumbers (lhs_spec, rhs_spec, out_spec), default NC..., OI..., NC....
+        """
+
+    def gather(self, operand: Op, start_indices: Op, offset_dims: Sequence[int], collapsed_slice_dims: Sequence[int], start_index_map: Sequence[int], index_vector_dim: int, slice_sizes: Sequence[int], operand_batching_dims: Sequence[int] = [], start_indices_batching_dims: Sequence[int] = [], indices_are_sorted: bool = False) -> Op: ...
+
+    def scatter(self, operands: Sequence[Op], scatter_indices: Op, updates: Sequence[Op], update_computation: Computation, update_window_dims: Sequence[int], inserted_window_dims: Sequence[int], scatter_dims_to_operand_dims: Sequence[int], index_vector_dim: int, input_batching_dims: Sequence[int] = [], scatter_indices_batching_dims: Sequence[int] = [], indices_are_sorted: bool = False, unique_indices: bool = False) -> Op: ...
+
+    def after_all(self, tokens: Sequence[Op]) -> Op: ...
+
+    def partition_id(self) -> Op: ...
+
+    def replica_id(self) -> Op: ...
+
     def custom_call(self, target: str, operands: Sequence[Op], shape: Shape, opaque: object | None = None, has_side_effect: bool = False, output_operand_aliases: Sequence[tuple[int, int]] = [], api_version: int = 1, attributes: object | None = None, operand_shapes_with_layout: Sequence[Shape] | None = None) -> Op:
         """
         XLA's CustomCall. api_version 1-3 calls a legacy target with `opaque` as its backend_config; 4 a typed FFI handler with `attributes` (a dict, checked against the handler's description when it is registered). output_operand_aliases: (result index, operand) pairs.

@@ -507,3 +507,97 @@ def test_builder_batch_norm_matches_numpy():
     np.testing.assert_allclose(grad_scale, normalized.sum(axis=(0, 2)),
                                atol=1e-4)
     np.testing.assert_allclose(grad_x, np.zeros_like(v), atol=1e-4)
+
+
+def test_builder_convolution_matches_jax():
+    jax = pytest.importorskip("jax")
+    rng = np.random.default_rng(1)
+    image = rng.standard_normal((2, 9, 8, 4)).astype(F32)  # NHWC
+    kernel = rng.standard_normal((3, 3, 2, 6)).astype(F32)  # HWIO, 2 groups
+    numbers = ((0, 3, 1, 2), (3, 2, 0, 1), (0, 3, 1, 2))
+    b = xffi.Builder("conv")
+    lhs = b.parameter(0, f32(2, 9, 8, 4), "image")
+    rhs = b.parameter(1, f32(3, 3, 2, 6), "kernel")
+    out = b.convolution(lhs, rhs, [2, 1], [(1, 1), (0, 2)],
+                        rhs_dilation=[1, 2], dimension_numbers=numbers,
+                        feature_group_count=2)
+    got = xffi.Program(b.build(out))(image, kernel)
+    want = jax.lax.conv_general_dilated(
+        image, kernel, (2, 1), [(1, 1), (0, 2)], rhs_dilation=(1, 2),
+        dimension_numbers=jax.lax.ConvDimensionNumbers(*numbers),
+        feature_group_count=2, precision=jax.lax.Precision.HIGHEST)
+    np.testing.assert_allclose(got, np.asarray(want), rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="convolution: padding has 1"):
+        b.convolution(lhs, rhs, [1, 1], [(0, 0)], dimension_numbers=numbers)
+
+
+def test_builder_pooling_and_its_gradient_match_numpy():
+    v = np.random.default_rng(4).permutation(32).astype(F32).reshape(4, 8)
+    source = np.arange(1, 9, dtype=F32).reshape(2, 4)
+    b = xffi.Builder("pool")
+    x = b.parameter(0, f32(4, 8), "x")
+    s = b.parameter(1, f32(2, 4), "source")
+    maximum = b.create_sub_builder("max")
+    region = maximum.build_subcomputation(maximum.binary(
+        "maximum", maximum.parameter(0, xffi.Shape.scalar_shape(F32)),
+        maximum.parameter(1, xffi.Shape.scalar_shape(F32))))
+    pooled = b.reduce_window([x], [b.constant(F32(-np.inf))], region, [2, 2],
+                             [2, 2])
+    ge = b.create_sub_builder("ge")
+    select = ge.build_subcomputation(ge.compare(
+        ge.parameter(0, xffi.Shape.scalar_shape(F32)),
+        ge.parameter(1, xffi.Shape.scalar_shape(F32)), "GE"))
+    add = b.create_sub_builder("add")
+    scatter = add.build_subcomputation(add.binary(
+        "add", add.parameter(0, xffi.Shape.scalar_shape(F32)),
+        add.parameter(1, xffi.Shape.scalar_shape(F32))))
+    routed = b.select_and_scatter(x, select, [2, 2], [2, 2], None, s,
+                                  b.constant(F32(0)), scatter)
+    got_pooled, got_routed = xffi.Program(b.build(b.tuple([pooled, routed])))(
+        v, source)
+    blocks = v.reshape(2, 2, 4, 2).transpose(0, 2, 1, 3).reshape(2, 4, 4)
+    np.testing.assert_array_equal(got_pooled, blocks.max(axis=2))
+    want = np.zeros_like(v)
+    for i in range(2):
+        for j in range(4):
+            r, c = np.unravel_index(np.argmax(v[2 * i:2 * i + 2,
+                                                2 * j:2 * j + 2]), (2, 2))
+            want[2 * i + r, 2 * j + c] = source[i, j]
+    np.testing.assert_array_equal(got_routed, want)
+
+
+def test_builder_gather_and_scatter_match_numpy():
+    v = np.arange(20, dtype=F32).reshape(5, 4)
+    rows = np.array([3, 0, 3], np.int32)
+    b = xffi.Builder("index")
+    x = b.parameter(0, f32(5, 4), "x")
+    idx = b.parameter(1, xffi.Shape.array_shape(np.int32, (3, 1)), "rows")
+    taken = b.gather(x, idx, offset_dims=[1], collapsed_slice_dims=[0],
+                     start_index_map=[0], index_vector_dim=1,
+                     slice_sizes=[1, 4])
+    add = b.create_sub_builder("add")
+    region = add.build_subcomputation(add.binary(
+        "add", add.parameter(0, xffi.Shape.scalar_shape(F32)),
+        add.parameter(1, xffi.Shape.scalar_shape(F32))))
+    added = b.scatter([x], idx, [b.constant(np.ones((3, 4), F32))], region,
+                      update_window_dims=[1], inserted_window_dims=[0],
+                      scatter_dims_to_operand_dims=[0], index_vector_dim=1)
+    got_taken, got_added = xffi.Program(b.build(b.tuple([taken, added])))(
+        v, rows.reshape(3, 1))
+    np.testing.assert_array_equal(got_taken, v[rows])
+    want = v.copy()
+    np.add.at(want, rows, 1)
+    np.testing.assert_array_equal(got_added, want)
+
+
+def test_builder_device_ids_and_tokens():
+    b = xffi.Builder("ids")
+    token = b.after_all([b.after_all([])])
+    assert token.shape.is_token()
+    for op in (b.partition_id(), b.replica_id()):
+        assert op.shape == xffi.Shape.scalar_shape(np.uint32)
+    # A device id means something only where each device runs its own copy
+    # (a manual computation's body); a plain program says so when compiled.
+    module = b.build(b.tuple([b.partition_id(), b.replica_id()]))
+    with pytest.raises(ValueError, match="manual_computation"):
+        xffi.Program(module)
