@@ -442,6 +442,16 @@ ConvolutionDimensionNumbers ConvolutionNumbersOf(
   return numbers;
 }
 
+// Which devices a collective combines (see CollectiveDevices).
+CollectiveDevices DevicesOf(std::vector<std::vector<int64_t>> replica_groups,
+                            int64_t channel_id, bool use_global_device_ids) {
+  CollectiveDevices devices;
+  devices.replica_groups = std::move(replica_groups);
+  devices.channel_id = channel_id;
+  devices.use_global_device_ids = use_global_device_ids;
+  return devices;
+}
+
 void BindShape(nb::module_& m) {
   nb::class_<Shape>(m, "Shape",
                     "An array (dtype, dimensions, optional minor-to-major "
@@ -1097,6 +1107,138 @@ void BindBuilder(nb::module_& m) {
               "replica_id",
               [](PyBuilder& self) { return self.Wrap(self.b().ReplicaId()); },
               KA())
+          .def(
+              "fusion",
+              [](PyBuilder& self, const std::string& kind,
+                 const std::vector<PyOp*>& operands,
+                 PyComputation& fused_computation) {
+                FusionKind k = EnumNamed(&FusionKindFromName, kind, "fusion",
+                                         "kind", "kLoop, kInput");
+                return self.Wrap(self.b().Fusion(
+                    k, self.Ops(operands), fused_computation.computation));
+              },
+              nb::arg("kind"), nb::arg("operands"),
+              nb::arg("fused_computation"), KA(),
+              "fused_computation: one parameter per operand, keeping the "
+              "fusion "
+              "contract (the first op that breaks it raises).")
+          .def(
+              "manual_computation",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 PyComputation& body,
+                 const std::vector<std::pair<std::string, int64_t>>& mesh_axes,
+                 const std::vector<std::vector<std::vector<std::string>>>&
+                     in_shardings,
+                 const std::vector<std::vector<std::vector<std::string>>>&
+                     out_shardings,
+                 std::optional<std::vector<std::string>> manual_axes,
+                 std::string mesh_name, std::vector<int64_t> device_ids) {
+                ManualComputationConfig config;
+                config.mesh.name = std::move(mesh_name);
+                for (const auto& [axis, size] : mesh_axes) {
+                  config.mesh.axis_names.push_back(axis);
+                  config.mesh.axis_sizes.push_back(size);
+                }
+                config.mesh.device_ids = std::move(device_ids);
+                for (const auto& dims : in_shardings) {
+                  config.in_shardings.push_back(TensorSharding{dims});
+                }
+                for (const auto& dims : out_shardings) {
+                  config.out_shardings.push_back(TensorSharding{dims});
+                }
+                config.manual_axes = manual_axes ? std::move(*manual_axes)
+                                                 : config.mesh.axis_names;
+                return self.Wrap(self.b().ManualComputation(
+                    self.Ops(operands), body.computation, std::move(config)));
+              },
+              nb::arg("operands"), nb::arg("body"), nb::arg("mesh_axes"),
+              nb::arg("in_shardings"), nb::arg("out_shardings"),
+              nb::arg("manual_axes").none() = nb::none(),
+              nb::arg("mesh_name") = "mesh",
+              nb::arg("device_ids") = std::vector<int64_t>{}, KA(),
+              "A shard_map: `body` (one parameter per operand, its block's "
+              "shape) runs on every device of the mesh (mesh_axes: (name, "
+              "size) "
+              "pairs). A sharding names the mesh axes splitting each "
+              "dimension: "
+              "[['x'], []] splits dimension 0 along x. manual_axes: default "
+              "all.")
+          .def(
+              "all_reduce",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 PyComputation& reduction,
+                 std::vector<std::vector<int64_t>> replica_groups,
+                 int64_t channel_id, bool use_global_device_ids) {
+                return self.Wrap(self.b().AllReduce(
+                    self.Ops(operands), reduction.computation,
+                    DevicesOf(std::move(replica_groups), channel_id,
+                              use_global_device_ids)));
+              },
+              nb::arg("operands"), nb::arg("reduction"),
+              nb::arg("replica_groups") = std::vector<std::vector<int64_t>>{},
+              nb::arg("channel_id") = 0,
+              nb::arg("use_global_device_ids") = false, KA())
+          .def(
+              "all_gather",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 int64_t dimension, int64_t shard_count,
+                 std::vector<std::vector<int64_t>> replica_groups,
+                 int64_t channel_id, bool use_global_device_ids) {
+                return self.Wrap(self.b().AllGather(
+                    self.Ops(operands), dimension, shard_count,
+                    DevicesOf(std::move(replica_groups), channel_id,
+                              use_global_device_ids)));
+              },
+              nb::arg("operands"), nb::arg("dimension"), nb::arg("shard_count"),
+              nb::arg("replica_groups") = std::vector<std::vector<int64_t>>{},
+              nb::arg("channel_id") = 0,
+              nb::arg("use_global_device_ids") = false, KA())
+          .def(
+              "reduce_scatter",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 PyComputation& reduction, int64_t dimension,
+                 int64_t shard_count,
+                 std::vector<std::vector<int64_t>> replica_groups,
+                 int64_t channel_id, bool use_global_device_ids) {
+                return self.Wrap(self.b().ReduceScatter(
+                    self.Ops(operands), reduction.computation, dimension,
+                    shard_count,
+                    DevicesOf(std::move(replica_groups), channel_id,
+                              use_global_device_ids)));
+              },
+              nb::arg("operands"), nb::arg("reduction"), nb::arg("dimension"),
+              nb::arg("shard_count"),
+              nb::arg("replica_groups") = std::vector<std::vector<int64_t>>{},
+              nb::arg("channel_id") = 0,
+              nb::arg("use_global_device_ids") = false, KA())
+          .def(
+              "all_to_all",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 int64_t split_dimension, int64_t concat_dimension,
+                 int64_t split_count,
+                 std::vector<std::vector<int64_t>> replica_groups,
+                 int64_t channel_id, bool use_global_device_ids) {
+                return self.Wrap(self.b().AllToAll(
+                    self.Ops(operands), split_dimension, concat_dimension,
+                    split_count,
+                    DevicesOf(std::move(replica_groups), channel_id,
+                              use_global_device_ids)));
+              },
+              nb::arg("operands"), nb::arg("split_dimension"),
+              nb::arg("concat_dimension"), nb::arg("split_count"),
+              nb::arg("replica_groups") = std::vector<std::vector<int64_t>>{},
+              nb::arg("channel_id") = 0,
+              nb::arg("use_global_device_ids") = false, KA())
+          .def(
+              "collective_permute",
+              [](PyBuilder& self, PyOp& operand,
+                 std::vector<std::pair<int64_t, int64_t>> source_target_pairs,
+                 int64_t channel_id) {
+                return self.Wrap(self.b().CollectivePermute(
+                    operand.op, std::move(source_target_pairs), channel_id));
+              },
+              nb::arg("operand"), nb::arg("source_target_pairs"),
+              nb::arg("channel_id") = 0, KA())
           .def(
               "custom_call",
               [](PyBuilder& self, std::string target,

@@ -312,6 +312,26 @@ class Builder:
 
     def replica_id(self) -> Op: ...
 
+    def fusion(self, kind: str, operands: Sequence[Op], fused_computation: Computation) -> Op:
+        """
+        fused_computation: one parameter per operand, keeping the fusion contract (the first op that breaks it raises).
+        """
+
+    def manual_computation(self, operands: Sequence[Op], body: Computation, mesh_axes: Sequence[tuple[str, int]], in_shardings: Sequence[Sequence[Sequence[str]]], out_shardings: Sequence[Sequence[Sequence[str]]], manual_axes: Sequence[str] | None = None, mesh_name: str = 'mesh', device_ids: Sequence[int] = []) -> Op:
+        """
+        A shard_map: `body` (one parameter per operand, its block's shape) runs on every device of the mesh (mesh_axes: (name, size) pairs). A sharding names the mesh axes splitting each dimension: [['x'], []] splits dimension 0 along x. manual_axes: default all.
+        """
+
+    def all_reduce(self, operands: Sequence[Op], reduction: Computation, replica_groups: Sequence[Sequence[int]] = [], channel_id: int = 0, use_global_device_ids: bool = False) -> Op: ...
+
+    def all_gather(self, operands: Sequence[Op], dimension: int, shard_count: int, replica_groups: Sequence[Sequence[int]] = [], channel_id: int = 0, use_global_device_ids: bool = False) -> Op: ...
+
+    def reduce_scatter(self, operands: Sequence[Op], reduction: Computation, dimension: int, shard_count: int, replica_groups: Sequence[Sequence[int]] = [], channel_id: int = 0, use_global_device_ids: bool = False) -> Op: ...
+
+    def all_to_all(self, operands: Sequence[Op], split_dimension: int, concat_dimension: int, split_count: int, replica_groups: Sequence[Sequence[int]] = [], channel_id: int = 0, use_global_device_ids: bool = False) -> Op: ...
+
+    def collective_permute(self, operand: Op, source_target_pairs: Sequence[tuple[int, int]], channel_id: int = 0) -> Op: ...
+
     def custom_call(self, target: str, operands: Sequence[Op], shape: Shape, opaque: object | None = None, has_side_effect: bool = False, output_operand_aliases: Sequence[tuple[int, int]] = [], api_version: int = 1, attributes: object | None = None, operand_shapes_with_layout: Sequence[Shape] | None = None) -> Op:
         """
         XLA's CustomCall. api_version 1-3 calls a legacy target with `opaque` as its backend_config; 4 a typed FFI handler with `attributes` (a dict, checked against the handler's description when it is registered). output_operand_aliases: (result index, operand) pairs.

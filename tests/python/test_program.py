@@ -601,3 +601,64 @@ def test_builder_device_ids_and_tokens():
     module = b.build(b.tuple([b.partition_id(), b.replica_id()]))
     with pytest.raises(ValueError, match="manual_computation"):
         xffi.Program(module)
+
+
+def test_builder_fusion_runs_its_computation():
+    b = xffi.Builder("fused")
+    x = b.parameter(0, f32(6), "x")
+    y = b.parameter(1, f32(6), "y")
+    body = b.create_sub_builder("fused_body")
+    fx = body.parameter(0, f32(6))
+    fy = body.parameter(1, f32(6))
+    region = body.build_subcomputation(
+        body.binary("multiply", body.binary("add", fx, fy), fx))
+    program = xffi.Program(b.build(b.fusion("kLoop", [x, y], region)))
+    vx = np.linspace(-1, 1, 6, dtype=F32)
+    vy = np.arange(6, dtype=F32)
+    np.testing.assert_allclose(program(vx, vy), (vx + vy) * vx, rtol=1e-6)
+    with pytest.raises(ValueError, match="fusion: kind 'kOutput'"):
+        b.fusion("kOutput", [x, y], region)
+
+
+def test_builder_manual_computation_runs_each_collective_per_device():
+    v = np.arange(32, dtype=F32).reshape(8, 4)
+    b = xffi.Builder("sharded")
+    x = b.parameter(0, f32(8, 4), "x")
+    add = b.create_sub_builder("sum")
+    total = add.build_subcomputation(add.binary(
+        "add", add.parameter(0, xffi.Shape.scalar_shape(F32)),
+        add.parameter(1, xffi.Shape.scalar_shape(F32))))
+    body = b.create_sub_builder("body")
+    block = body.parameter(0, f32(2, 4), "block")
+    everyone = dict(replica_groups=[[0, 1, 2, 3]], channel_id=1,
+                    use_global_device_ids=True)
+    reduced = body.all_reduce([block], total, **everyone)
+    gathered = body.all_gather([block], 0, 4, **everyone)
+    moved = body.binary("add", body.collective_permute(
+        block, [(0, 1), (1, 2), (2, 3), (3, 0)], channel_id=2),
+        body.broadcast_in_dim(body.convert(body.partition_id(), F32), [2, 4],
+                              []))
+    scattered = body.reduce_scatter([gathered], total, 1, 4, **everyone)
+    swapped = body.all_to_all([block], 1, 0, 4, **everyone)
+    region = body.build_subcomputation(
+        body.tuple([reduced, gathered, moved, scattered, swapped]))
+    rows, whole = [["x"], []], [[], []]
+    manual = b.manual_computation([x], region, [("x", 4)], [rows],
+                                  [rows, whole, rows, rows, rows])
+    got = xffi.Program(b.build(manual))(v)
+    blocks = v.reshape(4, 2, 4)
+    moved_want = np.concatenate(
+        [blocks[(d - 1) % 4] + d for d in range(4)])
+    # reduce_scatter of the (identical) gathered copies along dimension 1:
+    # device d keeps column d of 4 x the whole array.
+    scattered_want = np.concatenate([4 * v[:, d:d + 1] for d in range(4)])
+    # all_to_all: device d splits its block's 4 columns over the devices
+    # and stacks, in device order, the column d each device sent it.
+    swapped_want = np.concatenate(
+        [np.concatenate([blocks[s][:, d:d + 1] for s in range(4)])
+         for d in range(4)])
+    want = [np.tile(blocks.sum(axis=0), (4, 1)), v, moved_want,
+            scattered_want, swapped_want]
+    assert len(got) == len(want)
+    for result, expected in zip(got, want):
+        np.testing.assert_array_equal(result, expected)
