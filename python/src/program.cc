@@ -419,6 +419,9 @@ std::vector<WindowDimension> WindowOf(
 // lax.ConvDimensionNumbers' (lhs_spec, rhs_spec, out_spec): (batch,
 // feature, spatial...), (output feature, input feature, spatial...),
 // (batch, feature, spatial...).
+using ConvolutionSpecs = std::tuple<std::vector<int64_t>, std::vector<int64_t>,
+                                    std::vector<int64_t>>;
+
 ConvolutionDimensionNumbers ConvolutionNumbersOf(
     const std::vector<int64_t>& lhs, const std::vector<int64_t>& rhs,
     const std::vector<int64_t>& out) {
@@ -597,16 +600,23 @@ void BindBuilder(nb::module_& m) {
           .def(
               "compare",
               [](PyBuilder& self, PyOp& lhs, PyOp& rhs,
-                 const std::string& direction) {
-                std::optional<ComparisonDirection> d =
-                    ComparisonDirectionFromName(direction);
-                if (!d) {
-                  ThrowValueError("compare: direction '" + direction +
-                                  "' is not one of EQ, NE, GE, GT, LE, LT");
-                }
-                return self.Wrap(self.b().Compare(lhs.op, rhs.op, *d));
+                 const std::string& direction,
+                 std::optional<std::string> type) {
+                ComparisonDirection d =
+                    EnumNamed(&ComparisonDirectionFromName, direction,
+                              "compare", "direction", "EQ, NE, GE, GT, LE, LT");
+                ComparisonType t =
+                    type ? EnumNamed(&ComparisonTypeFromName, *type, "compare",
+                                     "type",
+                                     "FLOAT, TOTALORDER, SIGNED, UNSIGNED")
+                         : ComparisonType::kDefault;
+                return self.Wrap(self.b().Compare(lhs.op, rhs.op, d, t));
               },
-              nb::arg("lhs"), nb::arg("rhs"), nb::arg("direction"), KA())
+              nb::arg("lhs"), nb::arg("rhs"), nb::arg("direction"),
+              nb::arg("type").none() = nb::none(), KA(),
+              "type: HLO's comparison type (TOTALORDER orders -0 before +0 and "
+              "NaNs by sign); default FLOAT, SIGNED or UNSIGNED by element "
+              "type.")
           .def(
               "select",
               [](PyBuilder& self, PyOp& pred, PyOp& on_true, PyOp& on_false) {
@@ -979,9 +989,7 @@ void BindBuilder(nb::module_& m) {
                  const std::vector<std::pair<int64_t, int64_t>>& padding,
                  const std::optional<std::vector<int64_t>>& lhs_dilation,
                  const std::optional<std::vector<int64_t>>& rhs_dilation,
-                 const std::optional<
-                     std::tuple<std::vector<int64_t>, std::vector<int64_t>,
-                                std::vector<int64_t>>>& dimension_numbers,
+                 const std::optional<ConvolutionSpecs>& dimension_numbers,
                  int64_t feature_group_count, int64_t batch_group_count,
                  nb::handle preferred_element_type) {
                 const size_t rank = window_strides.size() + 2;

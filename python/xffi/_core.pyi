@@ -213,7 +213,10 @@ class Builder:
     def binary(self, opcode: str, lhs: Op, rhs: Op) -> Op:
         """An elementwise binary op by HLO name: 'add', 'power', ..."""
 
-    def compare(self, lhs: Op, rhs: Op, direction: str) -> Op: ...
+    def compare(self, lhs: Op, rhs: Op, direction: str, type: str | None = None) -> Op:
+        """
+        type: HLO's comparison type (TOTALORDER orders -0 before +0 and NaNs by sign); default FLOAT, SIGNED or UNSIGNED by element type.
+        """
 
     def select(self, pred: Op, on_true: Op, on_false: Op) -> Op: ...
 

@@ -662,3 +662,19 @@ def test_builder_manual_computation_runs_each_collective_per_device():
     assert len(got) == len(want)
     for result, expected in zip(got, want):
         np.testing.assert_array_equal(result, expected)
+
+
+def test_builder_compare_takes_hlos_comparison_type():
+    v = np.array([-0.0, 0.0, np.nan, 1.0], F32)
+    w = np.array([0.0, -0.0, 1.0, np.nan], F32)
+    b = xffi.Builder("orders")
+    x = b.parameter(0, f32(4), "x")
+    y = b.parameter(1, f32(4), "y")
+    program = xffi.Program(b.build(b.tuple([
+        b.compare(x, y, "LT"), b.compare(x, y, "LT", "TOTALORDER")])))
+    plain, total = program(v, w)
+    np.testing.assert_array_equal(plain, v < w)
+    # Total order: -0 < +0, and a positive NaN after every number.
+    np.testing.assert_array_equal(total, [True, False, False, True])
+    with pytest.raises(ValueError, match="compare: type 'WEAK'"):
+        b.compare(x, y, "LT", "WEAK")
