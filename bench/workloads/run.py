@@ -37,6 +37,7 @@ See bench/README.md ("Workloads") for what the columns mean.
 import argparse
 import ctypes
 import datetime
+import ctypes
 import gc
 import importlib.metadata
 import json
@@ -462,7 +463,23 @@ def versions():
     found["iree"] = importlib.metadata.version("iree-base-compiler")
   except importlib.metadata.PackageNotFoundError:
     found["iree"] = "not installed"
+  found["openblas"] = openblas_kernels()
   return found
+
+
+def openblas_kernels():
+  """The kernel set OpenBLAS picked in this environment (the workers inherit
+  it): its GEMMs, which xffi's dot and convolution call, differ by ~1.6x
+  between the Haswell and the SkylakeX/Cooperlake (AVX-512) kernels, and
+  OPENBLAS_CORETYPE in the environment overrides OpenBLAS's own choice."""
+  try:
+    library = ctypes.CDLL("libopenblas.so.0")
+    library.openblas_get_corename.restype = ctypes.c_char_p
+    core = library.openblas_get_corename().decode()
+  except (OSError, AttributeError):
+    return "not loaded"
+  forced = os.environ.get("OPENBLAS_CORETYPE")
+  return f"{core} (OPENBLAS_CORETYPE={forced})" if forced else core
 
 
 def git_commit():

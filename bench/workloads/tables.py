@@ -120,7 +120,8 @@ def header(results):
   lines = [
       f"Commit {results.get('commit')}, {results.get('date')}; "
       f"{results.get('machine')}; jax {versions.get('jax')}, IREE "
-      f"{versions.get('iree')}, Python {versions.get('python')}.",
+      f"{versions.get('iree')}, Python {versions.get('python')}; OpenBLAS "
+      f"kernels {versions.get('openblas', 'not recorded')}.",
       f"Threads: XLA {threads.get('xla')}; xffi {threads.get('xffi')}; "
       f"IREE {threads.get('iree')}. Each engine's time: median of 5 "
       f"batches of the mean time per call, {results.get('min_time'):g} s "

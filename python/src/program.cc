@@ -6,6 +6,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
@@ -14,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "attributes.h"
@@ -380,6 +382,93 @@ Opcode OpcodeNamed(const std::string& name, bool binary) {
   return *opcode;
 }
 
+// An enum attribute by its HLO spelling; anything else raises naming the op,
+// the argument and the spellings it takes.
+template <typename Enum>
+Enum EnumNamed(std::optional<Enum> (*from_name)(std::string_view),
+               const std::string& name, const char* op, const char* argument,
+               const char* choices) {
+  std::optional<Enum> value = from_name(name);
+  if (!value) {
+    ThrowValueError(std::string(op) + ": " + argument + " '" + name +
+                    "' is not one of " + choices);
+  }
+  return *value;
+}
+
+// One WindowDimension per window dimension from lax.reduce_window's and
+// lax.conv_general_dilated's arguments; absent ones take their defaults,
+// given ones must have one entry per dimension.
+std::vector<WindowDimension> WindowOf(
+    const char* op, const std::vector<int64_t>& sizes,
+    const std::optional<std::vector<int64_t>>& strides,
+    const std::optional<std::vector<std::pair<int64_t, int64_t>>>& padding,
+    const std::optional<std::vector<int64_t>>& base_dilations,
+    const std::optional<std::vector<int64_t>>& window_dilations) {
+  auto check = [&](size_t n, const char* argument) {
+    if (n != sizes.size()) {
+      ThrowValueError(std::string(op) + ": " + argument + " has " +
+                      std::to_string(n) + " entries, the window " +
+                      std::to_string(sizes.size()) + " dimensions");
+    }
+  };
+  if (strides) check(strides->size(), "window_strides");
+  if (padding) check(padding->size(), "padding");
+  if (base_dilations) check(base_dilations->size(), "base_dilations");
+  if (window_dilations) check(window_dilations->size(), "window_dilations");
+  std::vector<WindowDimension> window(sizes.size());
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    window[i].size = sizes[i];
+    if (strides) window[i].stride = (*strides)[i];
+    if (padding) {
+      window[i].padding_low = (*padding)[i].first;
+      window[i].padding_high = (*padding)[i].second;
+    }
+    if (base_dilations) window[i].base_dilation = (*base_dilations)[i];
+    if (window_dilations) window[i].window_dilation = (*window_dilations)[i];
+  }
+  return window;
+}
+
+// lax.ConvDimensionNumbers' (lhs_spec, rhs_spec, out_spec): (batch,
+// feature, spatial...), (output feature, input feature, spatial...),
+// (batch, feature, spatial...).
+using ConvolutionSpecs = std::tuple<std::vector<int64_t>, std::vector<int64_t>,
+                                    std::vector<int64_t>>;
+
+ConvolutionDimensionNumbers ConvolutionNumbersOf(
+    const std::vector<int64_t>& lhs, const std::vector<int64_t>& rhs,
+    const std::vector<int64_t>& out) {
+  if (lhs.size() < 2 || rhs.size() != lhs.size() || out.size() != lhs.size()) {
+    ThrowValueError(
+        "convolution: dimension_numbers must be three specs of one rank >= 2 "
+        "(got " +
+        std::to_string(lhs.size()) + ", " + std::to_string(rhs.size()) + ", " +
+        std::to_string(out.size()) + " entries)");
+  }
+  ConvolutionDimensionNumbers numbers;
+  numbers.input_batch_dimension = lhs[0];
+  numbers.input_feature_dimension = lhs[1];
+  numbers.input_spatial_dimensions.assign(lhs.begin() + 2, lhs.end());
+  numbers.kernel_output_feature_dimension = rhs[0];
+  numbers.kernel_input_feature_dimension = rhs[1];
+  numbers.kernel_spatial_dimensions.assign(rhs.begin() + 2, rhs.end());
+  numbers.output_batch_dimension = out[0];
+  numbers.output_feature_dimension = out[1];
+  numbers.output_spatial_dimensions.assign(out.begin() + 2, out.end());
+  return numbers;
+}
+
+// Which devices a collective combines (see CollectiveDevices).
+CollectiveDevices DevicesOf(std::vector<std::vector<int64_t>> replica_groups,
+                            int64_t channel_id, bool use_global_device_ids) {
+  CollectiveDevices devices;
+  devices.replica_groups = std::move(replica_groups);
+  devices.channel_id = channel_id;
+  devices.use_global_device_ids = use_global_device_ids;
+  return devices;
+}
+
 void BindShape(nb::module_& m) {
   nb::class_<Shape>(m, "Shape",
                     "An array (dtype, dimensions, optional minor-to-major "
@@ -448,271 +537,811 @@ void BindBuilder(nb::module_& m) {
 
   // Every method returning an Op keeps the builder alive as long as the Op.
   using KA = nb::keep_alive<0, 1>;
-  nb::class_<PyBuilder>(m, "Builder",
+  nb::
+      class_<PyBuilder>(m, "Builder",
                         "Builds a program op by op (XlaBuilder's model): "
                         "result shapes are inferred, an impossible op raises "
                         "at once naming it.")
-      .def(nb::init<std::string>(), nb::arg("name"))
-      .def(
-          "create_sub_builder",
-          [](PyBuilder& self, std::string name) {
-            return std::make_unique<PyBuilder>(
-                self.b().CreateSubBuilder(std::move(name)));
-          },
-          nb::arg("name"), KA())
-      .def(
-          "build_subcomputation",
-          [](PyBuilder& self, PyOp& root) {
-            Computation* c = self.b().BuildSubcomputation(root.op);
-            if (c == nullptr) ThrowStatus(self.b().status());
-            return PyComputation{c};
-          },
-          nb::arg("root"), KA())
-      .def(
-          "build",
-          [](PyBuilder& self, PyOp& root) {
-            StatusOr<Module> module = self.b().Build(root.op);
-            if (!module.ok()) ThrowStatus(module.status());
-            return PyModule{std::move(*module)};
-          },
-          nb::arg("root"))
-      .def(
-          "parameter",
-          [](PyBuilder& self, int64_t number, const Shape& shape,
-             std::string name) {
-            return self.Wrap(
-                self.b().Parameter(number, shape, std::move(name)));
-          },
-          nb::arg("number"), nb::arg("shape"), nb::arg("name") = "", KA())
-      .def(
-          "constant",
-          [](PyBuilder& self, nb::handle value, nb::handle dtype) {
-            return self.Wrap(self.b().Constant(LiteralOf(value, dtype)));
-          },
-          nb::arg("value"), nb::arg("dtype").none() = nb::none(), KA(),
-          "A constant from a NumPy array or anything numpy.asarray takes "
-          "(converted to `dtype` when given).")
-      .def(
-          "tuple",
-          [](PyBuilder& self, const std::vector<PyOp*>& elements) {
-            return self.Wrap(self.b().Tuple(self.Ops(elements)));
-          },
-          nb::arg("elements"), KA())
-      .def(
-          "get_tuple_element",
-          [](PyBuilder& self, PyOp& tuple, int64_t index) {
-            return self.Wrap(self.b().GetTupleElement(tuple.op, index));
-          },
-          nb::arg("tuple"), nb::arg("index"), KA())
-      .def(
-          "unary",
-          [](PyBuilder& self, const std::string& opcode, PyOp& operand) {
-            return self.Wrap(
-                self.b().Unary(OpcodeNamed(opcode, false), operand.op));
-          },
-          nb::arg("opcode"), nb::arg("operand"), KA(),
-          "An elementwise unary op by HLO name: 'exponential', 'sqrt', ...")
-      .def(
-          "binary",
-          [](PyBuilder& self, const std::string& opcode, PyOp& lhs, PyOp& rhs) {
-            return self.Wrap(
-                self.b().Binary(OpcodeNamed(opcode, true), lhs.op, rhs.op));
-          },
-          nb::arg("opcode"), nb::arg("lhs"), nb::arg("rhs"), KA(),
-          "An elementwise binary op by HLO name: 'add', 'power', ...")
-      .def(
-          "compare",
-          [](PyBuilder& self, PyOp& lhs, PyOp& rhs,
-             const std::string& direction) {
-            std::optional<ComparisonDirection> d =
-                ComparisonDirectionFromName(direction);
-            if (!d) {
-              ThrowValueError("compare: direction '" + direction +
-                              "' is not one of EQ, NE, GE, GT, LE, LT");
-            }
-            return self.Wrap(self.b().Compare(lhs.op, rhs.op, *d));
-          },
-          nb::arg("lhs"), nb::arg("rhs"), nb::arg("direction"), KA())
-      .def(
-          "select",
-          [](PyBuilder& self, PyOp& pred, PyOp& on_true, PyOp& on_false) {
-            return self.Wrap(self.b().Select(pred.op, on_true.op, on_false.op));
-          },
-          nb::arg("pred"), nb::arg("on_true"), nb::arg("on_false"), KA())
-      .def(
-          "convert",
-          [](PyBuilder& self, PyOp& operand, nb::handle dtype) {
-            return self.Wrap(
-                self.b().Convert(operand.op, ElementTypeOfDtype(dtype)));
-          },
-          nb::arg("operand"), nb::arg("dtype"), KA())
-      .def(
-          "iota",
-          [](PyBuilder& self, const Shape& shape, int64_t dimension) {
-            return self.Wrap(self.b().Iota(shape, dimension));
-          },
-          nb::arg("shape"), nb::arg("dimension"), KA())
-      .def(
-          "broadcast_in_dim",
-          [](PyBuilder& self, PyOp& operand, std::vector<int64_t> result_dims,
-             std::vector<int64_t> broadcast_dimensions) {
-            return self.Wrap(
-                self.b().BroadcastInDim(operand.op, std::move(result_dims),
-                                        std::move(broadcast_dimensions)));
-          },
-          nb::arg("operand"), nb::arg("result_dims"),
-          nb::arg("broadcast_dimensions"), KA())
-      .def(
-          "reshape",
-          [](PyBuilder& self, PyOp& operand, std::vector<int64_t> dims) {
-            return self.Wrap(self.b().Reshape(operand.op, std::move(dims)));
-          },
-          nb::arg("operand"), nb::arg("dims"), KA())
-      .def(
-          "transpose",
-          [](PyBuilder& self, PyOp& operand, std::vector<int64_t> permutation) {
-            return self.Wrap(
-                self.b().Transpose(operand.op, std::move(permutation)));
-          },
-          nb::arg("operand"), nb::arg("permutation"), KA())
-      .def(
-          "slice",
-          [](PyBuilder& self, PyOp& operand, std::vector<int64_t> starts,
-             std::vector<int64_t> limits,
-             std::optional<std::vector<int64_t>> strides) {
-            std::vector<int64_t> s =
-                strides ? *strides : std::vector<int64_t>(starts.size(), 1);
-            return self.Wrap(self.b().Slice(operand.op, std::move(starts),
-                                            std::move(limits), std::move(s)));
-          },
-          nb::arg("operand"), nb::arg("starts"), nb::arg("limits"),
-          nb::arg("strides").none() = nb::none(), KA())
-      .def(
-          "concatenate",
-          [](PyBuilder& self, const std::vector<PyOp*>& operands,
-             int64_t dimension) {
-            return self.Wrap(
-                self.b().Concatenate(self.Ops(operands), dimension));
-          },
-          nb::arg("operands"), nb::arg("dimension"), KA())
-      .def(
-          "dot",
-          [](PyBuilder& self, PyOp& lhs, PyOp& rhs) {
-            return self.Wrap(self.b().Dot(lhs.op, rhs.op));
-          },
-          nb::arg("lhs"), nb::arg("rhs"), KA())
-      .def(
-          "reduce",
-          [](PyBuilder& self, const std::vector<PyOp*>& operands,
-             const std::vector<PyOp*>& inits, PyComputation& reducer,
-             std::vector<int64_t> dimensions) {
-            return self.Wrap(
-                self.b().Reduce(self.Ops(operands), self.Ops(inits),
-                                reducer.computation, std::move(dimensions)));
-          },
-          nb::arg("operands"), nb::arg("inits"), nb::arg("reducer"),
-          nb::arg("dimensions"), KA())
-      .def(
-          "while_loop",
-          [](PyBuilder& self, PyComputation& condition, PyComputation& body,
-             PyOp& init) {
-            return self.Wrap(self.b().While(condition.computation,
-                                            body.computation, init.op));
-          },
-          nb::arg("condition"), nb::arg("body"), nb::arg("init"), KA())
-      .def(
-          "conditional",
-          [](PyBuilder& self, PyOp& index,
-             const std::vector<PyComputation*>& branches,
-             const std::vector<PyOp*>& branch_operands) {
-            return self.Wrap(self.b().Conditional(index.op, Regions(branches),
-                                                  self.Ops(branch_operands)));
-          },
-          nb::arg("index"), nb::arg("branches"), nb::arg("branch_operands"),
-          KA())
-      .def(
-          "call",
-          [](PyBuilder& self, PyComputation& computation,
-             const std::vector<PyOp*>& operands) {
-            return self.Wrap(
-                self.b().Call(computation.computation, self.Ops(operands)));
-          },
-          nb::arg("computation"), nb::arg("operands"), KA())
-      .def(
-          "custom_call",
-          [](PyBuilder& self, std::string target,
-             const std::vector<PyOp*>& operands, const Shape& shape,
-             nb::handle opaque, bool has_side_effect,
-             std::vector<std::pair<int64_t, int64_t>> output_operand_aliases,
-             int api_version, nb::handle attributes,
-             std::optional<std::vector<Shape>> operand_shapes_with_layout) {
-            if (api_version < 1 || api_version > 4) {
-              ThrowValueError("custom_call('" + target +
-                              "'): api_version must be 1, 2, 3 (legacy) or "
-                              "4 (typed FFI), got " +
-                              std::to_string(api_version));
-            }
-            FfiAttributes attrs;
-            if (!attributes.is_none() && nb::len(attributes) > 0) {
-              if (api_version != 4) {
-                ThrowValueError("custom_call('" + target +
-                                "'): attributes are for typed FFI calls "
-                                "(api_version=4); legacy calls take opaque");
-              }
-              // Checked and narrowed against the handler's description when
-              // it is registered already, as eager calls are.
-              std::vector<const XFFI_Signature*> signatures;
-              StatusOr<const HandlerRecord*> record =
-                  FindHandler(target, "cpu");
-              if (record.ok()) {
-                signatures = StageSignatures(target, (*record)->bundle);
-              }
-              attrs = ConvertAttributes(attributes, signatures, target,
-                                        "custom_call");
-            }
-            std::string opaque_bytes;
-            if (PyBytes_Check(opaque.ptr())) {
-              opaque_bytes.assign(
-                  PyBytes_AS_STRING(opaque.ptr()),
-                  static_cast<size_t>(PyBytes_GET_SIZE(opaque.ptr())));
-            } else if (!opaque.is_none()) {
-              opaque_bytes = nb::cast<std::string>(opaque);
-            }
-            std::vector<OutputOperandAlias> aliases;
-            for (auto [output, operand] : output_operand_aliases) {
-              OutputOperandAlias alias;
-              if (shape.IsTuple()) alias.output_index = {output};
-              alias.operand = operand;
-              aliases.push_back(alias);
-            }
-            const auto version = static_cast<CustomCallApiVersion>(api_version);
-            if (operand_shapes_with_layout) {
-              Op op = self.b().CustomCallWithLayout(
-                  std::move(target), self.Ops(operands), shape,
-                  *operand_shapes_with_layout, std::move(opaque_bytes),
-                  has_side_effect, version, std::move(attrs));
-              if (op.valid() && !aliases.empty()) {
-                op.instruction()->custom_call.output_operand_aliases = aliases;
-              }
-              return self.Wrap(op);
-            }
-            return self.Wrap(self.b().CustomCall(
-                std::move(target), self.Ops(operands), shape,
-                std::move(opaque_bytes), has_side_effect, std::move(aliases),
-                nullptr, CustomCallSchedule::kNone, version, std::move(attrs)));
-          },
-          nb::arg("target"), nb::arg("operands"), nb::arg("shape"),
-          nb::arg("opaque").none() = nb::none(),
-          nb::arg("has_side_effect") = false,
-          nb::arg("output_operand_aliases") =
-              std::vector<std::pair<int64_t, int64_t>>{},
-          nb::arg("api_version") = 1, nb::arg("attributes").none() = nb::none(),
-          nb::arg("operand_shapes_with_layout").none() = nb::none(), KA(),
-          "XLA's CustomCall. api_version 1-3 calls a legacy target with "
-          "`opaque` as its backend_config; 4 a typed FFI handler with "
-          "`attributes` (a dict, checked against the handler's description "
-          "when it is registered). output_operand_aliases: (result index, "
-          "operand) pairs.");
+          .def(nb::init<std::string>(), nb::arg("name"))
+          .def(
+              "create_sub_builder",
+              [](PyBuilder& self, std::string name) {
+                return std::make_unique<PyBuilder>(
+                    self.b().CreateSubBuilder(std::move(name)));
+              },
+              nb::arg("name"), KA())
+          .def(
+              "build_subcomputation",
+              [](PyBuilder& self, PyOp& root) {
+                Computation* c = self.b().BuildSubcomputation(root.op);
+                if (c == nullptr) ThrowStatus(self.b().status());
+                return PyComputation{c};
+              },
+              nb::arg("root"), KA())
+          .def(
+              "build",
+              [](PyBuilder& self, PyOp& root) {
+                StatusOr<Module> module = self.b().Build(root.op);
+                if (!module.ok()) ThrowStatus(module.status());
+                return PyModule{std::move(*module)};
+              },
+              nb::arg("root"))
+          .def(
+              "parameter",
+              [](PyBuilder& self, int64_t number, const Shape& shape,
+                 std::string name) {
+                return self.Wrap(
+                    self.b().Parameter(number, shape, std::move(name)));
+              },
+              nb::arg("number"), nb::arg("shape"), nb::arg("name") = "", KA())
+          .def(
+              "constant",
+              [](PyBuilder& self, nb::handle value, nb::handle dtype) {
+                return self.Wrap(self.b().Constant(LiteralOf(value, dtype)));
+              },
+              nb::arg("value"), nb::arg("dtype").none() = nb::none(), KA(),
+              "A constant from a NumPy array or anything numpy.asarray takes "
+              "(converted to `dtype` when given).")
+          .def(
+              "tuple",
+              [](PyBuilder& self, const std::vector<PyOp*>& elements) {
+                return self.Wrap(self.b().Tuple(self.Ops(elements)));
+              },
+              nb::arg("elements"), KA())
+          .def(
+              "get_tuple_element",
+              [](PyBuilder& self, PyOp& tuple, int64_t index) {
+                return self.Wrap(self.b().GetTupleElement(tuple.op, index));
+              },
+              nb::arg("tuple"), nb::arg("index"), KA())
+          .def(
+              "unary",
+              [](PyBuilder& self, const std::string& opcode, PyOp& operand) {
+                return self.Wrap(
+                    self.b().Unary(OpcodeNamed(opcode, false), operand.op));
+              },
+              nb::arg("opcode"), nb::arg("operand"), KA(),
+              "An elementwise unary op by HLO name: 'exponential', 'sqrt', ...")
+          .def(
+              "binary",
+              [](PyBuilder& self, const std::string& opcode, PyOp& lhs,
+                 PyOp& rhs) {
+                return self.Wrap(
+                    self.b().Binary(OpcodeNamed(opcode, true), lhs.op, rhs.op));
+              },
+              nb::arg("opcode"), nb::arg("lhs"), nb::arg("rhs"), KA(),
+              "An elementwise binary op by HLO name: 'add', 'power', ...")
+          .def(
+              "compare",
+              [](PyBuilder& self, PyOp& lhs, PyOp& rhs,
+                 const std::string& direction,
+                 std::optional<std::string> type) {
+                ComparisonDirection d =
+                    EnumNamed(&ComparisonDirectionFromName, direction,
+                              "compare", "direction", "EQ, NE, GE, GT, LE, LT");
+                ComparisonType t =
+                    type ? EnumNamed(&ComparisonTypeFromName, *type, "compare",
+                                     "type",
+                                     "FLOAT, TOTALORDER, SIGNED, UNSIGNED")
+                         : ComparisonType::kDefault;
+                return self.Wrap(self.b().Compare(lhs.op, rhs.op, d, t));
+              },
+              nb::arg("lhs"), nb::arg("rhs"), nb::arg("direction"),
+              nb::arg("type").none() = nb::none(), KA(),
+              "type: HLO's comparison type (TOTALORDER orders -0 before +0 and "
+              "NaNs by sign); default FLOAT, SIGNED or UNSIGNED by element "
+              "type.")
+          .def(
+              "select",
+              [](PyBuilder& self, PyOp& pred, PyOp& on_true, PyOp& on_false) {
+                return self.Wrap(
+                    self.b().Select(pred.op, on_true.op, on_false.op));
+              },
+              nb::arg("pred"), nb::arg("on_true"), nb::arg("on_false"), KA())
+          .def(
+              "convert",
+              [](PyBuilder& self, PyOp& operand, nb::handle dtype) {
+                return self.Wrap(
+                    self.b().Convert(operand.op, ElementTypeOfDtype(dtype)));
+              },
+              nb::arg("operand"), nb::arg("dtype"), KA())
+          .def(
+              "iota",
+              [](PyBuilder& self, const Shape& shape, int64_t dimension) {
+                return self.Wrap(self.b().Iota(shape, dimension));
+              },
+              nb::arg("shape"), nb::arg("dimension"), KA())
+          .def(
+              "broadcast_in_dim",
+              [](PyBuilder& self, PyOp& operand,
+                 std::vector<int64_t> result_dims,
+                 std::vector<int64_t> broadcast_dimensions) {
+                return self.Wrap(
+                    self.b().BroadcastInDim(operand.op, std::move(result_dims),
+                                            std::move(broadcast_dimensions)));
+              },
+              nb::arg("operand"), nb::arg("result_dims"),
+              nb::arg("broadcast_dimensions"), KA())
+          .def(
+              "reshape",
+              [](PyBuilder& self, PyOp& operand, std::vector<int64_t> dims) {
+                return self.Wrap(self.b().Reshape(operand.op, std::move(dims)));
+              },
+              nb::arg("operand"), nb::arg("dims"), KA())
+          .def(
+              "transpose",
+              [](PyBuilder& self, PyOp& operand,
+                 std::vector<int64_t> permutation) {
+                return self.Wrap(
+                    self.b().Transpose(operand.op, std::move(permutation)));
+              },
+              nb::arg("operand"), nb::arg("permutation"), KA())
+          .def(
+              "slice",
+              [](PyBuilder& self, PyOp& operand, std::vector<int64_t> starts,
+                 std::vector<int64_t> limits,
+                 std::optional<std::vector<int64_t>> strides) {
+                std::vector<int64_t> s =
+                    strides ? *strides : std::vector<int64_t>(starts.size(), 1);
+                return self.Wrap(self.b().Slice(operand.op, std::move(starts),
+                                                std::move(limits),
+                                                std::move(s)));
+              },
+              nb::arg("operand"), nb::arg("starts"), nb::arg("limits"),
+              nb::arg("strides").none() = nb::none(), KA())
+          .def(
+              "concatenate",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 int64_t dimension) {
+                return self.Wrap(
+                    self.b().Concatenate(self.Ops(operands), dimension));
+              },
+              nb::arg("operands"), nb::arg("dimension"), KA())
+          .def(
+              "dot",
+              [](PyBuilder& self, PyOp& lhs, PyOp& rhs) {
+                return self.Wrap(self.b().Dot(lhs.op, rhs.op));
+              },
+              nb::arg("lhs"), nb::arg("rhs"), KA())
+          .def(
+              "reduce",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 const std::vector<PyOp*>& inits, PyComputation& reducer,
+                 std::vector<int64_t> dimensions) {
+                return self.Wrap(self.b().Reduce(
+                    self.Ops(operands), self.Ops(inits), reducer.computation,
+                    std::move(dimensions)));
+              },
+              nb::arg("operands"), nb::arg("inits"), nb::arg("reducer"),
+              nb::arg("dimensions"), KA())
+          .def(
+              "while_loop",
+              [](PyBuilder& self, PyComputation& condition, PyComputation& body,
+                 PyOp& init) {
+                return self.Wrap(self.b().While(condition.computation,
+                                                body.computation, init.op));
+              },
+              nb::arg("condition"), nb::arg("body"), nb::arg("init"), KA())
+          .def(
+              "conditional",
+              [](PyBuilder& self, PyOp& index,
+                 const std::vector<PyComputation*>& branches,
+                 const std::vector<PyOp*>& branch_operands) {
+                return self.Wrap(self.b().Conditional(
+                    index.op, Regions(branches), self.Ops(branch_operands)));
+              },
+              nb::arg("index"), nb::arg("branches"), nb::arg("branch_operands"),
+              KA())
+          .def(
+              "call",
+              [](PyBuilder& self, PyComputation& computation,
+                 const std::vector<PyOp*>& operands) {
+                return self.Wrap(
+                    self.b().Call(computation.computation, self.Ops(operands)));
+              },
+              nb::arg("computation"), nb::arg("operands"), KA())
+          .def(
+              "clamp",
+              [](PyBuilder& self, PyOp& min, PyOp& operand, PyOp& max) {
+                return self.Wrap(self.b().Clamp(min.op, operand.op, max.op));
+              },
+              nb::arg("min"), nb::arg("operand"), nb::arg("max"), KA())
+          .def(
+              "bitcast_convert",
+              [](PyBuilder& self, PyOp& operand, nb::handle dtype) {
+                return self.Wrap(self.b().BitcastConvert(
+                    operand.op, ElementTypeOfDtype(dtype)));
+              },
+              nb::arg("operand"), nb::arg("dtype"), KA())
+          .def(
+              "dynamic_slice",
+              [](PyBuilder& self, PyOp& operand,
+                 const std::vector<PyOp*>& start_indices,
+                 std::vector<int64_t> sizes) {
+                return self.Wrap(self.b().DynamicSlice(
+                    operand.op, self.Ops(start_indices), std::move(sizes)));
+              },
+              nb::arg("operand"), nb::arg("start_indices"), nb::arg("sizes"),
+              KA())
+          .def(
+              "dynamic_update_slice",
+              [](PyBuilder& self, PyOp& operand, PyOp& update,
+                 const std::vector<PyOp*>& start_indices) {
+                return self.Wrap(self.b().DynamicUpdateSlice(
+                    operand.op, update.op, self.Ops(start_indices)));
+              },
+              nb::arg("operand"), nb::arg("update"), nb::arg("start_indices"),
+              KA())
+          .def(
+              "pad",
+              [](PyBuilder& self, PyOp& operand, PyOp& padding_value,
+                 const std::vector<std::tuple<int64_t, int64_t, int64_t>>&
+                     padding) {
+                std::vector<PadDimension> dims;
+                for (auto [low, high, interior] : padding) {
+                  dims.push_back(PadDimension{low, high, interior});
+                }
+                return self.Wrap(self.b().Pad(operand.op, padding_value.op,
+                                              std::move(dims)));
+              },
+              nb::arg("operand"), nb::arg("padding_value"), nb::arg("padding"),
+              KA(), "padding: one (low, high, interior) per dimension.")
+          .def(
+              "reverse",
+              [](PyBuilder& self, PyOp& operand,
+                 std::vector<int64_t> dimensions) {
+                return self.Wrap(
+                    self.b().Reverse(operand.op, std::move(dimensions)));
+              },
+              nb::arg("operand"), nb::arg("dimensions"), KA())
+          .def(
+              "dot_general",
+              [](PyBuilder& self, PyOp& lhs, PyOp& rhs,
+                 std::vector<int64_t> lhs_contracting,
+                 std::vector<int64_t> rhs_contracting,
+                 std::vector<int64_t> lhs_batch, std::vector<int64_t> rhs_batch,
+                 nb::handle preferred_element_type) {
+                DotDimensionNumbers numbers;
+                numbers.lhs_contracting = std::move(lhs_contracting);
+                numbers.rhs_contracting = std::move(rhs_contracting);
+                numbers.lhs_batch = std::move(lhs_batch);
+                numbers.rhs_batch = std::move(rhs_batch);
+                ElementType result_type =
+                    preferred_element_type.is_none()
+                        ? ElementType::kInvalid
+                        : ElementTypeOfDtype(preferred_element_type);
+                return self.Wrap(
+                    self.b().DotGeneral(lhs.op, rhs.op, numbers, result_type));
+              },
+              nb::arg("lhs"), nb::arg("rhs"), nb::arg("lhs_contracting"),
+              nb::arg("rhs_contracting"),
+              nb::arg("lhs_batch") = std::vector<int64_t>{},
+              nb::arg("rhs_batch") = std::vector<int64_t>{},
+              nb::arg("preferred_element_type").none() = nb::none(), KA())
+          .def(
+              "sort",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 PyComputation& comparator, int64_t dimension, bool is_stable) {
+                return self.Wrap(self.b().Sort(self.Ops(operands),
+                                               comparator.computation,
+                                               dimension, is_stable));
+              },
+              nb::arg("operands"), nb::arg("comparator"), nb::arg("dimension"),
+              nb::arg("is_stable") = false, KA(),
+              "comparator: two scalar parameters per operand -> pred.")
+          .def(
+              "fft",
+              [](PyBuilder& self, PyOp& operand, const std::string& fft_type,
+                 std::vector<int64_t> fft_length) {
+                FftType type = EnumNamed(&FftTypeFromName, fft_type, "fft",
+                                         "fft_type", "FFT, IFFT, RFFT, IRFFT");
+                return self.Wrap(
+                    self.b().Fft(operand.op, type, std::move(fft_length)));
+              },
+              nb::arg("operand"), nb::arg("fft_type"), nb::arg("fft_length"),
+              KA(), "The transform over the last len(fft_length) dimensions.")
+          .def(
+              "top_k",
+              [](PyBuilder& self, PyOp& operand, int64_t k, bool largest) {
+                return self.Wrap(self.b().TopK(operand.op, k, largest));
+              },
+              nb::arg("operand"), nb::arg("k"), nb::arg("largest") = true, KA(),
+              "A tuple (values, s32 indices) along the last dimension, sorted.")
+          .def(
+              "rng_bit_generator",
+              [](PyBuilder& self, PyOp& state, const Shape& bits_shape,
+                 const std::string& algorithm) {
+                RngAlgorithm a = EnumNamed(&RngAlgorithmFromName, algorithm,
+                                           "rng_bit_generator", "algorithm",
+                                           "DEFAULT, THREE_FRY, PHILOX");
+                return self.Wrap(
+                    self.b().RngBitGenerator(state.op, bits_shape, a));
+              },
+              nb::arg("state"), nb::arg("bits_shape"),
+              nb::arg("algorithm") = "DEFAULT", KA(),
+              "A tuple (new u64 state, random bits of bits_shape).")
+          .def(
+              "rng",
+              [](PyBuilder& self, PyOp& a, PyOp& b, std::vector<int64_t> dims,
+                 const std::string& distribution) {
+                RngDistribution d =
+                    EnumNamed(&RngDistributionFromName, distribution, "rng",
+                              "distribution", "UNIFORM, NORMAL");
+                return self.Wrap(self.b().Rng(a.op, b.op, std::move(dims), d));
+              },
+              nb::arg("a"), nb::arg("b"), nb::arg("dims"),
+              nb::arg("distribution") = "UNIFORM", KA(),
+              "UNIFORM in [a, b), or NORMAL with mean a and standard deviation "
+              "b.")
+          .def(
+              "reduce_precision",
+              [](PyBuilder& self, PyOp& operand, int64_t exponent_bits,
+                 int64_t mantissa_bits) {
+                return self.Wrap(self.b().ReducePrecision(
+                    operand.op, exponent_bits, mantissa_bits));
+              },
+              nb::arg("operand"), nb::arg("exponent_bits"),
+              nb::arg("mantissa_bits"), KA())
+          .def(
+              "cholesky",
+              [](PyBuilder& self, PyOp& a, bool lower) {
+                return self.Wrap(self.b().Cholesky(a.op, lower));
+              },
+              nb::arg("a"), nb::arg("lower") = true, KA())
+          .def(
+              "triangular_solve",
+              [](PyBuilder& self, PyOp& a, PyOp& b, bool left_side, bool lower,
+                 bool unit_diagonal, const std::string& transpose_a) {
+                TriangularTranspose t =
+                    EnumNamed(&TriangularTransposeFromName, transpose_a,
+                              "triangular_solve", "transpose_a",
+                              "NO_TRANSPOSE, TRANSPOSE, ADJOINT");
+                return self.Wrap(self.b().TriangularSolve(
+                    a.op, b.op, left_side, lower, unit_diagonal, t));
+              },
+              nb::arg("a"), nb::arg("b"), nb::arg("left_side"),
+              nb::arg("lower"), nb::arg("unit_diagonal") = false,
+              nb::arg("transpose_a") = "NO_TRANSPOSE", KA(),
+              "x with op(a) x = b (left_side) or x op(a) = b.")
+          .def(
+              "map",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 PyComputation& computation) {
+                return self.Wrap(
+                    self.b().Map(self.Ops(operands), computation.computation));
+              },
+              nb::arg("operands"), nb::arg("computation"), KA(),
+              "computation (one scalar parameter per operand) at every index.")
+          .def(
+              "batch_norm_training",
+              [](PyBuilder& self, PyOp& operand, PyOp& scale, PyOp& offset,
+                 float epsilon, int64_t feature_index) {
+                return self.Wrap(self.b().BatchNormTraining(
+                    operand.op, scale.op, offset.op, epsilon, feature_index));
+              },
+              nb::arg("operand"), nb::arg("scale"), nb::arg("offset"),
+              nb::arg("epsilon"), nb::arg("feature_index"), KA(),
+              "A tuple (normalized, batch mean, batch variance).")
+          .def(
+              "batch_norm_inference",
+              [](PyBuilder& self, PyOp& operand, PyOp& scale, PyOp& offset,
+                 PyOp& mean, PyOp& variance, float epsilon,
+                 int64_t feature_index) {
+                return self.Wrap(self.b().BatchNormInference(
+                    operand.op, scale.op, offset.op, mean.op, variance.op,
+                    epsilon, feature_index));
+              },
+              nb::arg("operand"), nb::arg("scale"), nb::arg("offset"),
+              nb::arg("mean"), nb::arg("variance"), nb::arg("epsilon"),
+              nb::arg("feature_index"), KA())
+          .def(
+              "batch_norm_grad",
+              [](PyBuilder& self, PyOp& operand, PyOp& scale, PyOp& mean,
+                 PyOp& variance, PyOp& grad_output, float epsilon,
+                 int64_t feature_index) {
+                return self.Wrap(self.b().BatchNormGrad(
+                    operand.op, scale.op, mean.op, variance.op, grad_output.op,
+                    epsilon, feature_index));
+              },
+              nb::arg("operand"), nb::arg("scale"), nb::arg("mean"),
+              nb::arg("variance"), nb::arg("grad_output"), nb::arg("epsilon"),
+              nb::arg("feature_index"), KA(),
+              "A tuple (grad operand, grad scale, grad offset).")
+          .def(
+              "optimization_barrier",
+              [](PyBuilder& self, PyOp& operand) {
+                return self.Wrap(self.b().OptimizationBarrier(operand.op));
+              },
+              nb::arg("operand"), KA())
+          .def(
+              "reduce_window",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 const std::vector<PyOp*>& inits, PyComputation& reducer,
+                 const std::vector<int64_t>& window_dimensions,
+                 const std::optional<std::vector<int64_t>>& window_strides,
+                 const std::optional<std::vector<std::pair<int64_t, int64_t>>>&
+                     padding,
+                 const std::optional<std::vector<int64_t>>& base_dilations,
+                 const std::optional<std::vector<int64_t>>& window_dilations) {
+                return self.Wrap(self.b().ReduceWindow(
+                    self.Ops(operands), self.Ops(inits), reducer.computation,
+                    WindowOf("reduce_window", window_dimensions, window_strides,
+                             padding, base_dilations, window_dilations)));
+              },
+              nb::arg("operands"), nb::arg("inits"), nb::arg("reducer"),
+              nb::arg("window_dimensions"),
+              nb::arg("window_strides").none() = nb::none(),
+              nb::arg("padding").none() = nb::none(),
+              nb::arg("base_dilations").none() = nb::none(),
+              nb::arg("window_dilations").none() = nb::none(), KA(),
+              "lax.reduce_window's window: padding is (low, high) per "
+              "dimension.")
+          .def(
+              "select_and_scatter",
+              [](PyBuilder& self, PyOp& operand, PyComputation& select,
+                 const std::vector<int64_t>& window_dimensions,
+                 const std::optional<std::vector<int64_t>>& window_strides,
+                 const std::optional<std::vector<std::pair<int64_t, int64_t>>>&
+                     padding,
+                 PyOp& source, PyOp& init, PyComputation& scatter) {
+                return self.Wrap(self.b().SelectAndScatter(
+                    operand.op, select.computation,
+                    WindowOf("select_and_scatter", window_dimensions,
+                             window_strides, padding, std::nullopt,
+                             std::nullopt),
+                    source.op, init.op, scatter.computation));
+              },
+              nb::arg("operand"), nb::arg("select"),
+              nb::arg("window_dimensions"), nb::arg("window_strides").none(),
+              nb::arg("padding").none(), nb::arg("source"), nb::arg("init"),
+              nb::arg("scatter"), KA(),
+              "select: (T, T) -> pred; scatter: (T, T) -> T.")
+          .def(
+              "convolution",
+              [](PyBuilder& self, PyOp& lhs, PyOp& rhs,
+                 const std::vector<int64_t>& window_strides,
+                 const std::vector<std::pair<int64_t, int64_t>>& padding,
+                 const std::optional<std::vector<int64_t>>& lhs_dilation,
+                 const std::optional<std::vector<int64_t>>& rhs_dilation,
+                 const std::optional<ConvolutionSpecs>& dimension_numbers,
+                 int64_t feature_group_count, int64_t batch_group_count,
+                 nb::handle preferred_element_type) {
+                const size_t rank = window_strides.size() + 2;
+                ConvolutionDimensionNumbers numbers;
+                if (dimension_numbers) {
+                  numbers =
+                      ConvolutionNumbersOf(std::get<0>(*dimension_numbers),
+                                           std::get<1>(*dimension_numbers),
+                                           std::get<2>(*dimension_numbers));
+                } else {
+                  std::vector<int64_t> identity(rank);
+                  for (size_t i = 0; i < rank; ++i) identity[i] = int64_t(i);
+                  numbers = ConvolutionNumbersOf(identity, identity, identity);
+                }
+                const Shape& kernel = rhs.shape;
+                std::vector<int64_t> sizes;
+                for (int64_t d : numbers.kernel_spatial_dimensions) {
+                  if (d < 0 || d >= kernel.rank()) {
+                    ThrowValueError("convolution: kernel spatial dimension " +
+                                    std::to_string(d) + " is outside rhs " +
+                                    kernel.ToString());
+                  }
+                  sizes.push_back(kernel.dim(d));
+                }
+                ElementType result_type =
+                    preferred_element_type.is_none()
+                        ? ElementType::kInvalid
+                        : ElementTypeOfDtype(preferred_element_type);
+                return self.Wrap(self.b().Convolution(
+                    lhs.op, rhs.op,
+                    WindowOf("convolution", sizes, window_strides, padding,
+                             lhs_dilation, rhs_dilation),
+                    numbers, feature_group_count, batch_group_count,
+                    result_type));
+              },
+              nb::arg("lhs"), nb::arg("rhs"), nb::arg("window_strides"),
+              nb::arg("padding"), nb::arg("lhs_dilation").none() = nb::none(),
+              nb::arg("rhs_dilation").none() = nb::none(),
+              nb::arg("dimension_numbers").none() = nb::none(),
+              nb::arg("feature_group_count") = 1,
+              nb::arg("batch_group_count") = 1,
+              nb::arg("preferred_element_type").none() = nb::none(), KA(),
+              "lax.conv_general_dilated's arguments; dimension_numbers as "
+              "lax.ConvDimensionNumbers (lhs_spec, rhs_spec, out_spec), "
+              "default "
+              "NC..., OI..., NC....")
+          .def(
+              "gather",
+              [](PyBuilder& self, PyOp& operand, PyOp& start_indices,
+                 std::vector<int64_t> offset_dims,
+                 std::vector<int64_t> collapsed_slice_dims,
+                 std::vector<int64_t> start_index_map, int64_t index_vector_dim,
+                 std::vector<int64_t> slice_sizes,
+                 std::vector<int64_t> operand_batching_dims,
+                 std::vector<int64_t> start_indices_batching_dims,
+                 bool indices_are_sorted) {
+                GatherDimensionNumbers numbers;
+                numbers.offset_dims = std::move(offset_dims);
+                numbers.collapsed_slice_dims = std::move(collapsed_slice_dims);
+                numbers.start_index_map = std::move(start_index_map);
+                numbers.index_vector_dim = index_vector_dim;
+                numbers.operand_batching_dims =
+                    std::move(operand_batching_dims);
+                numbers.start_indices_batching_dims =
+                    std::move(start_indices_batching_dims);
+                return self.Wrap(self.b().Gather(
+                    operand.op, start_indices.op, numbers,
+                    std::move(slice_sizes), indices_are_sorted));
+              },
+              nb::arg("operand"), nb::arg("start_indices"),
+              nb::arg("offset_dims"), nb::arg("collapsed_slice_dims"),
+              nb::arg("start_index_map"), nb::arg("index_vector_dim"),
+              nb::arg("slice_sizes"),
+              nb::arg("operand_batching_dims") = std::vector<int64_t>{},
+              nb::arg("start_indices_batching_dims") = std::vector<int64_t>{},
+              nb::arg("indices_are_sorted") = false, KA())
+          .def(
+              "scatter",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 PyOp& scatter_indices, const std::vector<PyOp*>& updates,
+                 PyComputation& update_computation,
+                 std::vector<int64_t> update_window_dims,
+                 std::vector<int64_t> inserted_window_dims,
+                 std::vector<int64_t> scatter_dims_to_operand_dims,
+                 int64_t index_vector_dim,
+                 std::vector<int64_t> input_batching_dims,
+                 std::vector<int64_t> scatter_indices_batching_dims,
+                 bool indices_are_sorted, bool unique_indices) {
+                ScatterDimensionNumbers numbers;
+                numbers.update_window_dims = std::move(update_window_dims);
+                numbers.inserted_window_dims = std::move(inserted_window_dims);
+                numbers.scatter_dims_to_operand_dims =
+                    std::move(scatter_dims_to_operand_dims);
+                numbers.index_vector_dim = index_vector_dim;
+                numbers.input_batching_dims = std::move(input_batching_dims);
+                numbers.scatter_indices_batching_dims =
+                    std::move(scatter_indices_batching_dims);
+                return self.Wrap(self.b().Scatter(
+                    self.Ops(operands), scatter_indices.op, self.Ops(updates),
+                    update_computation.computation, numbers, indices_are_sorted,
+                    unique_indices));
+              },
+              nb::arg("operands"), nb::arg("scatter_indices"),
+              nb::arg("updates"), nb::arg("update_computation"),
+              nb::arg("update_window_dims"), nb::arg("inserted_window_dims"),
+              nb::arg("scatter_dims_to_operand_dims"),
+              nb::arg("index_vector_dim"),
+              nb::arg("input_batching_dims") = std::vector<int64_t>{},
+              nb::arg("scatter_indices_batching_dims") = std::vector<int64_t>{},
+              nb::arg("indices_are_sorted") = false,
+              nb::arg("unique_indices") = false, KA())
+          .def(
+              "after_all",
+              [](PyBuilder& self, const std::vector<PyOp*>& tokens) {
+                return self.Wrap(self.b().AfterAll(self.Ops(tokens)));
+              },
+              nb::arg("tokens"), KA())
+          .def(
+              "partition_id",
+              [](PyBuilder& self) { return self.Wrap(self.b().PartitionId()); },
+              KA())
+          .def(
+              "replica_id",
+              [](PyBuilder& self) { return self.Wrap(self.b().ReplicaId()); },
+              KA())
+          .def(
+              "fusion",
+              [](PyBuilder& self, const std::string& kind,
+                 const std::vector<PyOp*>& operands,
+                 PyComputation& fused_computation) {
+                FusionKind k = EnumNamed(&FusionKindFromName, kind, "fusion",
+                                         "kind", "kLoop, kInput");
+                return self.Wrap(self.b().Fusion(
+                    k, self.Ops(operands), fused_computation.computation));
+              },
+              nb::arg("kind"), nb::arg("operands"),
+              nb::arg("fused_computation"), KA(),
+              "fused_computation: one parameter per operand, keeping the "
+              "fusion "
+              "contract (the first op that breaks it raises).")
+          .def(
+              "manual_computation",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 PyComputation& body,
+                 const std::vector<std::pair<std::string, int64_t>>& mesh_axes,
+                 const std::vector<std::vector<std::vector<std::string>>>&
+                     in_shardings,
+                 const std::vector<std::vector<std::vector<std::string>>>&
+                     out_shardings,
+                 std::optional<std::vector<std::string>> manual_axes,
+                 std::string mesh_name, std::vector<int64_t> device_ids) {
+                ManualComputationConfig config;
+                config.mesh.name = std::move(mesh_name);
+                for (const auto& [axis, size] : mesh_axes) {
+                  config.mesh.axis_names.push_back(axis);
+                  config.mesh.axis_sizes.push_back(size);
+                }
+                config.mesh.device_ids = std::move(device_ids);
+                for (const auto& dims : in_shardings) {
+                  config.in_shardings.push_back(TensorSharding{dims});
+                }
+                for (const auto& dims : out_shardings) {
+                  config.out_shardings.push_back(TensorSharding{dims});
+                }
+                config.manual_axes = manual_axes ? std::move(*manual_axes)
+                                                 : config.mesh.axis_names;
+                return self.Wrap(self.b().ManualComputation(
+                    self.Ops(operands), body.computation, std::move(config)));
+              },
+              nb::arg("operands"), nb::arg("body"), nb::arg("mesh_axes"),
+              nb::arg("in_shardings"), nb::arg("out_shardings"),
+              nb::arg("manual_axes").none() = nb::none(),
+              nb::arg("mesh_name") = "mesh",
+              nb::arg("device_ids") = std::vector<int64_t>{}, KA(),
+              "A shard_map: `body` (one parameter per operand, its block's "
+              "shape) runs on every device of the mesh (mesh_axes: (name, "
+              "size) "
+              "pairs). A sharding names the mesh axes splitting each "
+              "dimension: "
+              "[['x'], []] splits dimension 0 along x. manual_axes: default "
+              "all.")
+          .def(
+              "all_reduce",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 PyComputation& reduction,
+                 std::vector<std::vector<int64_t>> replica_groups,
+                 int64_t channel_id, bool use_global_device_ids) {
+                return self.Wrap(self.b().AllReduce(
+                    self.Ops(operands), reduction.computation,
+                    DevicesOf(std::move(replica_groups), channel_id,
+                              use_global_device_ids)));
+              },
+              nb::arg("operands"), nb::arg("reduction"),
+              nb::arg("replica_groups") = std::vector<std::vector<int64_t>>{},
+              nb::arg("channel_id") = 0,
+              nb::arg("use_global_device_ids") = false, KA())
+          .def(
+              "all_gather",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 int64_t dimension, int64_t shard_count,
+                 std::vector<std::vector<int64_t>> replica_groups,
+                 int64_t channel_id, bool use_global_device_ids) {
+                return self.Wrap(self.b().AllGather(
+                    self.Ops(operands), dimension, shard_count,
+                    DevicesOf(std::move(replica_groups), channel_id,
+                              use_global_device_ids)));
+              },
+              nb::arg("operands"), nb::arg("dimension"), nb::arg("shard_count"),
+              nb::arg("replica_groups") = std::vector<std::vector<int64_t>>{},
+              nb::arg("channel_id") = 0,
+              nb::arg("use_global_device_ids") = false, KA())
+          .def(
+              "reduce_scatter",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 PyComputation& reduction, int64_t dimension,
+                 int64_t shard_count,
+                 std::vector<std::vector<int64_t>> replica_groups,
+                 int64_t channel_id, bool use_global_device_ids) {
+                return self.Wrap(self.b().ReduceScatter(
+                    self.Ops(operands), reduction.computation, dimension,
+                    shard_count,
+                    DevicesOf(std::move(replica_groups), channel_id,
+                              use_global_device_ids)));
+              },
+              nb::arg("operands"), nb::arg("reduction"), nb::arg("dimension"),
+              nb::arg("shard_count"),
+              nb::arg("replica_groups") = std::vector<std::vector<int64_t>>{},
+              nb::arg("channel_id") = 0,
+              nb::arg("use_global_device_ids") = false, KA())
+          .def(
+              "all_to_all",
+              [](PyBuilder& self, const std::vector<PyOp*>& operands,
+                 int64_t split_dimension, int64_t concat_dimension,
+                 int64_t split_count,
+                 std::vector<std::vector<int64_t>> replica_groups,
+                 int64_t channel_id, bool use_global_device_ids) {
+                return self.Wrap(self.b().AllToAll(
+                    self.Ops(operands), split_dimension, concat_dimension,
+                    split_count,
+                    DevicesOf(std::move(replica_groups), channel_id,
+                              use_global_device_ids)));
+              },
+              nb::arg("operands"), nb::arg("split_dimension"),
+              nb::arg("concat_dimension"), nb::arg("split_count"),
+              nb::arg("replica_groups") = std::vector<std::vector<int64_t>>{},
+              nb::arg("channel_id") = 0,
+              nb::arg("use_global_device_ids") = false, KA())
+          .def(
+              "collective_permute",
+              [](PyBuilder& self, PyOp& operand,
+                 std::vector<std::pair<int64_t, int64_t>> source_target_pairs,
+                 int64_t channel_id) {
+                return self.Wrap(self.b().CollectivePermute(
+                    operand.op, std::move(source_target_pairs), channel_id));
+              },
+              nb::arg("operand"), nb::arg("source_target_pairs"),
+              nb::arg("channel_id") = 0, KA())
+          .def(
+              "custom_call",
+              [](PyBuilder& self, std::string target,
+                 const std::vector<PyOp*>& operands, const Shape& shape,
+                 nb::handle opaque, bool has_side_effect,
+                 std::vector<std::pair<int64_t, int64_t>>
+                     output_operand_aliases,
+                 int api_version, nb::handle attributes,
+                 std::optional<std::vector<Shape>> operand_shapes_with_layout) {
+                if (api_version < 1 || api_version > 4) {
+                  ThrowValueError("custom_call('" + target +
+                                  "'): api_version must be 1, 2, 3 (legacy) or "
+                                  "4 (typed FFI), got " +
+                                  std::to_string(api_version));
+                }
+                FfiAttributes attrs;
+                if (!attributes.is_none() && nb::len(attributes) > 0) {
+                  if (api_version != 4) {
+                    ThrowValueError(
+                        "custom_call('" + target +
+                        "'): attributes are for typed FFI calls "
+                        "(api_version=4); legacy calls take opaque");
+                  }
+                  // Checked and narrowed against the handler's description when
+                  // it is registered already, as eager calls are.
+                  std::vector<const XFFI_Signature*> signatures;
+                  StatusOr<const HandlerRecord*> record =
+                      FindHandler(target, "cpu");
+                  if (record.ok()) {
+                    signatures = StageSignatures(target, (*record)->bundle);
+                  }
+                  attrs = ConvertAttributes(attributes, signatures, target,
+                                            "custom_call");
+                }
+                std::string opaque_bytes;
+                if (PyBytes_Check(opaque.ptr())) {
+                  opaque_bytes.assign(
+                      PyBytes_AS_STRING(opaque.ptr()),
+                      static_cast<size_t>(PyBytes_GET_SIZE(opaque.ptr())));
+                } else if (!opaque.is_none()) {
+                  opaque_bytes = nb::cast<std::string>(opaque);
+                }
+                std::vector<OutputOperandAlias> aliases;
+                for (auto [output, operand] : output_operand_aliases) {
+                  OutputOperandAlias alias;
+                  if (shape.IsTuple()) alias.output_index = {output};
+                  alias.operand = operand;
+                  aliases.push_back(alias);
+                }
+                const auto version =
+                    static_cast<CustomCallApiVersion>(api_version);
+                if (operand_shapes_with_layout) {
+                  Op op = self.b().CustomCallWithLayout(
+                      std::move(target), self.Ops(operands), shape,
+                      *operand_shapes_with_layout, std::move(opaque_bytes),
+                      has_side_effect, version, std::move(attrs));
+                  if (op.valid() && !aliases.empty()) {
+                    op.instruction()->custom_call.output_operand_aliases =
+                        aliases;
+                  }
+                  return self.Wrap(op);
+                }
+                return self.Wrap(self.b().CustomCall(
+                    std::move(target), self.Ops(operands), shape,
+                    std::move(opaque_bytes), has_side_effect,
+                    std::move(aliases), nullptr, CustomCallSchedule::kNone,
+                    version, std::move(attrs)));
+              },
+              nb::arg("target"), nb::arg("operands"), nb::arg("shape"),
+              nb::arg("opaque").none() = nb::none(),
+              nb::arg("has_side_effect") = false,
+              nb::arg("output_operand_aliases") =
+                  std::vector<std::pair<int64_t, int64_t>>{},
+              nb::arg("api_version") = 1,
+              nb::arg("attributes").none() = nb::none(),
+              nb::arg("operand_shapes_with_layout").none() = nb::none(), KA(),
+              "XLA's CustomCall. api_version 1-3 calls a legacy target with "
+              "`opaque` as its backend_config; 4 a typed FFI handler with "
+              "`attributes` (a dict, checked against the handler's description "
+              "when it is registered). output_operand_aliases: (result index, "
+              "operand) pairs.");
 }
 
 }  // namespace

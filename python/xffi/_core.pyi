@@ -213,7 +213,10 @@ class Builder:
     def binary(self, opcode: str, lhs: Op, rhs: Op) -> Op:
         """An elementwise binary op by HLO name: 'add', 'power', ..."""
 
-    def compare(self, lhs: Op, rhs: Op, direction: str) -> Op: ...
+    def compare(self, lhs: Op, rhs: Op, direction: str, type: str | None = None) -> Op:
+        """
+        type: HLO's comparison type (TOTALORDER orders -0 before +0 and NaNs by sign); default FLOAT, SIGNED or UNSIGNED by element type.
+        """
 
     def select(self, pred: Op, on_true: Op, on_false: Op) -> Op: ...
 
@@ -240,6 +243,97 @@ class Builder:
     def conditional(self, index: Op, branches: Sequence[Computation], branch_operands: Sequence[Op]) -> Op: ...
 
     def call(self, computation: Computation, operands: Sequence[Op]) -> Op: ...
+
+    def clamp(self, min: Op, operand: Op, max: Op) -> Op: ...
+
+    def bitcast_convert(self, operand: Op, dtype: object) -> Op: ...
+
+    def dynamic_slice(self, operand: Op, start_indices: Sequence[Op], sizes: Sequence[int]) -> Op: ...
+
+    def dynamic_update_slice(self, operand: Op, update: Op, start_indices: Sequence[Op]) -> Op: ...
+
+    def pad(self, operand: Op, padding_value: Op, padding: Sequence[tuple[int, int, int]]) -> Op:
+        """padding: one (low, high, interior) per dimension."""
+
+    def reverse(self, operand: Op, dimensions: Sequence[int]) -> Op: ...
+
+    def dot_general(self, lhs: Op, rhs: Op, lhs_contracting: Sequence[int], rhs_contracting: Sequence[int], lhs_batch: Sequence[int] = [], rhs_batch: Sequence[int] = [], preferred_element_type: object | None = None) -> Op: ...
+
+    def sort(self, operands: Sequence[Op], comparator: Computation, dimension: int, is_stable: bool = False) -> Op:
+        """comparator: two scalar parameters per operand -> pred."""
+
+    def fft(self, operand: Op, fft_type: str, fft_length: Sequence[int]) -> Op:
+        """The transform over the last len(fft_length) dimensions."""
+
+    def top_k(self, operand: Op, k: int, largest: bool = True) -> Op:
+        """A tuple (values, s32 indices) along the last dimension, sorted."""
+
+    def rng_bit_generator(self, state: Op, bits_shape: Shape, algorithm: str = 'DEFAULT') -> Op:
+        """A tuple (new u64 state, random bits of bits_shape)."""
+
+    def rng(self, a: Op, b: Op, dims: Sequence[int], distribution: str = 'UNIFORM') -> Op:
+        """UNIFORM in [a, b), or NORMAL with mean a and standard deviation b."""
+
+    def reduce_precision(self, operand: Op, exponent_bits: int, mantissa_bits: int) -> Op: ...
+
+    def cholesky(self, a: Op, lower: bool = True) -> Op: ...
+
+    def triangular_solve(self, a: Op, b: Op, left_side: bool, lower: bool, unit_diagonal: bool = False, transpose_a: str = 'NO_TRANSPOSE') -> Op:
+        """x with op(a) x = b (left_side) or x op(a) = b."""
+
+    def map(self, operands: Sequence[Op], computation: Computation) -> Op:
+        """computation (one scalar parameter per operand) at every index."""
+
+    def batch_norm_training(self, operand: Op, scale: Op, offset: Op, epsilon: float, feature_index: int) -> Op:
+        """A tuple (normalized, batch mean, batch variance)."""
+
+    def batch_norm_inference(self, operand: Op, scale: Op, offset: Op, mean: Op, variance: Op, epsilon: float, feature_index: int) -> Op: ...
+
+    def batch_norm_grad(self, operand: Op, scale: Op, mean: Op, variance: Op, grad_output: Op, epsilon: float, feature_index: int) -> Op:
+        """A tuple (grad operand, grad scale, grad offset)."""
+
+    def optimization_barrier(self, operand: Op) -> Op: ...
+
+    def reduce_window(self, operands: Sequence[Op], inits: Sequence[Op], reducer: Computation, window_dimensions: Sequence[int], window_strides: Sequence[int] | None = None, padding: Sequence[tuple[int, int]] | None = None, base_dilations: Sequence[int] | None = None, window_dilations: Sequence[int] | None = None) -> Op:
+        """lax.reduce_window's window: padding is (low, high) per dimension."""
+
+    def select_and_scatter(self, operand: Op, select: Computation, window_dimensions: Sequence[int], window_strides: Sequence[int] | None, padding: Sequence[tuple[int, int]] | None, source: Op, init: Op, scatter: Computation) -> Op:
+        """select: (T, T) -> pred; scatter: (T, T) -> T."""
+
+    def convolution(self, lhs: Op, rhs: Op, window_strides: Sequence[int], padding: Sequence[tuple[int, int]], lhs_dilation: Sequence[int] | None = None, rhs_dilation: Sequence[int] | None = None, dimension_numbers: tuple[Sequence[int], Sequence[int], Sequence[int]] | None = None, feature_group_count: int = 1, batch_group_count: int = 1, preferred_element_type: object | None = None) -> Op:
+        """
+        lax.conv_general_dilated's arguments; dimension_numbers as lax.ConvDimensionNumbers (lhs_spec, rhs_spec, out_spec), default NC..., OI..., NC....
+        """
+
+    def gather(self, operand: Op, start_indices: Op, offset_dims: Sequence[int], collapsed_slice_dims: Sequence[int], start_index_map: Sequence[int], index_vector_dim: int, slice_sizes: Sequence[int], operand_batching_dims: Sequence[int] = [], start_indices_batching_dims: Sequence[int] = [], indices_are_sorted: bool = False) -> Op: ...
+
+    def scatter(self, operands: Sequence[Op], scatter_indices: Op, updates: Sequence[Op], update_computation: Computation, update_window_dims: Sequence[int], inserted_window_dims: Sequence[int], scatter_dims_to_operand_dims: Sequence[int], index_vector_dim: int, input_batching_dims: Sequence[int] = [], scatter_indices_batching_dims: Sequence[int] = [], indices_are_sorted: bool = False, unique_indices: bool = False) -> Op: ...
+
+    def after_all(self, tokens: Sequence[Op]) -> Op: ...
+
+    def partition_id(self) -> Op: ...
+
+    def replica_id(self) -> Op: ...
+
+    def fusion(self, kind: str, operands: Sequence[Op], fused_computation: Computation) -> Op:
+        """
+        fused_computation: one parameter per operand, keeping the fusion contract (the first op that breaks it raises).
+        """
+
+    def manual_computation(self, operands: Sequence[Op], body: Computation, mesh_axes: Sequence[tuple[str, int]], in_shardings: Sequence[Sequence[Sequence[str]]], out_shardings: Sequence[Sequence[Sequence[str]]], manual_axes: Sequence[str] | None = None, mesh_name: str = 'mesh', device_ids: Sequence[int] = []) -> Op:
+        """
+        A shard_map: `body` (one parameter per operand, its block's shape) runs on every device of the mesh (mesh_axes: (name, size) pairs). A sharding names the mesh axes splitting each dimension: [['x'], []] splits dimension 0 along x. manual_axes: default all.
+        """
+
+    def all_reduce(self, operands: Sequence[Op], reduction: Computation, replica_groups: Sequence[Sequence[int]] = [], channel_id: int = 0, use_global_device_ids: bool = False) -> Op: ...
+
+    def all_gather(self, operands: Sequence[Op], dimension: int, shard_count: int, replica_groups: Sequence[Sequence[int]] = [], channel_id: int = 0, use_global_device_ids: bool = False) -> Op: ...
+
+    def reduce_scatter(self, operands: Sequence[Op], reduction: Computation, dimension: int, shard_count: int, replica_groups: Sequence[Sequence[int]] = [], channel_id: int = 0, use_global_device_ids: bool = False) -> Op: ...
+
+    def all_to_all(self, operands: Sequence[Op], split_dimension: int, concat_dimension: int, split_count: int, replica_groups: Sequence[Sequence[int]] = [], channel_id: int = 0, use_global_device_ids: bool = False) -> Op: ...
+
+    def collective_permute(self, operand: Op, source_target_pairs: Sequence[tuple[int, int]], channel_id: int = 0) -> Op: ...
 
     def custom_call(self, target: str, operands: Sequence[Op], shape: Shape, opaque: object | None = None, has_side_effect: bool = False, output_operand_aliases: Sequence[tuple[int, int]] = [], api_version: int = 1, attributes: object | None = None, operand_shapes_with_layout: Sequence[Shape] | None = None) -> Op:
         """

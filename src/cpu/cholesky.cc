@@ -14,6 +14,7 @@
 #include "cpu/lapack/routines.h"
 #include "cpu/parallel.h"
 #include "cpu/structural_kernels.h"
+#include "cpu/widened_kernel.h"
 
 namespace xffi::cpu {
 namespace {
@@ -83,6 +84,9 @@ StatusOr<Kernel> MakeCholeskyKernel(const Instruction& instruction) {
   switch (shape.element_type()) {
     case ElementType::kF32:
       return TypedCholesky<float>(batch, n, lower);
+    case ElementType::kF16:
+    case ElementType::kBF16:
+      return WidenedToF32(TypedCholesky<float>(batch, n, lower));
     case ElementType::kF64:
       return TypedCholesky<double>(batch, n, lower);
     case ElementType::kC64:
@@ -93,7 +97,7 @@ StatusOr<Kernel> MakeCholeskyKernel(const Instruction& instruction) {
       return Unimplemented(
           "op " + instruction.Describe() + ": cholesky of " +
           std::string(ElementTypeName(shape.element_type())) +
-          " is not supported on CPU (f32, f64, c64, c128 are)");
+          " is not supported on CPU (f16, bf16, f32, f64, c64, c128 are)");
   }
 }
 

@@ -14,10 +14,12 @@
 // transform each.
 #include <algorithm>
 #include <complex>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cpu/elementwise_loops.h"
@@ -59,15 +61,6 @@ inline T GetLane(const V& v, int lane) {
     return v[lane];
   }
 }
-template <typename T, int L, typename V>
-inline void SetLane(V& v, int lane, T value) {
-  if constexpr (L == 1) {
-    (void)lane;
-    v = value;
-  } else {
-    v[lane] = value;
-  }
-}
 
 template <typename T, int L>
 struct Workspace {
@@ -77,6 +70,137 @@ struct Workspace {
         scratch(static_cast<size_t>(plan.scratch_size())) {}
 };
 
+// Moving data between memory and packs whole vectors at a time. Setting one
+// lane at a time in memory and then loading the pack as a vector stalls
+// store forwarding per pack; that gather was as costly as the butterflies.
+template <typename T, int L>
+using Vec = typename Pack<T, L>::V;
+
+template <typename V>
+V LoadVector(const void* src) {
+  V v;
+  std::memcpy(&v, src, sizeof v);
+  return v;
+}
+template <typename V>
+void StoreVector(void* dst, const V& v) {
+  std::memcpy(dst, &v, sizeof v);
+}
+
+// L complex numbers stored one after another, as one pack.
+template <typename T, int L, size_t... I>
+Pack<T, L> LoadInterleaved(const std::complex<T>* src,
+                           std::index_sequence<I...>) {
+  const T* p = reinterpret_cast<const T*>(src);
+  const Vec<T, L> a = LoadVector<Vec<T, L>>(p);
+  const Vec<T, L> b = LoadVector<Vec<T, L>>(p + L);
+  return {__builtin_shufflevector(a, b, (2 * I)...),
+          __builtin_shufflevector(a, b, (2 * I + 1)...)};
+}
+template <typename T, int L>
+Pack<T, L> LoadInterleaved(const std::complex<T>* src) {
+  return LoadInterleaved<T, L>(src, std::make_index_sequence<L>{});
+}
+
+// A pack into L complex numbers stored one after another.
+template <typename T, int L, size_t... I>
+void StoreInterleaved(const Pack<T, L>& v, std::complex<T>* dst,
+                      std::index_sequence<I...>) {
+  T* p = reinterpret_cast<T*>(dst);
+  // Element e of the interleaved run is re[e / 2] or im[e / 2].
+  StoreVector(
+      p, __builtin_shufflevector(v.re, v.im, (I % 2 ? L + I / 2 : I / 2)...));
+  StoreVector(
+      p + L, __builtin_shufflevector(
+                 v.re, v.im, ((I + L) % 2 ? L + (I + L) / 2 : (I + L) / 2)...));
+}
+template <typename T, int L>
+void StoreInterleaved(const Pack<T, L>& v, std::complex<T>* dst) {
+  StoreInterleaved<T, L>(v, dst, std::make_index_sequence<L>{});
+}
+
+// Transposes an L x L block of lanes held as L vectors, for L = 2 and 4 (the
+// lane counts of kLanes).
+template <int L, typename V>
+void TransposeBlock(V (&v)[L]) {
+  static_assert(L == 2 || L == 4, "kLanes is 2 or 4");
+  if constexpr (L == 2) {
+    const V a = __builtin_shufflevector(v[0], v[1], 0, 2);
+    const V b = __builtin_shufflevector(v[0], v[1], 1, 3);
+    v[0] = a;
+    v[1] = b;
+  } else {
+    const V t0 = __builtin_shufflevector(v[0], v[1], 0, 4, 1, 5);
+    const V t1 = __builtin_shufflevector(v[2], v[3], 0, 4, 1, 5);
+    const V t2 = __builtin_shufflevector(v[0], v[1], 2, 6, 3, 7);
+    const V t3 = __builtin_shufflevector(v[2], v[3], 2, 6, 3, 7);
+    v[0] = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
+    v[1] = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
+    v[2] = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
+    v[3] = __builtin_shufflevector(t2, t3, 2, 3, 6, 7);
+  }
+}
+
+// Elements [j0, j0 + L) of L sequences that are rows `row` elements apart
+// (element j of lane l at rows[l * row + j]) into block[0, L), through
+// L x L transposes.
+template <typename T, int L>
+void LoadRowBlock(const std::complex<T>* rows, int64_t row, int64_t j0,
+                  Pack<T, L>* block) {
+  Vec<T, L> re[L], im[L];
+  for (int l = 0; l < L; ++l) {
+    const Pack<T, L> p = LoadInterleaved<T, L>(rows + l * row + j0);
+    re[l] = p.re;
+    im[l] = p.im;
+  }
+  TransposeBlock<L>(re);
+  TransposeBlock<L>(im);
+  for (int i = 0; i < L; ++i) block[i] = {re[i], im[i]};
+}
+template <typename T, int L>
+void StoreRowBlock(const Pack<T, L>* block, int64_t j0, int64_t row,
+                   std::complex<T>* rows) {
+  Vec<T, L> re[L], im[L];
+  for (int i = 0; i < L; ++i) {
+    re[i] = block[i].re;
+    im[i] = block[i].im;
+  }
+  TransposeBlock<L>(re);
+  TransposeBlock<L>(im);
+  for (int l = 0; l < L; ++l)
+    StoreInterleaved<T, L>({re[l], im[l]}, rows + l * row + j0);
+}
+
+// Element j of L sequences that may lie anywhere, lane by lane.
+template <typename T, int L, size_t... I>
+Pack<T, L> GatherLanes(const std::complex<T>* data, const int64_t* starts,
+                       int64_t offset, int lanes, std::index_sequence<I...>) {
+  std::complex<T> c[L] = {};
+  for (int l = 0; l < lanes; ++l) c[l] = data[starts[l] + offset];
+  if constexpr (L == 1)
+    return {c[0].real(), c[0].imag()};
+  else
+    return {Vec<T, L>{c[I].real()...}, Vec<T, L>{c[I].imag()...}};
+}
+
+// How the L sequences of one group lie in memory.
+enum class GroupLayout {
+  kScattered,  // anywhere: lane by lane
+  kAdjacent,   // element j of the L sequences is L consecutive numbers
+  kRows,       // L consecutive rows (the axis is the last, contiguous one)
+};
+
+GroupLayout LayoutOf(const Axis& axis, const int64_t* starts, int lanes,
+                     int lane_count) {
+  if (lane_count == 1 || lanes != lane_count) return GroupLayout::kScattered;
+  if (axis.inner == 1)
+    return axis.n % lane_count == 0 ? GroupLayout::kRows
+                                    : GroupLayout::kScattered;
+  return starts[lane_count - 1] == starts[0] + lane_count - 1
+             ? GroupLayout::kAdjacent
+             : GroupLayout::kScattered;
+}
+
 // The complex transform of sequences [begin, end) of `axis` in place, L at a
 // time; `inverse` conjugates on the way in and out.
 template <typename T, int L>
@@ -85,26 +209,86 @@ void ComplexSequences(std::complex<T>* data, const Axis& axis,
                       bool inverse, T scale) {
   Workspace<T, L> work(plan);
   const T sign = inverse ? T(-1) : T(1);
-  for (int64_t s0 = begin; s0 < end; s0 += L) {
+  Pack<T, L>* packs = work.data.data();
+  // The transform of packs[0, n) in place, conjugated and scaled as asked.
+  auto transform = [&](Pack<T, L>* in) -> Pack<T, L>* {
+    if (inverse)
+      for (int64_t j = 0; j < axis.n; ++j) in[j].im = -in[j].im;
+    Pack<T, L>* out = plan.template Forward<L>(in, work.scratch.data());
+    const T im_scale = sign * scale;
+    for (int64_t j = 0; j < axis.n; ++j) {
+      out[j].re = out[j].re * scale;
+      out[j].im = out[j].im * im_scale;
+    }
+    return out;
+  };
+  // Sequences along an outer axis sit side by side, and element j of each
+  // is a whole row of the array away from element j - 1: moving one group
+  // of L at a time would touch every cache line of the columns once per
+  // group (and power-of-two row lengths map them all to the same cache
+  // sets). kTileGroups groups at a time use whole cache lines instead.
+  constexpr int kTileGroups = L > 1 ? 4 : 1;
+  constexpr int64_t kTile = int64_t{kTileGroups} * L;
+  std::vector<Pack<T, L>> tile;
+  for (int64_t s0 = begin; s0 < end;) {
+    if constexpr (L > 1) {
+      if (axis.inner > 1 && s0 + kTile <= end &&
+          axis.Start(s0 + kTile - 1) == axis.Start(s0) + kTile - 1) {
+        const int64_t n = axis.n;
+        tile.resize(static_cast<size_t>(kTileGroups * n));
+        std::complex<T>* base = data + axis.Start(s0);
+        for (int64_t j = 0; j < n; ++j)
+          for (int g = 0; g < kTileGroups; ++g)
+            tile[static_cast<size_t>(g * n + j)] =
+                LoadInterleaved<T, L>(base + j * axis.inner + g * L);
+        for (int g = 0; g < kTileGroups; ++g) {
+          Pack<T, L>* group = tile.data() + g * n;
+          const Pack<T, L>* out = transform(group);
+          if (out != group) std::copy(out, out + n, group);
+        }
+        for (int64_t j = 0; j < n; ++j)
+          for (int g = 0; g < kTileGroups; ++g)
+            StoreInterleaved<T, L>(tile[static_cast<size_t>(g * n + j)],
+                                   base + j * axis.inner + g * L);
+        s0 += kTile;
+        continue;
+      }
+    }
     const int lanes = static_cast<int>(std::min<int64_t>(L, end - s0));
     int64_t starts[L];
     for (int l = 0; l < lanes; ++l) starts[l] = axis.Start(s0 + l);
-    for (int64_t j = 0; j < axis.n; ++j) {
-      Pack<T, L>& p = work.data[static_cast<size_t>(j)];
-      p = Pack<T, L>{};
-      for (int l = 0; l < lanes; ++l) {
-        const std::complex<T> c = data[starts[l] + j * axis.inner];
-        SetLane<T, L>(p.re, l, c.real());
-        SetLane<T, L>(p.im, l, sign * c.imag());
+    const GroupLayout layout = LayoutOf(axis, starts, lanes, L);
+    if constexpr (L > 1) {
+      if (layout == GroupLayout::kRows) {
+        for (int64_t j = 0; j < axis.n; j += L)
+          LoadRowBlock<T, L>(data + starts[0], axis.n, j, packs + j);
+      } else if (layout == GroupLayout::kAdjacent) {
+        for (int64_t j = 0; j < axis.n; ++j)
+          packs[j] = LoadInterleaved<T, L>(data + starts[0] + j * axis.inner);
       }
     }
-    const Pack<T, L>* out =
-        plan.template Forward<L>(work.data.data(), work.scratch.data());
+    if (layout == GroupLayout::kScattered)
+      for (int64_t j = 0; j < axis.n; ++j)
+        packs[j] = GatherLanes<T, L>(data, starts, j * axis.inner, lanes,
+                                     std::make_index_sequence<L>{});
+    Pack<T, L>* out = transform(packs);
+    s0 += L;
+    if constexpr (L > 1) {
+      if (layout == GroupLayout::kRows) {
+        for (int64_t j = 0; j < axis.n; j += L)
+          StoreRowBlock<T, L>(out + j, j, axis.n, data + starts[0]);
+        continue;
+      }
+      if (layout == GroupLayout::kAdjacent) {
+        for (int64_t j = 0; j < axis.n; ++j)
+          StoreInterleaved<T, L>(out[j], data + starts[0] + j * axis.inner);
+        continue;
+      }
+    }
     for (int64_t j = 0; j < axis.n; ++j)
       for (int l = 0; l < lanes; ++l)
-        data[starts[l] + j * axis.inner] = {
-            GetLane<T, L>(out[j].re, l) * scale,
-            sign * GetLane<T, L>(out[j].im, l) * scale};
+        data[starts[l] + j * axis.inner] = {GetLane<T, L>(out[j].re, l),
+                                            GetLane<T, L>(out[j].im, l)};
   }
 }
 
@@ -134,31 +318,69 @@ void RealForwardRows(const T* in, std::complex<T>* out, int64_t n, int64_t rows,
                      const ComplexPlan<T>& plan, int64_t begin, int64_t end) {
   Workspace<T, L> work(plan);
   const int64_t h = n / 2 + 1;
+  Pack<T, L>* packs = work.data.data();
   for (int64_t r0 = begin; r0 < end; r0 += 2 * L) {
     const bool full = r0 + 2 * L <= rows;
-    for (int64_t j = 0; j < n; ++j) {
-      Pack<T, L>& p = work.data[static_cast<size_t>(j)];
-      if (full) {
-        for (int l = 0; l < L; ++l) {
-          SetLane<T, L>(p.re, l, in[(r0 + l) * n + j]);
-          SetLane<T, L>(p.im, l, in[(r0 + L + l) * n + j]);
+    // Whole groups of rows whose length is a multiple of L move as L x L
+    // blocks (see LoadRowBlock).
+    const bool blocks = L > 1 && full && n % L == 0;
+    if constexpr (L > 1) {
+      if (blocks)
+        for (int64_t j0 = 0; j0 < n; j0 += L) {
+          Vec<T, L> re[L], im[L];
+          for (int l = 0; l < L; ++l) {
+            re[l] = LoadVector<Vec<T, L>>(in + (r0 + l) * n + j0);
+            im[l] = LoadVector<Vec<T, L>>(in + (r0 + L + l) * n + j0);
+          }
+          TransposeBlock<L>(re);
+          TransposeBlock<L>(im);
+          for (int i = 0; i < L; ++i) packs[j0 + i] = {re[i], im[i]};
         }
-        continue;
-      }
-      p = Pack<T, L>{};
-      for (int l = 0; l < L; ++l) {
-        if (r0 + l < rows) SetLane<T, L>(p.re, l, in[(r0 + l) * n + j]);
-        if (r0 + L + l < rows) SetLane<T, L>(p.im, l, in[(r0 + L + l) * n + j]);
-      }
     }
-    const Pack<T, L>* z =
-        plan.template Forward<L>(work.data.data(), work.scratch.data());
-    for (int64_t k = 0; k < h; ++k) {
+    if (!blocks)
+      for (int64_t j = 0; j < n; ++j) {
+        T re[L] = {}, im[L] = {};
+        for (int l = 0; l < L; ++l) {
+          if (r0 + l < rows) re[l] = in[(r0 + l) * n + j];
+          if (r0 + L + l < rows) im[l] = in[(r0 + L + l) * n + j];
+        }
+        packs[j] = {LoadVector<Vec<T, L>>(re), LoadVector<Vec<T, L>>(im)};
+      }
+    const Pack<T, L>* z = plan.template Forward<L>(packs, work.scratch.data());
+    // The spectra of the rows in the real and in the imaginary parts.
+    auto spectra = [&](int64_t k, Pack<T, L>& first, Pack<T, L>& second) {
       const Pack<T, L>& a = z[k];
       const Pack<T, L>& b = z[(n - k) % n];
-      // The spectra of the rows in the real and in the imaginary parts.
-      const Pack<T, L> first{(a.re + b.re) * T(0.5), (a.im - b.im) * T(0.5)};
-      const Pack<T, L> second{(a.im + b.im) * T(0.5), (b.re - a.re) * T(0.5)};
+      first = {(a.re + b.re) * T(0.5), (a.im - b.im) * T(0.5)};
+      second = {(a.im + b.im) * T(0.5), (b.re - a.re) * T(0.5)};
+    };
+    int64_t k = 0;
+    if constexpr (L > 1) {
+      if (full)
+        for (; k + L <= h; k += L) {
+          Vec<T, L> re1[L], im1[L], re2[L], im2[L];
+          for (int i = 0; i < L; ++i) {
+            Pack<T, L> first, second;
+            spectra(k + i, first, second);
+            re1[i] = first.re;
+            im1[i] = first.im;
+            re2[i] = second.re;
+            im2[i] = second.im;
+          }
+          TransposeBlock<L>(re1);
+          TransposeBlock<L>(im1);
+          TransposeBlock<L>(re2);
+          TransposeBlock<L>(im2);
+          for (int l = 0; l < L; ++l) {
+            StoreInterleaved<T, L>({re1[l], im1[l]}, out + (r0 + l) * h + k);
+            StoreInterleaved<T, L>({re2[l], im2[l]},
+                                   out + (r0 + L + l) * h + k);
+          }
+        }
+    }
+    for (; k < h; ++k) {
+      Pack<T, L> first, second;
+      spectra(k, first, second);
       for (int l = 0; l < L; ++l) {
         if (full || r0 + l < rows)
           out[(r0 + l) * h + k] = {GetLane<T, L>(first.re, l),
@@ -190,20 +412,76 @@ void RealInverseRows(const std::complex<T>* in, T* out, int64_t n, int64_t rows,
     }
     return std::conj(in[row * h + (n - k)]);
   };
+  Pack<T, L>* packs = work.data.data();
+  // conj(a + i b) of the spectra a (rows r0 + l) and b (rows r0 + L + l):
+  // the input of a forward transform that inverts.
+  auto combine = [](const Pack<T, L>& a, const Pack<T, L>& b) -> Pack<T, L> {
+    return {a.re - b.im, -(a.im + b.re)};
+  };
   for (int64_t r0 = begin; r0 < end; r0 += 2 * L) {
-    for (int64_t k = 0; k < n; ++k) {
-      Pack<T, L>& p = work.data[static_cast<size_t>(k)];
-      for (int l = 0; l < L; ++l) {
-        const std::complex<T> a = spectrum(r0 + l, k);
-        const std::complex<T> b = spectrum(r0 + L + l, k);
-        // conj(a + i b), the input of a forward transform that inverts.
-        SetLane<T, L>(p.re, l, a.real() - b.imag());
-        SetLane<T, L>(p.im, l, -(a.imag() + b.real()));
+    const bool full = r0 + 2 * L <= rows;
+    const bool blocks = L > 1 && full && n % L == 0;
+    // Frequencies [stored_end, h) and [mirrored_end, n) are left to the
+    // lane-by-lane loop.
+    int64_t stored_end = 0, mirrored_end = h;
+    if constexpr (L > 1) {
+      if (blocks) {
+        // Stored frequencies [first, first + L) of the 2L rows, lanes =
+        // rows (see LoadRowBlock).
+        auto load = [&](int64_t first, Pack<T, L>* a, Pack<T, L>* b) {
+          LoadRowBlock<T, L>(in + r0 * h, h, first, a);
+          LoadRowBlock<T, L>(in + (r0 + L) * h, h, first, b);
+        };
+        Pack<T, L> a[L], b[L];
+        int64_t& k = stored_end;
+        for (; k + L <= h; k += L) {
+          load(k, a, b);
+          for (int i = 0; i < L; ++i) {
+            // Only a Hermitian spectrum's real parts exist at 0 and n / 2.
+            if (k + i == 0 || 2 * (k + i) == n) a[i].im = b[i].im = Vec<T, L>{};
+            packs[k + i] = combine(a[i], b[i]);
+          }
+        }
+        // The rest are conjugates of stored ones: m + L - 1 - i mirrors the
+        // stored frequency n - m - L + 1 + i.
+        for (int64_t& m = mirrored_end; m + L <= n; m += L) {
+          load(n - m - L + 1, a, b);
+          for (int i = 0; i < L; ++i)
+            packs[m + L - 1 - i] =
+                combine({a[i].re, -a[i].im}, {b[i].re, -b[i].im});
+        }
       }
     }
-    const Pack<T, L>* z =
-        plan.template Forward<L>(work.data.data(), work.scratch.data());
-    for (int64_t j = 0; j < n; ++j)
+    for (auto [k0, k1] : {std::pair{stored_end, h}, std::pair{mirrored_end, n}})
+      for (int64_t k = k0; k < k1; ++k) {
+        T re[L] = {}, im[L] = {};
+        for (int l = 0; l < L; ++l) {
+          const std::complex<T> a = spectrum(r0 + l, k);
+          const std::complex<T> b = spectrum(r0 + L + l, k);
+          re[l] = a.real() - b.imag();
+          im[l] = -(a.imag() + b.real());
+        }
+        packs[k] = {LoadVector<Vec<T, L>>(re), LoadVector<Vec<T, L>>(im)};
+      }
+    const Pack<T, L>* z = plan.template Forward<L>(packs, work.scratch.data());
+    int64_t j = 0;
+    if constexpr (L > 1) {
+      if (blocks)
+        for (; j < n; j += L) {
+          Vec<T, L> re[L], im[L];
+          for (int i = 0; i < L; ++i) {
+            re[i] = z[j + i].re * scale;
+            im[i] = z[j + i].im * -scale;
+          }
+          TransposeBlock<L>(re);
+          TransposeBlock<L>(im);
+          for (int l = 0; l < L; ++l) {
+            StoreVector(out + (r0 + l) * n + j, re[l]);
+            StoreVector(out + (r0 + L + l) * n + j, im[l]);
+          }
+        }
+    }
+    for (; j < n; ++j)
       for (int l = 0; l < L; ++l) {
         if (r0 + l < rows)
           out[(r0 + l) * n + j] = GetLane<T, L>(z[j].re, l) * scale;
@@ -319,7 +597,8 @@ StatusOr<Kernel> MakeFftKernel(const Instruction& instruction) {
     return MakeTypedFftKernel<float>(instruction);
   if (t == ElementType::kF64 || t == ElementType::kC128)
     return MakeTypedFftKernel<double>(instruction);
-  return Unimplemented("fft of " + std::string(ElementTypeName(t)) +
+  return Unimplemented("op " + instruction.Describe() + ": fft of " +
+                       std::string(ElementTypeName(t)) +
                        " is not supported on CPU");
 }
 

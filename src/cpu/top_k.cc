@@ -70,7 +70,7 @@ StatusOr<Kernel> MakeTopKKernel(const Instruction& instruction) {
       operand.element_type(), [&](auto traits) -> StatusOr<Kernel> {
         using Tr = decltype(traits);
         if constexpr (Tr::kIsPred || Tr::kIsComplex || Tr::kBits < 8) {
-          return Unimplemented("topk of " +
+          return Unimplemented("op " + instruction.Describe() + ": topk of " +
                                std::string(ElementTypeName(Tr::kType)) +
                                " is not supported on CPU");
         } else {

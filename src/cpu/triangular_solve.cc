@@ -10,6 +10,7 @@
 #include "cpu/lapack/routines.h"
 #include "cpu/parallel.h"
 #include "cpu/structural_kernels.h"
+#include "cpu/widened_kernel.h"
 
 namespace xffi::cpu {
 namespace {
@@ -87,6 +88,9 @@ StatusOr<Kernel> MakeTriangularSolveKernel(const Instruction& instruction) {
   switch (a.element_type()) {
     case ElementType::kF32:
       return TypedSolve<float>(plan);
+    case ElementType::kF16:
+    case ElementType::kBF16:
+      return WidenedToF32(TypedSolve<float>(plan));
     case ElementType::kF64:
       return TypedSolve<double>(plan);
     case ElementType::kC64:
@@ -97,7 +101,7 @@ StatusOr<Kernel> MakeTriangularSolveKernel(const Instruction& instruction) {
       return Unimplemented(
           "op " + instruction.Describe() + ": triangular-solve of " +
           std::string(ElementTypeName(a.element_type())) +
-          " is not supported on CPU (f32, f64, c64, c128 are)");
+          " is not supported on CPU (f16, bf16, f32, f64, c64, c128 are)");
   }
 }
 

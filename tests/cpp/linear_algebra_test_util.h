@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "ir/float_types.h"
+#include "kernel_test_util.h"
 #include "xffi/program/shape.h"
 
 namespace xffi::cpu::testing_util {
@@ -93,6 +95,48 @@ double Tolerance(int64_t n) {
   const bool single =
       std::is_same_v<T, float> || std::is_same_v<T, std::complex<float>>;
   return (single ? 2e-5 : 1e-12) * static_cast<double>(n + 1);
+}
+
+// An f16 or bf16 op must compute in f32 and round once, as XLA:CPU does for
+// narrow-float linear algebra: `make(t, type)` adds the op, with operands
+// `dims` of `type`, to `t`; it runs on `values` rounded to `narrow` and, in
+// f32, on the same rounded values, and every narrow result element must be
+// the f32 one rounded.
+template <typename MakeOp>
+void ExpectNarrowIsRoundedF32(ElementType narrow,
+                              const std::vector<std::vector<int64_t>>& dims,
+                              const std::vector<std::vector<float>>& values,
+                              const MakeOp& make) {
+  std::vector<Literal> narrow_in, wide_in;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    std::vector<uint16_t> bits;
+    std::vector<float> rounded;
+    for (float v : values[i]) {
+      bits.push_back(static_cast<uint16_t>(NarrowFloatFromDouble(narrow, v)));
+      rounded.push_back(NarrowFloatToFloat(narrow, bits.back()));
+    }
+    narrow_in.push_back(Literal::FromBytes(Shape::Array(narrow, dims[i]),
+                                           bits.data(), bits.size() * 2));
+    wide_in.push_back(Literal::FromVector<float>(dims[i], rounded));
+  }
+  auto run = [&](ElementType type, std::vector<Literal>& in) {
+    OpUnderTest t;
+    const Instruction* op = make(t, type);
+    std::vector<Literal*> operands;
+    for (Literal& l : in) operands.push_back(&l);
+    return RunOne(*op, operands);
+  };
+  const std::vector<uint16_t> got =
+      run(narrow, narrow_in).template ToVector<uint16_t>();
+  const std::vector<float> wide =
+      run(ElementType::kF32, wide_in).template ToVector<float>();
+  ASSERT_EQ(got.size(), wide.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    const uint16_t expected =
+        static_cast<uint16_t>(NarrowFloatFromDouble(narrow, wide[i]));
+    EXPECT_EQ(got[i], expected) << ElementTypeName(narrow) << " element " << i
+                                << ": f32 result " << wide[i];
+  }
 }
 
 }  // namespace xffi::cpu::testing_util

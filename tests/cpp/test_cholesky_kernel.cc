@@ -132,13 +132,29 @@ TEST(CholeskyKernel, EmptyMatricesAndBatches) {
       RunCholesky<float>({}, {2, 0, 0}, false).ToVector<float>().empty());
 }
 
-TEST(CholeskyKernel, HalfPrecisionIsUnimplementedNamingTheType) {
+TEST(CholeskyKernel, HalfPrecisionComputesInF32AndRoundsOnce) {
+  // Two positive definite matrices and one that is not (NaN throughout).
+  const std::vector<float> a = {4, 0.5, 0.25, 0.5, 3, 0.125, 0.25, 0.125, 2,
+                                9, 1,   2,    1,   5, 0.5,   2,    0.5,   7,
+                                1, 2,   0,    2,   1, 0,     0,    0,     1};
+  for (ElementType type : {ElementType::kF16, ElementType::kBF16})
+    for (bool lower : {true, false})
+      ExpectNarrowIsRoundedF32(
+          type, {{3, 3, 3}}, {a}, [&](OpUnderTest& t, ElementType e) {
+            Shape shape = Shape::Array(e, {3, 3, 3});
+            Instruction* op = t.Op(Opcode::kCholesky, shape, {t.Param(shape)});
+            op->lower = lower;
+            return op;
+          });
+}
+
+TEST(CholeskyKernel, EightBitFloatIsUnimplementedNamingTheType) {
   OpUnderTest t;
-  Shape shape = Shape::Array(ElementType::kF16, {2, 2});
+  Shape shape = Shape::Array(ElementType::kF8E4M3FN, {2, 2});
   Instruction* op = t.Op(Opcode::kCholesky, shape, {t.Param(shape)});
   StatusOr<Kernel> kernel = MakeStructuralKernel(*op);
   ASSERT_FALSE(kernel.ok());
-  EXPECT_NE(kernel.status().ToString().find("cholesky of f16"),
+  EXPECT_NE(kernel.status().ToString().find("cholesky of f8e4m3fn"),
             std::string::npos)
       << kernel.status().ToString();
 }

@@ -229,6 +229,27 @@ TEST(FftKernel, SeveralDimensions) {
   CheckRealInverse<double>({3, 9, 37}, 2);
 }
 
+TEST(FftKernel, WholeVectorBlocks) {
+  // Shapes where whole groups of sequences move as vector blocks: rows of a
+  // length that is a multiple of the lane count (transposed blocks), and
+  // sequences along an outer axis that sit side by side in memory; each
+  // also leaves groups that take the lane-by-lane path.
+  for (bool inverse : {false, true}) {
+    CheckComplex<float>({18, 64}, 1, inverse);
+    CheckComplex<double>({7, 48}, 1, inverse);
+    CheckComplex<float>({8, 12, 16}, 2, inverse);
+    CheckComplex<double>({16, 6, 9}, 2, inverse);
+  }
+  for (int64_t n : {16, 20, 36, 64}) {
+    CheckRealForward<float>({19, n}, 1);
+    CheckRealForward<double>({11, n}, 1);
+    CheckRealInverse<float>({19, n}, 1);
+    CheckRealInverse<double>({11, n}, 1);
+  }
+  CheckRealForward<float>({4, 16, 32}, 2);
+  CheckRealInverse<float>({4, 16, 32}, 2);
+}
+
 TEST(FftKernel, FrequencyTwoSeparatesFromOthers) {
   // A pure tone: all energy in bins 2 and n - 2 of a length-12 FFT.
   OpUnderTest t;

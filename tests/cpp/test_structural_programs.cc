@@ -229,21 +229,37 @@ TEST(StructuralPrograms, PadWithNegativeAndInteriorPadding) {
 // An op no kernel covers is an error naming the op and its line:column in
 // the text.
 TEST(StructuralPrograms, UnsupportedOpNamesTheOpAndItsLine) {
-  // The CPU factors f32, f64, c64 and c128 matrices, not f16 ones.
+  // The CPU factors f16, bf16, f32, f64, c64 and c128 matrices, not 8-bit
+  // float ones.
   constexpr std::string_view kCholesky = R"(module @jit_f {
-  func.func public @main(%arg0: tensor<2x2xf16>) -> (tensor<2x2xf16>) {
-    %0 = stablehlo.cholesky %arg0, lower = true : tensor<2x2xf16>
-    return %0 : tensor<2x2xf16>
+  func.func public @main(%arg0: tensor<2x2xf8E4M3FN>) -> (tensor<2x2xf8E4M3FN>) {
+    %0 = stablehlo.cholesky %arg0, lower = true : tensor<2x2xf8E4M3FN>
+    return %0 : tensor<2x2xf8E4M3FN>
   }
 }
 )";
-  auto cholesky =
-      RunProgram(kCholesky, {Literal(Shape::Array(ElementType::kF16, {2, 2}))});
+  auto cholesky = RunProgram(
+      kCholesky, {Literal(Shape::Array(ElementType::kF8E4M3FN, {2, 2}))});
   ASSERT_FALSE(cholesky.ok());
   EXPECT_NE(cholesky.status().message().find("cholesky"), std::string::npos)
       << cholesky.status().message();
   EXPECT_NE(cholesky.status().message().find("3:5"), std::string::npos)
       << cholesky.status().message();
+  // top_k has no kernel for 4-bit integers.
+  constexpr std::string_view kTopK = R"(module @jit_f {
+  func.func public @main(%arg0: tensor<2x8xi4>) -> (tensor<2x3xi4>, tensor<2x3xi32>) {
+    %0:2 = chlo.top_k(%arg0, k = 3) : tensor<2x8xi4> -> (tensor<2x3xi4>, tensor<2x3xi32>)
+    return %0#0, %0#1 : tensor<2x3xi4>, tensor<2x3xi32>
+  }
+}
+)";
+  auto top_k =
+      RunProgram(kTopK, {Literal(Shape::Array(ElementType::kS4, {2, 8}))});
+  ASSERT_FALSE(top_k.ok());
+  EXPECT_NE(top_k.status().message().find("topk of s4"), std::string::npos)
+      << top_k.status().message();
+  EXPECT_NE(top_k.status().message().find("3:5"), std::string::npos)
+      << top_k.status().message();
 }
 
 }  // namespace

@@ -112,6 +112,28 @@ TEST(TriangularSolveKernel, F64) { CheckEveryForm<double>(); }
 TEST(TriangularSolveKernel, C64) { CheckEveryForm<std::complex<float>>(); }
 TEST(TriangularSolveKernel, C128) { CheckEveryForm<std::complex<double>>(); }
 
+TEST(TriangularSolveKernel, HalfPrecisionComputesInF32AndRoundsOnce) {
+  const std::vector<float> a = RandomValues<float>(2 * 4 * 4, 21);
+  std::vector<float> diagonal_heavy = a;
+  for (int m = 0; m < 2; ++m)
+    for (int i = 0; i < 4; ++i) diagonal_heavy[m * 16 + i * 5] += 3;
+  const std::vector<float> b = RandomValues<float>(2 * 4 * 3, 22);
+  for (ElementType type : {ElementType::kF16, ElementType::kBF16})
+    for (bool lower : {true, false})
+      ExpectNarrowIsRoundedF32(
+          type, {{2, 4, 4}, {2, 4, 3}}, {diagonal_heavy, b},
+          [&](OpUnderTest& t, ElementType e) {
+            Shape a_shape = Shape::Array(e, {2, 4, 4});
+            Shape b_shape = Shape::Array(e, {2, 4, 3});
+            Instruction* op = t.Op(Opcode::kTriangularSolve, b_shape,
+                                   {t.Param(a_shape), t.Param(b_shape)});
+            op->left_side = true;
+            op->lower = lower;
+            op->transpose_a = TriangularTranspose::kTranspose;
+            return op;
+          });
+}
+
 TEST(TriangularSolveKernel, EmptyRightHandSide) {
   OpUnderTest t;
   Shape a_shape = Shape::Array(ElementType::kF32, {3, 3});

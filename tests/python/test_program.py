@@ -319,3 +319,362 @@ def test_intra_op_threads_sets_the_pool_and_not_the_results():
         got = program(x, m)
         for result, expected in zip(got, want):
             np.testing.assert_array_equal(result, expected)
+
+
+def test_builder_cholesky_and_triangular_solves_match_scipy():
+    scipy_linalg = pytest.importorskip("scipy.linalg")
+    rng = np.random.default_rng(5)
+    m = rng.standard_normal((2, 4, 4))
+    a = (m @ np.swapaxes(m, -1, -2) + 4 * np.eye(4)).astype(F32)
+    rhs = rng.standard_normal((2, 4, 3)).astype(F32)
+    right = rng.standard_normal((2, 3, 4)).astype(F32)
+    b = xffi.Builder("solve")
+    pa = b.parameter(0, f32(2, 4, 4), "a")
+    pb = b.parameter(1, f32(2, 4, 3), "b")
+    pr = b.parameter(2, f32(2, 3, 4), "r")
+    factor = b.cholesky(pa, lower=True)
+    left = b.triangular_solve(factor, pb, left_side=True, lower=True)
+    left_t = b.triangular_solve(factor, pb, left_side=True, lower=True,
+                                transpose_a="TRANSPOSE")
+    on_right = b.triangular_solve(factor, pr, left_side=False, lower=True)
+    program = xffi.Program(b.build(b.tuple([factor, left, left_t, on_right])))
+    got_factor, got_left, got_left_t, got_right = program(a, rhs, right)
+    want_factor = np.linalg.cholesky(a.astype(np.float64))
+    np.testing.assert_allclose(np.tril(got_factor), want_factor, rtol=1e-4,
+                               atol=1e-5)
+    for i in range(2):
+        low = np.tril(got_factor[i]).astype(np.float64)
+        np.testing.assert_allclose(
+            got_left[i], scipy_linalg.solve_triangular(low, rhs[i], lower=True),
+            rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(
+            got_left_t[i],
+            scipy_linalg.solve_triangular(low, rhs[i], lower=True, trans="T"),
+            rtol=1e-4, atol=1e-5)
+        # x L = r  <=>  L^T x^T = r^T
+        np.testing.assert_allclose(
+            got_right[i],
+            scipy_linalg.solve_triangular(low, right[i].T, lower=True,
+                                          trans="T").T,
+            rtol=1e-4, atol=1e-5)
+
+
+def test_builder_map_runs_a_region_at_every_index():
+    b = xffi.Builder("mapped")
+    x = b.parameter(0, f32(3, 5), "x")
+    y = b.parameter(1, f32(3, 5), "y")
+    body = b.create_sub_builder("body")
+    bx = body.parameter(0, xffi.Shape.scalar_shape(F32))
+    by = body.parameter(1, xffi.Shape.scalar_shape(F32))
+    region = body.build_subcomputation(
+        body.binary("add", body.binary("multiply", bx, by),
+                    body.unary("sine", bx)))
+    program = xffi.Program(b.build(b.map([x, y], region)))
+    vx = np.linspace(-2, 2, 15, dtype=F32).reshape(3, 5)
+    vy = np.arange(15, dtype=F32).reshape(3, 5)
+    np.testing.assert_allclose(program(vx, vy), vx * vy + np.sin(vx),
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_builder_rng_draws_from_its_distribution():
+    b = xffi.Builder("draws")
+    uniform = b.rng(b.constant(F32(2)), b.constant(F32(5)), [20000])
+    normal = b.rng(b.constant(F32(1)), b.constant(F32(3)), [20000], "NORMAL")
+    u, n = xffi.Program(b.build(b.tuple([uniform, normal])))()
+    assert u.shape == (20000,) and u.dtype == F32
+    assert u.min() >= 2 and u.max() < 5
+    assert abs(u.mean() - 3.5) < 0.1
+    assert abs(n.mean() - 1) < 0.15 and abs(n.std() - 3) < 0.15
+    bad = xffi.Builder("bad_draws")
+    with pytest.raises(ValueError, match="rng: distribution 'GAMMA'"):
+        bad.rng(bad.constant(F32(0)), bad.constant(F32(1)), [2], "GAMMA")
+
+
+@pytest.mark.parametrize("algorithm", ["THREE_FRY", "PHILOX"])
+def test_builder_rng_bit_generator_matches_jax(algorithm):
+    jax = pytest.importorskip("jax")
+    key32 = np.array([7, 11, 13, 17], np.uint32)
+    b = xffi.Builder("bits")
+    state = b.parameter(0, xffi.Shape.array_shape(np.uint64, (2,)), "state")
+    bits = b.rng_bit_generator(state, xffi.Shape.array_shape(np.uint32, (4, 6)),
+                               algorithm)
+    new_state, got = xffi.Program(b.build(bits))(key32.view(np.uint64))
+    jax_algorithm = {"THREE_FRY": jax.lax.RandomAlgorithm.RNG_THREE_FRY,
+                     "PHILOX": jax.lax.RandomAlgorithm.RNG_PHILOX}[algorithm]
+    want_key, want = jax.lax.rng_bit_generator(
+        key32, (4, 6), dtype=np.uint32, algorithm=jax_algorithm)
+    np.testing.assert_array_equal(got, np.asarray(want))
+    np.testing.assert_array_equal(new_state.view(np.uint32),
+                                  np.asarray(want_key))
+
+
+def test_builder_fft_top_k_sort_and_reduce_precision():
+    rng = np.random.default_rng(9)
+    v = rng.standard_normal((3, 8)).astype(F32)
+    b = xffi.Builder("signal")
+    x = b.parameter(0, f32(3, 8), "x")
+    spectrum = b.fft(x, "RFFT", [8])
+    top = b.top_k(x, 3)
+    smallest = b.top_k(x, 2, largest=False)
+    less = b.create_sub_builder("less")
+    ordered = b.sort([x], less.build_subcomputation(less.compare(
+        less.parameter(0, xffi.Shape.scalar_shape(F32)),
+        less.parameter(1, xffi.Shape.scalar_shape(F32)), "LT")), 1)
+    half = b.reduce_precision(x, 5, 10)
+    program = xffi.Program(b.build(b.tuple([
+        spectrum, b.get_tuple_element(top, 0), b.get_tuple_element(top, 1),
+        b.get_tuple_element(smallest, 0), ordered, half])))
+    got_fft, top_values, top_indices, low_values, got_sorted, got_half = (
+        program(v))
+    np.testing.assert_allclose(got_fft, np.fft.rfft(v), rtol=1e-5, atol=1e-5)
+    order = np.argsort(-v, axis=1, kind="stable")[:, :3]
+    np.testing.assert_array_equal(top_indices, order)
+    np.testing.assert_array_equal(top_values,
+                                  np.take_along_axis(v, order, axis=1))
+    np.testing.assert_array_equal(low_values, np.sort(v, axis=1)[:, :2])
+    np.testing.assert_array_equal(got_sorted, np.sort(v, axis=1))
+    np.testing.assert_array_equal(got_half, v.astype(np.float16).astype(F32))
+    with pytest.raises(ValueError, match="fft: fft_type 'DCT'"):
+        b.fft(x, "DCT", [8])
+
+
+def test_builder_data_movement_ops_match_numpy():
+    v = np.arange(12, dtype=F32).reshape(3, 4)
+    b = xffi.Builder("moves")
+    x = b.parameter(0, f32(3, 4), "x")
+    i = b.parameter(1, xffi.Shape.scalar_shape(np.int32), "i")
+    zero = b.constant(np.int32(0))
+    padded = b.pad(x, b.constant(F32(-1)), [(1, 0, 0), (0, 2, 1)])
+    window = b.dynamic_slice(x, [i, zero], [2, 3])
+    updated = b.dynamic_update_slice(x, b.constant(np.full((1, 2), 9, F32)),
+                                     [zero, i])
+    clamped = b.clamp(b.constant(F32(2)), x, b.constant(F32(7)))
+    flipped = b.reverse(x, [1])
+    as_bits = b.bitcast_convert(x, np.uint32)
+    matmul = b.dot_general(x, x, lhs_contracting=[1], rhs_contracting=[1])
+    widened = b.dot_general(x, x, [0], [0], preferred_element_type=np.float64)
+    kept = b.optimization_barrier(x)
+    program = xffi.Program(b.build(b.tuple([
+        padded, window, updated, clamped, flipped, as_bits, matmul, widened,
+        kept])))
+    got = program(v, np.int32(1))
+    want_pad = np.full((4, 9), -1, F32)
+    want_pad[1:, 0:7:2] = v
+    want_update = v.copy()
+    want_update[0, 1:3] = 9
+    want = [want_pad, v[1:3, 0:3], want_update, np.clip(v, 2, 7), v[:, ::-1],
+            v.view(np.uint32), v @ v.T, v.T.astype(np.float64) @ v, v]
+    for result, expected in zip(got, want):
+        assert result.dtype == expected.dtype
+        np.testing.assert_array_equal(result, expected)
+
+
+def test_builder_batch_norm_matches_numpy():
+    rng = np.random.default_rng(3)
+    v = rng.standard_normal((4, 3, 5)).astype(F32)
+    scale = np.array([1.0, 2.0, 0.5], F32)
+    offset = np.array([0.0, -1.0, 3.0], F32)
+    eps = 1e-3
+    b = xffi.Builder("norms")
+    x = b.parameter(0, f32(4, 3, 5), "x")
+    s = b.parameter(1, f32(3), "scale")
+    o = b.parameter(2, f32(3), "offset")
+    training = b.batch_norm_training(x, s, o, eps, 1)
+    mean = b.get_tuple_element(training, 1)
+    variance = b.get_tuple_element(training, 2)
+    inference = b.batch_norm_inference(x, s, o, mean, variance, eps, 1)
+    grads = b.batch_norm_grad(x, s, mean, variance, b.constant(np.ones_like(v)),
+                              eps, 1)
+    got_norm, got_mean, got_var, got_inf, grad_x, grad_scale, grad_offset = (
+        xffi.Program(b.build(b.tuple([
+            b.get_tuple_element(training, 0), mean, variance, inference,
+            b.get_tuple_element(grads, 0), b.get_tuple_element(grads, 1),
+            b.get_tuple_element(grads, 2)])))(v, scale, offset))
+    want_mean = v.mean(axis=(0, 2))
+    want_var = v.var(axis=(0, 2))
+    shape = (1, 3, 1)
+    normalized = (v - want_mean.reshape(shape)) / np.sqrt(
+        want_var.reshape(shape) + eps)
+    want = normalized * scale.reshape(shape) + offset.reshape(shape)
+    np.testing.assert_allclose(got_mean, want_mean, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got_var, want_var, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got_norm, want, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(got_inf, want, rtol=1e-4, atol=1e-5)
+    # With an all-ones gradient the offset gradient is the count per feature,
+    # the scale gradient the sum of the normalized values (about zero), and
+    # the operand gradient zero (the mean absorbs a constant shift).
+    np.testing.assert_allclose(grad_offset, np.full(3, 20, F32), rtol=1e-6)
+    np.testing.assert_allclose(grad_scale, normalized.sum(axis=(0, 2)),
+                               atol=1e-4)
+    np.testing.assert_allclose(grad_x, np.zeros_like(v), atol=1e-4)
+
+
+def test_builder_convolution_matches_jax():
+    jax = pytest.importorskip("jax")
+    rng = np.random.default_rng(1)
+    image = rng.standard_normal((2, 9, 8, 4)).astype(F32)  # NHWC
+    kernel = rng.standard_normal((3, 3, 2, 6)).astype(F32)  # HWIO, 2 groups
+    numbers = ((0, 3, 1, 2), (3, 2, 0, 1), (0, 3, 1, 2))
+    b = xffi.Builder("conv")
+    lhs = b.parameter(0, f32(2, 9, 8, 4), "image")
+    rhs = b.parameter(1, f32(3, 3, 2, 6), "kernel")
+    out = b.convolution(lhs, rhs, [2, 1], [(1, 1), (0, 2)],
+                        rhs_dilation=[1, 2], dimension_numbers=numbers,
+                        feature_group_count=2)
+    got = xffi.Program(b.build(out))(image, kernel)
+    want = jax.lax.conv_general_dilated(
+        image, kernel, (2, 1), [(1, 1), (0, 2)], rhs_dilation=(1, 2),
+        dimension_numbers=jax.lax.ConvDimensionNumbers(*numbers),
+        feature_group_count=2, precision=jax.lax.Precision.HIGHEST)
+    np.testing.assert_allclose(got, np.asarray(want), rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="convolution: padding has 1"):
+        b.convolution(lhs, rhs, [1, 1], [(0, 0)], dimension_numbers=numbers)
+
+
+def test_builder_pooling_and_its_gradient_match_numpy():
+    v = np.random.default_rng(4).permutation(32).astype(F32).reshape(4, 8)
+    source = np.arange(1, 9, dtype=F32).reshape(2, 4)
+    b = xffi.Builder("pool")
+    x = b.parameter(0, f32(4, 8), "x")
+    s = b.parameter(1, f32(2, 4), "source")
+    maximum = b.create_sub_builder("max")
+    region = maximum.build_subcomputation(maximum.binary(
+        "maximum", maximum.parameter(0, xffi.Shape.scalar_shape(F32)),
+        maximum.parameter(1, xffi.Shape.scalar_shape(F32))))
+    pooled = b.reduce_window([x], [b.constant(F32(-np.inf))], region, [2, 2],
+                             [2, 2])
+    ge = b.create_sub_builder("ge")
+    select = ge.build_subcomputation(ge.compare(
+        ge.parameter(0, xffi.Shape.scalar_shape(F32)),
+        ge.parameter(1, xffi.Shape.scalar_shape(F32)), "GE"))
+    add = b.create_sub_builder("add")
+    scatter = add.build_subcomputation(add.binary(
+        "add", add.parameter(0, xffi.Shape.scalar_shape(F32)),
+        add.parameter(1, xffi.Shape.scalar_shape(F32))))
+    routed = b.select_and_scatter(x, select, [2, 2], [2, 2], None, s,
+                                  b.constant(F32(0)), scatter)
+    got_pooled, got_routed = xffi.Program(b.build(b.tuple([pooled, routed])))(
+        v, source)
+    blocks = v.reshape(2, 2, 4, 2).transpose(0, 2, 1, 3).reshape(2, 4, 4)
+    np.testing.assert_array_equal(got_pooled, blocks.max(axis=2))
+    want = np.zeros_like(v)
+    for i in range(2):
+        for j in range(4):
+            r, c = np.unravel_index(np.argmax(v[2 * i:2 * i + 2,
+                                                2 * j:2 * j + 2]), (2, 2))
+            want[2 * i + r, 2 * j + c] = source[i, j]
+    np.testing.assert_array_equal(got_routed, want)
+
+
+def test_builder_gather_and_scatter_match_numpy():
+    v = np.arange(20, dtype=F32).reshape(5, 4)
+    rows = np.array([3, 0, 3], np.int32)
+    b = xffi.Builder("index")
+    x = b.parameter(0, f32(5, 4), "x")
+    idx = b.parameter(1, xffi.Shape.array_shape(np.int32, (3, 1)), "rows")
+    taken = b.gather(x, idx, offset_dims=[1], collapsed_slice_dims=[0],
+                     start_index_map=[0], index_vector_dim=1,
+                     slice_sizes=[1, 4])
+    add = b.create_sub_builder("add")
+    region = add.build_subcomputation(add.binary(
+        "add", add.parameter(0, xffi.Shape.scalar_shape(F32)),
+        add.parameter(1, xffi.Shape.scalar_shape(F32))))
+    added = b.scatter([x], idx, [b.constant(np.ones((3, 4), F32))], region,
+                      update_window_dims=[1], inserted_window_dims=[0],
+                      scatter_dims_to_operand_dims=[0], index_vector_dim=1)
+    got_taken, got_added = xffi.Program(b.build(b.tuple([taken, added])))(
+        v, rows.reshape(3, 1))
+    np.testing.assert_array_equal(got_taken, v[rows])
+    want = v.copy()
+    np.add.at(want, rows, 1)
+    np.testing.assert_array_equal(got_added, want)
+
+
+def test_builder_device_ids_and_tokens():
+    b = xffi.Builder("ids")
+    token = b.after_all([b.after_all([])])
+    assert token.shape.is_token()
+    for op in (b.partition_id(), b.replica_id()):
+        assert op.shape == xffi.Shape.scalar_shape(np.uint32)
+    # A device id means something only where each device runs its own copy
+    # (a manual computation's body); a plain program says so when compiled.
+    module = b.build(b.tuple([b.partition_id(), b.replica_id()]))
+    with pytest.raises(ValueError, match="manual_computation"):
+        xffi.Program(module)
+
+
+def test_builder_fusion_runs_its_computation():
+    b = xffi.Builder("fused")
+    x = b.parameter(0, f32(6), "x")
+    y = b.parameter(1, f32(6), "y")
+    body = b.create_sub_builder("fused_body")
+    fx = body.parameter(0, f32(6))
+    fy = body.parameter(1, f32(6))
+    region = body.build_subcomputation(
+        body.binary("multiply", body.binary("add", fx, fy), fx))
+    program = xffi.Program(b.build(b.fusion("kLoop", [x, y], region)))
+    vx = np.linspace(-1, 1, 6, dtype=F32)
+    vy = np.arange(6, dtype=F32)
+    np.testing.assert_allclose(program(vx, vy), (vx + vy) * vx, rtol=1e-6)
+    with pytest.raises(ValueError, match="fusion: kind 'kOutput'"):
+        b.fusion("kOutput", [x, y], region)
+
+
+def test_builder_manual_computation_runs_each_collective_per_device():
+    v = np.arange(32, dtype=F32).reshape(8, 4)
+    b = xffi.Builder("sharded")
+    x = b.parameter(0, f32(8, 4), "x")
+    add = b.create_sub_builder("sum")
+    total = add.build_subcomputation(add.binary(
+        "add", add.parameter(0, xffi.Shape.scalar_shape(F32)),
+        add.parameter(1, xffi.Shape.scalar_shape(F32))))
+    body = b.create_sub_builder("body")
+    block = body.parameter(0, f32(2, 4), "block")
+    everyone = dict(replica_groups=[[0, 1, 2, 3]], channel_id=1,
+                    use_global_device_ids=True)
+    reduced = body.all_reduce([block], total, **everyone)
+    gathered = body.all_gather([block], 0, 4, **everyone)
+    moved = body.binary("add", body.collective_permute(
+        block, [(0, 1), (1, 2), (2, 3), (3, 0)], channel_id=2),
+        body.broadcast_in_dim(body.convert(body.partition_id(), F32), [2, 4],
+                              []))
+    scattered = body.reduce_scatter([gathered], total, 1, 4, **everyone)
+    swapped = body.all_to_all([block], 1, 0, 4, **everyone)
+    region = body.build_subcomputation(
+        body.tuple([reduced, gathered, moved, scattered, swapped]))
+    rows, whole = [["x"], []], [[], []]
+    manual = b.manual_computation([x], region, [("x", 4)], [rows],
+                                  [rows, whole, rows, rows, rows])
+    got = xffi.Program(b.build(manual))(v)
+    blocks = v.reshape(4, 2, 4)
+    moved_want = np.concatenate(
+        [blocks[(d - 1) % 4] + d for d in range(4)])
+    # reduce_scatter of the (identical) gathered copies along dimension 1:
+    # device d keeps column d of 4 x the whole array.
+    scattered_want = np.concatenate([4 * v[:, d:d + 1] for d in range(4)])
+    # all_to_all: device d splits its block's 4 columns over the devices
+    # and stacks, in device order, the column d each device sent it.
+    swapped_want = np.concatenate(
+        [np.concatenate([blocks[s][:, d:d + 1] for s in range(4)])
+         for d in range(4)])
+    want = [np.tile(blocks.sum(axis=0), (4, 1)), v, moved_want,
+            scattered_want, swapped_want]
+    assert len(got) == len(want)
+    for result, expected in zip(got, want):
+        np.testing.assert_array_equal(result, expected)
+
+
+def test_builder_compare_takes_hlos_comparison_type():
+    v = np.array([-0.0, 0.0, np.nan, 1.0], F32)
+    w = np.array([0.0, -0.0, 1.0, np.nan], F32)
+    b = xffi.Builder("orders")
+    x = b.parameter(0, f32(4), "x")
+    y = b.parameter(1, f32(4), "y")
+    program = xffi.Program(b.build(b.tuple([
+        b.compare(x, y, "LT"), b.compare(x, y, "LT", "TOTALORDER")])))
+    plain, total = program(v, w)
+    np.testing.assert_array_equal(plain, v < w)
+    # Total order: -0 < +0, and a positive NaN after every number.
+    np.testing.assert_array_equal(total, [True, False, False, True])
+    with pytest.raises(ValueError, match="compare: type 'WEAK'"):
+        b.compare(x, y, "LT", "WEAK")
