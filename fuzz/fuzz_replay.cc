@@ -58,6 +58,7 @@ std::vector<Target> Targets() {
        xffi::fuzz::FuzzNpyReader,
        {{corpus + "/npy_reader", ""}, {source + "/tests/programs", ".npy"}}},
       {"elf_reader", xffi::fuzz::FuzzElfReader, {{XFFI_FUZZ_ELF_SEED, ""}}},
+      {"call_frame", xffi::fuzz::FuzzCallFrame, {{corpus + "/call_frame", ""}}},
   };
 }
 

@@ -20,6 +20,7 @@ int FuzzHloParser(const uint8_t* data, size_t size);
 int FuzzMlirAttributes(const uint8_t* data, size_t size);
 int FuzzNpyReader(const uint8_t* data, size_t size);
 int FuzzElfReader(const uint8_t* data, size_t size);
+int FuzzCallFrame(const uint8_t* data, size_t size);
 
 // Aborts with `what` and the message unless `message` starts with
 // "SOURCE:LINE:COLUMN: " for the given source name.

@@ -22,6 +22,7 @@
 #include "attributes.h"
 #include "bindings.h"
 #include "common.h"
+#include "dlpack.h"
 #include "xffi/runtime/call.h"
 #include "xffi/runtime/call_frame.h"
 #include "xffi/runtime/context.h"
@@ -42,6 +43,7 @@ ExecutionContext& DefaultContext() {
   return *context;
 }
 
+// An argument: a NumPy array, or a token (array null, dtype TOKEN).
 struct ArgView {
   PyArrayObject* array;
   XLA_FFI_DataType dtype;
@@ -87,7 +89,7 @@ class Caller : public VectorcallEntry {
          bool single_result, bool tuple_result, int api_version,
          std::string backend_config, std::vector<std::pair<int, int>> aliases,
          bool donate, nb::object fallback, bool strict, int num_input_layouts,
-         int num_output_layouts)
+         int num_output_layouts, nb::object token_type)
       : target_(std::move(target)),
         platform_(std::move(platform)),
         single_result_(single_result),
@@ -98,7 +100,8 @@ class Caller : public VectorcallEntry {
         strict_(strict),
         num_input_layouts_(num_input_layouts),
         num_output_layouts_(num_output_layouts),
-        fallback_(std::move(fallback)) {
+        fallback_(std::move(fallback)),
+        token_type_(std::move(token_type)) {
     vectorcall = CallerVectorcall;
     for (auto [in, o] : aliases_) {
       if (o < 0) continue;
@@ -129,6 +132,10 @@ class Caller : public VectorcallEntry {
         r.dtype = static_cast<XLA_FFI_DataType>(
             nb::cast<int>(nb::handle(PyTuple_GET_ITEM(spec.ptr(), 1))));
         r.descr = nb::borrow(PyTuple_GET_ITEM(spec.ptr(), 2));
+        if (r.dtype == XLA_FFI_DataType_TOKEN && api_version_ < 4) {
+          ThrowValueError("ffi_call('" + target_ +
+                          "'): a legacy custom call cannot return a token");
+        }
         results_.push_back(std::move(r));
       }
     } else if (record_ == nullptr || record_->signature == nullptr) {
@@ -157,6 +164,16 @@ class Caller : public VectorcallEntry {
     }
     for (size_t i = 0; i < n; ++i) {
       PyObject* a = argv[i];
+      if (reinterpret_cast<PyObject*>(Py_TYPE(a)) == token_type_.ptr()) {
+        if (api_version_ < 4) {
+          ThrowValueError("ffi_call('" + target_ + "'): argument " +
+                          std::to_string(i) +
+                          " is a token, which a legacy custom call cannot "
+                          "take");
+        }
+        view[i] = {nullptr, XLA_FFI_DataType_TOKEN};
+        continue;
+      }
       if (!PyArray_Check(a)) return Fallback(self, argv, n, kwargs);
       auto* array = reinterpret_cast<PyArrayObject*>(a);
       constexpr int kNeed = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED;
@@ -199,6 +216,10 @@ class Caller : public VectorcallEntry {
       // the caller's memory, as XLA does with a donated buffer.
       for (auto [in, o] : aliases_) {
         PyArrayObject* a = view[in].array;
+        if (a == nullptr) {  // a token passes through
+          out[o] = nb::borrow(argv[in]);
+          continue;
+        }
         if (!PyArray_ISWRITEABLE(a)) {
           ThrowValueError("ffi_call('" + target_ + "'): argument " +
                           std::to_string(in) +
@@ -212,6 +233,10 @@ class Caller : public VectorcallEntry {
     for (size_t r = 0; r < num_results; ++r) {
       if (donate_ && r < donated_.size() && donated_[r]) continue;
       const ResultSpec& spec = results_[r];
+      if (spec.dtype == XLA_FFI_DataType_TOKEN) {
+        out[r] = token_type_();
+        continue;
+      }
       // Uninitialised, as numpy.empty (no dtype here holds objects).
       Py_INCREF(spec.descr.ptr());
       PyObject* array = PyArray_NewFromDescr(
@@ -224,6 +249,7 @@ class Caller : public VectorcallEntry {
     }
     for (auto [in, o] : aliases_) {
       if (donate_) break;
+      if (view[in].array == nullptr) continue;  // token to token
       auto* dst = reinterpret_cast<PyArrayObject*>(out[o].ptr());
       std::memcpy(PyArray_DATA(dst), PyArray_DATA(view[in].array),
                   static_cast<size_t>(PyArray_NBYTES(dst)));
@@ -231,9 +257,12 @@ class Caller : public VectorcallEntry {
 
     if (record_ != nullptr) {
       for (size_t i = 0; i < n; ++i) {
-        frame_->SetArgData(i, PyArray_DATA(view[i].array));
+        if (view[i].array != nullptr) {
+          frame_->SetArgData(i, PyArray_DATA(view[i].array));
+        }
       }
       for (size_t r = 0; r < num_results; ++r) {
+        if (results_[r].dtype == XLA_FFI_DataType_TOKEN) continue;
         frame_->SetRetData(
             r, PyArray_DATA(reinterpret_cast<PyArrayObject*>(out[r].ptr())));
       }
@@ -261,7 +290,7 @@ class Caller : public VectorcallEntry {
                                   static_cast<LegacyApiVersion>(api_version_),
                                   *legacy_frame_);
       }
-      ThrowIfError(status);
+      ThrowIfError(InCall(status));
     }
 
     if (single_result_) return std::move(out[0]);
@@ -324,6 +353,10 @@ class Caller : public VectorcallEntry {
     const int64_t* k = key_.data();
     for (size_t i = 0; i < n; ++i) {
       PyArrayObject* a = view[i].array;
+      if (a == nullptr) {  // a token: its dtype and rank 0
+        if (*k++ != view[i].dtype || *k++ != 0) return false;
+        continue;
+      }
       const int nd = PyArray_NDIM(a);
       if (*k++ != view[i].dtype || *k++ != nd) return false;
       const npy_intp* dims = PyArray_DIMS(a);
@@ -397,6 +430,11 @@ class Caller : public VectorcallEntry {
                           "there are no arguments");
         }
         PyArrayObject* a0 = view[0].array;
+        if (a0 == nullptr) {
+          ThrowValueError(why +
+                          "could only be derived from argument 0, which is a "
+                          "token");
+        }
         if ((p.rank >= 0 && p.rank != PyArray_NDIM(a0)) ||
             (p.dtype != XLA_FFI_DataType_INVALID && p.dtype != view[0].dtype)) {
           ThrowValueError(
@@ -424,19 +462,19 @@ class Caller : public VectorcallEntry {
   void CheckLayoutCounts(size_t n) const {
     if (num_input_layouts_ >= 0 &&
         static_cast<size_t>(num_input_layouts_) != n) {
-      ThrowValueError(
-          "ffi_call('" + target_ + "'): input_layouts has " +
-          std::to_string(num_input_layouts_) + " layouts for " +
-          std::to_string(n) + " arguments. The number of input arguments (" +
-          std::to_string(n) + ") must equal the number of input layouts (" +
-          std::to_string(num_input_layouts_) + ").");
+      ThrowValueError("ffi_call('" + target_ + "'): input_layouts has " +
+                      std::to_string(num_input_layouts_) + " layouts for " +
+                      CountOf(n, "argument") +
+                      ". The number of input arguments (" + std::to_string(n) +
+                      ") must equal the number of input layouts (" +
+                      std::to_string(num_input_layouts_) + ").");
     }
     if (num_output_layouts_ >= 0 &&
         static_cast<size_t>(num_output_layouts_) != results_.size()) {
       ThrowValueError("ffi_call('" + target_ + "'): output_layouts has " +
                       std::to_string(num_output_layouts_) + " layouts for " +
-                      std::to_string(results_.size()) +
-                      " results. The number of outputs (" +
+                      CountOf(results_.size(), "result") +
+                      ". The number of outputs (" +
                       std::to_string(results_.size()) +
                       ") must equal the number of output layouts (" +
                       std::to_string(num_output_layouts_) + ").");
@@ -449,6 +487,10 @@ class Caller : public VectorcallEntry {
     for (size_t i = 0; i < n; ++i) {
       PyArrayObject* a = view[i].array;
       key_.push_back(view[i].dtype);
+      if (a == nullptr) {  // a token
+        key_.push_back(0);
+        continue;
+      }
       key_.push_back(PyArray_NDIM(a));
       for (int d = 0; d < PyArray_NDIM(a); ++d) {
         key_.push_back(PyArray_DIMS(a)[d]);
@@ -459,23 +501,25 @@ class Caller : public VectorcallEntry {
     for (auto [in, o] : aliases_) {
       if (in < 0 || static_cast<size_t>(in) >= n || o < 0 ||
           static_cast<size_t>(o) >= results_.size()) {
-        ThrowValueError(
-            "ffi_call('" + target_ + "'): input_output_aliases maps argument " +
-            std::to_string(in) + " to result " + std::to_string(o) +
-            ", but there are " + std::to_string(n) + " arguments and " +
-            std::to_string(results_.size()) + " results");
+        ThrowValueError("ffi_call('" + target_ +
+                        "'): input_output_aliases maps argument " +
+                        std::to_string(in) + " to result " + std::to_string(o) +
+                        ", but there " + (n == 1 ? "is " : "are ") +
+                        CountOf(n, "argument") + " and " +
+                        CountOf(results_.size(), "result"));
       }
       PyArrayObject* a = view[in].array;
       const ResultSpec& spec = results_[o];
-      std::vector<int64_t> dims(PyArray_DIMS(a),
-                                PyArray_DIMS(a) + PyArray_NDIM(a));
+      std::vector<int64_t> dims;
+      if (a != nullptr)
+        dims.assign(PyArray_DIMS(a), PyArray_DIMS(a) + PyArray_NDIM(a));
       if (dims != spec.dims || view[in].dtype != spec.dtype) {
-        ThrowValueError(
-            "ffi_call('" + target_ + "'): argument " + std::to_string(in) +
-            " (" + ArrayText(view[in].dtype, PyArray_NDIM(a), PyArray_DIMS(a)) +
-            ") cannot alias result " + std::to_string(o) + " (" +
-            DtypeName(spec.dtype) + ShapeText(spec.dims) +
-            "): shapes and dtypes must match");
+        ThrowValueError("ffi_call('" + target_ + "'): argument " +
+                        std::to_string(in) + " (" + DtypeName(view[in].dtype) +
+                        ShapeText(dims) + ") cannot alias result " +
+                        std::to_string(o) + " (" + DtypeName(spec.dtype) +
+                        ShapeText(spec.dims) +
+                        "): shapes and dtypes must match");
       }
     }
 
@@ -489,12 +533,20 @@ class Caller : public VectorcallEntry {
       CallFrameBuilder builder;
       for (size_t i = 0; i < n; ++i) {
         PyArrayObject* a = view[i].array;
+        if (a == nullptr) {
+          builder.TokenArg();
+          continue;
+        }
         builder.Arg(PyArray_DATA(a), view[i].dtype,
                     std::vector<int64_t>(PyArray_DIMS(a),
                                          PyArray_DIMS(a) + PyArray_NDIM(a)));
       }
       for (const ResultSpec& spec : results_) {
-        builder.Ret(nullptr, spec.dtype, spec.dims);
+        if (spec.dtype == XLA_FFI_DataType_TOKEN) {
+          builder.TokenRet();
+        } else {
+          builder.Ret(nullptr, spec.dtype, spec.dims);
+        }
       }
       builder.Attrs(attrs);
       frame_.emplace(builder.Build());
@@ -539,8 +591,22 @@ class Caller : public VectorcallEntry {
     options.context = context;
     options.state = state_.get();
     CallResult result = CallHandler(*record_, frame_->get(), options);
-    if (result.future != nullptr) return result.future->Wait();
-    return result.status;
+    Status status =
+        result.future != nullptr ? result.future->Wait() : result.status;
+    return InCall(status, stage);
+  }
+
+  // The handler's error, saying which call it came from (a message from a
+  // decoder names only the parameter: "result 0: expected ...").
+  Status InCall(
+      const Status& status,
+      XLA_FFI_ExecutionStage stage = XLA_FFI_ExecutionStage_EXECUTE) const {
+    if (status.ok()) return status;
+    std::string where = "ffi_call('" + target_ + "')";
+    if (stage != XLA_FFI_ExecutionStage_EXECUTE) {
+      where += " in stage " + ExecutionStageName(stage);
+    }
+    return Status(status.code(), where + ": " + status.message());
   }
 
   Status RunTyped(ExecutionContext* context) {
@@ -574,6 +640,7 @@ class Caller : public VectorcallEntry {
   int num_output_layouts_;     // -1: no output_layouts given
   std::vector<bool> donated_;  // by result: an argument given to it
   nb::object fallback_;
+  nb::object token_type_;  // the class of xffi's token objects
   const HandlerRecord* record_ = nullptr;
   const LegacyTargetRecord* legacy_ = nullptr;
   std::string backend_config_;
@@ -679,14 +746,15 @@ void BindCall(nb::module_& m) {
                          nb::type_slots(caller_slots))
           .def(nb::init<std::string, std::string, nb::object, bool, bool, int,
                         std::string, std::vector<std::pair<int, int>>, bool,
-                        nb::object, bool, int, int>(),
+                        nb::object, bool, int, int, nb::object>(),
                nb::arg("target"), nb::arg("platform"),
                nb::arg("results").none(), nb::arg("single_result"),
                nb::arg("tuple_result"), nb::arg("api_version"),
                nb::arg("backend_config"), nb::arg("aliases"), nb::arg("donate"),
                nb::arg("fallback"), nb::arg("strict") = false,
                nb::arg("num_input_layouts") = -1,
-               nb::arg("num_output_layouts") = -1)
+               nb::arg("num_output_layouts") = -1,
+               nb::arg("token_type").none() = nb::none())
 
           .def("results_for", &Caller::ResultsFor)
           .def_prop_ro("target", &Caller::target)
@@ -698,6 +766,15 @@ void BindCall(nb::module_& m) {
       .def_prop_ro("address", [](FrameOverArrays& f) {
         return reinterpret_cast<uintptr_t>(f.frame->get());
       });
+  m.def(
+      "_array_from_dlpack",
+      [](nb::handle value) -> nb::object {
+        nb::object array = ArrayFromDlpackExtendedDtype(value);
+        return array.is_valid() ? array : nb::none();
+      },
+      nb::arg("value"),
+      "A NumPy array over a CPU DLPack tensor of a dtype numpy.from_dlpack "
+      "refuses (bfloat16), without a copy; None for anything else.");
   m.def(
       "_frame_over_arrays",
       [](nb::list args, nb::list rets) {

@@ -69,6 +69,10 @@ void ThrowValueError(const std::string& message) {
   throw nb::python_error();
 }
 
+std::string CountOf(size_t count, const std::string& noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 void ThrowTypeError(const std::string& message) {
   PyErr_SetString(PyExc_TypeError, message.c_str());
   throw nb::python_error();

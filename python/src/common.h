@@ -33,6 +33,9 @@ namespace nb = nanobind;
 [[noreturn]] void ThrowValueError(const std::string& message);
 [[noreturn]] void ThrowTypeError(const std::string& message);
 
+// "1 argument", "2 arguments": a count with its noun in the right number.
+std::string CountOf(size_t count, const std::string& noun);
+
 inline void ThrowIfError(const Status& status) {
   if (!status.ok()) ThrowStatus(status);
 }

@@ -21,6 +21,7 @@
 #include "attributes.h"
 #include "bindings.h"
 #include "common.h"
+#include "dlpack.h"
 #include "xffi/program/builder.h"
 #include "xffi/program/executable.h"
 #include "xffi/program/text.h"
@@ -159,8 +160,8 @@ class PyExecutable {
   nb::object Call(nb::args args) {
     const std::vector<Shape>& params = executable_->parameter_shapes();
     if (args.size() != params.size()) {
-      ThrowTypeError("the program takes " + std::to_string(params.size()) +
-                     " arguments (" + ParameterList() + "), got " +
+      ThrowTypeError("the program takes " + CountOf(params.size(), "argument") +
+                     " (" + ParameterList() + "), got " +
                      std::to_string(args.size()));
     }
     std::vector<nb::object> keep;  // conversions live until the run ends
@@ -274,7 +275,15 @@ class PyExecutable {
     bool is_array = PyArray_Check(value.ptr());
     if (!is_array && !PyArray_IsScalar(value.ptr(), Generic) &&
         PyObject_HasAttrString(value.ptr(), "__dlpack__")) {
-      keep.push_back(FromDlpack()(value));
+      nb::object imported;
+      try {
+        imported = FromDlpack()(value);
+      } catch (nb::python_error&) {
+        // bfloat16 tensors, say: NumPy's importer has no dtype for them.
+        imported = ArrayFromDlpackExtendedDtype(value);
+        if (!imported.is_valid()) throw;
+      }
+      keep.push_back(std::move(imported));
       array_like = keep.back();
       is_array = true;
     }

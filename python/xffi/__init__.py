@@ -54,8 +54,11 @@ from ._registration import (  # noqa: E402
 )
 from ._library import Library, load_library  # noqa: E402
 from ._call import (  # noqa: E402
+    AbstractToken,
     ExecutionContext,
     ShapeDtypeStruct,
+    Token,
+    abstract_token,
     execution_context,
     ffi_call,
 )
@@ -82,6 +85,7 @@ from ._program import (  # noqa: E402
 __version__ = "0.1.0"
 
 __all__ = [
+    "AbstractToken",
     "Builder",
     "Computation",
     "ComputationBuilder",
@@ -98,6 +102,8 @@ __all__ = [
     "ExecutionContext",
     "Library",
     "ShapeDtypeStruct",
+    "Token",
+    "abstract_token",
     "custom_call_partitioners",
     "custom_call_targets",
     "describe_targets",

@@ -18,6 +18,44 @@ ExecutionContext = _core.ExecutionContext
 # "1": every ffi_call made without strict= takes attributes as JAX does.
 STRICT_ENVIRONMENT_VARIABLE = "XFFI_STRICT_ATTRIBUTES"
 
+_XLA_TOKEN = 17  # XLA_FFI_DataType_TOKEN
+
+
+class AbstractToken:
+    """A token result in result_shape_dtypes (as jax.core.abstract_token,
+    which ffi_call also takes)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "xffi.abstract_token"
+
+
+abstract_token = AbstractToken()
+
+
+class Token:
+    """What an ffi_call returns for a token result, and takes as a token
+    argument (as do JAX's tokens, jax.lax.create_token()). Carries nothing:
+    the handler sees a TOKEN buffer of rank 0 without data."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "xffi.Token()"
+
+
+def _is_abstract_token(obj) -> bool:
+    # JAX's own, without importing JAX.
+    return isinstance(obj, AbstractToken) or \
+        type(obj).__name__ == "AbstractToken"
+
+
+def _is_token(obj) -> bool:
+    return isinstance(obj, Token) or (
+        type(obj).__name__ == "Token" and
+        type(obj).__module__.startswith("jax"))
+
 
 class ShapeDtypeStruct:
     """A result's shape and dtype (any object with .shape and .dtype works,
@@ -43,6 +81,8 @@ class ShapeDtypeStruct:
 def _result_spec(target: str, index: Optional[int], obj: Any):
     where = "result_shape_dtypes" if index is None else \
         f"result_shape_dtypes[{index}]"
+    if _is_abstract_token(obj):
+        return (), _XLA_TOKEN, None
     if not (hasattr(obj, "shape") and hasattr(obj, "dtype")):
         raise TypeError(f"ffi_call('{target}'): {where} must have .shape and "
                         f".dtype (xffi.ShapeDtypeStruct), got "
@@ -73,18 +113,138 @@ def _layout_count(target: str, what: str, layouts) -> int:
                         f", got {type(layouts).__name__}") from None
 
 
-def _check_layouts(target: str, what: str, layouts) -> None:
-    # One layout per operand, each None, a JAX Layout or major-to-minor dims.
-    for i, layout in enumerate(layouts or ()):
-        if layout is None:
-            continue
-        layout = getattr(layout, "major_to_minor", layout)
-        order = [int(d) for d in layout]
-        if order != list(range(len(order))):
-            raise NotImplementedError(
-                f"ffi_call('{target}'): {what}[{i}] = {tuple(order)} is not "
-                "row-major; xffi's eager calls support only row-major "
-                "(major-to-minor 0, 1, ..., n-1) layouts")
+def _layout_order(target: str, what: str, layout):
+    """A layout as JAX takes it (None, a jax Layout, or dimensions in
+    major-to-minor order) as a major-to-minor tuple, or None for the default
+    (row-major) layout."""
+    if layout is None:
+        return None
+    if hasattr(layout, "major_to_minor"):  # jax.experimental.layout.Layout
+        if getattr(layout, "tiling", None) is not None:
+            raise ValueError(f"ffi_call('{target}'): {what}: The FFI does not "
+                             "support layouts with tiling")
+        layout = layout.major_to_minor
+    try:
+        return tuple(int(d) for d in layout)
+    except TypeError:
+        raise TypeError(f"ffi_call('{target}'): {what} must be None, a "
+                        "Layout or a sequence of dimensions (major to "
+                        f"minor), got {type(layout).__name__}") from None
+
+
+def _check_order(target: str, what: str, order, shape) -> Optional[tuple]:
+    """The permutation that lays `shape` out as `order` says, or None when
+    that is row-major. An order that is no permutation of the dimensions is
+    refused here, as XLA refuses it when JAX compiles the call."""
+    if order is None or _is_abstract_token(shape):
+        return None
+    rank = len(shape)
+    if sorted(order) != list(range(rank)):
+        raise ValueError(f"ffi_call('{target}'): {what} = {order} is not a "
+                         f"layout of a rank-{rank} array (a permutation of "
+                         f"0..{rank - 1}, major to minor)")
+    return None if order == tuple(range(rank)) else order
+
+
+def _minor_to_major(order, rank: int) -> tuple:
+    # How JAX prints a layout in its messages.
+    return tuple(reversed(order if order is not None else range(rank)))
+
+
+class _LayoutCall:
+    """An ffi_call with non-row-major input or output layouts, as XLA runs
+    one: the handler sees each buffer with its logical dimensions and its
+    bytes in the requested order (an operand is transposed before the call,
+    a result after it), so it behaves as the same call under JAX."""
+
+    def __init__(self, inner, input_orders, output_orders, several_results):
+        self._inner = inner
+        self._input_orders = input_orders    # None: no input_layouts
+        self._output_orders = output_orders  # per result, None: default
+        self._several = several_results
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def __call__(self, *args, **kwargs):
+        call = self._inner
+        target = call.target
+        args = list(args)
+        inputs = [None] * len(args)
+        if self._input_orders is not None and \
+                len(self._input_orders) == len(args):
+            for i, order in enumerate(self._input_orders):
+                if order is None or _is_token(args[i]):
+                    continue
+                array = _as_array(args[i])
+                perm = _check_order(target, f"input_layouts[{i}]", order,
+                                    array.shape)
+                if perm is None:
+                    continue
+                inputs[i] = perm
+                # Logical dimensions over bytes in the layout's order.
+                args[i] = np.ascontiguousarray(
+                    np.transpose(array, perm)).reshape(array.shape)
+        for i, o in sorted(call.input_output_aliases.items()):
+            if i < len(args) and o < len(self._output_orders) and \
+                    inputs[i] != self._output_orders[o]:
+                rank = np.ndim(args[i])
+                raise ValueError(
+                    f"ffi_call('{target}'): input_output_aliases contains "
+                    f"the mapping '{i}:{o}' referring to an input with "
+                    f"layout {_minor_to_major(inputs[i], rank)} and an "
+                    "output with a different layout "
+                    f"{_minor_to_major(self._output_orders[o], rank)}.")
+            if call.donate_aliased_inputs and inputs[i] is not None:
+                raise ValueError(
+                    f"ffi_call('{target}'): argument {i} cannot be donated: "
+                    "its input layout is not row-major, so the handler "
+                    "sees a transposed copy")
+        results = call(*args, **kwargs)
+        outputs = [results] if not self._several else list(results)
+        for r, perm in enumerate(self._output_orders):
+            if perm is None:
+                continue
+            logical = outputs[r].shape
+            physical = tuple(logical[d] for d in perm)
+            outputs[r] = np.ascontiguousarray(np.transpose(
+                outputs[r].reshape(physical), np.argsort(perm)))
+        if not self._several:
+            return outputs[0]
+        return tuple(outputs) if isinstance(results, tuple) else outputs
+
+
+def _wrap_layouts(call, target, input_layouts, output_layouts, results,
+                  several_results):
+    """`call` itself when every layout is row-major, else a _LayoutCall."""
+    input_orders = None
+    if input_layouts is not None:
+        input_orders = [_layout_order(target, f"input_layouts[{i}]", layout)
+                        for i, layout in enumerate(input_layouts)]
+    layouts = (output_layouts if several_results else [output_layouts])
+    output_orders = []
+    if results is not None and layouts is not None and \
+            len(layouts) == len(results):
+        for r, (layout, (shape, code, _)) in enumerate(zip(layouts, results)):
+            what = f"output_layouts[{r}]" if several_results \
+                else "output_layouts"
+            order = _layout_order(target, what, layout)
+            output_orders.append(None if code == _XLA_TOKEN else
+                                 _check_order(target, what, order, shape))
+    elif results is None:
+        # Results derived at the call: only their default layout is known
+        # to fit them here.
+        for layout in layouts or ():
+            order = _layout_order(target, "output_layouts", layout)
+            if order is not None and order != tuple(range(len(order))):
+                raise ValueError(
+                    f"ffi_call('{target}'): output_layouts {order} needs "
+                    "result_shape_dtypes (derived results are row-major)")
+    if all(o is None for o in output_orders) and (
+            input_orders is None or all(o is None for o in input_orders)):
+        return call
+    output_orders += [None] * (len(results or ()) - len(output_orders))
+    return _LayoutCall(call, input_orders, output_orders, several_results)
 
 
 def ffi_call(target_name: str,
@@ -113,6 +273,18 @@ def ffi_call(target_name: str,
     argument 0's is shaped like argument 0. The handler's signature cannot say
     more (XFFI_Signature carries dtypes and ranks, not shapes), so anything
     else needs explicit results.
+
+    Tokens, as in JAX: `xffi.abstract_token` (or jax's) in
+    `result_shape_dtypes` gives a token result, returned as an `xffi.Token`;
+    a token argument (`xffi.Token()` or a JAX token) reaches the handler as a
+    TOKEN buffer of rank 0 without data.
+
+    `input_layouts` / `output_layouts` (one per operand: None, a JAX Layout,
+    or the dimensions in major-to-minor order) as XLA applies them: the
+    handler sees each buffer with its logical dimensions and its bytes in
+    the requested order; operands are transposed before the call and
+    results back after it (copies, so a donated argument must be
+    row-major).
 
     custom_call_api_version 1 to 3 calls a legacy target with
     `legacy_backend_config` as its opaque bytes; 4 (the default) a typed FFI
@@ -160,9 +332,6 @@ def ffi_call(target_name: str,
     num_output_layouts = (_layout_count(target, "output_layouts",
                                         output_layouts)
                           if several_results else -1)
-    _check_layouts(target, "input_layouts", input_layouts)
-    _check_layouts(target, "output_layouts",
-                   output_layouts if several_results else [output_layouts])
 
     if result_shape_dtypes is None:
         results, single, as_tuple = None, True, False
@@ -187,7 +356,7 @@ def ffi_call(target_name: str,
     call = _core._Caller(target, "cpu", results, single, as_tuple,
                          custom_call_api_version, config, aliases,
                          bool(donate_aliased_inputs), _fallback, bool(strict),
-                         num_input_layouts, num_output_layouts)
+                         num_input_layouts, num_output_layouts, Token)
     if custom_call_api_version < 4:
         call._legacy_options = {
             "custom_call_api_version": custom_call_api_version,
@@ -199,14 +368,23 @@ def ffi_call(target_name: str,
     call.input_output_aliases = dict(input_output_aliases or {})
     call.donate_aliased_inputs = bool(donate_aliased_inputs)
     call.strict = bool(strict)
-    return call
+    return _wrap_layouts(call, target, input_layouts, output_layouts,
+                         results, several_results)
 
 
 def _as_array(value: Any, call=None, index: int = -1) -> np.ndarray:
+    if _is_token(value):
+        return Token()  # JAX's token, as xffi's: the call takes either
     if isinstance(value, np.ndarray):
         array = value
     elif hasattr(value, "__dlpack__") and not isinstance(value, np.generic):
-        array = np.from_dlpack(value)  # zero-copy from a CPU producer
+        try:
+            array = np.from_dlpack(value)  # zero-copy from a CPU producer
+        except (RuntimeError, BufferError, TypeError):
+            # bfloat16: NumPy's importer has no dtype for it, xffi's has.
+            array = _core._array_from_dlpack(value)
+            if array is None:
+                raise
     else:
         array = np.asarray(value)
     if not (array.flags.c_contiguous and array.flags.aligned):

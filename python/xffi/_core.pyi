@@ -80,7 +80,7 @@ class _Caller:
     def __call__(self, /, *args, **kwargs):
         """Call self as a function."""
 
-    def __init__(self, target: str, platform: str, results: object | None, single_result: bool, tuple_result: bool, api_version: int, backend_config: str, aliases: Sequence[tuple[int, int]], donate: bool, fallback: object, strict: bool = False, num_input_layouts: int = -1, num_output_layouts: int = -1) -> None: ...
+    def __init__(self, target: str, platform: str, results: object | None, single_result: bool, tuple_result: bool, api_version: int, backend_config: str, aliases: Sequence[tuple[int, int]], donate: bool, fallback: object, strict: bool = False, num_input_layouts: int = -1, num_output_layouts: int = -1, token_type: object | None = None) -> None: ...
 
     def results_for(self, *args) -> list: ...
 
@@ -96,6 +96,11 @@ class _Caller:
 class _FrameOverArrays:
     @property
     def address(self) -> int: ...
+
+def _array_from_dlpack(value: object) -> object:
+    """
+    A NumPy array over a CPU DLPack tensor of a dtype numpy.from_dlpack refuses (bfloat16), without a copy; None for anything else.
+    """
 
 def _frame_over_arrays(args: list, rets: list) -> _FrameOverArrays: ...
 

@@ -16,6 +16,15 @@ inline constexpr int kExitUsage = 2;    // bad command line
 extern const char kRunHelp[];
 extern const char kInspectHelp[];
 
+// A library named on the command line, as the user means it: a name
+// without '/' is a file in the current directory ("./NAME"), not a name
+// for the dynamic loader's search path, which would find a different file
+// (or none) depending on LD_LIBRARY_PATH.
+inline std::string CommandLinePluginPath(const std::string& path) {
+  if (path.empty() || path.find('/') != std::string::npos) return path;
+  return "./" + path;
+}
+
 int RunCommand(const std::vector<std::string>& args);
 int InspectCommand(const std::vector<std::string>& args);
 

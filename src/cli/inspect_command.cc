@@ -18,7 +18,8 @@ const char kInspectHelp[] =
     "usage: xffi inspect LIB...\n"
     "\n"
     "Loads each shared library LIB as a plugin (running its static\n"
-    "registrations) and lists:\n"
+    "registrations; a name without '/' is a file in the current directory)\n"
+    "and lists:\n"
     "  registered   the typed FFI handlers and legacy custom-call targets\n"
     "               it registered, per platform\n"
     "  exported     the handler symbols it marks for export (usable by\n"
@@ -68,7 +69,8 @@ std::vector<std::string> OtherStageSignatures(const HandlerRecord& record) {
 }
 
 int Inspect(const std::string& path) {
-  StatusOr<std::shared_ptr<const Plugin>> loaded = Plugin::Load(path);
+  StatusOr<std::shared_ptr<const Plugin>> loaded =
+      Plugin::Load(CommandLinePluginPath(path));
   if (!loaded.ok()) {
     std::fflush(stdout);
     std::fprintf(stderr, "xffi inspect: error: cannot load %s: %s\n",

@@ -357,6 +357,16 @@ StatusOr<Literal> DecodeNpy(std::string_view bytes, std::string_view source,
                            ShapeTuple(header->shape) + " of '" + header->descr +
                            "' needs " + std::to_string(need));
   }
+  // NumPy writes nothing after the data: more bytes mean a file that was
+  // damaged or is not what its header says.
+  if (data.size() > need) {
+    return InvalidArgument(name + ": " + std::to_string(data.size() - need) +
+                           " bytes after the data (shape " +
+                           ShapeTuple(header->shape) + " of '" + header->descr +
+                           "' needs " + std::to_string(need) +
+                           ", the file holds " + std::to_string(data.size()) +
+                           " after its header)");
+  }
   std::vector<unsigned char> values(data.begin(), data.begin() + need);
   if (info->big_endian) {
     SwapBytes(values.data(), static_cast<size_t>(shape.num_elements()),

@@ -43,7 +43,9 @@ const char kRunHelp[] =
     "                      otherwise StableHLO (as .as_text() prints)\n"
     "  --plugin LIB        load the handler library LIB (a .so) before\n"
     "                      compiling, so the custom-call targets it registers\n"
-    "                      resolve; repeat for several libraries\n"
+    "                      resolve; repeat for several libraries. A name\n"
+    "                      without '/' is a file in the current directory\n"
+    "                      (not looked up on the loader's search path)\n"
     "  --input FILE.npy    the next entry parameter, in order: one --input "
     "per\n"
     "                      parameter; its shape and dtype must match the\n"
@@ -474,7 +476,8 @@ int RunCommand(const std::vector<std::string>& args) {
 
   std::vector<std::shared_ptr<const Plugin>> plugins;
   for (const std::string& path : options.plugins) {
-    StatusOr<std::shared_ptr<const Plugin>> plugin = Plugin::Load(path);
+    StatusOr<std::shared_ptr<const Plugin>> plugin =
+        Plugin::Load(CommandLinePluginPath(path));
     if (!plugin.ok()) {
       return Fail("--plugin " + path +
                   ": cannot load the library: " + plugin.status().message());

@@ -461,7 +461,8 @@ class CpuExecutable : public Executable {
     if (arguments.size() != parameter_shapes_.size()) {
       return InvalidArgument(
           "the program takes " + std::to_string(parameter_shapes_.size()) +
-          " arguments, got " + std::to_string(arguments.size()));
+          (parameter_shapes_.size() == 1 ? " argument" : " arguments") +
+          ", got " + std::to_string(arguments.size()));
     }
     for (size_t i = 0; i < arguments.size(); ++i) {
       const Shape& expected = parameter_shapes_[i];

@@ -23,6 +23,7 @@ def write_npy_cases(directory):
         "bad_magic": npy_bytes(GOOD_HEADER, bytes(8), magic=b"\x93NUMPX"),
         "empty": b"",
         "truncated": npy_bytes(GOOD_HEADER, bytes(5)),
+        "trailing_bytes": npy_bytes(GOOD_HEADER, bytes(12)),
         "complex256": npy_bytes(
             "{'descr': '<c32', 'fortran_order': False, 'shape': (2,), }",
             bytes(64)),

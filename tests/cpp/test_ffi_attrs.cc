@@ -5,6 +5,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -89,6 +90,35 @@ TEST(FfiAttrs, ScalarTypeMismatchNamesBothTypes) {
             "attribute 'x': expected bool (PRED scalar), got string");
   EXPECT_EQ(DecodeOne<double>(std::vector<double>{1.0}, 0.0),
             "attribute 'x': expected double (F64 scalar), got array of F64");
+}
+
+// A kind or dtype outside the C enums' ranges (a newer runtime's, or a
+// broken one's) is refused by name, never loaded as the enum: that would be
+// undefined behaviour, which fuzz_call_frame found under UBSan.
+TEST(FfiAttrs, KindsAndDtypesOutsideTheEnumsAreRefusedByName) {
+  auto handler = ffi::Ffi::Bind().Attr<float>("x").To(
+      [](float) { return ffi::Error::Success(); });
+  auto frame = CallFrameBuilder().Attr("x", 1.0f).Build();
+  XLA_FFI_Attrs& attrs = frame.get()->attrs;
+  const int32_t far_dtype = 5000;
+  std::memcpy(&static_cast<XLA_FFI_Scalar*>(attrs.attrs[0])->dtype, &far_dtype,
+              sizeof(far_dtype));
+  EXPECT_EQ(Invoke(*handler, frame).message(),
+            "attribute 'x': expected float (F32 scalar), got "
+            "UNKNOWN_DTYPE(5000) scalar");
+  const int32_t far_kind = 1000;
+  std::memcpy(&attrs.types[0], &far_kind, sizeof(far_kind));
+  EXPECT_EQ(Invoke(*handler, frame).message(),
+            "attribute 'x': expected float (F32 scalar), got attribute of an "
+            "unknown kind");
+  // Through a Dictionary too.
+  auto walk = ffi::Ffi::Bind().Attrs().To([](ffi::Dictionary d) {
+    EXPECT_FALSE(d.isa<float>("x"));
+    ffi::ErrorOr<float> x = d.get<float>("x");
+    EXPECT_FALSE(x.has_value());
+    return ffi::Error::Success();
+  });
+  EXPECT_TRUE(Invoke(*walk, frame).ok());
 }
 
 TEST(FfiAttrs, Strings) {

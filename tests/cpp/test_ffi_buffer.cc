@@ -5,9 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "xffi/ffi.h"
+#include "xffi/runtime/api.h"
 #include "xffi/testing.h"
 
 namespace ffi = xffi::ffi;
@@ -339,6 +341,42 @@ TEST(FfiBuffer, AliasesAndTypeHelpers) {
   // The enum carries xla::PrimitiveType numbers.
   EXPECT_EQ(static_cast<int>(ffi::F8E8M0FNU), XLA_FFI_DataType_F8E8M0FNU);
   EXPECT_EQ(static_cast<int>(ffi::S1), 30);
+}
+
+TEST(FfiBuffer, DtypesOutsideTheEnumAreRefusedByName) {
+  float x[1] = {};
+  auto handler = ffi::Ffi::Bind().Arg<ffi::Buffer<ffi::F32, 1>>().To(
+      [](ffi::Buffer<ffi::F32, 1>) { return ffi::Error::Success(); });
+  auto frame = CallFrameBuilder().Arg(x, {1}).Build();
+  auto* buffer = static_cast<XLA_FFI_Buffer*>(frame.get()->args.args[0]);
+  // Read as the integer it is (loading it as the C enum would be undefined
+  // behaviour: fuzz_call_frame found that under UBSan).
+  const int32_t far = 1000;
+  std::memcpy(&buffer->dtype, &far, sizeof(far));
+  EXPECT_EQ(Invoke(*handler, frame).message(),
+            "argument 0: expected buffer of F32 rank 1, got "
+            "UNKNOWN_DTYPE(1000) rank 1");
+  auto any = ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().To([](ffi::AnyBuffer b) {
+    EXPECT_EQ(static_cast<int>(b.element_type()), 1000 % 256);
+    return ffi::Error::Success();
+  });
+  EXPECT_TRUE(Invoke(*any, frame).ok());
+}
+
+TEST(FfiBuffer, AStageOutsideTheEnumIsRefusedByName) {
+  auto handler = ffi::Ffi::Bind().To([] { return ffi::Error::Success(); });
+  auto frame = CallFrameBuilder().Build();
+  XLA_FFI_CallFrame call = *frame.get();
+  call.api = xffi::GetApi();
+  call.ctx = nullptr;
+  const int32_t far = 77;
+  std::memcpy(&call.stage, &far, sizeof(far));
+  XLA_FFI_Error* error = handler->Call(&call);
+  ASSERT_NE(error, nullptr);
+  ffi::Error taken = ffi::internal::TakeError(call.api, error);
+  EXPECT_EQ(taken.message(),
+            "wrong execution stage: the handler is bound to EXECUTE, called "
+            "in UNKNOWN_STAGE(77)");
 }
 
 TEST(FfiBuffer, NonBufferArgumentKindsAreRefused) {

@@ -249,6 +249,11 @@ TEST(NpyTest, ErrorsNameTheFileAndTheProblem) {
                       "'shape': (4,), }",
                       std::string(8, '\0')),
               "the data holds 8 bytes, but shape (4,) of '<f4' needs 16");
+  ExpectError(MakeNpy("{'descr': '<f4', 'fortran_order': False, "
+                      "'shape': (2,), }",
+                      std::string(11, '\0')),
+              "3 bytes after the data (shape (2,) of '<f4' needs 8, the file "
+              "holds 11 after its header)");
   ExpectError(MakeNpy("{'descr': '<U5', 'fortran_order': False, "
                       "'shape': (1,), }",
                       std::string(20, '\0')),

@@ -120,7 +120,7 @@ CASES = [
      ValueError, ["no @main function"]),
     # Calls of a compiled program.
     ("call_argument_count", call(NEGATE), TypeError,
-     ["takes 1 arguments (f32[2]), got 0"]),
+     ["takes 1 argument (f32[2]), got 0"]),
     ("call_argument_shape", call(NEGATE, np.zeros(3, np.float32)),
      ValueError, ["argument 0 has shape f32[3]", "parameter is f32[2]"]),
     ("call_argument_dtype", call(NEGATE, np.zeros(2, np.int32)), TypeError,
@@ -161,7 +161,8 @@ CASES = [
      TypeError, ["missing attribute 'offset'"]),
     ("ffi_call_argument_count",
      ffi("rms_norm", S((2,), np.float32), F2, F2, eps=1e-5), ValueError,
-     ["wrong number of arguments: expected 1, got 2"]),
+     ["ffi_call('rms_norm'): [EXECUTE] wrong number of arguments: "
+      "expected 1, got 2"]),
     ("ffi_call_unsupported_dtype",
      ffi("rms_norm", S((2,), np.float32), np.zeros(2, np.complex256),
          eps=1e-5),
@@ -169,17 +170,17 @@ CASES = [
     ("ffi_call_alias_out_of_range",
      ffi("rms_norm", S((2,), np.float32), F2, eps=1e-5,
          options={"input_output_aliases": {3: 0}}),
-     ValueError, ["maps argument 3 to result 0", "1 arguments"]),
+     ValueError, ["maps argument 3 to result 0", "there is 1 argument and 1 result"]),
     ("ffi_call_legacy_version_of_typed_target",
      ffi("rms_norm", S((2,), np.float32), F2, eps=1e-5,
          options={"custom_call_api_version": 2}),
      LookupError, ["no legacy custom-call target 'rms_norm'"]),
     ("ffi_call_handler_error",
      ffi("rms_norm", S((), np.float32), np.zeros((), np.float32), eps=1e-5),
-     ValueError, ["rms_norm: x must have rank >= 1"]),
+     ValueError, ["ffi_call('rms_norm'): rms_norm: x must have rank >= 1"]),
     ("ffi_call_result_dtype",
      ffi("rms_norm", S((2,), np.float64), F2, eps=1e-5), ValueError,
-     ["result 0: expected buffer of F32, got F64"]),
+     ["ffi_call('rms_norm'): result 0: expected buffer of F32, got F64"]),
     # Plugins.
     ("plugin_missing", lambda: xffi.load_library("/nonexistent/lib.so"),
      LookupError, ["'/nonexistent/lib.so' does not exist"]),
@@ -198,6 +199,8 @@ NPY_CASES = [
     ("empty", ["input 0: empty.npy", "not a .npy file"]),
     ("truncated", ["truncated.npy", "the data holds 5 bytes",
                    "(2,) of '<f4' needs 8"]),
+    ("trailing_bytes", ["trailing_bytes.npy", "4 bytes after the data",
+                        "(2,) of '<f4' needs 8, the file holds 12"]),
     ("complex256", ["complex256.npy", "dtype '<c32' is not supported"]),
     ("wrong_shape", ["input 0 (wrong_shape.npy)", "parameter 0 is f32[2]",
                      "the file holds f32[3]"]),
@@ -243,3 +246,30 @@ def test_bad_npy_input_fails_xffi_run(tmp_path, name, words):
 
 def test_the_catalogue_has_at_least_40_cases():
     assert len(CASES) + len(NPY_CASES) >= 40
+
+
+def test_a_plugin_named_without_a_slash_is_a_file_in_the_cwd(tmp_path,
+                                                            test_plugin_path):
+    # As a user expects of a file argument: `--plugin garbage.so` means
+    # ./garbage.so, not a lookup on the dynamic loader's search path.
+    (tmp_path / "negate.hlo").write_text(NEGATE)
+    (tmp_path / "garbage.so").write_text("not a library")
+    cli = BUILD / "src" / "xffi"
+
+    def run(*args):
+        return subprocess.run([str(cli), *args], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+
+    garbage = run("run", "negate.hlo", "--plugin", "garbage.so")
+    assert garbage.returncode == 1
+    assert "cannot load plugin './garbage.so'" in garbage.stderr, \
+        garbage.stderr
+    assert "not a valid ELF64 file" in garbage.stderr, garbage.stderr
+    # libc.so.6 is on every search path, but not in this directory.
+    missing = run("inspect", "libc.so.6")
+    assert missing.returncode == 1
+    assert "'./libc.so.6' does not exist" in missing.stderr, missing.stderr
+    (tmp_path / "handlers.so").write_bytes(test_plugin_path.read_bytes())
+    found = run("inspect", "handlers.so")
+    assert found.returncode == 0, found.stderr
+    assert "Stall" in found.stdout

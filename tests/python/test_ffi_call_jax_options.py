@@ -42,7 +42,7 @@ def test_input_layouts_must_count_the_arguments(targets):
         make(xffi)(X, factor=np.float32(1), offset=np.int32(0))
     message = str(error.value)
     assert message.startswith("ffi_call('options.scale'): input_layouts has 2 "
-                              "layouts for 1 arguments"), message
+                              "layouts for 1 argument."), message
     assert reason in message, (reason, message)
 
 

@@ -8,9 +8,9 @@ xffi = pytest.importorskip("xffi")
 
 def test_attributes_are_the_exported_handlers(test_plugin):
     assert sorted(test_plugin.handlers) == [
-        "AddUserOffset", "Address", "AttrSummary", "BatchAdd", "CounterExecute",
-        "CounterInstantiate", "Noop", "Rendezvous", "RmsNormBwd", "RmsNormFwd",
-        "Scale"]
+        "AddUserOffset", "Address", "AttrSummary", "BatchAdd", "CopyBytes",
+        "CounterExecute", "CounterInstantiate", "Noop", "Rendezvous",
+        "RmsNormBwd", "RmsNormFwd", "Scale", "Stall", "TokenCopy"]
     assert type(test_plugin.Scale).__name__ == "PyCapsule"
     assert "Scale" in dir(test_plugin)
 

@@ -168,7 +168,7 @@ def test_program_errors_name_the_parameter_and_position(test_plugin):
     with pytest.raises(ValueError, match=r"argument 0 has shape f32\[2\], "
                                          r"the parameter is f32\[3\]"):
         program(np.ones(2, F32))
-    with pytest.raises(TypeError, match=r"the program takes 1 arguments "
+    with pytest.raises(TypeError, match=r"the program takes 1 argument "
                                         r"\(f32\[3\]\), got 2"):
         program(np.ones(3, F32), np.ones(3, F32))
     tupled = xffi.Program.from_text(STABLEHLO)

@@ -299,7 +299,7 @@ XFFI_ALWAYS_INLINE std::optional<DecodedAttr<T>> DecodeAttrAt(
     }
     return std::nullopt;
   }
-  return DecodeAttr<T>(f->attrs.types[i], f->attrs.attrs[i], diag);
+  return DecodeAttr<T>(AttrTypeAt(&f->attrs, i), f->attrs.attrs[i], diag);
 }
 
 template <typename T>
@@ -323,7 +323,8 @@ struct Param<AttrTag<T>> {
   XFFI_ALWAYS_INLINE static Type Get(const XLA_FFI_CallFrame* f, size_t slot,
                                      const DecodeState& s) {
     int64_t i = s.attr_index[slot];
-    return AttrDecoding<T>::Get(f->attrs.types[i], f->attrs.attrs[i]);
+    return AttrDecoding<T>::Get(internal::AttrTypeAt(&f->attrs, i),
+                                f->attrs.attrs[i]);
   }
   static void Describe(XFFI_Param& p, std::string& type_name) {
     DescribeAttr<T>(p, type_name);
@@ -737,7 +738,9 @@ class Handler final : public Ffi {
                           XLA_FFI_Extension_Metadata)) {
       return PopulateMetadata(f);
     }
-    if (XFFI_UNLIKELY(f->stage != kStage)) return WrongStage(f);
+    if (XFFI_UNLIKELY(internal::RawEnum(&f->stage) != kStage)) {
+      return WrongStage(f);
+    }
 
     if constexpr (L::kRemainingArgs) {
       if (XFFI_UNLIKELY(f->args.size < static_cast<int64_t>(L::kNumArgs))) {
@@ -919,11 +922,19 @@ class Handler final : public Ffi {
                             " (the caller and handler disagree on the ABI)"));
   }
 
+  static std::string StageNameOf(int64_t raw) {
+    if (raw >= XLA_FFI_ExecutionStage_INSTANTIATE &&
+        raw <= XLA_FFI_ExecutionStage_RECORD) {
+      return ExecutionStageName(static_cast<XLA_FFI_ExecutionStage>(raw));
+    }
+    return internal::StrCat("UNKNOWN_STAGE(", raw, ")");
+  }
+
   XFFI_COLD XLA_FFI_Error* WrongStage(XLA_FFI_CallFrame* f) const {
     return internal::InvalidArgument(
         f, internal::StrCat("wrong execution stage: the handler is bound to ",
                             ExecutionStageName(kStage), ", called in ",
-                            ExecutionStageName(f->stage)));
+                            StageNameOf(internal::RawEnum(&f->stage))));
   }
 
   XFFI_COLD XLA_FFI_Error* WrongAttrCount(XLA_FFI_CallFrame* f) const {

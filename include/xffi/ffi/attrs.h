@@ -155,22 +155,33 @@ struct AttrDescribe<T, std::void_t<decltype(AttrDecoding<T>::Describe())>> {
   static std::string Get() { return AttrDecoding<T>::Describe(); }
 };
 
+// An attribute kind as stored, with anything but the four kinds as 0 (no
+// kind): decoders (XLA's signatures) take the kind by value, and an unknown
+// value must not be loaded as the enum (see RawEnum).
+XFFI_ALWAYS_INLINE XLA_FFI_AttrType AttrTypeAt(const XLA_FFI_Attrs* attrs,
+                                               size_t i) {
+  int64_t raw = RawEnum(&attrs->types[i]);
+  return static_cast<XLA_FFI_AttrType>(
+      raw >= XLA_FFI_AttrType_ARRAY && raw <= XLA_FFI_AttrType_STRING ? raw
+                                                                      : 0);
+}
+
 inline std::string DescribeAttr(XLA_FFI_AttrType type, const void* attr) {
   switch (type) {
     case XLA_FFI_AttrType_SCALAR:
       return StrCat(
-          DataTypeName(static_cast<const XLA_FFI_Scalar*>(attr)->dtype),
+          RawDataTypeName(&static_cast<const XLA_FFI_Scalar*>(attr)->dtype),
           " scalar");
     case XLA_FFI_AttrType_ARRAY:
       return StrCat(
           "array of ",
-          DataTypeName(static_cast<const XLA_FFI_Array*>(attr)->dtype));
+          RawDataTypeName(&static_cast<const XLA_FFI_Array*>(attr)->dtype));
     case XLA_FFI_AttrType_STRING:
       return "string";
     case XLA_FFI_AttrType_DICTIONARY:
       return "dictionary";
   }
-  return StrCat("attribute of unknown type ", static_cast<int>(type));
+  return "attribute of an unknown kind";
 }
 
 template <typename Decoding, typename D>
@@ -222,7 +233,7 @@ struct ScalarAttrDecoding {
   }
   XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_AttrType type, void* attr) {
     return type == XLA_FFI_AttrType_SCALAR &&
-           static_cast<const XLA_FFI_Scalar*>(attr)->dtype == kDType;
+           RawEnum(&static_cast<const XLA_FFI_Scalar*>(attr)->dtype) == kDType;
   }
   // The check is spelled out rather than calling Isa: the same test, but
   // GCC schedules this form better on the hot path.
@@ -231,7 +242,7 @@ struct ScalarAttrDecoding {
                                                     void* attr, D& diag) {
     auto* scalar = static_cast<const XLA_FFI_Scalar*>(attr);
     if (XFFI_UNLIKELY(type != XLA_FFI_AttrType_SCALAR ||
-                      scalar->dtype != kDType)) {
+                      RawEnum(&scalar->dtype) != kDType)) {
       FailAttr<ScalarAttrDecoding>(diag, type, attr);
       return std::nullopt;
     }
@@ -312,14 +323,14 @@ struct ArrayAttrDecoding {
   }
   XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_AttrType type, void* attr) {
     return type == XLA_FFI_AttrType_ARRAY &&
-           static_cast<const XLA_FFI_Array*>(attr)->dtype == kDType;
+           RawEnum(&static_cast<const XLA_FFI_Array*>(attr)->dtype) == kDType;
   }
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<Span<const T>> Decode(
       XLA_FFI_AttrType type, void* attr, D& diag) {
     auto* array = static_cast<const XLA_FFI_Array*>(attr);
     if (XFFI_UNLIKELY(type != XLA_FFI_AttrType_ARRAY ||
-                      array->dtype != kDType)) {
+                      RawEnum(&array->dtype) != kDType)) {
       FailAttr<ArrayAttrDecoding>(diag, type, attr);
       return std::nullopt;
     }
@@ -366,14 +377,15 @@ struct AttrDecoding<Pointer<T>> {
   }
   XFFI_ALWAYS_INLINE static bool Isa(XLA_FFI_AttrType type, void* attr) {
     return type == XLA_FFI_AttrType_SCALAR &&
-           static_cast<const XLA_FFI_Scalar*>(attr)->dtype == kDType;
+           internal::RawEnum(
+               &static_cast<const XLA_FFI_Scalar*>(attr)->dtype) == kDType;
   }
   template <typename D>
   XFFI_ALWAYS_INLINE static std::optional<T*> Decode(XLA_FFI_AttrType type,
                                                      void* attr, D& diag) {
     auto* scalar = static_cast<const XLA_FFI_Scalar*>(attr);
     if (XFFI_UNLIKELY(type != XLA_FFI_AttrType_SCALAR ||
-                      scalar->dtype != kDType)) {
+                      internal::RawEnum(&scalar->dtype) != kDType)) {
       internal::FailAttr<AttrDecoding>(diag, type, attr);
       return std::nullopt;
     }
@@ -450,12 +462,14 @@ class Dictionary {
   bool isa(std::string_view name) const {
     int64_t i = internal::FindAttr(attrs_, name);
     if (i < 0) return false;
-    return internal::IsaAttr<T>(attrs_->types[i], attrs_->attrs[i]);
+    return internal::IsaAttr<T>(internal::AttrTypeAt(attrs_, i),
+                                attrs_->attrs[i]);
   }
 
   template <typename T>
   bool isa(const Iterator& it) const {
-    return internal::IsaAttr<T>(attrs_->types[it.idx_], attrs_->attrs[it.idx_]);
+    return internal::IsaAttr<T>(internal::AttrTypeAt(attrs_, it.idx_),
+                                attrs_->attrs[it.idx_]);
   }
 
   template <typename T>
@@ -483,11 +497,12 @@ class Dictionary {
   template <typename T>
   ErrorOr<internal::DecodedAttr<T>> GetAt(size_t i) const {
     internal::NoDiagnostic quiet;
-    std::optional<internal::DecodedAttr<T>> value =
-        internal::DecodeAttr<T>(attrs_->types[i], attrs_->attrs[i], quiet);
+    std::optional<internal::DecodedAttr<T>> value = internal::DecodeAttr<T>(
+        internal::AttrTypeAt(attrs_, i), attrs_->attrs[i], quiet);
     if (XFFI_LIKELY(value.has_value())) return std::move(*value);
     internal::Diagnostic diag;
-    internal::DecodeAttr<T>(attrs_->types[i], attrs_->attrs[i], diag);
+    internal::DecodeAttr<T>(internal::AttrTypeAt(attrs_, i), attrs_->attrs[i],
+                            diag);
     return Error::Internal(
         internal::StrCat("attribute '", name(i), "': ", diag.message));
   }
@@ -624,11 +639,13 @@ XFFI_ALWAYS_INLINE std::optional<DecodedAttr<typename M::Type>> DecodeMember(
   if constexpr (D::kExplain) {
     Diagnostic reason;
     std::optional<DecodedAttr<typename M::Type>> value =
-        DecodeAttr<typename M::Type>(dict->types[i], dict->attrs[i], reason);
+        DecodeAttr<typename M::Type>(AttrTypeAt(dict, i), dict->attrs[i],
+                                     reason);
     if (!value.has_value()) diag.Fail("member '", name, "': ", reason.message);
     return value;
   } else {
-    return DecodeAttr<typename M::Type>(dict->types[i], dict->attrs[i], diag);
+    return DecodeAttr<typename M::Type>(AttrTypeAt(dict, i), dict->attrs[i],
+                                        diag);
   }
 }
 

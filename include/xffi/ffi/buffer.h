@@ -27,7 +27,11 @@ class AnyBuffer {
     assert(buf != nullptr && "XLA_FFI_Buffer must not be null");
   }
 
-  DataType element_type() const { return static_cast<DataType>(buf_->dtype); }
+  // A dtype outside DataType's range reads as some unknown DataType.
+  DataType element_type() const {
+    return static_cast<DataType>(
+        static_cast<uint8_t>(internal::RawEnum(&buf_->dtype)));
+  }
   Dimensions dimensions() const {
     return Dimensions(buf_->dims, static_cast<size_t>(buf_->rank));
   }
@@ -197,7 +201,8 @@ struct BufferDecoding<Buffer<dtype, rank>> {
   }
 
   XFFI_ALWAYS_INLINE static bool Isa(const XLA_FFI_Buffer* buf) {
-    return buf->dtype == kDType && (rank == kDynamicRank || buf->rank == kRank);
+    return internal::RawEnum(&buf->dtype) == kDType &&
+           (rank == kDynamicRank || buf->rank == kRank);
   }
 
   template <typename D>
@@ -207,10 +212,12 @@ struct BufferDecoding<Buffer<dtype, rank>> {
       if constexpr (D::kExplain) {
         if (rank == kDynamicRank) {
           diag.Fail("expected buffer of ", dtype, ", got ",
-                    DataTypeName(buf->dtype), " rank ", buf->rank);
+                    internal::RawDataTypeName(&buf->dtype), " rank ",
+                    buf->rank);
         } else {
           diag.Fail("expected buffer of ", dtype, " rank ", kRank, ", got ",
-                    DataTypeName(buf->dtype), " rank ", buf->rank);
+                    internal::RawDataTypeName(&buf->dtype), " rank ",
+                    buf->rank);
         }
       }
       return std::nullopt;
@@ -243,9 +250,15 @@ struct IsResult<Result<T>> : std::true_type {
 // through the enum type is undefined behaviour in C++.
 template <typename Enum>
 XFFI_ALWAYS_INLINE int64_t RawKind(const Enum* slot) {
-  std::underlying_type_t<Enum> raw;
-  std::memcpy(&raw, slot, sizeof(raw));
-  return static_cast<int64_t>(raw);
+  return RawEnum(slot);
+}
+
+// A kind for a decoder written for XLA, which takes it by value: anything
+// but BUFFER passes as 0, which no kind is, so it cannot be loaded as an
+// out-of-range enum value.
+template <typename Enum>
+XFFI_ALWAYS_INLINE Enum KnownKind(const Enum* slot) {
+  return static_cast<Enum>(RawEnum(slot) == 1 ? 1 : 0);
 }
 
 template <typename D>
@@ -373,7 +386,8 @@ XFFI_ALWAYS_INLINE std::optional<T> DecodeArg(const XLA_FFI_Args* args,
     return BufferDecoding<T>::Decode(
         static_cast<const XLA_FFI_Buffer*>(args->args[i]), diag);
   } else {
-    return CallDecode<ArgDecoding<T>>(diag, args->types[i], args->args[i]);
+    return CallDecode<ArgDecoding<T>>(diag, KnownKind(&args->types[i]),
+                                      args->args[i]);
   }
 }
 
@@ -389,7 +403,8 @@ XFFI_ALWAYS_INLINE std::optional<Result<T>> DecodeRet(const XLA_FFI_Rets* rets,
     if (XFFI_UNLIKELY(!value.has_value())) return std::nullopt;
     return Result<T>(std::move(*value));
   } else {
-    return CallDecode<RetDecoding<T>>(diag, rets->types[i], rets->rets[i]);
+    return CallDecode<RetDecoding<T>>(diag, KnownKind(&rets->types[i]),
+                                      rets->rets[i]);
   }
 }
 

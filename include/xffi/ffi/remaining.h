@@ -31,7 +31,8 @@ class RemainingArgs {
       internal::NoDiagnostic quiet;
       return internal::DecodeArg<T>(args_, i, quiet).has_value();
     } else {
-      return internal::CallIsa<ArgDecoding<T>>(args_->types[i], args_->args[i]);
+      return internal::CallIsa<ArgDecoding<T>>(
+          internal::KnownKind(&args_->types[i]), args_->args[i]);
     }
   }
 
@@ -73,7 +74,8 @@ class RemainingRets {
       internal::NoDiagnostic quiet;
       return internal::DecodeRet<T>(rets_, i, quiet).has_value();
     } else {
-      return internal::CallIsa<RetDecoding<T>>(rets_->types[i], rets_->rets[i]);
+      return internal::CallIsa<RetDecoding<T>>(
+          internal::KnownKind(&rets_->types[i]), rets_->rets[i]);
     }
   }
 

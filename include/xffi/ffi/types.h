@@ -6,6 +6,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <ostream>
 #include <string>
@@ -208,6 +209,33 @@ inline std::string DataTypeName(XLA_FFI_DataType dtype) {
   if (name == "UNKNOWN_DTYPE") name += "(" + std::to_string(dtype) + ")";
   return name;
 }
+
+namespace internal {
+
+// A C enum field of a call frame, read as the integer it holds. A caller (a
+// newer runtime, or a broken one) may store any value there, and loading a
+// value outside a C enum's range through the enum type is undefined
+// behaviour in C++ (fuzz_call_frame found dtypes and attribute kinds loaded
+// so), so decoders compare the integers.
+template <typename Enum>
+XFFI_ALWAYS_INLINE int64_t RawEnum(const Enum* slot) {
+  std::underlying_type_t<Enum> raw;
+  static_assert(sizeof(raw) == sizeof(Enum), "enum storage");
+  std::memcpy(&raw, slot, sizeof(raw));
+  return static_cast<int64_t>(raw);
+}
+
+// The name of a dtype field's value, whatever it holds.
+inline std::string RawDataTypeName(const XLA_FFI_DataType* slot) {
+  int64_t raw = RawEnum(slot);
+  std::string name = raw >= 0 && raw <= 255
+                         ? DataTypeName(static_cast<DataType>(raw))
+                         : "UNKNOWN_DTYPE";
+  if (name == "UNKNOWN_DTYPE") name += "(" + std::to_string(raw) + ")";
+  return name;
+}
+
+}  // namespace internal
 
 // Prints the enum name ("F32"), as XLA's header does.
 inline std::ostream& operator<<(std::ostream& os, DataType dtype) {

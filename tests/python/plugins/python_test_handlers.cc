@@ -1,16 +1,21 @@
 // Handlers the Python tests and bench/python_dispatch.py call through xffi's
 // eager runtime and through JAX: a no-op, attribute decoding, a forward and
 // backward pair for custom_vjp, a batch-aware add for every vmap_method, a
-// stateful counter (instantiate + execute), a user-data reader and a
-// rendezvous of two concurrent calls.
+// stateful counter (instantiate + execute), a user-data reader, a
+// rendezvous of two concurrent calls and an asynchronous call that never
+// completes until the test releases it.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "xffi/ffi.h"
 
@@ -205,7 +210,50 @@ ffi::Error RendezvousImpl(int64_t timeout_ms,
   return ffi::Error::Success();
 }
 
+// The argument's bytes, in the order the handler sees them, into the result
+// (as many as both hold): what input_layouts/output_layouts change.
+ffi::Error CopyBytesImpl(ffi::AnyBuffer x, ffi::Result<ffi::AnyBuffer> y) {
+  std::memcpy(y->untyped_data(), x.untyped_data(),
+              std::min(x.size_bytes(), y->size_bytes()));
+  return ffi::Error::Success();
+}
+
+// A token in, a token out, and the array between them copied: tokens are
+// buffers of dtype TOKEN and rank 0, which the bindings check.
+ffi::Error TokenCopyImpl(ffi::Token, ffi::AnyBuffer x, ffi::Result<ffi::Token>,
+                         ffi::Result<ffi::AnyBuffer> y) {
+  return CopyBytesImpl(x, y);
+}
+
+// An asynchronous call whose future completes only when the test calls
+// python_test_release_stalled(): what a handler waiting on a peer that never
+// answers looks like to the runtime.
+std::mutex stalled_mutex;
+std::vector<ffi::Promise> stalled;
+
+ffi::Future StallImpl(ffi::Result<ffi::BufferR0<ffi::S64>>) {
+  ffi::Promise promise;
+  ffi::Future future(promise);
+  std::lock_guard<std::mutex> lock(stalled_mutex);
+  stalled.push_back(std::move(promise));
+  return future;
+}
+
 }  // namespace
+
+XFFI_DEFINE_HANDLER_SYMBOL(
+    CopyBytes, CopyBytesImpl,
+    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::AnyBuffer>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(TokenCopy, TokenCopyImpl,
+                           ffi::Ffi::Bind()
+                               .Arg<ffi::Token>()
+                               .Arg<ffi::AnyBuffer>()
+                               .Ret<ffi::Token>()
+                               .Ret<ffi::AnyBuffer>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(Stall, StallImpl,
+                           ffi::Ffi::Bind().Ret<ffi::BufferR0<ffi::S64>>());
 
 XFFI_DEFINE_HANDLER_SYMBOL(Rendezvous, RendezvousImpl,
                            ffi::Ffi::Bind()
@@ -295,6 +343,20 @@ XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.counter", "Host",
 // How many times Scale and BatchAdd executed, so tests can tell one batched
 // call from a loop of calls.
 TEST_EXPORT int64_t python_test_execute_calls() { return execute_calls.load(); }
+
+// Completes (with an error, the caller having given up) every call of
+// python_test.stall still pending; returns how many there were.
+TEST_EXPORT int64_t python_test_release_stalled() {
+  std::vector<ffi::Promise> pending;
+  {
+    std::lock_guard<std::mutex> lock(stalled_mutex);
+    pending.swap(stalled);
+  }
+  for (ffi::Promise& promise : pending) {
+    promise.SetError(ffi::Error::Cancelled("released by the test"));
+  }
+  return static_cast<int64_t>(pending.size());
+}
 
 // User data for AddUserOffset, owned by whoever inserts it (deleted with
 // the type's registered deleter when an execution context adopts it).
