@@ -74,21 +74,30 @@ uint8_t XlaByteFloatSpecials(const ByteFloatFormat& to, uint8_t bits, X x) {
   return bits;
 }
 
+// What a conversion to a real type starts from: the value, or a complex
+// value's real part.
+template <typename From>
+auto RealPart(typename From::Value v) {
+  if constexpr (From::kIsComplex)
+    return v.real();
+  else
+    return v;
+}
+
+// Whether a value of From (its real part of type X) narrows to a float
+// type from double: through float it would round twice.
+template <typename From, typename X>
+inline constexpr bool kNarrowsFromDouble = std::is_same_v<X, double> ||
+                                           (From::kIsInteger &&
+                                            From::kBits > 24);
+
 // A value of From converted to the byte-float format `to` (the format at
 // run time: the template kernels share one loop for all nine).
 template <typename From>
 uint8_t ConvertToByteFloat(typename From::Value v, const ByteFloatFormat& to) {
-  auto x = [&] {
-    if constexpr (From::kIsComplex)
-      return v.real();
-    else
-      return v;
-  }();
-  using X = decltype(x);
+  auto x = RealPart<From>(v);
   uint8_t bits;
-  if constexpr (std::is_same_v<X, double> ||
-                (From::kIsInteger && From::kBits > 24)) {
-    // Through float would round twice.
+  if constexpr (kNarrowsFromDouble<From, decltype(x)>) {
     bits = to.StoreDouble(static_cast<double>(x));
   } else {
     bits = to.Store(static_cast<float>(x));
@@ -111,12 +120,7 @@ typename To::Storage ConvertElement(typename From::Value v) {
     else
       return TV(static_cast<C>(v), C{0});
   } else {
-    auto x = [&] {
-      if constexpr (From::kIsComplex)
-        return v.real();
-      else
-        return v;
-    }();
+    auto x = RealPart<From>(v);
     using X = decltype(x);
     if constexpr (To::kIsFloat) {
       if constexpr (To::kNative) {
@@ -127,9 +131,7 @@ typename To::Storage ConvertElement(typename From::Value v) {
         return To::Store(static_cast<float>(x));
       } else if constexpr (kIsByteFloat<To>) {
         return ConvertToByteFloat<From>(v, ByteFloatFormat::Of<To>());
-      } else if constexpr (std::is_same_v<X, double> ||
-                           (From::kIsInteger && From::kBits > 24)) {
-        // Through float would round twice.
+      } else if constexpr (kNarrowsFromDouble<From, X>) {
         return To::StoreDouble(static_cast<double>(x));
       } else {
         return To::Store(static_cast<float>(x));
