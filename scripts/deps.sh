@@ -11,6 +11,7 @@
 #                          OpenBLAS's implementation, from Debian (when root)
 #   llvm-16-dev            LLVM 16, the CPU backend's code generator
 #                          (src/cpu/codegen), from Debian (when root)
+#   ccache                 shares objects between the test stages (when root)
 #   IREE (pip), only with XFFI_BENCH_DEPS=1: bench/workloads/deps.sh
 # Prints nothing on success except pip's own errors; fails with a message
 # naming what is missing. Idempotent.
@@ -51,6 +52,16 @@ lib_dir=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 # LLVM 16 for the CPU backend's code generator: its CMake package and the
 # shared libLLVM-16.so (Apache-2.0 WITH LLVM-exception).
 [ -f /usr/lib/llvm-16/lib/cmake/llvm/LLVMConfig.cmake ] || apt_install llvm-16-dev
+
+# ccache, when we may install it: the stages of scripts/test.sh share
+# objects through it (the TSan build's uninstrumented kernels and the pip
+# wheel's libraries are the release build's, compiled the same way), so a
+# clean machine compiles them once rather than three times. Optional: CMake
+# uses it only when found.
+if ! command -v ccache >/dev/null && command -v apt-get >/dev/null &&
+  [ "$(id -u)" = 0 ]; then
+  apt_install ccache
+fi
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv || fail "cannot create .venv (is python3-venv installed?)"

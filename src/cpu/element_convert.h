@@ -19,6 +19,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "cpu/byte_float_format.h"
 #include "cpu/element_traits.h"
 
 namespace xffi::cpu {
@@ -54,24 +55,54 @@ typename To::Value SaturatingCast(F x) {
 // one, keep their sign where the format has a signed NaN (f8e4m3fn's -NaN
 // is 0xff); f4e2m1fn has no NaN and takes NaN to -0; f8e8m0fnu has no sign
 // and takes every negative value, -0 included, to its NaN.
-template <typename To, typename X>
-uint8_t XlaByteFloatSpecials(uint8_t bits, X x) {
-  constexpr ElementType kType = To::kType;
-  if constexpr (kType == ElementType::kF4E2M1FN) {
+template <typename X>
+uint8_t XlaByteFloatSpecials(const ByteFloatFormat& to, uint8_t bits, X x) {
+  if (to.type == ElementType::kF4E2M1FN) {
     if (x != x) return 0x8;
   } else if constexpr (std::is_floating_point_v<X> || std::is_signed_v<X>) {
     const bool negative = std::signbit(x);
-    if constexpr (kType == ElementType::kF8E8M0FNU) {
+    if (to.type == ElementType::kF8E8M0FNU) {
       if (negative) return 0xff;
-    } else if constexpr (kType == ElementType::kF8E5M2 ||
-                         kType == ElementType::kF8E4M3FN ||
-                         kType == ElementType::kF8E4M3 ||
-                         kType == ElementType::kF8E3M4) {
-      const float decoded = To::Load(bits);
+    } else if (to.type == ElementType::kF8E5M2 ||
+               to.type == ElementType::kF8E4M3FN ||
+               to.type == ElementType::kF8E4M3 ||
+               to.type == ElementType::kF8E3M4) {
+      const float decoded = to.Load(bits);
       if (negative && decoded != decoded) return bits | 0x80;
     }
   }
   return bits;
+}
+
+// What a conversion to a real type starts from: the value, or a complex
+// value's real part.
+template <typename From>
+auto RealPart(typename From::Value v) {
+  if constexpr (From::kIsComplex)
+    return v.real();
+  else
+    return v;
+}
+
+// Whether a value of From (its real part of type X) narrows to a float
+// type from double: through float it would round twice.
+template <typename From, typename X>
+inline constexpr bool kNarrowsFromDouble = std::is_same_v<X, double> ||
+                                           (From::kIsInteger &&
+                                            From::kBits > 24);
+
+// A value of From converted to the byte-float format `to` (the format at
+// run time: the template kernels share one loop for all nine).
+template <typename From>
+uint8_t ConvertToByteFloat(typename From::Value v, const ByteFloatFormat& to) {
+  auto x = RealPart<From>(v);
+  uint8_t bits;
+  if constexpr (kNarrowsFromDouble<From, decltype(x)>) {
+    bits = to.StoreDouble(static_cast<double>(x));
+  } else {
+    bits = to.Store(static_cast<float>(x));
+  }
+  return XlaByteFloatSpecials(to, bits, x);
 }
 
 template <typename From, typename To>
@@ -89,12 +120,7 @@ typename To::Storage ConvertElement(typename From::Value v) {
     else
       return TV(static_cast<C>(v), C{0});
   } else {
-    auto x = [&] {
-      if constexpr (From::kIsComplex)
-        return v.real();
-      else
-        return v;
-    }();
+    auto x = RealPart<From>(v);
     using X = decltype(x);
     if constexpr (To::kIsFloat) {
       if constexpr (To::kNative) {
@@ -103,18 +129,12 @@ typename To::Storage ConvertElement(typename From::Value v) {
         // XLA:CPU narrows to f32 first, so f64 and wide integers round
         // twice on their way to bf16 (1 + 2^-8 + 2^-40 gives 1.0).
         return To::Store(static_cast<float>(x));
+      } else if constexpr (kIsByteFloat<To>) {
+        return ConvertToByteFloat<From>(v, ByteFloatFormat::Of<To>());
+      } else if constexpr (kNarrowsFromDouble<From, X>) {
+        return To::StoreDouble(static_cast<double>(x));
       } else {
-        typename To::Storage bits;
-        if constexpr (std::is_same_v<X, double> ||
-                      (From::kIsInteger && From::kBits > 24)) {
-          // Through float would round twice.
-          bits = To::StoreDouble(static_cast<double>(x));
-        } else {
-          bits = To::Store(static_cast<float>(x));
-        }
-        if constexpr (sizeof(typename To::Storage) == 1)
-          bits = XlaByteFloatSpecials<To>(bits, x);
-        return bits;
+        return To::Store(static_cast<float>(x));
       }
     } else if constexpr (std::is_floating_point_v<X>) {
       return To::Store(SaturatingCast<To>(x));

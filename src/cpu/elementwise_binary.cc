@@ -1,7 +1,10 @@
 // Binary elementwise kernels: arithmetic, bitwise, shifts, atan2, complex
-// and compare; one instantiation per (op, element type).
+// and compare; one instantiation per (op, element type), the byte floats
+// sharing one (byte_float_format.h).
 #include <bit>
+#include <type_traits>
 
+#include "cpu/byte_float_format.h"
 #include "cpu/element_traits.h"
 #include "cpu/elementwise_internal.h"
 #include "cpu/elementwise_loops.h"
@@ -50,6 +53,20 @@ Kernel BinaryLoopKernel(int64_t n, Opcode opcode, Fn fn) {
   };
 }
 
+using ByteTraits = ElementTraits<ElementType::kU8>;
+
+// Op on a byte-float format (byte_float_format.h): computed as on f32,
+// encoded in the operands' format.
+template <template <typename> class Op>
+Kernel ByteFloatBinaryKernel(int64_t n, Opcode opcode, ByteFloatFormat format) {
+  using Fn = Op<ByteFloatComputeTraits>;
+  static_assert(std::is_same_v<typename Fn::Out, ByteFloatComputeTraits>);
+  return BinaryLoopKernel<ByteTraits, ByteTraits>(
+      n, opcode, [format](uint8_t a, uint8_t b) {
+        return format.Store(Fn{}(format.Load(a), format.Load(b)));
+      });
+}
+
 template <template <typename> class Op>
 StatusOr<Kernel> MakeBinary(const Instruction& inst, ElementType type) {
   return VisitElementType(type, [&](auto traits) -> StatusOr<Kernel> {
@@ -61,8 +78,15 @@ StatusOr<Kernel> MakeBinary(const Instruction& inst, ElementType type) {
       using Out = typename Fn::Out;
       if (inst.shape().element_type() != Out::kType)
         return WrongResultType(inst, Out::kType);
-      return BinaryLoopKernel<In, Out>(inst.shape().num_elements(),
-                                       inst.opcode(), Fn{});
+      if constexpr (kIsByteFloat<In>) {
+        static_assert(std::is_same_v<Out, In>);
+        return ByteFloatBinaryKernel<Op>(inst.shape().num_elements(),
+                                         inst.opcode(),
+                                         ByteFloatFormat::Of<In>());
+      } else {
+        return BinaryLoopKernel<In, Out>(inst.shape().num_elements(),
+                                         inst.opcode(), Fn{});
+      }
     }
   });
 }
@@ -122,6 +146,18 @@ Kernel CompareKernel(int64_t n, ComparisonDirection direction, Key key) {
     return BinaryLoopKernel<In, PredTraits>(
         n, kOp, [key](V a, V b) { return key(a) < key(b); });
   }
+}
+
+// Compares of a byte-float format: its values are floats, compared (or
+// keyed for the total order) as f32's are.
+Kernel ByteFloatCompareKernel(int64_t n, ComparisonDirection direction,
+                              bool total_order, ByteFloatFormat format) {
+  if (total_order)
+    return CompareKernel<ByteTraits>(n, direction, [format](uint8_t s) {
+      return TotalOrderKey(format.Load(s));
+    });
+  return CompareKernel<ByteTraits>(
+      n, direction, [format](uint8_t s) { return format.Load(s); });
 }
 
 std::string_view ComparisonTypeLabel(ComparisonType type) {
@@ -197,7 +233,14 @@ StatusOr<Kernel> MakeCompareKernel(const Instruction& inst) {
                              std::string(ElementTypeName(In::kType)));
     };
     auto identity = [](V v) { return v; };
-    if constexpr (In::kIsFloat) {
+    if constexpr (kIsByteFloat<In>) {
+      const bool total_order = requested == ComparisonType::kTotalOrder;
+      if (!total_order && requested != ComparisonType::kDefault &&
+          requested != ComparisonType::kFloat)
+        return mismatch();
+      return ByteFloatCompareKernel(n, direction, total_order,
+                                    ByteFloatFormat::Of<In>());
+    } else if constexpr (In::kIsFloat) {
       if (requested == ComparisonType::kTotalOrder)
         return CompareKernel<In>(n, direction,
                                  [](V v) { return TotalOrderKey(v); });

@@ -1,6 +1,8 @@
 // convert (between every pair of element types) and bitcast-convert.
 #include <cstring>
+#include <type_traits>
 
+#include "cpu/byte_float_format.h"
 #include "cpu/element_convert.h"
 #include "cpu/element_traits.h"
 #include "cpu/elementwise_internal.h"
@@ -9,9 +11,21 @@
 namespace xffi::cpu::internal {
 namespace {
 
+// One element of From's storage converted to To's (each an element's
+// traits, or a byte-float format chosen at run time).
 template <typename From, typename To>
-Kernel ConvertKernel(int64_t n) {
-  return [n](const KernelArgs& args) -> Status {
+typename To::Storage ConvertStored(const From& from, const To& to,
+                                   typename From::Storage s) {
+  using FromTraits = ComputeTraits<From>;
+  if constexpr (std::is_same_v<To, ByteFloatFormat>)
+    return ConvertToByteFloat<FromTraits>(from.Load(s), to);
+  else
+    return ConvertElement<FromTraits, To>(from.Load(s));
+}
+
+template <typename From, typename To>
+Kernel ConvertKernel(int64_t n, From from, To to) {
+  return [n, from, to](const KernelArgs& args) -> Status {
     if (Status s = CheckArity(args, 1, Opcode::kConvert); !s.ok()) return s;
     const auto* in =
         static_cast<const typename From::Storage*>(args.operands[0].data);
@@ -21,10 +35,10 @@ Kernel ConvertKernel(int64_t n) {
       for (; i + kBlock <= end; i += kBlock) {
         typename To::Storage block[kBlock];
         for (int j = 0; j < kBlock; ++j)
-          block[j] = ConvertElement<From, To>(From::Load(in[i + j]));
+          block[j] = ConvertStored(from, to, in[i + j]);
         for (int j = 0; j < kBlock; ++j) out[i + j] = block[j];
       }
-      for (; i < end; ++i) out[i] = ConvertElement<From, To>(From::Load(in[i]));
+      for (; i < end; ++i) out[i] = ConvertStored(from, to, in[i]);
     });
     return Status();
   };
@@ -72,9 +86,10 @@ StatusOr<Kernel> MakeConvertKernel(const Instruction& inst) {
   const ElementType to = inst.shape().element_type();
   const int64_t n = inst.shape().num_elements();
   if (from == to) return CopyKernel(inst.shape().byte_size(), inst.opcode());
-  return VisitElementType(from, [&](auto from_traits) -> StatusOr<Kernel> {
-    return VisitElementType(to, [&](auto to_traits) -> StatusOr<Kernel> {
-      return ConvertKernel<decltype(from_traits), decltype(to_traits)>(n);
+  // The byte floats fold into one instantiation on either side.
+  return VisitFoldingByteFloats(from, [&](auto from_codec) -> StatusOr<Kernel> {
+    return VisitFoldingByteFloats(to, [&](auto to_codec) -> StatusOr<Kernel> {
+      return ConvertKernel(n, from_codec, to_codec);
     });
   });
 }

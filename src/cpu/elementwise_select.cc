@@ -2,6 +2,7 @@
 // broadcast across the result (select's predicate, clamp's bounds).
 #include <cstring>
 
+#include "cpu/byte_float_format.h"
 #include "cpu/element_traits.h"
 #include "cpu/elementwise_internal.h"
 #include "cpu/elementwise_loops.h"
@@ -50,11 +51,13 @@ Kernel SelectByPredScalar(size_t bytes) {
   };
 }
 
-template <typename Tr, bool kScalarMin, bool kScalarMax>
-Kernel ClampKernel(int64_t n) {
-  return [n](const KernelArgs& args) -> Status {
+// Codec: Tr itself, or the byte-float format (byte_float_format.h) whose
+// values Tr (f32) computes with.
+template <typename Tr, bool kScalarMin, bool kScalarMax, typename Codec>
+Kernel ClampKernel(int64_t n, Codec codec) {
+  return [n, codec](const KernelArgs& args) -> Status {
     if (Status s = CheckArity(args, 3, Opcode::kClamp); !s.ok()) return s;
-    using S = typename Tr::Storage;
+    using S = typename Codec::Storage;
     const auto* low = static_cast<const S*>(args.operands[0].data);
     const auto* x = static_cast<const S*>(args.operands[1].data);
     const auto* high = static_cast<const S*>(args.operands[2].data);
@@ -62,9 +65,9 @@ Kernel ClampKernel(int64_t n) {
     const ops::Maximum<Tr> max;
     const ops::Minimum<Tr> min;
     auto clamp = [&](int64_t i) {
-      return Tr::Store(
-          min(max(Tr::Load(x[i]), Tr::Load(At<kScalarMin>(low, i))),
-              Tr::Load(At<kScalarMax>(high, i))));
+      return codec.Store(
+          min(max(codec.Load(x[i]), codec.Load(At<kScalarMin>(low, i))),
+              codec.Load(At<kScalarMax>(high, i))));
     };
     ParallelFor(args.pool, n, [&](int64_t begin, int64_t end) {
       int64_t i = begin;
@@ -141,15 +144,17 @@ StatusOr<Kernel> MakeClampKernel(const Instruction& inst) {
   // A rank-0 result has only scalars: the array loop reads index 0 too.
   const bool scalar_min = (*shapes)[0]->rank() == 0;
   const bool scalar_max = (*shapes)[2]->rank() == 0;
-  return VisitElementType(type, [&](auto traits) -> StatusOr<Kernel> {
-    using Tr = decltype(traits);
+  return VisitFoldingByteFloats(type, [&](auto codec) -> StatusOr<Kernel> {
+    using Codec = decltype(codec);
+    using Tr = ComputeTraits<Codec>;
     if constexpr (Tr::kIsComplex) {
       return UnsupportedType(inst, Tr::kType);
     } else {
-      if (scalar_min && scalar_max) return ClampKernel<Tr, true, true>(n);
-      if (scalar_min) return ClampKernel<Tr, true, false>(n);
-      if (scalar_max) return ClampKernel<Tr, false, true>(n);
-      return ClampKernel<Tr, false, false>(n);
+      if (scalar_min && scalar_max)
+        return ClampKernel<Tr, true, true>(n, codec);
+      if (scalar_min) return ClampKernel<Tr, true, false>(n, codec);
+      if (scalar_max) return ClampKernel<Tr, false, true>(n, codec);
+      return ClampKernel<Tr, false, false>(n, codec);
     }
   });
 }

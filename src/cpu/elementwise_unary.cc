@@ -1,5 +1,9 @@
-// Unary elementwise kernels: one instantiation per (op, element type), chosen
-// when the program compiles.
+// Unary elementwise kernels: one instantiation per (op, element type), the
+// byte floats sharing one (byte_float_format.h), chosen when the program
+// compiles.
+#include <type_traits>
+
+#include "cpu/byte_float_format.h"
 #include "cpu/element_traits.h"
 #include "cpu/elementwise_internal.h"
 #include "cpu/elementwise_loops.h"
@@ -8,6 +12,30 @@
 
 namespace xffi::cpu::internal {
 namespace {
+
+// Op on a byte-float format (byte_float_format.h): computed as on f32,
+// encoded in the operand's format (or as pred, for the predicates).
+template <template <typename> class Op>
+Kernel ByteFloatUnaryKernel(int64_t n, Opcode opcode, ByteFloatFormat format) {
+  using Fn = Op<ByteFloatComputeTraits>;
+  using Out = typename Fn::Out;
+  static_assert(Out::kIsPred || std::is_same_v<Out, ByteFloatComputeTraits>);
+  using Bytes = ElementTraits<ElementType::kU8>;
+  return [n, opcode, format](const KernelArgs& args) -> Status {
+    if (Status s = CheckArity(args, 1, opcode); !s.ok()) return s;
+    const auto* in = static_cast<const uint8_t*>(args.operands[0].data);
+    auto* out = static_cast<uint8_t*>(args.results[0].data);
+    ParallelFor(args.pool, n, [&](int64_t begin, int64_t end) {
+      MapUnary<Bytes, Bytes>(in, out, begin, end, [&](uint8_t x) -> uint8_t {
+        if constexpr (Out::kIsPred)
+          return Out::Store(Fn{}(format.Load(x)));
+        else
+          return format.Store(Fn{}(format.Load(x)));
+      });
+    });
+    return Status();
+  };
+}
 
 template <template <typename> class Op>
 StatusOr<Kernel> MakeUnary(const Instruction& inst, ElementType in_type) {
@@ -25,16 +53,23 @@ StatusOr<Kernel> MakeUnary(const Instruction& inst, ElementType in_type) {
             std::string(ElementTypeName(inst.shape().element_type())));
       const int64_t n = inst.shape().num_elements();
       const Opcode opcode = inst.opcode();
-      return Kernel([n, opcode](const KernelArgs& args) -> Status {
-        if (Status s = CheckArity(args, 1, opcode); !s.ok()) return s;
-        const auto* in =
-            static_cast<const typename In::Storage*>(args.operands[0].data);
-        auto* out = static_cast<typename Out::Storage*>(args.results[0].data);
-        ParallelFor(args.pool, n, [&](int64_t begin, int64_t end) {
-          MapUnary<In, Out>(in, out, begin, end, Fn{});
+      if constexpr (kIsByteFloat<In>) {
+        using ComputeOut = typename Op<ByteFloatComputeTraits>::Out;
+        static_assert(std::is_same_v<Out, In> ==
+                      std::is_same_v<ComputeOut, ByteFloatComputeTraits>);
+        return ByteFloatUnaryKernel<Op>(n, opcode, ByteFloatFormat::Of<In>());
+      } else {
+        return Kernel([n, opcode](const KernelArgs& args) -> Status {
+          if (Status s = CheckArity(args, 1, opcode); !s.ok()) return s;
+          const auto* in =
+              static_cast<const typename In::Storage*>(args.operands[0].data);
+          auto* out = static_cast<typename Out::Storage*>(args.results[0].data);
+          ParallelFor(args.pool, n, [&](int64_t begin, int64_t end) {
+            MapUnary<In, Out>(in, out, begin, end, Fn{});
+          });
+          return Status();
         });
-        return Status();
-      });
+      }
     }
   });
 }
