@@ -358,8 +358,10 @@ bool FoldIndexMap(const Instruction& op, const Literal& in, Literal& out) {
     std::vector<int64_t> from(from_dims.size());
     switch (op.opcode()) {
       case Opcode::kBroadcast:
+        // StableHLO's broadcast_in_dim also spreads a dimension of size 1.
         for (size_t k = 0; k < from.size(); ++k)
-          from[k] = to[static_cast<size_t>(op.dimensions[k])];
+          from[k] =
+              from_dims[k] == 1 ? 0 : to[static_cast<size_t>(op.dimensions[k])];
         break;
       case Opcode::kTranspose:
         for (size_t k = 0; k < to.size(); ++k)

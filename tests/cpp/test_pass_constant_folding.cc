@@ -203,7 +203,9 @@ ENTRY main {
   v = s32[2,3]{1,0} reverse(c), dimensions={1}
   r = s32[6]{0} reshape(c)
   b = s32[2,2,3]{2,1,0} broadcast(c), dimensions={1,2}
-  ROOT out = (s32[3,2]{1,0}, s32[2,2]{1,0}, s32[2,3]{1,0}, s32[6]{0}, s32[2,2,3]{2,1,0}) tuple(t, s, v, r, b)
+  row = s32[1,3]{1,0} constant({ {7, 8, 9} })
+  spread = s32[2,3]{1,0} broadcast(row), dimensions={0,1}
+  ROOT out = (s32[3,2]{1,0}, s32[2,2]{1,0}, s32[2,3]{1,0}, s32[6]{0}, s32[2,2,3]{2,1,0}, s32[2,3]{1,0}) tuple(t, s, v, r, b, spread)
 }
 )");
   SimplifyAlgebra(module);
@@ -222,6 +224,9 @@ ENTRY main {
             (std::vector<int32_t>{1, 2, 3, 4, 5, 6}));
   EXPECT_EQ(roots[4]->literal.ToVector<int32_t>(),
             (std::vector<int32_t>{1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6}));
+  // A dimension of size 1 spread (StableHLO's broadcast_in_dim).
+  EXPECT_EQ(roots[5]->literal.ToVector<int32_t>(),
+            (std::vector<int32_t>{7, 8, 9, 7, 8, 9}));
 }
 
 // jnp.remainder's divisor check, as JAX lowers it: once folded, the
