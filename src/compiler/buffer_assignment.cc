@@ -258,23 +258,41 @@ Status Assigner::AssignCustomCall(const Instruction& op, int64_t position,
 
 void Assigner::AssignWhile(const Instruction& op, int64_t position,
                            InstructionBuffers& buffers) {
-  std::vector<BufferId> claimed;
-  buffers.leaves.clear();
-  for (size_t leaf = 0; leaf < buffers.operands[0].size(); ++leaf)
-    buffers.leaves.push_back(Alias(op, position, buffers, 0, leaf, claimed));
-
-  // The body writes the next state while it reads the current one, so it
-  // gets a second set, except where it returns its parameter's leaf as is.
   const Computation* body = op.called_computations()[1];
   const Instruction* root = body->root();
   std::vector<const Shape*> leaves = op.shape().Leaves();
-  for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+  auto passes_through = [&](size_t leaf) {
     int64_t producer_leaf = 0;
     const Instruction* producer =
         ProducerOfLeaf(root, static_cast<int64_t>(leaf), &producer_leaf);
-    bool passed_through = producer->opcode() == Opcode::kParameter &&
-                          producer->parameter_number == 0 &&
-                          producer_leaf == static_cast<int64_t>(leaf);
+    return producer->opcode() == Opcode::kParameter &&
+           producer->parameter_number == 0 &&
+           producer_leaf == static_cast<int64_t>(leaf);
+  };
+
+  // The loop never writes a leaf its body passes through: when the initial
+  // value is memory nothing may write (a constant, or a parameter no caller
+  // hands over), the state reads that memory instead of a copy of it (a
+  // scan's inputs and weights, a Newton loop's right-hand side).
+  std::vector<BufferId> claimed;
+  buffers.leaves.clear();
+  for (size_t leaf = 0; leaf < buffers.operands[0].size(); ++leaf) {
+    const BufferId source = buffers.operands[0][leaf];
+    if (source != kNoBuffer && passes_through(leaf)) {
+      const Buffer& buffer = result_.buffers[static_cast<size_t>(source)];
+      if (buffer.kind == BufferKind::kConstant ||
+          (buffer.kind == BufferKind::kParameter && !buffer.handed_over)) {
+        buffers.leaves.push_back(source);
+        continue;
+      }
+    }
+    buffers.leaves.push_back(Alias(op, position, buffers, 0, leaf, claimed));
+  }
+
+  // The body writes the next state while it reads the current one, so it
+  // gets a second set, except where it returns its parameter's leaf as is.
+  for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+    const bool passed_through = passes_through(leaf);
     // A leaf the body updates in place is one buffer in both sets too.
     const bool updated_in_place =
         in_place_ != nullptr &&

@@ -3,6 +3,7 @@
 
 #include "passes/algebraic_simplifier.h"
 #include "passes/approx_top_k_expansion.h"
+#include "passes/call_inlining.h"
 #include "passes/common_subexpression_elimination.h"
 #include "passes/dead_code_elimination.h"
 #include "passes/loop_fusion.h"
@@ -23,6 +24,8 @@ Status RunCompilePasses(Module& module, const CompileOptions& options) {
   pipeline.Add<passes::SpmdEmulation>();
   // Before simplification, which may clean up after it.
   pipeline.Add<passes::ApproxTopKExpansion>();
+  // Before simplification: constants passed to a callee meet its ops.
+  pipeline.Add<passes::CallInlining>();
   pipeline.Add<passes::AlgebraicSimplifier>();
   pipeline.Add<passes::CommonSubexpressionElimination>();
   if (options.eliminate_dead_code) pipeline.Add<passes::DeadCodeElimination>();

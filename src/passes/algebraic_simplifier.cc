@@ -6,8 +6,14 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
+
+#include "passes/constant_folding.h"
 
 namespace xffi::passes {
 namespace {
@@ -79,16 +85,36 @@ bool FirstIs(const Literal& literal, ElementType type, Value value) {
 
 class Simplifier {
  public:
+  explicit Simplifier(Computation* computation) : computation_(computation) {}
   // The value standing for `op`, `op` itself when a rule changed it in
-  // place (`changed_` says so), or null.
+  // place (`changed_` says so), or null. New ops go in front of `op`.
   Instruction* Simplify(Instruction* op);
   bool changed_ = false;
 
  private:
+  Instruction* FoldConstants(Instruction* op);
+  // A new op in front of `op`, where `op` is, named `name`.
+  Instruction* Emit(Instruction* op, Opcode opcode, Shape shape,
+                    std::vector<Instruction*> operands, std::string name) {
+    auto made = std::make_unique<Instruction>(opcode, std::move(shape));
+    for (Instruction* operand : operands) made->AppendOperand(operand);
+    made->set_name(std::move(name));
+    made->set_location(op->location());
+    return computation_->InsertInstructionBefore(std::move(made), op);
+  }
+  // `shape` is the literal's, with the layout the value had.
+  Instruction* NewConstant(Instruction* op, Literal literal, Shape shape,
+                           std::string name) {
+    Instruction* constant =
+        Emit(op, Opcode::kConstant, std::move(shape), {}, std::move(name));
+    constant->literal = std::move(literal);
+    return constant;
+  }
   Instruction* SameShape(Instruction* op, Instruction* value) {
     return value->shape() == op->shape() ? value : nullptr;
   }
   Instruction* Arithmetic(Instruction* op);
+  Computation* computation_;
 };
 
 bool Is(const Instruction* value, ElementType type, Value which) {
@@ -161,8 +187,55 @@ bool IsIdentityPermutation(const std::vector<int64_t>& permutation) {
   return true;
 }
 
+// An op of constants becomes a constant; an elementwise op of broadcast
+// scalar constants, the broadcast of one (the code generator then sees one
+// immediate instead of an array to load).
+Instruction* Simplifier::FoldConstants(Instruction* op) {
+  if (op->operand_count() == 0 || !op->shape().IsArray() ||
+      !op->called_computations().empty())
+    return nullptr;
+  std::vector<const Literal*> values;
+  bool all_constant = true;
+  bool all_scalar = true;
+  for (const Instruction* operand : op->operands()) {
+    const bool constant = operand->opcode() == Opcode::kConstant;
+    all_constant &= constant;
+    const Instruction* scalar =
+        operand->opcode() == Opcode::kBroadcast ? operand->operand(0) : operand;
+    all_scalar &=
+        scalar->opcode() == Opcode::kConstant && scalar->shape().IsArray() &&
+        scalar->shape().num_elements() == 1 && !operand->sharding.has_value();
+    values.push_back(&scalar->literal);
+  }
+  const int64_t elements = op->shape().num_elements();
+  const bool spreads_a_scalar = op->opcode() == Opcode::kBroadcast &&
+                                op->operand(0)->shape().num_elements() == 1 &&
+                                elements > 1;
+  if (all_constant && !spreads_a_scalar) {
+    std::vector<const Literal*> literals;
+    for (const Instruction* operand : op->operands())
+      literals.push_back(&operand->literal);
+    std::optional<Literal> folded = FoldConstantOp(*op, literals, op->shape());
+    if (folded)
+      return NewConstant(op, std::move(*folded), op->shape(), op->name());
+  }
+  const bool elementwise =
+      IsElementwiseUnary(op->opcode()) || IsElementwiseBinary(op->opcode()) ||
+      op->opcode() == Opcode::kSelect || op->opcode() == Opcode::kConvert;
+  if (!all_scalar || !elementwise || elements <= 1) return nullptr;
+  const Shape scalar = Shape::Scalar(op->shape().element_type());
+  std::optional<Literal> folded = FoldConstantOp(*op, values, scalar);
+  if (!folded) return nullptr;
+  Instruction* value =
+      NewConstant(op, std::move(*folded), scalar, op->name() + ".scalar");
+  Instruction* spread =
+      Emit(op, Opcode::kBroadcast, op->shape(), {value}, op->name());
+  return spread;
+}
+
 Instruction* Simplifier::Simplify(Instruction* op) {
   if (op->HasSideEffect() || op->sharding.has_value()) return nullptr;
+  if (Instruction* folded = FoldConstants(op)) return folded;
   switch (op->opcode()) {
     case Opcode::kReshape: {
       Instruction* x = op->operand(0);
@@ -220,6 +293,12 @@ Instruction* Simplifier::Simplify(Instruction* op) {
     case Opcode::kConvert:
     case Opcode::kBitcastConvert:
       return SameShape(op, op->operand(0));
+    case Opcode::kGetTupleElement: {
+      // Inlined calls leave get-tuple-element of the callee's root tuple.
+      Instruction* tuple = op->operand(0);
+      if (tuple->opcode() != Opcode::kTuple) return nullptr;
+      return SameShape(op, tuple->operand(op->tuple_index));
+    }
     case Opcode::kConcatenate:
       return op->operand_count() == 1 ? SameShape(op, op->operand(0)) : nullptr;
     case Opcode::kNegate:
@@ -251,16 +330,19 @@ int64_t RunOnComputation(Computation& computation) {
   int64_t simplified = 0;
   for (int round = 0; round < 8; ++round) {
     std::unordered_map<const Instruction*, Instruction*> replaced;
-    Simplifier simplifier;
+    Simplifier simplifier(&computation);
     int64_t folded = 0;
-    for (const auto& owned : computation.instructions()) {
-      Instruction* op = owned.get();
+    const auto& ops = computation.instructions();
+    for (size_t k = 0; k < ops.size(); ++k) {
+      Instruction* op = ops[k].get();
       for (int64_t i = 0; i < op->operand_count(); ++i) {
         auto found = replaced.find(op->operand(i));
         if (found != replaced.end()) op->ReplaceOperand(i, found->second);
       }
       simplifier.changed_ = false;
+      const size_t count = ops.size();
       Instruction* value = simplifier.Simplify(op);
+      k += ops.size() - count;  // ops placed in front of `op`
       if (value == nullptr) continue;
       if (value == op) {
         ++folded;

@@ -13,8 +13,13 @@
 //    is not 0 for NaN, infinities or negative x, so neither is touched);
 //  - chains folded into one op: transpose of transpose, reshape of
 //    reshape, broadcast of broadcast.
-// No rule reassociates, and no rule makes a constant: a broadcast of a
-// scalar stays a broadcast. Ops left unread are dce's to remove.
+//  - constant folding (passes/constant_folding.h says what is folded): an
+//    op whose operands are all constants of at most kMaxFoldedElements
+//    becomes a constant, get-tuple-element of a tuple its element, and an
+//    elementwise op of broadcast scalar constants the broadcast of one
+//    folded scalar; a broadcast of a scalar stays a broadcast (the code
+//    generator emits its value as an immediate).
+// No rule reassociates. Ops left unread are dce's to remove.
 #ifndef XFFI_SRC_PASSES_ALGEBRAIC_SIMPLIFIER_H_
 #define XFFI_SRC_PASSES_ALGEBRAIC_SIMPLIFIER_H_
 

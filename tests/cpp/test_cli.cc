@@ -339,7 +339,8 @@ TEST_F(CliTest, DumpAfterWritesTheProgramAfterAPass) {
   EXPECT_EQ(unknown.status, 1) << unknown.output;
   EXPECT_THAT(unknown.output,
               HasSubstr("no pass named 'fuse' to dump after; the passes "
-                        "are: spmd-emulation, approx-top-k, simplify, cse, "
+                        "are: spmd-emulation, approx-top-k, inline, simplify, "
+                        "cse, "
                         "dce, reduction-fusion, fusion, dce (or all)"));
 }
 

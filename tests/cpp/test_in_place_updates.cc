@@ -55,9 +55,11 @@ namespace {
 
 using compiler::AssignBuffers;
 using compiler::BufferAssignment;
+using compiler::BufferId;
 using compiler::BufferKind;
 using compiler::InPlaceAnalysis;
 using compiler::InPlaceUpdate;
+using compiler::InstructionBuffers;
 
 const Computation* Named(const Module& module, const std::string& name) {
   for (const auto& c : module.computations())
@@ -473,6 +475,67 @@ ENTRY main {
   EXPECT_EQ(out[1].ToVector<float>(), w);
   EXPECT_EQ(out[2].ToVector<float>(), (std::vector<float>{0, 1, 2, 3}));
   EXPECT_EQ(out[3].ToVector<float>(), y);
+}
+
+// A loop reading a parameter it never changes (a scan's inputs, a Newton
+// loop's right-hand side) reads the parameter's memory: no copy of it into
+// the loop state on every execution. The same parameter as a leaf the body
+// changes still gets a copy.
+TEST(InPlaceUpdates, LoopReadsAPassedThroughParameterWithoutACopy) {
+  Module module = ParseHloForTest(R"(HloModule pass_through
+
+body {
+  s = (s32[], f32[4]{0}, f32[4]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[4]{0} get-tuple-element(s), index=1
+  a = f32[4]{0} get-tuple-element(s), index=2
+  one = s32[] constant(1)
+  next_i = s32[] add(i, one)
+  next_x = f32[4]{0} add(x, a)
+  ROOT next = (s32[], f32[4]{0}, f32[4]{0}) tuple(next_i, next_x, a)
+}
+
+cond {
+  cs = (s32[], f32[4]{0}, f32[4]{0}) parameter(0)
+  ci = s32[] get-tuple-element(cs), index=0
+  three = s32[] constant(3)
+  ROOT more = pred[] compare(ci, three), direction=LT
+}
+
+ENTRY main {
+  a = f32[4]{0} parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4]{0}, f32[4]{0}) tuple(zero, a, a)
+  loop = (s32[], f32[4]{0}, f32[4]{0}) while(init), condition=cond, body=body
+  x_out = f32[4]{0} get-tuple-element(loop), index=1
+  a_out = f32[4]{0} get-tuple-element(loop), index=2
+  ROOT out = (f32[4]{0}, f32[4]{0}) tuple(x_out, a_out)
+}
+)");
+  const Computation* entry = module.entry();
+  InPlaceAnalysis analysis(module);
+  auto assignment = AssignBuffers(*entry, &analysis);
+  ASSERT_TRUE(assignment.ok());
+  const BufferId parameter = assignment->Of(Op(entry, "a")).leaves[0];
+  const InstructionBuffers& loop = assignment->Of(Op(entry, "loop"));
+  ASSERT_EQ(loop.leaves.size(), 3u);
+  EXPECT_EQ(loop.leaves[2], parameter);
+  EXPECT_NE(loop.leaves[1], parameter);
+  // The parameter is copied once: for the leaf the body changes.
+  int64_t copies_of_parameter = 0;
+  for (const compiler::BufferCopy& copy : loop.copies_before)
+    copies_of_parameter += copy.from == parameter ? 1 : 0;
+  EXPECT_EQ(copies_of_parameter, 1);
+
+  const std::vector<float> a = {1, -2, 0.5f, 8};
+  std::vector<Literal> out =
+      CompileAndRun(std::move(module), {Literal::Vector<float>(a)});
+  ASSERT_EQ(out.size(), 2u);
+  std::vector<float> x = a;
+  for (int step = 0; step < 3; ++step)
+    for (size_t k = 0; k < x.size(); ++k) x[k] += a[k];
+  EXPECT_EQ(out[0].ToVector<float>(), x);
+  EXPECT_EQ(out[1].ToVector<float>(), a);
 }
 
 }  // namespace
