@@ -13,3 +13,14 @@ foreach(header ${xffi_public_headers})
   file(CONFIGURE OUTPUT ${header_tu} CONTENT "#include \"${header}\"\n")
   target_sources(${unit} PRIVATE ${header_tu})
 endforeach()
+
+# GCC is the project's compiler, but users also build handlers with clang,
+# whose warnings differ: a user-style handler library must compile cleanly
+# under clang's -Wall -Wextra -Werror too.
+find_program(XFFI_CLANGXX NAMES clang++ clang++-16 clang++-14)
+if(XFFI_CLANGXX)
+  add_test(NAME FfiCxx17.ClangStrictUserHandlers
+           COMMAND ${XFFI_CLANGXX} -std=c++17 -Wall -Wextra -Werror
+                   -fsyntax-only -I${PROJECT_SOURCE_DIR}/include
+                   ${CMAKE_CURRENT_SOURCE_DIR}/data/clang_strict_user_handlers.cc)
+endif()

@@ -736,8 +736,10 @@ XFFI_ALWAYS_INLINE std::optional<T> DecodeStruct(
     static constexpr std::array<int64_t, kNumMembers> kRanks =                 \
         internal::MemberRanks(kMembers,                                        \
                               std::make_index_sequence<kNumMembers>{});        \
-    static constexpr XLA_FFI_AttrType kAttrType = XLA_FFI_AttrType_DICTIONARY; \
-    static constexpr XLA_FFI_DataType kDType = XLA_FFI_DataType_INVALID;       \
+    [[maybe_unused]] static constexpr XLA_FFI_AttrType kAttrType =            \
+        XLA_FFI_AttrType_DICTIONARY;                                           \
+    [[maybe_unused]] static constexpr XLA_FFI_DataType kDType =               \
+        XLA_FFI_DataType_INVALID;                                              \
     static std::string TypeName() { return #T; }                               \
     static std::string Describe() { return #T " (dictionary)"; }               \
     template <typename D>                                                      \
