@@ -20,7 +20,7 @@ pytest.importorskip("xffi")
 PROGRAMS = pathlib.Path(__file__).resolve().parents[1] / "programs"
 sys.path.insert(0, str(PROGRAMS))
 
-from sweep import compare, expectations, workers  # noqa: E402
+from sweep import compare, expectations, report, workers  # noqa: E402
 from sweep.cases import Inventory  # noqa: E402
 
 SUBSET = PROGRAMS / "sweep" / "ci_subset.txt"
@@ -100,3 +100,14 @@ def test_expectations_name_the_unexpected_pass():
     assert "unexpected pass" in problem
     assert expectations.judge("jnp.sin[f32]", expectations.Expectation(),
                               passing) is None
+
+
+def test_a_case_lost_to_a_crash_keeps_its_function_for_the_report():
+    # The full sweep's report groups results by function; a result made for a
+    # worker that died once lacked it and the report stopped with a KeyError.
+    lost = workers._lost("lax.add(x)[f32]@rbg/grad", "stablehlo:run", "crash",
+                         "SIGSEGV: ...")
+    assert lost["function"] == "lax.add"
+    assert lost["forms"]["stablehlo"]["status"] == "crash"
+    totals = "\n".join(report._totals([lost]))
+    assert "| lax | 1 | 1 |" in totals

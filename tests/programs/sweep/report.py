@@ -93,7 +93,8 @@ def compact(case_ids):
             for (stem, suffix), tags in folded.items()]
 
 
-def _function(case_id):
+def function_of(case_id):
+    """The swept function a case id names (the report groups by it)."""
     match = ID.match(case_id)
     stem = match["stem"] if match else case_id
     return stem.split("(")[0]
@@ -179,7 +180,7 @@ def _failures(results):
              "Largest first. `(stablehlo)` or `(hlo)` after a case: only "
              "that form fails this way.", "",
              "| cases | functions | cause |", "|---:|---:|---|"]
-    lines += [f"| {len(cases)} | {len({_function(c) for c in cases})} | "
+    lines += [f"| {len(cases)} | {len({function_of(c) for c in cases})} | "
               f"{_md(key)} |" for key, cases in ordered]
     lines.append("")
     for key, cases in ordered:

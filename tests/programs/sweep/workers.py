@@ -13,6 +13,8 @@ import sys
 import tempfile
 import time
 
+from . import report
+
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 
@@ -86,8 +88,9 @@ def _lost(case_id, stage, status, detail) -> dict:
     form, _, step = stage.partition(":")
     where = f"{form} {step}" if step else f"{stage} (JAX)"
     cause = f"{status} in {where}"
-    result = {"id": case_id, "status": status, "cause": cause,
-              "detail": detail, "forms": {}, "seconds": None}
+    result = {"id": case_id, "function": report.function_of(case_id),
+              "status": status,
+              "cause": cause, "detail": detail, "forms": {}, "seconds": None}
     if step:
         result["forms"][form] = {"status": status, "cause": cause,
                                  "detail": detail}
