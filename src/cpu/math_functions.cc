@@ -145,75 +145,93 @@ double BesselI1e(double x) {
 
 float BesselI1e(float x) { return static_cast<float>(BesselI1e(double{x})); }
 
-double Zeta(double x, double q) {
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-  if (std::isnan(x) || std::isnan(q)) return kNaN;
-  if (x == 1.0) return kInf;
-  if (x < 1.0) return kNaN;
-  if (q <= 0.0) {
-    if (q == std::floor(q)) return kInf;
-    // (k + q)^-x of a negative base: real only for integer x.
-    if (x != std::floor(x)) return kNaN;
-  }
-  // Euler-Maclaurin: sum the first terms directly, then the integral and
-  // the Bernoulli corrections B_2j / (2j)! of the tail.
-  constexpr double kFactorialOverBernoulli[] = {12.0,
-                                                -720.0,
-                                                30240.0,
-                                                -1209600.0,
-                                                47900160.0,
-                                                -1.8924375803183791606e9,
-                                                7.47242496e10,
-                                                -2.950130727918164224e12,
-                                                1.1646782814350067249e14,
-                                                -4.5979787224074726105e15,
+namespace {
+
+// chlo.zeta as JAX lowers it (StableHLO's chlo decomposition, which XLA's
+// own builder library shares): q^-x plus nine more direct terms, then an
+// Euler-Maclaurin tail from a = q + 10 with twelve Bernoulli corrections in
+// Horner form. The term count is fixed, so the cost is the same for every
+// q, and a negative q is summed across zero exactly as XLA sums it. The
+// arithmetic runs in T itself, in XLA's order, so f32 rounds as XLA's f32.
+template <typename T>
+T ZetaInType(T x, T q) {
+  // (2k)! / B_2k for k = 12 down to 1 (the Bernoulli numbers B_2k).
+  constexpr double kFactorialOverBernoulli[] = {-7.1661652561756670113e18,
                                                 1.8152105401943546773e17,
-                                                -7.1661652561756670113e18};
-  constexpr double kEpsilon = 1.1102230246251565e-16;
-  double sum = std::pow(q, -x);
-  double a = q, term = 0.0;
-  int i = 0;
-  while (i < 9 || a <= 9.0) {
-    ++i;
-    a += 1.0;
-    term = std::pow(a, -x);
-    sum += term;
-    if (std::fabs(term / sum) < kEpsilon) return sum;
+                                                -4.5979787224074726105e15,
+                                                1.1646782814350067249e14,
+                                                -2.950130727918164224e12,
+                                                7.47242496e10,
+                                                -1.8924375803183791606e9,
+                                                47900160.0,
+                                                -1209600.0,
+                                                30240.0,
+                                                -720.0,
+                                                12.0};
+  constexpr int kDirectTerms = 9;
+  constexpr T kInf = std::numeric_limits<T>::infinity();
+  constexpr T kNaN = std::numeric_limits<T>::quiet_NaN();
+  const T one = T(1);
+  // XLA selects these over the series value, x == 1 over a pole.
+  if (x == one) return kInf;
+  const bool q_non_positive = q <= T(0);
+  if (q_non_positive && q == std::floor(q)) {
+    // At a pole the terms diverge to +inf only when every (k + q)^-x is
+    // positive, i.e. for an even integer x.
+    const bool x_even_integer =
+        x == std::floor(x) && std::fmod(x, T(2)) == T(0);
+    return x_even_integer ? kInf : kNaN;
   }
-  const double w = a;
-  sum += term * w / (x - 1.0);
-  sum -= 0.5 * term;
-  double rising = 1.0, k = 0.0;
-  for (double divisor : kFactorialOverBernoulli) {
-    rising *= x + k;
-    term /= w;
-    const double correction = rising * term / divisor;
-    sum += correction;
-    if (std::fabs(correction / sum) < kEpsilon) break;
-    k += 1.0;
-    rising *= x + k;
-    term /= w;
-    k += 1.0;
+  // (k + q)^-x of a negative base is real only for an integer x.
+  if (q_non_positive && x != std::floor(x)) return kNaN;
+  if (x < one) return kNaN;
+  const T minus_x = -x;
+  T a = q;
+  T direct_sum = std::pow(q, minus_x);
+  for (int i = 0; i < kDirectTerms; ++i) {
+    a += one;
+    direct_sum += std::pow(a, minus_x);
   }
-  return sum;
+  a += one;
+  const T tail_term = std::pow(a, minus_x);
+  const T inverse_square = one / (a * a);
+  T horner = T(0);
+  constexpr int kHornerTerms = 11;
+  for (int i = 0; i < kHornerTerms; ++i) {
+    const T rising = (x + T(22 - 2 * i)) * (x + T(21 - 2 * i));
+    horner = rising *
+             (inverse_square * (horner + T(1.0 / kFactorialOverBernoulli[i])));
+  }
+  // XLA would keep the bare direct sum when the tail is below |sum| times
+  // the smallest subnormal; under the flushed subnormals JAX runs with,
+  // that product is zero and the test never passes, so the Euler-Maclaurin
+  // value is always the result (even where it is NaN for a huge x).
+  return (direct_sum + tail_term * a / (x - one)) +
+         tail_term *
+             (x / a *
+                  (horner + T(1.0 / kFactorialOverBernoulli[kHornerTerms])) +
+              T(0.5));
 }
 
-float Zeta(float x, float q) {
-  return static_cast<float>(Zeta(double{x}, double{q}));
+// chlo.polygamma's decomposition: digamma for n == 0, otherwise
+// (-1)^(n+1) n! zeta(n + 1, x) with n! as exp(lgamma(n + 1)), NaN unless n
+// is a non-negative integer.
+template <typename T>
+T PolygammaInType(T n, T x) {
+  if (n != std::floor(n) || n < T(0))
+    return std::numeric_limits<T>::quiet_NaN();
+  if (n == T(0)) return Digamma(x);
+  const T n_plus_one = n + T(1);
+  const T sign = T(2) * std::fmod(n, T(2)) - T(1);
+  return sign * std::exp(Lgamma(n_plus_one)) * ZetaInType(n_plus_one, x);
 }
 
-double Polygamma(double n, double x) {
-  if (std::isnan(n) || std::isnan(x) || n < 0 || n != std::floor(n))
-    return std::numeric_limits<double>::quiet_NaN();
-  if (n == 0) return Digamma(x);
-  // psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x)
-  const double sign = std::fmod(n, 2.0) == 0.0 ? -1.0 : 1.0;
-  return sign * std::exp(std::lgamma(n + 1.0)) * Zeta(n + 1.0, x);
-}
+}  // namespace
 
-float Polygamma(float n, float x) {
-  return static_cast<float>(Polygamma(double{n}, double{x}));
-}
+double Zeta(double x, double q) { return ZetaInType(x, q); }
+float Zeta(float x, float q) { return ZetaInType(x, q); }
+
+double Polygamma(double n, double x) { return PolygammaInType(n, x); }
+float Polygamma(float n, float x) { return PolygammaInType(n, x); }
 
 }  // namespace xffi::cpu
