@@ -28,16 +28,18 @@ DIAGNOSES = {
         "to zero; making xffi match would mean setting the same modes "
         "around execution, a design decision left open.",
     "jnp.frexp[f32:special]":
-        "frexp(+-1e-40): xffi returns (+-0.54444885, -132) as numpy.frexp "
-        "does; XLA flushes the subnormal inside jnp.frexp's decomposition "
-        "and returns (+-0.5, -149). The subnormal cause above, but mid-"
-        "computation, where flushing inputs and results cannot show it.",
+        "frexp(+-1e-40): XLA returns (+-0.5, -149): in its compiled code "
+        "the compare of the subnormal with zero sees a non-zero value "
+        "while the multiply by 2^23 flushes it (likely LLVM turning the "
+        "compare into a bit test). xffi's compare follows the flush, so "
+        "jnp.frexp's zero branch passes x through and xffi returns x.",
     "jsp.special.bessel_jn(v=3)[f32]":
-        "JAX's float32 backward recurrence underflows into subnormals for "
-        "z near 1; XLA flushes them and returns 0 for J_0..J_3 there (and "
-        "a gradient from those zeros), while xffi's values agree with "
-        "scipy.special.jv to 1e-7. The subnormal cause again, inside a "
-        "while loop.",
+        "The float32 recurrence gives the same values in JAX and xffi; "
+        "XLA's simplifier then rewrites the final division by a broadcast "
+        "as a multiply by its reciprocal, 1/1.12e38 is subnormal and "
+        "flushed, so JAX returns 0 for J_0..J_3 there (and a gradient "
+        "from those zeros); xffi divides and agrees with scipy.special.jv "
+        "to 1e-7.",
 }
 
 
