@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <limits>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -576,6 +578,126 @@ TEST(CodegenElementwise, ComplexOpsMatchTemplateKernels) {
     }
   }
   EXPECT_EQ(compared, 40);
+}
+
+// c64 elements that need the C library (zero divisors, infinite or NaN
+// parts, exp's large parts) beside ordinary ones, at every lane position
+// of a vector and in some blocks only, over a thread split, in a flat loop
+// and in a loop over rows: the vectorised loop leaves them to a
+// recomputation of their block, which gives the template kernels' values
+// for them and, for the ordinary elements of that block, the very bits the
+// vector loop gives when no element is special.
+TEST(CodegenElementwise, SpecialC64ElementsAmongOrdinaryOnes) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  constexpr int64_t n = 8192;
+  const std::string t = "c64[" + std::to_string(n) + "]";
+  auto program = [&](const std::string& root) {
+    return "HloModule m\nENTRY %main (a: " + t + ", b: " + t + ") -> " + t +
+           " {\n  %a = " + t + " parameter(0)\n  %b = " + t +
+           " parameter(1)\n" + root + "}\n";
+  };
+  const std::string divide = program("  ROOT %r = " + t + " divide(%a, %b)\n");
+  const std::string mixed =
+      program("  %p = " + t + " multiply(%a, %b)\n  %e = " + t +
+              " exponential(%a)\n  %c = " + t + " conj(%b)\n  %q = " + t +
+              " multiply(%e, %c)\n  %d = " + t +
+              " divide(%q, %b)\n  ROOT %r = " + t + " add(%p, %d)\n");
+  // Every 33rd element, so over 32 of them every position modulo any
+  // vector width, in the first quarter and the last third only.
+  auto special = [](int64_t i) {
+    return i % 33 == 0 && (i < 2112 || i >= 5400);
+  };
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> part(-2, 2);
+  std::vector<float> a(2 * n), b(2 * n);
+  for (float& v : a) v = part(random);
+  for (float& v : b) v = part(random);
+  auto literal = [&](const std::vector<float>& parts,
+                     const std::vector<int64_t>& dims) {
+    Literal out(Shape::Array(ElementType::kC64, dims));
+    std::memcpy(out.data(), parts.data(), parts.size() * sizeof(float));
+    return out;
+  };
+  const std::vector<float> a0 = a, b0 = b;
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t i = 0; i < n; ++i) {
+    if (!special(i)) continue;
+    float* z = &a[2 * i];
+    switch ((i / 33) % 5) {
+      case 0:  // zero divisor
+        b[2 * i] = b[2 * i + 1] = 0;
+        break;
+      case 1:
+        z[0] = inf;
+        break;
+      case 2:
+        z[1] = nan;
+        break;
+      case 3:  // e^re overflows
+        z[0] = 100;
+        break;
+      default:  // beyond the generated sine's range
+        z[1] = 3e6f;
+        break;
+    }
+  }
+  // The same elements as rows of 128, one operand reversed along them:
+  // a kernel with a loop over each row, the block a row.
+  const std::string m = "c64[64,128]";
+  const std::string rows =
+      "HloModule m\nENTRY %main (a: " + m + ", b: " + m + ") -> " + m +
+      " {\n  %a = " + m + " parameter(0)\n  %b = " + m +
+      " parameter(1)\n  %v = " + m + " reverse(%a), dimensions={1}\n" +
+      "  ROOT %r = " + m + " divide(%v, %b)\n}\n";
+  auto mirrored = [&](int64_t i) {
+    return special(i) || special(i - i % 128 + 127 - i % 128);
+  };
+  struct Run {
+    std::string text;
+    std::vector<int64_t> dims;
+    std::function<bool(int64_t)> touched;  // by a special element
+    bool exact;
+  };
+  const std::vector<Run> runs = {{divide, {n}, special, true},
+                                 {mixed, {n}, special, false},
+                                 {rows, {64, 128}, mirrored, true}};
+  for (const Run& run : runs) {
+    SCOPED_TRACE(run.text);
+    const std::vector<Literal> args = {literal(a, run.dims),
+                                       literal(b, run.dims)};
+    const std::vector<Literal> ordinary = {literal(a0, run.dims),
+                                           literal(b0, run.dims)};
+    StatusOr<ProgramRun> plain = RunProgram(run.text, args, false);
+    ASSERT_TRUE(plain.ok()) << plain.status().message();
+    StatusOr<ProgramRun> one = RunProgram(run.text, args, true, true, 1);
+    StatusOr<ProgramRun> split = RunProgram(run.text, args, true, true, 3);
+    StatusOr<ProgramRun> none = RunProgram(run.text, ordinary, true, true, 3);
+    ASSERT_TRUE(one.ok() && split.ok() && none.ok());
+    EXPECT_EQ(split->generated_kernels, 1);
+    const Literal& x = split->results[0];
+    EXPECT_EQ(FirstDifference(Parts(one->results[0]), Parts(x)), "");
+    // c64 exp computes ordinary elements with the generated f32 exp, sin
+    // and cos (see ComplexOpsMatchTemplateKernels); the sum may cancel.
+    EXPECT_EQ(run.exact
+                  ? FirstDifference(Parts(x), Parts(plain->results[0]))
+                  : FirstDifferenceWithin(Parts(x), Parts(plain->results[0]),
+                                          0x1p-18, /*floor=*/1),
+              "");
+    const auto* got = static_cast<const uint32_t*>(x.data());
+    const auto* alone = static_cast<const uint32_t*>(none->results[0].data());
+    int64_t differing = 0, specials = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (run.touched(i)) {
+        ++specials;
+        continue;
+      }
+      if (got[2 * i] != alone[2 * i] || got[2 * i + 1] != alone[2 * i + 1])
+        ++differing;
+    }
+    EXPECT_EQ(differing, 0);
+    EXPECT_GT(specials, 100);
+  }
 }
 
 }  // namespace

@@ -109,6 +109,21 @@ llvm::Value* CallUnless(llvm::IRBuilder<>& b, llvm::Value* ordinary,
   return MakeComplex(b, fast->getType(), parts[0], parts[1]);
 }
 
+// CallUnless, or, when `special` collects the elements that need the
+// call, `fast` alone with the element's flag added to `*special` (the
+// caller recomputes those elements): no branch then, so the loop
+// vectorises.
+llvm::Value* CallUnlessOrDefer(llvm::IRBuilder<>& b, llvm::Value* ordinary,
+                               llvm::Value* fast,
+                               const std::function<llvm::Value*()>& call,
+                               llvm::Value** special) {
+  if (special == nullptr) return CallUnless(b, ordinary, fast, call);
+  llvm::Value* needs_call = b.CreateNot(ordinary);
+  *special =
+      *special == nullptr ? needs_call : b.CreateOr(*special, needs_call);
+  return fast;
+}
+
 }  // namespace
 
 ElementType ComplexPartType(ElementType type) {
@@ -137,8 +152,8 @@ llvm::Value* ImagPart(llvm::IRBuilder<>& b, llvm::Value* z) {
 llvm::Value* EmitComplexOp(
     llvm::IRBuilder<>& b, llvm::Module& module, const Instruction& op,
     const std::vector<llvm::Value*>& operands, bool may_branch,
-    const std::function<llvm::Value*(llvm::Value*)>& exp_f32,
-    std::string* why) {
+    const std::function<llvm::Value*(llvm::Value*)>& exp_f32, std::string* why,
+    llvm::Value** special) {
   const ElementType result_type = op.shape().element_type();
   llvm::LLVMContext& context = b.getContext();
   llvm::Type* complex =
@@ -204,14 +219,21 @@ llvm::Value* EmitComplexOp(
         llvm::Value* safe_im =
             b.CreateSelect(ordinary, im, llvm::ConstantFP::get(f, 0));
         llvm::Value* magnitude = exp_f32(safe_re);
-        llvm::Value* cos_im = EmitSinCos(b, module, safe_im, true, true);
-        llvm::Value* sin_im = EmitSinCos(b, module, safe_im, false, true);
+        // safe_im is within the generated sine's range: no libm branch,
+        // which the vectoriser turns into a libm call per lane.
+        llvm::Value* cos_im = EmitSinCos(b, module, safe_im, true, true,
+                                         /*in_range=*/true);
+        llvm::Value* sin_im = EmitSinCos(b, module, safe_im, false, true,
+                                         /*in_range=*/true);
         llvm::Value* fast =
             MakeComplex(b, complex, b.CreateFMul(magnitude, cos_im),
                         b.CreateFMul(magnitude, sin_im));
-        return CallUnless(b, ordinary, fast, [&] {
-          return ComplexCall(b, module, name, complex, {re, im});
-        });
+        return CallUnlessOrDefer(
+            b, ordinary, fast,
+            [&] {
+              return ComplexCall(b, module, name, complex, {re, im});
+            },
+            special);
       }
       default:
         return decline("code generation does not cover this complex op");
@@ -261,9 +283,12 @@ llvm::Value* EmitComplexOp(
                        denominator);
       llvm::Value* fast = MakeComplex(b, complex, b.CreateFPTrunc(real, f),
                                       b.CreateFPTrunc(imag, f));
-      return CallUnless(b, ordinary, fast, [&] {
-        return ComplexCall(b, module, name, complex, {re, im, c_re, c_im});
-      });
+      return CallUnlessOrDefer(
+          b, ordinary, fast,
+          [&] {
+            return ComplexCall(b, module, name, complex, {re, im, c_re, c_im});
+          },
+          special);
     }
     default:
       return decline("code generation does not cover this complex op");

@@ -15,10 +15,12 @@
 //     __divsc3 does (no difference over 2e7 random quotients);
 //   - c64 exp as glibc's cexpf, e^re (cos im, sin im), with the generated
 //     f32 exp, sin and cos: within a few units in the last place.
-// The loop vectoriser still declines such loops: it predicates calls only
-// to functions it knows as C library ones (TargetLibraryInfo), which the
-// runtime's wrappers are not, so c64 division and exp loops run scalar
-// (but call nothing for ordinary elements).
+// The loop vectoriser declines a loop with such a call even in a
+// predicated block: it predicates calls only to functions it knows as C
+// library ones (TargetLibraryInfo), which the runtime's wrappers are not.
+// So a kernel's loop computes the ordinary formula for every element,
+// without the call, and notes whether any element of a block needed it; a
+// scalar pass with the calls then recomputes such a block (emitter.cc).
 #ifndef XFFI_SRC_CPU_CODEGEN_COMPLEX_EMITTER_H_
 #define XFFI_SRC_CPU_CODEGEN_COMPLEX_EMITTER_H_
 
@@ -51,11 +53,14 @@ llvm::Value* ImagPart(llvm::IRBuilder<>& b, llvm::Value* z);
 // division and exp then compute ordinary values in vectorisable IR and
 // call the C library only for the elements it must, in a predicated
 // branch; before the loop every element calls it). `exp_f32`: the
-// emitter's f32 exp.
+// emitter's f32 exp. `special`, when given with `may_branch`: instead of
+// that branch, the ordinary value for every element, and the flag of the
+// elements whose value is wrong ORed into `*special` (null: none yet).
 llvm::Value* EmitComplexOp(
     llvm::IRBuilder<>& b, llvm::Module& module, const Instruction& op,
     const std::vector<llvm::Value*>& operands, bool may_branch,
-    const std::function<llvm::Value*(llvm::Value*)>& exp_f32, std::string* why);
+    const std::function<llvm::Value*(llvm::Value*)>& exp_f32, std::string* why,
+    llvm::Value** special = nullptr);
 
 // A conversion from or to a complex type (element_convert.h's rules:
 // complex to real takes the real part, real to complex has a zero

@@ -25,6 +25,9 @@ namespace {
 // simple arithmetic vectorises; a libm call does not.
 constexpr double kSimpleOpNanos = 0.3;
 constexpr double kMathCallNanos = 8.0;
+// Elements per block of a loop with special elements (see EmitKernel): a
+// block with one is computed twice.
+constexpr int64_t kSpecialBlock = 512;
 
 bool IsMathCall(Opcode opcode) {
   switch (opcode) {
@@ -86,6 +89,11 @@ class Emitter {
   }
   const std::string& error() const { return error_; }
   double item_nanos() const { return nanos_; }
+  // Elements that need a C library call (c64 division and exp) get the
+  // ordinary formula's value in the loop, and special() says which they
+  // are (null: no such op), for a pass that recomputes them.
+  void DeferSpecialElements() { defer_special_ = true; }
+  llvm::Value* special() const { return special_; }
 
   // The compute value of `op` at `index` (null after an error).
   llvm::Value* Value(const Instruction& op, Index& index);
@@ -148,6 +156,8 @@ class Emitter {
   const Index* root_index_ = nullptr;
   std::string error_;
   double nanos_ = 0;
+  bool defer_special_ = false;
+  llvm::Value* special_ = nullptr;
 };
 
 llvm::Value* Emitter::Linear(Index& index) {
@@ -340,7 +350,8 @@ llvm::Value* Emitter::ValueAt(const Instruction& op, Index& index) {
       std::string why;
       result = EmitComplexOp(
           b, module_, op, operands, /*may_branch=*/b_ != &entry_,
-          [this](llvm::Value* x) { return FastExp(x); }, &why);
+          [this](llvm::Value* x) { return FastExp(x); }, &why,
+          defer_special_ && b_ != &entry_ ? &special_ : nullptr);
       return result != nullptr ? result : Decline(op, why);
     }
     switch (op.opcode()) {
@@ -1114,10 +1125,16 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
   auto* entry_block = llvm::BasicBlock::Create(context, "entry", function);
   auto* preheader = llvm::BasicBlock::Create(context, "preheader", function);
   Emitter emitter(module, preheader);
+  emitter.DeferSpecialElements();
+  // Recomputes, with the C library calls, the blocks where `emitter` left
+  // special elements.
+  Emitter exact(module, preheader);
   llvm::IRBuilder<> b(entry_block);
   for (const auto& [leaf, number] : leaf_numbers) {
     llvm::Value* slot = b.CreateInBoundsGEP(ptr, buffers, b.getInt64(number));
-    emitter.AddLeaf(leaf, b.CreateLoad(ptr, slot));
+    llvm::Value* pointer = b.CreateLoad(ptr, slot);
+    emitter.AddLeaf(leaf, pointer);
+    exact.AddLeaf(leaf, pointer);
   }
   llvm::Value* out = b.CreateLoad(
       ptr, b.CreateInBoundsGEP(ptr, buffers, b.getInt64(num_buffers - 1)));
@@ -1129,82 +1146,167 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
       dims.size() <= 1 || ReachedLinearly(*root, leaf_numbers, seen);
   const int64_t minor = flat ? 1 : dims.back();
   const int64_t range = shape.num_elements() / std::max<int64_t>(minor, 1);
+  const ElementType out_type = shape.element_type();
+  auto store = [&](llvm::IRBuilder<>& at, Emitter& from, llvm::Value* value,
+                   llvm::Value* linear) {
+    if (IsComplexType(out_type)) {
+      llvm::Type* part = ComputeType(context, ComplexPartType(out_type));
+      llvm::Value* first = at.CreateShl(linear, 1);
+      at.CreateStore(RealPart(at, value),
+                     at.CreateInBoundsGEP(part, out, first));
+      at.CreateStore(ImagPart(at, value),
+                     at.CreateInBoundsGEP(part, out, at.CreateOr(first, 1)));
+    } else {
+      at.CreateStore(
+          from.Bits(out_type, value),
+          at.CreateInBoundsGEP(StorageType(context, out_type), out, linear));
+    }
+  };
 
   // Outer loop: items [begin, end).
   auto* outer = llvm::BasicBlock::Create(context, "outer", function);
   auto* exit = llvm::BasicBlock::Create(context, "exit", function);
   llvm::IRBuilder<> loop(outer);
   llvm::PHINode* item = loop.CreatePHI(i64, 2, "item");
-  item->addIncoming(begin, preheader);
   Index index;
   index.dims = &dims;
-  llvm::BasicBlock* latch_from = nullptr;
   llvm::IRBuilder<> body(context);
   llvm::PHINode* inner_phi = nullptr;
   llvm::BasicBlock* inner = nullptr;
+  std::vector<llvm::Value*> row_coords;
+  llvm::Value* row_start = nullptr;
   if (flat) {
     index.linear = item;
     body.SetInsertPoint(outer);
   } else {
     // Coordinates of the row, then an inner loop over the minor dimension.
-    std::vector<llvm::Value*> coords(dims.size(), nullptr);
+    row_coords.assign(dims.size(), nullptr);
     llvm::Value* rest = item;
     for (size_t d = dims.size() - 1; d-- > 0;) {
       if (d == 0) {
-        coords[d] = rest;
+        row_coords[d] = rest;
       } else {
-        coords[d] = loop.CreateURem(rest, loop.getInt64(dims[d]));
+        row_coords[d] = loop.CreateURem(rest, loop.getInt64(dims[d]));
         rest = loop.CreateUDiv(rest, loop.getInt64(dims[d]));
       }
     }
-    llvm::Value* row_start = loop.CreateMul(item, loop.getInt64(minor));
+    row_start = loop.CreateMul(item, loop.getInt64(minor));
     inner = llvm::BasicBlock::Create(context, "inner", function);
     loop.CreateBr(inner);
     body.SetInsertPoint(inner);
     inner_phi = body.CreatePHI(i64, 2, "minor");
     inner_phi->addIncoming(body.getInt64(0), outer);
-    coords.back() = inner_phi;
-    index.coords = coords;
+    index.coords = row_coords;
+    index.coords.back() = inner_phi;
     index.linear = body.CreateAdd(row_start, inner_phi);
   }
   emitter.SetBody(&body, &index);
   llvm::Value* value = emitter.Value(*root, index);
-  if (value == nullptr) {
+  auto decline = [&](const Emitter& failed) -> StatusOr<EmittedKernel> {
     function->eraseFromParent();
-    return NotFound(emitter.error().empty() ? op.Describe() + ": not covered"
-                                            : emitter.error());
-  }
-  const ElementType out_type = shape.element_type();
-  llvm::Type* storage = StorageType(context, out_type);
-  if (IsComplexType(out_type)) {
-    llvm::Type* part = ComputeType(context, ComplexPartType(out_type));
-    llvm::Value* first = body.CreateShl(index.linear, 1);
-    body.CreateStore(RealPart(body, value),
-                     body.CreateInBoundsGEP(part, out, first));
-    body.CreateStore(
-        ImagPart(body, value),
-        body.CreateInBoundsGEP(part, out, body.CreateOr(first, 1)));
-  } else {
-    body.CreateStore(emitter.Bits(out_type, value),
-                     body.CreateInBoundsGEP(storage, out, index.linear));
-  }
-  if (!flat) {
-    llvm::Value* next_minor = body.CreateAdd(inner_phi, body.getInt64(1));
-    inner_phi->addIncoming(next_minor, body.GetInsertBlock());
-    auto* row_done = llvm::BasicBlock::Create(context, "row_done", function);
-    body.CreateCondBr(body.CreateICmpSLT(next_minor, body.getInt64(minor)),
-                      inner, row_done);
-    body.SetInsertPoint(row_done);
-  }
-  llvm::Value* next = body.CreateAdd(item, body.getInt64(1));
-  latch_from = body.GetInsertBlock();
-  item->addIncoming(next, latch_from);
-  body.CreateCondBr(body.CreateICmpSLT(next, end), outer, exit);
+    return NotFound(failed.error().empty() ? op.Describe() + ": not covered"
+                                           : failed.error());
+  };
+  if (value == nullptr) return decline(emitter);
+  store(body, emitter, value, index.linear);
 
-  // The preheader ends once every invariant value is in it; an empty range
-  // skips the loop.
+  // With special elements, the element loop runs over blocks (of
+  // kSpecialBlock elements, or a row) and ORs their flags; a block with
+  // one is then computed again, element by element, with the calls. The
+  // element loop itself calls nothing and so vectorises.
+  llvm::Value* special = emitter.special();
+  llvm::Value* any_special = nullptr;
+  llvm::PHINode* any_phi = nullptr;
+  if (special != nullptr) {
+    llvm::BasicBlock* head = flat ? outer : inner;
+    llvm::IRBuilder<> at_head(head->getFirstNonPHI());
+    any_phi = at_head.CreatePHI(body.getInt8Ty(), 2, "any_special");
+    any_special =
+        body.CreateOr(any_phi, body.CreateZExt(special, body.getInt8Ty()));
+    any_phi->addIncoming(any_special, body.GetInsertBlock());
+  }
+  // After the element loop of a block [first, limit) (in `at`): its
+  // recomputation when it had a special element, then `done`.
+  auto recompute = [&](llvm::IRBuilder<>& at, llvm::Value* first,
+                       llvm::Value* limit, llvm::BasicBlock* done) -> bool {
+    auto* again = llvm::BasicBlock::Create(context, "recompute", function);
+    at.CreateCondBr(at.CreateICmpNE(any_special, at.getInt8(0)), again, done);
+    llvm::IRBuilder<> fix(again);
+    llvm::PHINode* position = fix.CreatePHI(i64, 2, "recomputed");
+    position->addIncoming(first, at.GetInsertBlock());
+    Index fix_index;
+    fix_index.dims = &dims;
+    if (flat) {
+      fix_index.linear = position;
+    } else {
+      fix_index.coords = row_coords;
+      fix_index.coords.back() = position;
+      fix_index.linear = fix.CreateAdd(row_start, position);
+    }
+    exact.SetBody(&fix, &fix_index);
+    llvm::Value* exact_value = exact.Value(*root, fix_index);
+    if (exact_value == nullptr) return false;
+    store(fix, exact, exact_value, fix_index.linear);
+    llvm::Value* next = fix.CreateAdd(position, fix.getInt64(1));
+    position->addIncoming(next, fix.GetInsertBlock());
+    fix.CreateCondBr(fix.CreateICmpSLT(next, limit), again, done);
+    return true;
+  };
+
   llvm::IRBuilder<> pre(preheader);
-  pre.CreateCondBr(pre.CreateICmpSLT(begin, end), outer, exit);
+  if (flat && special != nullptr) {
+    auto* block_head = llvm::BasicBlock::Create(context, "block", function);
+    auto* block_done =
+        llvm::BasicBlock::Create(context, "block_done", function);
+    llvm::IRBuilder<> head(block_head);
+    llvm::PHINode* block_first = head.CreatePHI(i64, 2, "block_first");
+    block_first->addIncoming(begin, preheader);
+    llvm::Value* full =
+        head.CreateAdd(block_first, head.getInt64(kSpecialBlock));
+    llvm::Value* limit =
+        head.CreateSelect(head.CreateICmpSLT(full, end), full, end);
+    head.CreateBr(outer);
+    item->addIncoming(block_first, block_head);
+    any_phi->addIncoming(head.getInt8(0), block_head);
+    llvm::Value* next = body.CreateAdd(item, body.getInt64(1));
+    item->addIncoming(next, body.GetInsertBlock());
+    auto* elements_done =
+        llvm::BasicBlock::Create(context, "elements_done", function);
+    body.CreateCondBr(body.CreateICmpSLT(next, limit), outer, elements_done);
+    llvm::IRBuilder<> after(elements_done);
+    if (!recompute(after, block_first, limit, block_done))
+      return decline(exact);
+    llvm::IRBuilder<> done(block_done);
+    block_first->addIncoming(limit, block_done);
+    done.CreateCondBr(done.CreateICmpSLT(limit, end), block_head, exit);
+    pre.CreateCondBr(pre.CreateICmpSLT(begin, end), block_head, exit);
+  } else {
+    item->addIncoming(begin, preheader);
+    if (!flat) {
+      llvm::Value* next_minor = body.CreateAdd(inner_phi, body.getInt64(1));
+      inner_phi->addIncoming(next_minor, body.GetInsertBlock());
+      auto* row_done = llvm::BasicBlock::Create(context, "row_done", function);
+      llvm::Value* more = body.CreateICmpSLT(next_minor, body.getInt64(minor));
+      if (special != nullptr) {
+        any_phi->addIncoming(body.getInt8(0), outer);
+        auto* elements_done =
+            llvm::BasicBlock::Create(context, "elements_done", function);
+        body.CreateCondBr(more, inner, elements_done);
+        llvm::IRBuilder<> after(elements_done);
+        if (!recompute(after, body.getInt64(0), body.getInt64(minor), row_done))
+          return decline(exact);
+      } else {
+        body.CreateCondBr(more, inner, row_done);
+      }
+      body.SetInsertPoint(row_done);
+    }
+    llvm::Value* next = body.CreateAdd(item, body.getInt64(1));
+    item->addIncoming(next, body.GetInsertBlock());
+    body.CreateCondBr(body.CreateICmpSLT(next, end), outer, exit);
+    // The preheader ends once every invariant value is in it; an empty
+    // range skips the loop.
+    pre.CreateCondBr(pre.CreateICmpSLT(begin, end), outer, exit);
+  }
   llvm::IRBuilder<>(exit).CreateRetVoid();
 
   EmittedKernel kernel;

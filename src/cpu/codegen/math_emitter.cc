@@ -162,7 +162,8 @@ llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& /*module*/,
 }
 
 llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
-                        llvm::Value* x, bool cosine, bool may_branch) {
+                        llvm::Value* x, bool cosine, bool may_branch,
+                        bool in_range) {
   const bool is_double = x->getType()->isDoubleTy();
   const char* libm =
       is_double ? (cosine ? "cos" : "sin") : (cosine ? "cosf" : "sinf");
@@ -216,6 +217,7 @@ llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
                         Fp(x->getType(), is_double ? 0x1p-27 : 0x1p-12)),
         x, fast);
   }
+  if (in_range) return fast;
   // The large elements call libm in a block of their own, which the loop
   // vectoriser predicates per lane (a vector compare and, usually, no call).
   llvm::BasicBlock* before = b.GetInsertBlock();

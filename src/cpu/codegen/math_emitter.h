@@ -49,10 +49,12 @@ llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& module,
                           llvm::Value* x);
 // A scalar `x` only. `may_branch`: whether the builder may split its block
 // for the large arguments' libm call (false before a loop: then the value
-// is libm's).
+// is libm's). `in_range`: `x` is known to be a number of magnitude at most
+// 2^20, so no libm call is needed (and none is emitted).
 // f32 or f64.
 llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
-                        llvm::Value* x, bool cosine, bool may_branch);
+                        llvm::Value* x, bool cosine, bool may_branch,
+                        bool in_range = false);
 // cpu::ErfInv(float)'s polynomials over the log1p above.
 llvm::Value* EmitErfInvF32(llvm::IRBuilder<>& b, llvm::Module& module,
                            llvm::Value* y);
