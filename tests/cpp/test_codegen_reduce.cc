@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -477,6 +478,8 @@ Literal ArgValues(ElementType type, int64_t rows, int64_t n, uint32_t seed) {
 // zero's sign it keeps) on 1, 2 and 3 threads, from one generated kernel.
 TEST(CodegenReduce, ArgMaxArgMinOverEdgeValues) {
   XFFI_SKIP_WITHOUT_CODEGEN();
+  // Rows too, which are left to the evaluator by default (reduce_emitter.cc).
+  codegen_test::ScopedEnv arg_rows("XFFI_CODEGEN_ARG_ROWS", "1");
   for (ElementType type : {ElementType::kF32, ElementType::kF64,
                            ElementType::kS32, ElementType::kU8}) {
     for (const std::string index : {"s32", "s64"}) {
@@ -530,6 +533,8 @@ TEST(CodegenReduce, ArgMaxArgMinOverEdgeValues) {
 // of order) and argmax beside a max reduce of the same values.
 TEST(CodegenReduce, LoneArgMaxAndSiblingReduce) {
   XFFI_SKIP_WITHOUT_CODEGEN();
+  auto arg_rows =
+      std::make_unique<codegen_test::ScopedEnv>("XFFI_CODEGEN_ARG_ROWS", "1");
   const std::string region = ArgRegionText("f32", "s32", "GT", true);
   const std::string lone =
       "HloModule m\n" + region +
@@ -573,6 +578,9 @@ ENTRY %main (x: f32[9,4097]) -> (f32[9], s32[9], f32[9]) {
   args.pop_back();
   // Two kernels: the argmax's and the max reduce's (one without argmax).
   EXPECT_EQ(ExpectSameAsEvaluator(sibling, args, kZeroSignFree), 2);
+  // By default an argmax over rows runs on the evaluator: only the max's.
+  arg_rows.reset();
+  EXPECT_EQ(ExpectSameAsEvaluator(sibling, args, kZeroSignFree), 1);
 }
 
 // An f16 reduce is not generated: it runs as before (a call), with the
