@@ -1,14 +1,15 @@
 // Generated reduction-fusion kernels (src/cpu/codegen/reduce_emitter.cc):
 // every reducer on every type it folds, over edge values, against the
 // fused evaluator (XFFI_CODEGEN=0); rows, columns and a reduced middle
-// dimension; extra outputs and sibling reduces; the same bytes on any
-// number of threads; and fusions it leaves to the evaluator.
+// dimension; extra outputs and sibling reduces; argmax/argmin; the same
+// bytes on any number of threads; and fusions it leaves to the evaluator.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -406,41 +407,188 @@ ENTRY %main (x: f32[50,77]) -> f64[] {
   EXPECT_EQ(ExpectSameAsEvaluator(text, args, 1e-12, 100.0), 1);
 }
 
-// argmax (a variadic reduce) and an f16 reduce are not generated: they run
-// as before (evaluator, call), with the same results on every thread count.
-TEST(CodegenReduce, UncoveredFusionsFallBack) {
-  XFFI_SKIP_WITHOUT_CODEGEN();
-  const std::string argmax = R"(HloModule m
-%argmax (a: f32[], ai: s32[], b: f32[], bi: s32[]) -> (f32[], s32[]) {
-  %a = f32[] parameter(0)
-  %ai = s32[] parameter(1)
-  %b = f32[] parameter(2)
-  %bi = s32[] parameter(3)
-  %gt = pred[] compare(%a, %b), direction=GT
-  %nan = pred[] compare(%a, %a), direction=NE
-  %pick = pred[] or(%gt, %nan)
-  %eq = pred[] compare(%a, %b), direction=EQ
-  %lower = pred[] compare(%ai, %bi), direction=LT
-  %tie = pred[] and(%eq, %lower)
-  %first = pred[] or(%pick, %tie)
-  %v = f32[] select(%first, %a, %b)
-  %i = s32[] select(%first, %ai, %bi)
-  ROOT %t = (f32[], s32[]) tuple(%v, %i)
+// The region jnp.argmax/argmin lower to (arg_reduce.h), on values of
+// `v` and indices of `i`: `direction` GT (argmax) or LT, with the NaN test
+// when `nan_wins`.
+std::string ArgRegionText(const std::string& v, const std::string& i,
+                          const std::string& direction, bool nan_wins) {
+  const std::string pick = nan_wins ? "%pick" : "%order";
+  return "%arg (a: " + v + "[], ai: " + i + "[], b: " + v + "[], bi: " + i +
+         "[]) -> (" + v + "[], " + i + "[]) {\n  %a = " + v +
+         "[] parameter(0)\n  %ai = " + i + "[] parameter(1)\n  %b = " + v +
+         "[] parameter(2)\n  %bi = " + i +
+         "[] parameter(3)\n  %order = pred[] compare(%a, %b), direction=" +
+         direction + "\n" +
+         (nan_wins ? "  %nan = pred[] compare(%a, %a), direction=NE\n"
+                     "  %pick = pred[] or(%order, %nan)\n"
+                   : "") +
+         "  %eq = pred[] compare(%a, %b), direction=EQ\n"
+         "  %lower = pred[] compare(%ai, %bi), direction=LT\n"
+         "  %tie = pred[] and(%eq, %lower)\n"
+         "  %first = pred[] or(" +
+         pick + ", %tie)\n  %v = " + v + "[] select(" + pick + ", %a, %b)\n" +
+         "  %i = " + i + "[] select(%first, %ai, %bi)\n  ROOT %t = (" + v +
+         "[], " + i + "[]) tuple(%v, %i)\n}\n";
 }
-ENTRY %main (x: f32[64,300]) -> (f32[64], s32[64]) {
-  %x = f32[64,300] parameter(0)
-  %n = f32[64,300] negate(%x)
-  %iota = s32[64,300] iota(), iota_dimension=1
+
+// Values for argmax/argmin: few distinct ones (many ties), and rows of
+// edge cases: NaN in the middle, first, last, everywhere, twice; only -0;
+// -0 and +0 mixed; only infinities. Integers: few values and the extremes.
+Literal ArgValues(ElementType type, int64_t rows, int64_t n, uint32_t seed) {
+  Literal literal(Shape::Array(type, {rows, n}));
+  auto* bytes = static_cast<unsigned char*>(literal.data());
+  uint32_t state = seed * 2654435761u + 7;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  };
+  const double kFloats[] = {-2.0, -1.0, -0.0,     0.0,
+                            1.0,  2.0,  INFINITY, -INFINITY};
+  const int64_t kInts[] = {-3, -1, 0, 1, 3, INT32_MIN, INT32_MAX};
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t i = 0; i < n; ++i) {
+      const size_t at = static_cast<size_t>(r * n + i);
+      double v = kFloats[next() % 8];
+      const int64_t k = kInts[next() % 7];
+      if (r == 0 && i == n / 2) v = std::nan("");
+      if (r == 1 && i == 0) v = std::nan("");
+      if (r == 2 && i == n - 1) v = -std::nan("");
+      if (r == 3) v = std::nan("");
+      if (r == 4 && (i == n / 3 || i == n - 1)) v = std::nan("");
+      if (r == 5) v = -0.0;
+      if (r == 6) v = i % 3 == 1 ? 0.0 : -0.0;
+      if (r == 7) v = i % 2 == 0 ? INFINITY : -INFINITY;
+      if (type == ElementType::kF32) {
+        static_cast<float*>(literal.data())[at] = static_cast<float>(v);
+      } else if (type == ElementType::kF64) {
+        static_cast<double*>(literal.data())[at] = v;
+      } else if (type == ElementType::kS32) {
+        static_cast<int32_t*>(literal.data())[at] = static_cast<int32_t>(k);
+      } else {  // u8
+        bytes[at] = static_cast<unsigned char>(k);
+      }
+    }
+  }
+  return literal;
+}
+
+// argmax/argmin over rows and columns, fused with a producer and the
+// iota, on every covered value and index type and edge values: the
+// evaluator's bytes (first index of equal extremes, the first NaN, the
+// zero's sign it keeps) on 1, 2 and 3 threads, from one generated kernel.
+TEST(CodegenReduce, ArgMaxArgMinOverEdgeValues) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  // Rows too, which are left to the evaluator by default (reduce_emitter.cc).
+  codegen_test::ScopedEnv arg_rows("XFFI_CODEGEN_ARG_ROWS", "1");
+  for (ElementType type : {ElementType::kF32, ElementType::kF64,
+                           ElementType::kS32, ElementType::kU8}) {
+    for (const std::string index : {"s32", "s64"}) {
+      for (const std::string direction : {"GT", "LT"}) {
+        for (bool nan_wins : {true, false}) {
+          if (!IsFloatingType(type) && !nan_wins) continue;
+          for (bool columns : {false, true}) {
+            for (int64_t n : {1, 3, 4, 4097}) {
+              const std::string t = TypeName(type);
+              SCOPED_TRACE(
+                  t + " " + index + " " + direction + (nan_wins ? " nan" : "") +
+                  (columns ? " columns" : " rows") + " n=" + std::to_string(n));
+              // x: [8, n], reduced over dimension 1 (rows) or 0.
+              const std::string in = t + "[8," + std::to_string(n) + "]";
+              const std::string out =
+                  columns ? "[" + std::to_string(n) + "]" : "[8]";
+              const std::string producer =
+                  IsFloatingType(type) ? "negate" : "not";
+              const std::string text =
+                  "HloModule m\n" +
+                  ArgRegionText(t, index, direction, nan_wins) +
+                  "ENTRY %main (x: " + in + ", init: " + t + "[]) -> (" + t +
+                  out + ", " + index + out + ") {\n  %x = " + in +
+                  " parameter(0)\n  %init = " + t +
+                  "[] parameter(1)\n  %p = " + in + " " + producer +
+                  "(%x)\n  %iota = " + index + "[8," + std::to_string(n) +
+                  "] iota(), iota_dimension=" + (columns ? "0" : "1") +
+                  "\n  %zero = " + index + "[] constant(0)\n  ROOT %r = (" + t +
+                  out + ", " + index + out +
+                  ") reduce(%p, %iota, %init, %zero), dimensions={" +
+                  (columns ? "0" : "1") + "}, to_apply=%arg\n}\n";
+              std::vector<Literal> args;
+              args.push_back(ArgValues(type, 8, n, 3));
+              args.push_back(
+                  InitValue(type, direction == "GT" ? "maximum" : "minimum"));
+              const int64_t kernels = ExpectSameAsEvaluator(text, args);
+              // Reduction fusion takes rows of 4 or more and columns
+              // but a few (a [8, 1] input is one row of 8); otherwise
+              // the negate, the iota and the lone argmax are 3 kernels.
+              const bool fused = columns ? n == 1 || n > 4 : n >= 4;
+              EXPECT_EQ(kernels, fused ? 1 : 3);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// A lone argmax (its operands computed elsewhere: parameters, indices out
+// of order) and argmax beside a max reduce of the same values.
+TEST(CodegenReduce, LoneArgMaxAndSiblingReduce) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  auto arg_rows =
+      std::make_unique<codegen_test::ScopedEnv>("XFFI_CODEGEN_ARG_ROWS", "1");
+  const std::string region = ArgRegionText("f32", "s32", "GT", true);
+  const std::string lone =
+      "HloModule m\n" + region +
+      R"(ENTRY %main (x: f32[9,4097], i: s32[9,4097]) -> (f32[9], s32[9]) {
+  %x = f32[9,4097] parameter(0)
+  %i = s32[9,4097] parameter(1)
   %low = f32[] constant(-inf)
   %zero = s32[] constant(0)
-  ROOT %r = (f32[64], s32[64]) reduce(%n, %iota, %low, %zero), dimensions={1}, to_apply=%argmax
+  ROOT %r = (f32[9], s32[9]) reduce(%x, %i, %low, %zero), dimensions={1}, to_apply=%arg
 }
 )";
   std::vector<Literal> args;
-  args.push_back(RandomF32({64, 300}, 8));
-  // (the negate and iota argmax leaves outside may be generated)
-  EXPECT_GE(ExpectSameAsEvaluator(argmax, args), 0);
+  args.push_back(ArgValues(ElementType::kF32, 9, 4097, 4));
+  // Indices not in order: ties go to the lower one, wherever it is.
+  Literal indices(Shape::Array(ElementType::kS32, {9, 4097}));
+  for (int64_t k = 0; k < 9 * 4097; ++k)
+    static_cast<int32_t*>(indices.data())[k] =
+        static_cast<int32_t>((k * 7919) % 5003);
+  args.push_back(std::move(indices));
+  EXPECT_EQ(ExpectSameAsEvaluator(lone, args), 1);
 
+  const std::string sibling = "HloModule m\n" + region +
+                              R"(%max (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = f32[] maximum(%a, %b)
+}
+ENTRY %main (x: f32[9,4097]) -> (f32[9], s32[9], f32[9]) {
+  %x = f32[9,4097] parameter(0)
+  %p = f32[9,4097] negate(%x)
+  %iota = s32[9,4097] iota(), iota_dimension=1
+  %low = f32[] constant(-inf)
+  %zero = s32[] constant(0)
+  %r = (f32[9], s32[9]) reduce(%p, %iota, %low, %zero), dimensions={1}, to_apply=%arg
+  %m = f32[9] reduce(%p, %low), dimensions={1}, to_apply=%max
+  %v = f32[9] get-tuple-element(%r), index=0
+  %i = s32[9] get-tuple-element(%r), index=1
+  ROOT %t = (f32[9], s32[9], f32[9]) tuple(%v, %i, %m)
+}
+)";
+  args.pop_back();
+  // Two kernels: the argmax's and the max reduce's (one without argmax).
+  EXPECT_EQ(ExpectSameAsEvaluator(sibling, args, kZeroSignFree), 2);
+  // By default an argmax over rows runs on the evaluator: only the max's.
+  arg_rows.reset();
+  EXPECT_EQ(ExpectSameAsEvaluator(sibling, args, kZeroSignFree), 1);
+}
+
+// An f16 reduce is not generated: it runs as before (a call), with the
+// same results on every thread count.
+TEST(CodegenReduce, UncoveredFusionsFallBack) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  std::vector<Literal> args;
+  args.push_back(RandomF32({64, 300}, 8));
   const std::string half = R"(HloModule m
 %add (a: f16[], b: f16[]) -> f16[] {
   %a = f16[] parameter(0)
