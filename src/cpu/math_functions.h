@@ -23,8 +23,10 @@ float Digamma(float x);
 double BesselI1e(double x);
 float BesselI1e(float x);
 
-// The Hurwitz zeta function sum_k (k + q)^-x: +inf at x = 1 and at the
-// non-positive integers q, NaN for x < 1 (chlo.zeta's domain).
+// The Hurwitz zeta function sum_k (k + q)^-x, computed as XLA computes it
+// (ten direct terms and an Euler-Maclaurin tail, the same work for any q):
+// +inf at x = 1; at a non-positive integer q, +inf for even integer x and
+// NaN otherwise; NaN for x < 1 and for q <= 0 with non-integer x.
 double Zeta(double x, double q);
 float Zeta(float x, float q);
 
