@@ -370,13 +370,15 @@ struct CopyKernel {
   }
 };
 
+// Kept alive past the call: the side stream's work must still be queued
+// when the handler returns (a stream's destructor would complete it). The
+// test releases them before its device goes away.
+std::vector<std::unique_ptr<device::Stream>> side_streams;
+std::vector<std::unique_ptr<device::Event>> side_events;
+
 ffi::Error SideStreamCopyImpl(device::Stream* stream, ffi::Buffer<ffi::F32> x,
                               ffi::Result<ffi::Buffer<ffi::F32>> y, bool join) {
   device::Device& dev = stream->device();
-  // Kept alive past the call: its work must still be queued when the
-  // handler returns (a stream's destructor would complete it).
-  static std::vector<std::unique_ptr<device::Stream>> side_streams;
-  static std::vector<std::unique_ptr<device::Event>> events;
   auto side = dev.CreateStream();
   auto event = dev.CreateEvent();
   if (!side.ok() || !event.ok()) return ffi::Error::Internal("no stream");
@@ -393,10 +395,10 @@ ffi::Error SideStreamCopyImpl(device::Stream* stream, ffi::Buffer<ffi::F32> x,
     if (!done.ok()) return ffi::Error::Internal("no event");
     (void)(*side)->RecordEvent(**done);
     (void)stream->WaitEvent(**done);
-    events.push_back(std::move(*done));
+    side_events.push_back(std::move(*done));
   }
   side_streams.push_back(std::move(*side));
-  events.push_back(std::move(*event));
+  side_events.push_back(std::move(*event));
   return ffi::Error::Success();
 }
 XFFI_DEFINE_HANDLER(SideStreamCopy, SideStreamCopyImpl,
@@ -433,6 +435,10 @@ ENTRY main {
   StatusOr<std::vector<Literal>> bad = (*unjoined)->Execute(arguments);
   ASSERT_TRUE(bad.ok()) << bad.status().message();
   EXPECT_TRUE(std::isnan((*bad)[0].data<float>()[0]));
+  // While the executables' device memory still exists: a stream's
+  // destructor runs its queued copy, and must run before the device's.
+  side_streams.clear();
+  side_events.clear();
 }
 
 ffi::Error ReadOnHostImpl(ffi::Buffer<ffi::F32> x,

@@ -721,36 +721,36 @@ XFFI_ALWAYS_INLINE std::optional<T> DecodeStruct(
 // Decodes the aggregate T from a dictionary with exactly the given members,
 // in T's member order: StructMember<float>("eps"), StructMember<int>("n").
 // Use at global namespace scope.
-#define XFFI_REGISTER_STRUCT_ATTR_DECODING(T, ...)                             \
-  namespace xffi::ffi {                                                        \
-  template <>                                                                  \
-  struct AttrsBinding<T> {                                                     \
-    using Attrs = T;                                                           \
-  };                                                                           \
-  template <>                                                                  \
-  struct AttrDecoding<T> {                                                     \
-    using Type = T;                                                            \
-    static constexpr auto kMembers = std::make_tuple(__VA_ARGS__);             \
-    static constexpr size_t kNumMembers =                                      \
-        std::tuple_size_v<std::remove_const_t<decltype(kMembers)>>;            \
-    static constexpr std::array<int64_t, kNumMembers> kRanks =                 \
-        internal::MemberRanks(kMembers,                                        \
-                              std::make_index_sequence<kNumMembers>{});        \
-    [[maybe_unused]] static constexpr XLA_FFI_AttrType kAttrType =            \
-        XLA_FFI_AttrType_DICTIONARY;                                           \
-    [[maybe_unused]] static constexpr XLA_FFI_DataType kDType =               \
-        XLA_FFI_DataType_INVALID;                                              \
-    static std::string TypeName() { return #T; }                               \
-    static std::string Describe() { return #T " (dictionary)"; }               \
-    template <typename D>                                                      \
-    XFFI_ALWAYS_INLINE static std::optional<T> Decode(XLA_FFI_AttrType type,   \
-                                                      void* attr, D& diag) {   \
-      return internal::DecodeStruct<T>(                                        \
-          type, attr, diag, kMembers, kRanks,                                  \
-          std::make_index_sequence<kNumMembers>{});                            \
-    }                                                                          \
-  };                                                                           \
-  }                                                                            \
+#define XFFI_REGISTER_STRUCT_ATTR_DECODING(T, ...)                           \
+  namespace xffi::ffi {                                                      \
+  template <>                                                                \
+  struct AttrsBinding<T> {                                                   \
+    using Attrs = T;                                                         \
+  };                                                                         \
+  template <>                                                                \
+  struct AttrDecoding<T> {                                                   \
+    using Type = T;                                                          \
+    static constexpr auto kMembers = std::make_tuple(__VA_ARGS__);           \
+    static constexpr size_t kNumMembers =                                    \
+        std::tuple_size_v<std::remove_const_t<decltype(kMembers)>>;          \
+    static constexpr std::array<int64_t, kNumMembers> kRanks =               \
+        internal::MemberRanks(kMembers,                                      \
+                              std::make_index_sequence<kNumMembers>{});      \
+    [[maybe_unused]] static constexpr XLA_FFI_AttrType kAttrType =           \
+        XLA_FFI_AttrType_DICTIONARY;                                         \
+    [[maybe_unused]] static constexpr XLA_FFI_DataType kDType =              \
+        XLA_FFI_DataType_INVALID;                                            \
+    static std::string TypeName() { return #T; }                             \
+    static std::string Describe() { return #T " (dictionary)"; }             \
+    template <typename D>                                                    \
+    XFFI_ALWAYS_INLINE static std::optional<T> Decode(XLA_FFI_AttrType type, \
+                                                      void* attr, D& diag) { \
+      return internal::DecodeStruct<T>(                                      \
+          type, attr, diag, kMembers, kRanks,                                \
+          std::make_index_sequence<kNumMembers>{});                          \
+    }                                                                        \
+  };                                                                         \
+  }                                                                          \
   static_assert(true, "")
 
 #endif  // XFFI_FFI_ATTRS_H_
