@@ -48,6 +48,14 @@ if(TARGET xffi_cli)
   install(TARGETS xffi_cli COMPONENT ${XFFI_INSTALL_COMPONENT}
           RUNTIME DESTINATION ${XFFI_INSTALL_BINDIR})
 endif()
+# CudaDevice: libxffi_program loads it from its own directory when a program
+# asks for platform "cuda" (it links cudart, so a machine without the CUDA
+# runtime still loads everything else and gets a clear error for "cuda").
+if(TARGET xffi_cuda)
+  set_target_properties(xffi_cuda PROPERTIES INSTALL_RPATH "$ORIGIN")
+  install(TARGETS xffi_cuda COMPONENT ${XFFI_INSTALL_COMPONENT}
+          LIBRARY DESTINATION ${XFFI_INSTALL_LIBDIR})
+endif()
 # The code generator: libxffi_program loads it from its own directory.
 if(TARGET xffi_codegen)
   set_target_properties(xffi_codegen PROPERTIES INSTALL_RPATH "$ORIGIN")

@@ -89,6 +89,29 @@ assert os.path.isfile(os.path.join(xffi.cmake_dir(), "xffiConfig.cmake"))
 print("xffi", xffi.__version__, "from", package)
 PY
 )
+# A build that found the CUDA toolkit ships CudaDevice in the wheel, beside
+# libxffi_program, where platform "cuda" loads it from: without a GPU the
+# error must come from the CUDA runtime, not from a missing library.
+if [ -f build/release/src/libxffi_cuda.so ]; then
+  (cd "$work" && "$venv/python" - <<'PY'
+import glob, os
+import xffi
+package = os.path.dirname(xffi.__file__)
+found = glob.glob(os.path.join(package, "**", "libxffi_cuda.so"), recursive=True)
+assert found, "the wheel lacks libxffi_cuda.so"
+program = glob.glob(os.path.join(package, "**", "libxffi_program.so*"), recursive=True)
+assert os.path.dirname(found[0]) == os.path.dirname(program[0]), (found, program)
+text = "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> { return %x : tensor<2xf32> }"
+try:
+    xffi.Program.from_text(text, platform="cuda")
+except RuntimeError as error:
+    assert "did not load" not in str(error), error
+    print("platform cuda without a GPU:", error)
+else:
+    print("platform cuda: a CUDA device is present")
+PY
+  ) || fail "the wheel's CudaDevice"
+fi
 "$venv/xffi" --help | grep -q "run PROGRAM" || fail "the xffi command's help lacks 'run'"
 step "consumer project against the pip install's xffi.cmake_dir()"
 run_consumer wheel "$venv/xffi" \
