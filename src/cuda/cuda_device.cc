@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "cuda/kernel_entries.h"
+
 namespace xffi::cuda {
 namespace {
 
@@ -34,6 +36,26 @@ Status CudaFailure(const char* call, cudaError_t error) {
     if (xffi_cuda_error_ != cudaSuccess)           \
       return CudaFailure(#call, xffi_cuda_error_); \
   } while (0)
+
+// The GPU entry of `kernel`: its own, or for specs a host compiler made
+// (the device backend's), the one nvcc compiled into this library under the
+// same name, when the functor sizes agree.
+StatusOr<const void*> EntryFor(const KernelSpec& kernel) {
+  if (kernel.cuda_entry != nullptr) return kernel.cuda_entry;
+  const device::CudaKernelEntry* compiled = FindCudaKernelEntry(kernel.name);
+  if (compiled == nullptr)
+    return FailedPrecondition(
+        "kernel '" + kernel.name + "' has no GPU entry: " +
+        (HasCompiledKernels() ? "no kernel of that name was compiled by nvcc"
+                              : "this build did not compile kernels with "
+                                "nvcc"));
+  if (compiled->functor_size != kernel.functor_size)
+    return Internal("kernel '" + kernel.name + "': nvcc compiled it for a " +
+                    std::to_string(compiled->functor_size) +
+                    "-byte functor, the launch passes " +
+                    std::to_string(kernel.functor_size) + " bytes");
+  return compiled->entry;
+}
 
 class CudaEvent final : public Event {
  public:
@@ -89,16 +111,14 @@ class CudaStream final : public Stream {
   }
   Status Launch(const KernelSpec& kernel, const LaunchDims& dims,
                 const void* functor) override {
-    if (kernel.cuda_entry == nullptr)
-      return FailedPrecondition("kernel '" + kernel.name +
-                                "' was not compiled by nvcc: it has no GPU "
-                                "entry");
+    StatusOr<const void*> entry = EntryFor(kernel);
+    if (!entry.ok()) return entry.status();
     // ForEachIndexKernel<F> takes the functor by value, its one parameter.
     void* args[] = {const_cast<void*>(functor)};
-    XFFI_CUDA_RETURN_IF_ERROR(cudaLaunchKernel(
-        kernel.cuda_entry, dim3(static_cast<unsigned>(dims.blocks)),
-        dim3(static_cast<unsigned>(dims.threads_per_block)), args,
-        dims.shared_memory_bytes, stream_));
+    XFFI_CUDA_RETURN_IF_ERROR(
+        cudaLaunchKernel(*entry, dim3(static_cast<unsigned>(dims.blocks)),
+                         dim3(static_cast<unsigned>(dims.threads_per_block)),
+                         args, dims.shared_memory_bytes, stream_));
     return Status::Ok();
   }
   Status AddHostCallback(std::function<void()> callback) override {

@@ -1,25 +1,32 @@
 // The device backend's kernels as nvcc compiles them: one ForEachIndexKernel
 // entry per functor of device_kernels.h, the same functors SimDevice runs by
-// their host code. Compile-only until a GPU is available: CudaDevice would
-// launch these entries (KernelSpec::cuda_entry).
+// their host code. Linked into libxffi_cuda, whose CudaDevice launches them
+// for the specs op_kernels.cc makes (found by name: see
+// device/cuda_kernel_entry.h).
 #include <cuda_runtime.h>
 
+#include "device/cuda_kernel_entry.h"
 #include "device_backend/device_kernels.h"
 
 namespace xffi::device_backend {
+namespace {
 
-extern "C" const void* const kXffiDeviceBackendCudaEntries[] = {
-    reinterpret_cast<const void*>(
-        &device::ForEachIndexKernel<ElementwiseKernel>),
-    reinterpret_cast<const void*>(
-        &device::ForEachIndexKernel<StridedCopyKernel>),
-    reinterpret_cast<const void*>(&device::ForEachIndexKernel<IotaKernel>),
-    reinterpret_cast<const void*>(
-        &device::ForEachIndexKernel<ContractionKernel>),
-    reinterpret_cast<const void*>(
-        &device::ForEachIndexKernel<DynamicWindowKernel>),
-    reinterpret_cast<const void*>(&device::ForEachIndexKernel<GatherKernel>),
-    reinterpret_cast<const void*>(&device::ForEachIndexKernel<FusedLoopKernel>),
+template <typename F>
+device::CudaKernelEntry EntryOf() {
+  return {F::kName, sizeof(F),
+          reinterpret_cast<const void*>(&device::ForEachIndexKernel<F>)};
+}
+
+}  // namespace
+
+extern "C" const device::CudaKernelEntry kXffiDeviceBackendCudaEntries[] = {
+    EntryOf<ElementwiseKernel>(), EntryOf<FusedLoopKernel>(),
+    EntryOf<StridedCopyKernel>(), EntryOf<IotaKernel>(),
+    EntryOf<ContractionKernel>(), EntryOf<DynamicWindowKernel>(),
+    EntryOf<GatherKernel>(),
 };
+extern "C" const size_t kXffiDeviceBackendCudaEntryCount =
+    sizeof(kXffiDeviceBackendCudaEntries) /
+    sizeof(kXffiDeviceBackendCudaEntries[0]);
 
 }  // namespace xffi::device_backend

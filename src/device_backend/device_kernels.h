@@ -522,6 +522,7 @@ XFFI_HOST_DEVICE inline Value ApplyElementOp(ElementOp op, DType in_type,
 // out[i] = op(in0[i], in1[i], in2[i]) over `n` elements. Operand k is read
 // at index 0 for every i when in_scalar[k] (a broadcast scalar).
 struct ElementwiseKernel {
+  static constexpr const char* kName = "xffi.device.elementwise";
   ElementOp op = ElementOp::kAdd;
   DType in_type = DType::kF32;  // of the arithmetic operands (select: 1, 2)
   DType out_type = DType::kF32;
@@ -568,6 +569,7 @@ struct FusedStep {
 };
 
 struct FusedLoopKernel {
+  static constexpr const char* kName = "xffi.device.fused_loop";
   FusedStep steps[kMaxFusedSteps];
   int32_t count = 0;
   const uint8_t* inputs[kMaxFusedInputs] = {};
@@ -624,6 +626,7 @@ XFFI_HOST_DEVICE inline int64_t StridedOffset(int64_t i, int32_t rank,
 // transpose, slice, reverse (a negative stride), concatenate and pad (a
 // destination offset and stride) are each one such copy.
 struct StridedCopyKernel {
+  static constexpr const char* kName = "xffi.device.strided_copy";
   const uint8_t* src = nullptr;
   uint8_t* dst = nullptr;
   int64_t n = 0;
@@ -652,6 +655,7 @@ struct StridedCopyKernel {
 
 // out[i] = the index of element i along dimension `dimension`.
 struct IotaKernel {
+  static constexpr const char* kName = "xffi.device.iota";
   uint8_t* out = nullptr;
   DType type = DType::kS32;
   int64_t n = 0;
@@ -676,6 +680,7 @@ struct IotaKernel {
 // summed). Output element i starts at Σ idx·out_strides in each input (its
 // kept dimensions) and walks the contracted dimensions.
 struct ContractionKernel {
+  static constexpr const char* kName = "xffi.device.contraction";
   const uint8_t* lhs = nullptr;
   const uint8_t* rhs = nullptr;   // dot only
   const uint8_t* init = nullptr;  // reduce only: a scalar
@@ -745,6 +750,7 @@ struct ContractionKernel {
 // dst at the start). Each start index is a device scalar of `index_type`,
 // clamped so the window fits, as HLO defines it.
 struct DynamicWindowKernel {
+  static constexpr const char* kName = "xffi.device.dynamic_window";
   const uint8_t* src = nullptr;
   uint8_t* dst = nullptr;
   const uint8_t* starts[kMaxRank] = {};
@@ -791,6 +797,7 @@ struct DynamicWindowKernel {
 // its batch position's start (read from `indices`, clamped so the slice
 // fits) plus its offset within the slice.
 struct GatherKernel {
+  static constexpr const char* kName = "xffi.device.gather";
   const uint8_t* operand = nullptr;
   const uint8_t* indices = nullptr;
   uint8_t* out = nullptr;

@@ -211,7 +211,7 @@ StatusOr<Launcher> ElementwiseLauncher(const Instruction& op, ElementOp kind,
     for (size_t k = 0; k < ids.size(); ++k)
       kernel.in[k] = Bytes(addresses[ids[k]]);
     kernel.out = Bytes(addresses[result]);
-    return LaunchKernel(stream, "xffi.device.elementwise", kernel.n, kernel);
+    return LaunchKernel(stream, ElementwiseKernel::kName, kernel.n, kernel);
   });
 }
 
@@ -223,7 +223,7 @@ Launcher StridedCopyLauncher(std::vector<StridedCopyKernel> copies,
     for (size_t i = 0; i < copies.size(); ++i) {
       copies[i].src = Bytes(addresses[ids[i].first]);
       copies[i].dst = Bytes(addresses[ids[i].second]);
-      XFFI_RETURN_IF_ERROR(LaunchKernel(stream, "xffi.device.strided_copy",
+      XFFI_RETURN_IF_ERROR(LaunchKernel(stream, StridedCopyKernel::kName,
                                         copies[i].n, copies[i]));
     }
     return Status::Ok();
@@ -369,7 +369,7 @@ Launcher ContractionLauncher(ContractionKernel kernel, BufferId lhs,
     kernel.init =
         init == compiler::kNoBuffer ? nullptr : Bytes(addresses[init]);
     kernel.out = Bytes(addresses[result]);
-    return LaunchKernel(stream, "xffi.device.contraction", kernel.n, kernel);
+    return LaunchKernel(stream, ContractionKernel::kName, kernel.n, kernel);
   };
 }
 
@@ -503,7 +503,7 @@ StatusOr<Launcher> DynamicWindowLauncher(const Instruction& op,
     kernel.dst = Bytes(addresses[result]);
     for (int32_t d = 0; d < kernel.rank; ++d)
       kernel.starts[d] = Bytes(addresses[operands[first_start + d]]);
-    return LaunchKernel(stream, "xffi.device.dynamic_window", kernel.n, kernel);
+    return LaunchKernel(stream, DynamicWindowKernel::kName, kernel.n, kernel);
   });
 }
 
@@ -567,7 +567,7 @@ StatusOr<Launcher> GatherLauncher(const Instruction& op,
     kernel.operand = Bytes(addresses[operands[0]]);
     kernel.indices = Bytes(addresses[operands[1]]);
     kernel.out = Bytes(addresses[result]);
-    return LaunchKernel(stream, "xffi.device.gather", kernel.n, kernel);
+    return LaunchKernel(stream, GatherKernel::kName, kernel.n, kernel);
   });
 }
 
@@ -691,7 +691,7 @@ std::optional<Launcher> MakeFusedLoopLauncher(
     for (size_t k = 0; k < operands.size(); ++k)
       kernel.inputs[k] = Bytes(addresses[operands[k]]);
     kernel.out = Bytes(addresses[result]);
-    return LaunchKernel(stream, "xffi.device.fused_loop", kernel.n, kernel);
+    return LaunchKernel(stream, FusedLoopKernel::kName, kernel.n, kernel);
   });
 }
 
@@ -741,7 +741,7 @@ StatusOr<Launcher> MakeOpLauncher(const Instruction& op,
       return Launcher([kernel, result](device::Stream& stream,
                                        void* const* addresses) mutable {
         kernel.out = Bytes(addresses[result]);
-        return LaunchKernel(stream, "xffi.device.iota", kernel.n, kernel);
+        return LaunchKernel(stream, IotaKernel::kName, kernel.n, kernel);
       });
     }
     case Opcode::kBroadcast:

@@ -8,6 +8,8 @@
 
 #ifdef XFFI_HAVE_CUDA_DEVICE
 #include "cuda/cuda_device.h"
+#include "cuda/kernel_entries.h"
+#include "device_backend/device_kernels.h"
 #endif
 
 namespace {
@@ -42,6 +44,43 @@ TEST(CudaDevice, OrdinalsTheDriverLacksAreRefused) {
   if (!count.ok()) GTEST_SKIP() << count.status().message();
   auto device = xffi::cuda::CreateCudaDevice(*count);
   EXPECT_EQ(device.status().code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
+}
+
+// Every kernel the device backend launches by name has the entry nvcc
+// compiled for the same functor: without this a GPU would fail at a
+// program's first launch, and no test without a GPU would see it.
+template <typename F>
+void ExpectCompiledEntry() {
+  const xffi::device::CudaKernelEntry* entry =
+      xffi::cuda::FindCudaKernelEntry(F::kName);
+  ASSERT_NE(entry, nullptr) << F::kName;
+  EXPECT_STREQ(entry->name, F::kName);
+  EXPECT_EQ(entry->functor_size, sizeof(F)) << F::kName;
+  EXPECT_NE(entry->entry, nullptr) << F::kName;
+}
+
+TEST(CudaDevice, TheDeviceBackendsKernelsHaveGpuEntries) {
+#ifdef XFFI_HAVE_CUDA_KERNELS
+  ASSERT_TRUE(xffi::cuda::HasCompiledKernels());
+  using namespace xffi::device_backend;
+  ExpectCompiledEntry<ElementwiseKernel>();
+  ExpectCompiledEntry<FusedLoopKernel>();
+  ExpectCompiledEntry<StridedCopyKernel>();
+  ExpectCompiledEntry<IotaKernel>();
+  ExpectCompiledEntry<ContractionKernel>();
+  ExpectCompiledEntry<DynamicWindowKernel>();
+  ExpectCompiledEntry<GatherKernel>();
+  // Distinct functors, distinct entries.
+  EXPECT_NE(xffi::cuda::FindCudaKernelEntry(ElementwiseKernel::kName)->entry,
+            xffi::cuda::FindCudaKernelEntry(GatherKernel::kName)->entry);
+#else
+  EXPECT_FALSE(xffi::cuda::HasCompiledKernels());
+  EXPECT_EQ(xffi::cuda::FindCudaKernelEntry(
+                xffi::device_backend::ElementwiseKernel::kName),
+            nullptr);
+#endif
+  EXPECT_EQ(xffi::cuda::FindCudaKernelEntry("xffi.device.no_such_kernel"),
+            nullptr);
 }
 
 #else
