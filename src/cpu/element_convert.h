@@ -13,6 +13,7 @@
 #ifndef XFFI_SRC_CPU_ELEMENT_CONVERT_H_
 #define XFFI_SRC_CPU_ELEMENT_CONVERT_H_
 
+#include <bit>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -91,11 +92,48 @@ inline constexpr bool kNarrowsFromDouble = std::is_same_v<X, double> ||
                                            (From::kIsInteger &&
                                             From::kBits > 24);
 
-// A value of From converted to the byte-float format `to` (the format at
-// run time: the template kernels share one loop for all nine).
+// XLA:CPU's conversion to f8e8m0fnu works on f32's bits: the exponent
+// field, plus one when the mantissa's top bit is set (so a value halfway
+// between two powers rounds up); an f32 subnormal gives 2^-127, or 2^-126
+// when its mantissa is above one half; zero, negative values, infinities,
+// NaN and overflow give the format's NaN, 0xff (as ml_dtypes converts). `x` is
+// already narrowed to f32. On the bits only: kernels run with
+// denormals-are-zero, under which a subnormal compares equal to zero.
+inline uint8_t XlaE8M0FromFloat(float x) {
+  const uint32_t bits = std::bit_cast<uint32_t>(x);
+  if (bits == 0 || (bits >> 31) != 0 || (bits >> 23) == 0xff) return 0xff;
+  if ((bits >> 23) == 0) return (bits & 0x7fffff) > 0x400000 ? 1 : 0;
+  const uint32_t exponent = (bits >> 23) + ((bits >> 22) & 1);
+  return exponent > 0xfe ? 0xff : static_cast<uint8_t>(exponent);
+}
+
+// Whether XLA:CPU holds values of From in f16 or bf16 (the 16-bit floats,
+// and the byte floats its float normalisation widens): its conversion from
+// those to f8e5m2 (f16's upper byte) gives every NaN as 0x7f, where one from
+// f32, f64 or an integer keeps the NaN's sign (0x7e, 0xfe).
 template <typename From>
-uint8_t ConvertToByteFloat(typename From::Value v, const ByteFloatFormat& to) {
+inline constexpr bool kHeldAsHalf =
+    From::kType == ElementType::kF16 || From::kType == ElementType::kBF16 ||
+    kIsByteFloat<From>;
+
+// A value of From converted to the byte-float format `to` (the format at
+// run time: the template kernels share one loop for all nine). A byte-float
+// source reaches here as f32 traits: `held_as_half` says where it came from.
+template <typename From>
+uint8_t ConvertToByteFloat(typename From::Value v, const ByteFloatFormat& to,
+                           bool held_as_half = kHeldAsHalf<From>) {
   auto x = RealPart<From>(v);
+  if (to.type == ElementType::kF8E8M0FNU) {
+    float narrowed = static_cast<float>(x);
+    // f64 narrows to f32 first, where XLA:CPU's flush-to-zero takes a
+    // subnormal result to zero (so to NaN).
+    if (std::is_same_v<decltype(x), double> &&
+        (std::bit_cast<uint32_t>(narrowed) & 0x7f800000u) == 0)
+      narrowed = 0.0f;
+    return XlaE8M0FromFloat(narrowed);
+  }
+  if constexpr (std::is_floating_point_v<decltype(x)>)
+    if (held_as_half && to.type == ElementType::kF8E5M2 && x != x) return 0x7f;
   uint8_t bits;
   if constexpr (kNarrowsFromDouble<From, decltype(x)>) {
     bits = to.StoreDouble(static_cast<double>(x));

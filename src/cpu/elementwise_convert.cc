@@ -18,7 +18,9 @@ typename To::Storage ConvertStored(const From& from, const To& to,
                                    typename From::Storage s) {
   using FromTraits = ComputeTraits<From>;
   if constexpr (std::is_same_v<To, ByteFloatFormat>)
-    return ConvertToByteFloat<FromTraits>(from.Load(s), to);
+    return ConvertToByteFloat<FromTraits>(
+        from.Load(s), to,
+        std::is_same_v<From, ByteFloatFormat> || kHeldAsHalf<FromTraits>);
   else
     return ConvertElement<FromTraits, To>(from.Load(s));
 }

@@ -114,14 +114,18 @@ double Decode(const Format& f, uint32_t bits) {
       return std::numeric_limits<double>::quiet_NaN();
     return std::ldexp(1.0, static_cast<int>(exponent) - f.bias);
   }
+  // A NaN with its sign bit set decodes to -NaN, as XLA widens it: a
+  // conversion to a format with signed NaNs keeps the sign.
+  const double nan = negative ? -std::numeric_limits<double>::quiet_NaN()
+                              : std::numeric_limits<double>::quiet_NaN();
   if (exponent == f.exponent_mask()) {
     if (f.specials == Specials::kIeee) {
-      if (mantissa != 0) return std::numeric_limits<double>::quiet_NaN();
+      if (mantissa != 0) return nan;
       return negative ? -std::numeric_limits<double>::infinity()
                       : std::numeric_limits<double>::infinity();
     }
     if (f.specials == Specials::kFn && mantissa == f.mantissa_mask())
-      return std::numeric_limits<double>::quiet_NaN();
+      return nan;
   }
   double magnitude =
       exponent == 0

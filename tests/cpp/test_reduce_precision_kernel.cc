@@ -121,5 +121,39 @@ TEST(ReducePrecisionKernel, Bf16OnItsOwnBitsMatchesF32) {
   CheckAgainstF32<ElementType::kBF16>(4, 2, false);
 }
 
+std::vector<uint8_t> ReduceBytes(ElementType type, std::vector<uint8_t> bits,
+                                 int exponent_bits, int mantissa_bits) {
+  Literal in(Shape::Array(type, {static_cast<int64_t>(bits.size())}));
+  std::memcpy(in.data<uint8_t>(), bits.data(), bits.size());
+  return Reduce(in, exponent_bits, mantissa_bits).ToVector<uint8_t>();
+}
+
+// The one-byte floats, which XLA:CPU reduces in f16 (bf16 for f8e8m0fnu)
+// and converts back: jax 0.10.2's bits. With f16's own exponent width
+// f8e5m2's subnormals survive; narrower ones flush; overflow in a format
+// without infinity is NaN; NaN keeps its sign only where the format's NaN
+// has one (f8e5m2's conversion from f16 gives 0x7f).
+TEST(ReducePrecisionKernel, ByteFloatsAsXlaWidensThem) {
+  using V = std::vector<uint8_t>;
+  const V e5m2 = {0x01, 0x02, 0x03, 0x37, 0x3f, 0x7d, 0xfe};
+  EXPECT_EQ(ReduceBytes(ElementType::kF8E5M2, e5m2, 5, 2),
+            (V{0x01, 0x02, 0x03, 0x37, 0x3f, 0x7f, 0x7f}));
+  EXPECT_EQ(ReduceBytes(ElementType::kF8E5M2, e5m2, 4, 1),
+            (V{0x00, 0x00, 0x00, 0x38, 0x40, 0x7f, 0x7f}));
+  const V e4m3fn = {0x01, 0x07, 0x08, 0x3d, 0x7e, 0xff};
+  EXPECT_EQ(ReduceBytes(ElementType::kF8E4M3FN, e4m3fn, 4, 3),
+            (V{0x00, 0x00, 0x08, 0x3d, 0x7f, 0xff}));
+  EXPECT_EQ(ReduceBytes(ElementType::kF8E4M3FN, e4m3fn, 3, 1),
+            (V{0x00, 0x00, 0x00, 0x3c, 0x7f, 0xff}));
+  EXPECT_EQ(ReduceBytes(ElementType::kF8E5M2FNUZ, {1, 3, 5, 7, 0x80}, 5, 2),
+            (V{0, 4, 4, 8, 0x80}));
+  const V e8m0 = {0, 1, 126, 127, 200, 254, 255};
+  EXPECT_EQ(ReduceBytes(ElementType::kF8E8M0FNU, e8m0, 8, 1), e8m0);
+  EXPECT_EQ(ReduceBytes(ElementType::kF8E8M0FNU, e8m0, 3, 0),
+            (V{0xff, 0xff, 126, 127, 0xff, 0xff, 0xff}));
+  EXPECT_EQ(ReduceBytes(ElementType::kF8E3M4, {0xf1, 0x71, 0x35, 0x3b}, 2, 1),
+            (V{0xf8, 0x78, 0x38, 0x38}));
+}
+
 }  // namespace
 }  // namespace xffi::cpu
