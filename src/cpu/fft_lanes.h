@@ -325,6 +325,21 @@ inline void TransposeBlock(V (&v)[L]) {
   if constexpr (2 * S < L) TransposeBlock<L, 2 * S>(v);
 }
 
+// Walking many rows side by side in blocks defeats the hardware's stream
+// detection (and power-of-two row lengths put the rows in the same cache
+// sets), so the block kPrefetchBytes ahead in each row is asked for while
+// one is moved: the loads of rows read from memory were half the time of
+// an RFFT before.
+inline constexpr int64_t kPrefetchBytes = 512;
+template <typename T>
+inline constexpr int64_t kPrefetchAhead = kPrefetchBytes / sizeof(T);
+
+// Asks for the line `kPrefetchBytes` after `p` (Write: to be written).
+template <bool Write, typename T>
+inline void PrefetchAhead(const T* p) {
+  __builtin_prefetch(p + kPrefetchAhead<T>, Write ? 1 : 0);
+}
+
 // Elements [j0, j0 + L) of L complex sequences that are rows `row` complex
 // values apart into block[0, L), through L x L transposes.
 template <typename T, int L>
@@ -332,6 +347,7 @@ inline void LoadRowBlock(const T* rows, int64_t row, int64_t j0,
                          Pack<T, L>* block) {
   Vec<T, L> re[L], im[L];
   for (int l = 0; l < L; ++l) {
+    PrefetchAhead<false>(rows + 2 * (l * row + j0));
     const Pack<T, L> p = LoadInterleaved<T, L>(rows + 2 * (l * row + j0));
     re[l] = p.re;
     im[l] = p.im;
@@ -350,8 +366,10 @@ inline void StoreRowBlock(const Pack<T, L>* block, int64_t j0, int64_t row,
   }
   TransposeBlock<L>(re);
   TransposeBlock<L>(im);
-  for (int l = 0; l < L; ++l)
+  for (int l = 0; l < L; ++l) {
+    PrefetchAhead<true>(rows + 2 * (l * row + j0));
     StoreInterleaved<T, L>({re[l], im[l]}, rows + 2 * (l * row + j0));
+  }
 }
 
 // Element j of `lanes` <= L sequences that may lie anywhere, lane by lane.
@@ -503,6 +521,8 @@ void RealForwardRows(const T* in, T* out, int64_t n, int64_t rows,
         for (int64_t j0 = 0; j0 < n; j0 += L) {
           Vec<T, L> re[L], im[L];
           for (int l = 0; l < L; ++l) {
+            PrefetchAhead<false>(in + (r0 + l) * n + j0);
+            PrefetchAhead<false>(in + (r0 + L + l) * n + j0);
             re[l] = LoadVector<Vec<T, L>>(in + (r0 + l) * n + j0);
             im[l] = LoadVector<Vec<T, L>>(in + (r0 + L + l) * n + j0);
           }
@@ -546,6 +566,8 @@ void RealForwardRows(const T* in, T* out, int64_t n, int64_t rows,
           TransposeBlock<L>(re2);
           TransposeBlock<L>(im2);
           for (int l = 0; l < L; ++l) {
+            PrefetchAhead<true>(out + 2 * ((r0 + l) * h + k));
+            PrefetchAhead<true>(out + 2 * ((r0 + L + l) * h + k));
             StoreInterleaved<T, L>({re1[l], im1[l]},
                                    out + 2 * ((r0 + l) * h + k));
             StoreInterleaved<T, L>({re2[l], im2[l]},
@@ -657,6 +679,8 @@ void RealInverseRows(const T* in, T* out, int64_t n, int64_t rows,
           TransposeBlock<L>(re);
           TransposeBlock<L>(im);
           for (int l = 0; l < L; ++l) {
+            PrefetchAhead<true>(out + (r0 + l) * n + j);
+            PrefetchAhead<true>(out + (r0 + L + l) * n + j);
             StoreVector(out + (r0 + l) * n + j, re[l]);
             StoreVector(out + (r0 + L + l) * n + j, im[l]);
           }
