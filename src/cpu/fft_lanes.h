@@ -109,6 +109,31 @@ void FixedPass(const Pack<T, L>* x, Pack<T, L>* y, int64_t m, int64_t s,
         b[1] = Add(t1, t3);
         b[2] = Sub(t0, t2);
         b[3] = Sub(t1, t3);
+      } else if constexpr (R == 8) {
+        // Two 4-point DFTs (even and odd inputs) joined by W8^k.
+        constexpr T kHalfSqrt2 = static_cast<T>(0.70710678118654752440);
+        const P a0 = in[0], a1 = in[s * m], a2 = in[2 * s * m],
+                a3 = in[3 * s * m], a4 = in[4 * s * m], a5 = in[5 * s * m],
+                a6 = in[6 * s * m], a7 = in[7 * s * m];
+        const P t0 = Add(a0, a4), t1 = Sub(a0, a4);
+        const P t2 = Add(a2, a6), t3 = MulMinusI(Sub(a2, a6));
+        const P e0 = Add(t0, t2), e2 = Sub(t0, t2);
+        const P e1 = Add(t1, t3), e3 = Sub(t1, t3);
+        const P u0 = Add(a1, a5), u1 = Sub(a1, a5);
+        const P u2 = Add(a3, a7), u3 = MulMinusI(Sub(a3, a7));
+        const P o0 = Add(u0, u2), o2 = MulMinusI(Sub(u0, u2));
+        const P v1 = Add(u1, u3), v3 = Sub(u1, u3);
+        // o1 = W8 v1 = (1 - i) v1 / sqrt 2, o3 = W8^3 v3 = -(1 + i) v3 / sqrt 2
+        const P o1 = Scale(P{v1.re + v1.im, v1.im - v1.re}, kHalfSqrt2);
+        const P o3 = Scale(P{v3.im - v3.re, -(v3.re + v3.im)}, kHalfSqrt2);
+        b[0] = Add(e0, o0);
+        b[4] = Sub(e0, o0);
+        b[1] = Add(e1, o1);
+        b[5] = Sub(e1, o1);
+        b[2] = Add(e2, o2);
+        b[6] = Sub(e2, o2);
+        b[3] = Add(e3, o3);
+        b[7] = Sub(e3, o3);
       } else {
         static_assert(R == 5);
         constexpr T c1 = static_cast<T>(0.30901699437494742410);
@@ -201,6 +226,9 @@ Pack<T, L>* Stockham(const PlanView<T>& plan, Pack<T, L>* data,
         break;
       case 5:
         FixedPass<T, L, 5>(x, y, stage.m, stage.stride, w);
+        break;
+      case 8:
+        FixedPass<T, L, 8>(x, y, stage.m, stage.stride, w);
         break;
       default:
         GenericPass<T, L>(x, y, stage.radix, stage.m, stage.stride, w,

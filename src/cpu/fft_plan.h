@@ -7,7 +7,7 @@
 // conjugate while they copy data in and out.
 //
 // Lengths whose prime factors are at most kLargestRadix run as Stockham
-// autosort passes of radix 4, 2, 3, 5 and any odd prime up to that bound,
+// autosort passes of radix 8, 4, 2, 3, 5 and any odd prime up to that bound,
 // O(n log n) with twiddles computed in double precision. Other lengths use
 // Bluestein's chirp-z algorithm: a cyclic convolution of length M >= 2n - 1
 // with only small prime factors, so every length is O(n log n).
