@@ -73,10 +73,10 @@ template <typename T>
 using Cascade = std::vector<const BatchKernels<T>*>;
 
 // A transform's packs (data and scratch) should stay in a core's L2 cache:
-// the Stockham passes stream through them log(n) times. Wider vectors than
+// the Stockham passes stream through them once per pass. Wider vectors than
 // 16 bytes are used only while the packs fit in this many bytes (rfft of
-// rows of 4096 f32 measured 12% faster on 32-byte than on 64-byte vectors,
-// whose packs took 1 MB).
+// rows of 4096 f32, whose packs take 1 MB on 64-byte vectors, measured as
+// fast or faster on 32-byte ones, with half the memory).
 inline constexpr int64_t kWorkspaceBudget = 512 * 1024;
 
 // What one complex value of one sequence costs per radix-2 level of its
@@ -120,14 +120,16 @@ void ForGroups(const Cascade<T>& cascade, const fft::PlanView<T>& plan,
   }
 }
 
+// The complex transform along `axis` of `src` into `dst` (may be `src`).
 template <typename T>
-void ComplexAxis(std::complex<T>* data, const Axis& axis,
-                 const ComplexPlan<T>& plan, bool inverse, T scale,
-                 const Cascade<T>& cascade, ThreadPool* pool) {
-  T* values = reinterpret_cast<T*>(data);
+void ComplexAxis(const std::complex<T>* src, std::complex<T>* dst,
+                 const Axis& axis, const ComplexPlan<T>& plan, bool inverse,
+                 T scale, const Cascade<T>& cascade, ThreadPool* pool) {
+  const T* from = reinterpret_cast<const T*>(src);
+  T* to = reinterpret_cast<T*>(dst);
   ForGroups<T>(cascade, plan.view(), axis.count(), 1, pool,
                [&](const BatchKernels<T>& kernels, int64_t b, int64_t e) {
-                 kernels.complex_sequences(values, axis, plan.view(), b, e,
+                 kernels.complex_sequences(from, to, axis, plan.view(), b, e,
                                            inverse, scale);
                });
 }
@@ -163,17 +165,19 @@ Kernel MakeTypedFftKernel(const Instruction& in) {
     const size_t complex_axes =
         type == FftType::kFft || type == FftType::kIfft ? k : k - 1;
     const bool inverse = type == FftType::kIfft || type == FftType::kIrfft;
-    auto complex_axis = [&](C* data, size_t i, bool conjugate, T factor) {
+    auto complex_axis = [&](const C* from, C* to, size_t i, bool conjugate,
+                            T factor) {
       const size_t d = rank - k + i;
-      ComplexAxis<T>(data, AxisOf(complex_dims, d), *plans.at(complex_dims[d]),
-                     conjugate, factor, cascade, args.pool);
+      ComplexAxis<T>(from, to, AxisOf(complex_dims, d),
+                     *plans.at(complex_dims[d]), conjugate, factor, cascade,
+                     args.pool);
     };
     if (type == FftType::kFft || type == FftType::kIfft) {
       C* data = static_cast<C*>(args.results[0].data);
       const C* src = static_cast<const C*>(args.operands[0].data);
-      if (data != src) std::copy(src, src + complex_elements, data);
+      // The first axis reads the operand, the others work in place.
       for (size_t i = 0; i < complex_axes; ++i)
-        complex_axis(data, i, inverse,
+        complex_axis(i == 0 ? src : data, data, i, inverse,
                      inverse && i + 1 == complex_axes ? scale : T(1));
       return Status::Ok();
     }
@@ -194,20 +198,22 @@ Kernel MakeTypedFftKernel(const Instruction& in) {
                      });
       }
       for (size_t i = 0; i < complex_axes; ++i)
-        complex_axis(data, i, false, T(1));
+        complex_axis(data, data, i, false, T(1));
       return Status::Ok();
     }
-    // IRFFT: the complex axes (on a copy of the operand, which is not ours
-    // to change), then the real one.
+    // IRFFT: the complex axes (into a buffer of ours: the operand is not
+    // ours to change), then the real one.
     const C* src = static_cast<const C*>(args.operands[0].data);
     T* out = static_cast<T*>(args.results[0].data);
     if (n_last == 0) return Status::Ok();
-    std::vector<C> work;
+    std::unique_ptr<T[]> work;
     if (complex_axes > 0) {
-      work.assign(src, src + complex_elements);
+      // Left uninitialised: the first axis writes every element.
+      work.reset(new T[static_cast<size_t>(2 * complex_elements)]);
+      C* spectra = reinterpret_cast<C*>(work.get());
       for (size_t i = 0; i < complex_axes; ++i)
-        complex_axis(work.data(), i, true, T(1));
-      src = work.data();
+        complex_axis(i == 0 ? src : spectra, spectra, i, true, T(1));
+      src = spectra;
     }
     const ComplexPlan<T>& plan = *plans.at(n_last);
     const T* spectra = reinterpret_cast<const T*>(src);

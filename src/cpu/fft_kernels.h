@@ -30,11 +30,12 @@ struct Axis {
 template <typename T>
 struct BatchKernels {
   int lanes = 0;  // 0: this width is not compiled in
-  // The complex transform of sequences [begin, end) of `axis` in place;
-  // `inverse` conjugates on the way in and out; the result is scaled.
-  void (*complex_sequences)(T* data, const Axis& axis, const PlanView<T>& plan,
-                            int64_t begin, int64_t end, bool inverse,
-                            T scale) = nullptr;
+  // The complex transform of sequences [begin, end) of `axis` of `src`
+  // into the same places of `dst` (src == dst: in place); `inverse`
+  // conjugates on the way in and out; the result is scaled.
+  void (*complex_sequences)(const T* src, T* dst, const Axis& axis,
+                            const PlanView<T>& plan, int64_t begin, int64_t end,
+                            bool inverse, T scale) = nullptr;
   // RFFT of real rows [begin, end) of `rows` rows of n into complex rows of
   // n / 2 + 1; begin is a multiple of 2 * lanes (rows r and r + lanes share
   // one complex transform).

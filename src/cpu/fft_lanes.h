@@ -438,8 +438,9 @@ inline GroupLayout LayoutOf(const Axis& axis, const int64_t* starts, int lanes,
 }
 
 template <typename T, int L>
-void ComplexSequences(T* data, const Axis& axis, const PlanView<T>& plan,
-                      int64_t begin, int64_t end, bool inverse, T scale) {
+void ComplexSequences(const T* src, T* dst, const Axis& axis,
+                      const PlanView<T>& plan, int64_t begin, int64_t end,
+                      bool inverse, T scale) {
   Workspace<T, L> work(plan);
   const T sign = inverse ? T(-1) : T(1);
   Pack<T, L>* packs = work.data.data();
@@ -472,21 +473,33 @@ void ComplexSequences(T* data, const Axis& axis, const PlanView<T>& plan,
           axis.Start(s0 + kTile - 1) == axis.Start(s0) + kTile - 1) {
         const int64_t n = axis.n;
         tile.resize(static_cast<size_t>(kTileGroups * n));
-        T* base = data + 2 * axis.Start(s0);
-        for (int64_t j = 0; j < n; ++j)
+        const T* from = src + 2 * axis.Start(s0);
+        T* to = dst + 2 * axis.Start(s0);
+        // Rows kAheadRows on are asked for: the stride is a whole row.
+        constexpr int64_t kAheadRows = 8;
+        for (int64_t j = 0; j < n; ++j) {
+          if (j + kAheadRows < n)
+            __builtin_prefetch(from + 2 * (j + kAheadRows) * axis.inner);
           for (int g = 0; g < kTileGroups; ++g)
             tile[static_cast<size_t>(g * n + j)] =
-                LoadInterleaved<T, L>(base + 2 * (j * axis.inner + g * L));
+                LoadInterleaved<T, L>(from + 2 * (j * axis.inner + g * L));
+        }
+        // Each group's result, in the tile or (the last group's only: the
+        // next transform would overwrite it) in the scratch.
+        const Pack<T, L>* results[kTileGroups];
         for (int g = 0; g < kTileGroups; ++g) {
           Pack<T, L>* group = tile.data() + g * n;
           const Pack<T, L>* out = transform(group);
-          if (out != group)
+          if (out != group && g + 1 < kTileGroups) {
             for (int64_t j = 0; j < n; ++j) group[j] = out[j];
+            out = group;
+          }
+          results[g] = out;
         }
         for (int64_t j = 0; j < n; ++j)
           for (int g = 0; g < kTileGroups; ++g)
-            StoreInterleaved<T, L>(tile[static_cast<size_t>(g * n + j)],
-                                   base + 2 * (j * axis.inner + g * L));
+            StoreInterleaved<T, L>(results[g][j],
+                                   to + 2 * (j * axis.inner + g * L));
         s0 += kTile;
         continue;
       }
@@ -498,34 +511,34 @@ void ComplexSequences(T* data, const Axis& axis, const PlanView<T>& plan,
     if constexpr (L > 1) {
       if (layout == GroupLayout::kRows) {
         for (int64_t j = 0; j < axis.n; j += L)
-          LoadRowBlock<T, L>(data + 2 * starts[0], axis.n, j, packs + j);
+          LoadRowBlock<T, L>(src + 2 * starts[0], axis.n, j, packs + j);
       } else if (layout == GroupLayout::kAdjacent) {
         for (int64_t j = 0; j < axis.n; ++j)
           packs[j] =
-              LoadInterleaved<T, L>(data + 2 * (starts[0] + j * axis.inner));
+              LoadInterleaved<T, L>(src + 2 * (starts[0] + j * axis.inner));
       }
     }
     if (layout == GroupLayout::kScattered)
       for (int64_t j = 0; j < axis.n; ++j)
-        packs[j] = GatherLanes<T, L>(data, starts, j * axis.inner, lanes);
+        packs[j] = GatherLanes<T, L>(src, starts, j * axis.inner, lanes);
     Pack<T, L>* out = transform(packs);
     s0 += L;
     if constexpr (L > 1) {
       if (layout == GroupLayout::kRows) {
         for (int64_t j = 0; j < axis.n; j += L)
-          StoreRowBlock<T, L>(out + j, j, axis.n, data + 2 * starts[0]);
+          StoreRowBlock<T, L>(out + j, j, axis.n, dst + 2 * starts[0]);
         continue;
       }
       if (layout == GroupLayout::kAdjacent) {
         for (int64_t j = 0; j < axis.n; ++j)
           StoreInterleaved<T, L>(out[j],
-                                 data + 2 * (starts[0] + j * axis.inner));
+                                 dst + 2 * (starts[0] + j * axis.inner));
         continue;
       }
     }
     for (int64_t j = 0; j < axis.n; ++j)
       for (int l = 0; l < lanes; ++l) {
-        T* c = data + 2 * (starts[l] + j * axis.inner);
+        T* c = dst + 2 * (starts[l] + j * axis.inner);
         c[0] = GetLane<T, L>(out[j].re, l);
         c[1] = GetLane<T, L>(out[j].im, l);
       }
