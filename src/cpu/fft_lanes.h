@@ -499,10 +499,13 @@ void ComplexSequences(const T* src, T* dst, const Axis& axis,
           }
           results[g] = out;
         }
-        for (int64_t j = 0; j < n; ++j)
+        for (int64_t j = 0; j < n; ++j) {
+          if (j + kAheadRows < n)
+            __builtin_prefetch(to + 2 * (j + kAheadRows) * axis.inner, 1);
           for (int g = 0; g < kTileGroups; ++g)
             StoreInterleaved<T, L>(results[g][j],
                                    to + 2 * (j * axis.inner + g * L));
+        }
         s0 += kTile;
         continue;
       }
