@@ -1,12 +1,18 @@
 // fft against the definition: every transform type, lengths that take the
 // radix-4/2/3/5 passes, the generic odd-prime pass and Bluestein's
 // algorithm, batches that fill the vector lanes and leave a remainder, and
-// transforms over 1 to 3 dimensions. The reference is the O(n^2) sum in
-// long double, one axis at a time.
+// transforms over 1 to 3 dimensions, on every vector width the kernels are
+// compiled for (XFFI_FFT_VECTOR_BITS caps the width the CPU would pick).
+// The reference is the O(n^2) sum in long double, one axis at a time; the
+// tolerance grows with log2 of the transformed size.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -18,6 +24,7 @@ namespace {
 
 using testing_util::OpUnderTest;
 using testing_util::RunOne;
+using testing_util::RunOnThreads;
 using Ref = std::complex<long double>;
 
 // The DFT of the last `lengths.size()` dimensions of `data` (dims `dims`),
@@ -79,9 +86,15 @@ void CheckClose(const std::vector<Ref>& expected, const std::vector<T>& got,
   }
 }
 
+// Relative to the largest magnitude: a few units of rounding per radix-2
+// level of the transformed size (Bluestein's convolution, about 4 times as
+// long, included).
 template <typename R>
-long double Tolerance() {
-  return std::is_same_v<R, float> ? 2e-5L : 1e-12L;
+long double Tolerance(const std::vector<int64_t>& dims, size_t axes) {
+  long double total = 1;
+  for (size_t a = dims.size() - axes; a < dims.size(); ++a) total *= dims[a];
+  const long double epsilon = std::numeric_limits<R>::epsilon();
+  return 16 * epsilon * (3 + std::log2(std::max<long double>(total, 1)));
 }
 
 template <typename R>
@@ -119,7 +132,7 @@ void CheckComplex(const std::vector<int64_t>& dims, size_t axes, bool inverse) {
   fft->fft_length.assign(dims.end() - static_cast<int64_t>(axes), dims.end());
   Literal in = Literal::FromVector<C>(dims, input);
   CheckClose(expected, RunOne(*fft, {&in}).template ToVector<C>(),
-             Tolerance<R>());
+             Tolerance<R>(dims, axes));
 }
 
 template <typename R>
@@ -148,7 +161,7 @@ void CheckRealForward(const std::vector<int64_t>& dims, size_t axes) {
   fft->fft_length.assign(dims.end() - static_cast<int64_t>(axes), dims.end());
   Literal in = Literal::FromVector<R>(dims, input);
   CheckClose(expected, RunOne(*fft, {&in}).template ToVector<std::complex<R>>(),
-             Tolerance<R>());
+             Tolerance<R>(dims, axes));
 }
 
 // IRFFT of the RFFT of real data is the data; the imaginary parts at
@@ -180,8 +193,10 @@ void CheckRealInverse(const std::vector<int64_t>& dims, size_t axes) {
   fft->fft_type = FftType::kIrfft;
   fft->fft_length.assign(dims.end() - static_cast<int64_t>(axes), dims.end());
   Literal in = Literal::FromVector<C>(in_dims, input);
+  // The input spectrum was rounded to R: its errors, amplified by n, are
+  // part of the result's.
   CheckClose(signal, RunOne(*fft, {&in}).template ToVector<R>(),
-             Tolerance<R>() * 10);
+             Tolerance<R>(dims, axes) * 10);
 }
 
 // Lengths for each path: powers of two and four, 3 and 5, mixed radices,
@@ -266,6 +281,129 @@ TEST(FftKernel, FrequencyTwoSeparatesFromOthers) {
       RunOne(*fft, {&in}).ToVector<std::complex<float>>();
   for (int k = 0; k < 7; ++k)
     EXPECT_NEAR(std::abs(out[k]), k == 2 ? 6.0f : 0.0f, 1e-5f) << k;
+}
+
+// Caps the vector width of the FFT kernels built while it lives (the CPU's
+// widest is used when the cap is above it).
+class VectorBits {
+ public:
+  explicit VectorBits(int bits) {
+    setenv("XFFI_FFT_VECTOR_BITS", std::to_string(bits).c_str(), 1);
+  }
+  ~VectorBits() { unsetenv("XFFI_FFT_VECTOR_BITS"); }
+  VectorBits(const VectorBits&) = delete;
+  VectorBits& operator=(const VectorBits&) = delete;
+};
+
+// Every type and path on each width: one lane only (0), 16, 32 and 64
+// bytes. Batches of 3, 17 and 35 leave sequences to the narrower widths
+// after whole groups of 16 (f32 on 64 bytes) or 2 x 16 (real transforms,
+// which pair rows) and of every narrower lane count.
+TEST(FftKernel, EveryVectorWidth) {
+  for (int bits : {0, 128, 256, 512}) {
+    SCOPED_TRACE("XFFI_FFT_VECTOR_BITS=" + std::to_string(bits));
+    VectorBits cap(bits);
+    for (int64_t n : {1, 2, 3, 8, 31, 37, 60, 64, 97})
+      for (int64_t batch : {3, 17, 35}) {
+        for (bool inverse : {false, true}) {
+          CheckComplex<float>({batch, n}, 1, inverse);
+          CheckComplex<double>({batch, n}, 1, inverse);
+        }
+        CheckRealForward<float>({batch, n}, 1);
+        CheckRealForward<double>({batch, n}, 1);
+        CheckRealInverse<float>({batch, n}, 1);
+        CheckRealInverse<double>({batch, n}, 1);
+      }
+    // Rows of a multiple of every lane count (transposed blocks) and an
+    // outer axis whose sequences sit side by side (tiles), then 3 axes.
+    for (bool inverse : {false, true}) {
+      CheckComplex<float>({2, 16, 48}, 2, inverse);
+      CheckComplex<double>({2, 16, 48}, 2, inverse);
+      CheckComplex<float>({4, 6, 32}, 3, inverse);
+    }
+    CheckRealForward<float>({2, 16, 48}, 2);
+    CheckRealForward<double>({3, 8, 32}, 2);
+    CheckRealInverse<float>({2, 16, 48}, 2);
+    CheckRealInverse<double>({3, 8, 32}, 2);
+    CheckRealForward<float>({4, 6, 32}, 3);
+    CheckRealInverse<float>({4, 6, 32}, 3);
+  }
+}
+
+TEST(FftKernel, LargeLengths) {
+  // A power of two, 2^6 * 3 * 5 and a prime above the largest radix
+  // (Bluestein, over a convolution of 2025 = 3^4 * 5^2 points).
+  CheckComplex<float>({17, 1024}, 1, false);
+  CheckComplex<double>({5, 960}, 1, true);
+  CheckComplex<float>({3, 1009}, 1, false);
+  CheckRealForward<float>({17, 1024}, 1);
+  CheckRealInverse<float>({17, 1024}, 1);
+  CheckRealInverse<double>({5, 960}, 1);
+}
+
+// The pool splits groups of sequences, never a sequence, and each lane is
+// computed alone: 1, 2 and 3 threads (and none) give the same bits.
+TEST(FftKernel, ThreadCountsGiveIdenticalBits) {
+  struct Case {
+    FftType type;
+    ElementType in, out;
+    std::vector<int64_t> in_dims, out_dims, lengths;
+  };
+  const std::vector<Case> cases = {
+      {FftType::kFft,
+       ElementType::kC64,
+       ElementType::kC64,
+       {70, 512},
+       {70, 512},
+       {512}},
+      {FftType::kIfft,
+       ElementType::kC128,
+       ElementType::kC128,
+       {5, 40, 36},
+       {5, 40, 36},
+       {40, 36}},
+      {FftType::kRfft,
+       ElementType::kF32,
+       ElementType::kC64,
+       {75, 1024},
+       {75, 513},
+       {1024}},
+      {FftType::kIrfft,
+       ElementType::kC64,
+       ElementType::kF32,
+       {6, 37, 513},
+       {6, 37, 1024},
+       {37, 1024}},
+  };
+  for (const Case& c : cases) {
+    OpUnderTest t;
+    const Shape in_shape = Shape::Array(c.in, c.in_dims);
+    const Shape out_shape = Shape::Array(c.out, c.out_dims);
+    SCOPED_TRACE(in_shape.ToString() + " -> " + out_shape.ToString());
+    Instruction* fft = t.Op(Opcode::kFft, out_shape, {t.Param(in_shape)});
+    fft->fft_type = c.type;
+    fft->fft_length = c.lengths;
+    Literal in(in_shape);
+    const bool complex_in =
+        c.in == ElementType::kC64 || c.in == ElementType::kC128;
+    const bool wide = c.in == ElementType::kC128;
+    const int64_t values = Product(c.in_dims) * (complex_in ? 2 : 1);
+    for (int64_t i = 0; i < values; ++i) {
+      const long double v = Value(i, 5);
+      if (wide)
+        static_cast<double*>(in.data())[i] = static_cast<double>(v);
+      else
+        static_cast<float*>(in.data())[i] = static_cast<float>(v);
+    }
+    StatusOr<Kernel> kernel = MakeStructuralKernel(*fft);
+    ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+    const Literal alone = RunOnThreads(*kernel, {&in}, out_shape, 0);
+    for (int threads : {1, 2, 3}) {
+      const Literal split = RunOnThreads(*kernel, {&in}, out_shape, threads);
+      EXPECT_EQ(std::memcmp(alone.data(), split.data(), alone.size_bytes()), 0)
+          << threads << " threads";
+    }
+  }
 }
 
 }  // namespace
