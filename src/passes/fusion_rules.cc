@@ -88,6 +88,57 @@ bool IsCheapGenerator(const Instruction& op) {
   }
 }
 
+bool CheapToRecompute(const Instruction& op) {
+  if (!op.shape().IsArray() || IsComplexType(op.shape().element_type()))
+    return false;
+  for (const Instruction* operand : op.operands())
+    if (!operand->shape().IsArray() ||
+        IsComplexType(operand->shape().element_type()))
+      return false;
+  switch (op.opcode()) {
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+    case Opcode::kMultiply:
+    case Opcode::kAnd:
+    case Opcode::kOr:
+    case Opcode::kXor:
+    case Opcode::kNot:
+    case Opcode::kNegate:
+    case Opcode::kAbs:
+    case Opcode::kSign:
+    case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kFloor:
+    case Opcode::kCeil:
+    case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven:
+    case Opcode::kIsFinite:
+    case Opcode::kPopulationCount:
+    case Opcode::kClz:
+    case Opcode::kCompare:
+    case Opcode::kSelect:
+    case Opcode::kClamp:
+    case Opcode::kConvert:
+    case Opcode::kBitcastConvert:
+    case Opcode::kConstant:
+    case Opcode::kIota:
+    case Opcode::kBroadcast:
+    case Opcode::kReshape:
+    case Opcode::kTranspose:
+    case Opcode::kSlice:
+    case Opcode::kReverse:
+    case Opcode::kPad:
+    case Opcode::kConcatenate:
+    case Opcode::kDynamicSlice:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool Expands(const Instruction& user, int64_t index) {
   const Shape& operand = user.operand(index)->shape();
   switch (user.opcode()) {
