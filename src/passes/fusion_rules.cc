@@ -89,13 +89,17 @@ bool IsCheapGenerator(const Instruction& op) {
 }
 
 bool CheapToRecompute(const Instruction& op) {
-  if (!op.shape().IsArray() || IsComplexType(op.shape().element_type()))
+  if (!IsFusibleOp(op, FusionKind::kLoop) ||
+      IsComplexType(op.shape().element_type()))
     return false;
   for (const Instruction* operand : op.operands())
     if (!operand->shape().IsArray() ||
         IsComplexType(operand->shape().element_type()))
       return false;
-  switch (op.opcode()) {
+  const Opcode opcode = op.opcode();
+  // Data movement, select, clamp, converts, iota, constants: cheap.
+  if (!IsElementwiseUnary(opcode) && !IsElementwiseBinary(opcode)) return true;
+  switch (opcode) {
     case Opcode::kAdd:
     case Opcode::kSubtract:
     case Opcode::kMultiply:
@@ -119,23 +123,9 @@ bool CheapToRecompute(const Instruction& op) {
     case Opcode::kPopulationCount:
     case Opcode::kClz:
     case Opcode::kCompare:
-    case Opcode::kSelect:
-    case Opcode::kClamp:
-    case Opcode::kConvert:
-    case Opcode::kBitcastConvert:
-    case Opcode::kConstant:
-    case Opcode::kIota:
-    case Opcode::kBroadcast:
-    case Opcode::kReshape:
-    case Opcode::kTranspose:
-    case Opcode::kSlice:
-    case Opcode::kReverse:
-    case Opcode::kPad:
-    case Opcode::kConcatenate:
-    case Opcode::kDynamicSlice:
       return true;
     default:
-      return false;
+      return false;  // division, remainder, power, transcendental functions
   }
 }
 
