@@ -22,10 +22,10 @@ using codegen_test::ProgramRun;
 using codegen_test::RunProgram;
 using fusion_test::RandomF32;
 
-// Runs `text` fused, with and without generated code, on 1 and 3 threads;
-// returns the kernels generated. `relative`: how far float results may be
-// apart, relative to their magnitude or 1 (generated tanh, log1p and expm1
-// are approximations).
+// Runs `text` fused, with and without generated code, on 1, 2 and 3
+// threads; returns the kernels generated. `relative`: how far float results
+// may be apart, relative to their magnitude or 1 (generated tanh, log1p and
+// expm1 are approximations).
 int64_t ExpectSameAsEvaluator(const std::string& text,
                               const std::vector<Literal>& args,
                               double relative = 0) {
@@ -33,7 +33,7 @@ int64_t ExpectSameAsEvaluator(const std::string& text,
   EXPECT_TRUE(plain.ok()) << plain.status().message();
   if (!plain.ok()) return -1;
   int64_t generated_kernels = -1;
-  for (int threads : {1, 3}) {
+  for (int threads : {1, 2, 3}) {
     StatusOr<ProgramRun> generated =
         RunProgram(text, args, /*codegen=*/true, /*fuse=*/true, threads);
     EXPECT_TRUE(generated.ok()) << generated.status().message();
