@@ -17,16 +17,17 @@
 // longer than that runs in fewer batches of one run each, without further
 // warm-up (bench/workloads/run.py has some that take seconds).
 //
-// The split between kernels and the executor comes from a second
-// executable of the same program whose kernels are wrapped in timers
-// (compiled for a CPU backend whose options wrap cpu::MakeKernel):
-// "kernel_seconds" is the time per execution spent inside the op kernels the
-// executor calls directly (a kernel run from the region of another kernel, such
-// as a reduce body, counts in its caller's time), measured over min-time / 5;
-// the rest of "seconds" is the executor's own (thunk dispatch, control flow,
-// copies, custom calls). "ops" lists the 6 kernels that took longest, per
-// execution. The timers cost about 40 ns per kernel call, which the profile's
-// total includes and kernel_seconds does not.
+// The split between kernels and the executor comes from more runs of the
+// same executable, each under an execution trace (xffi/program/trace.h):
+// "kernel_seconds" is the time per execution spent in the spans of the
+// kernels and fusions the executor runs (generated kernels included; the
+// ops of a fusion that runs as a call count in the fusion's time, and a
+// kernel's regions, such as a reduce body, in the kernel's), measured over
+// min-time / 5; the rest of "seconds" is the executor's own (thunk
+// dispatch, control flow, copies, custom calls). "ops" lists the 6 kernels
+// that took longest, per execution. Recording a span costs a few hundred
+// nanoseconds, which "profiled_seconds" includes and kernel_seconds does
+// not.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -36,18 +37,16 @@
 #include <iterator>
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cli/npy.h"
 #include "compiler/compiler.h"
-#include "cpu/cpu_backend.h"
 #include "cpu/executor.h"
-#include "cpu/kernel.h"
 #include "xffi/program/executable.h"
 #include "xffi/program/text.h"
+#include "xffi/program/trace.h"
 #include "xffi/runtime/plugin.h"
 
 namespace {
@@ -78,65 +77,38 @@ void Report(const std::string& program, const std::string& error) {
   std::fflush(stdout);
 }
 
-// Time spent in each kernel the executor calls, summed over runs.
-struct KernelProfile {
-  std::map<std::string, double> seconds;  // "name (opcode)" -> total
-  // The regions kernels run (reduce bodies, comparators, ...): their own
-  // kernels count in the caller's time, and may run on pool threads.
-  std::set<const xffi::Computation*> regions;
-};
-
-// Computations run by a kernel's RegionRunner rather than by the executor's
-// control flow (while, conditional, call, custom call), and what they call.
-std::set<const xffi::Computation*> KernelRegions(const xffi::Module& module) {
-  std::set<const xffi::Computation*> regions;
-  std::vector<const xffi::Computation*> pending;
-  for (const auto& computation : module.computations()) {
-    for (const auto& op : computation->instructions()) {
-      switch (op->opcode()) {
-        case xffi::Opcode::kWhile:
-        case xffi::Opcode::kConditional:
-        case xffi::Opcode::kCall:
-        case xffi::Opcode::kCustomCall:
-          continue;
-        default:
-          break;
-      }
-      for (const xffi::Computation* called : op->called_computations()) {
-        pending.push_back(called);
-      }
-    }
-  }
-  while (!pending.empty()) {
-    const xffi::Computation* region = pending.back();
-    pending.pop_back();
-    if (!regions.insert(region).second) continue;
-    for (const auto& op : region->instructions()) {
-      for (const xffi::Computation* called : op->called_computations()) {
-        pending.push_back(called);
-      }
-    }
-  }
-  return regions;
-}
-
-xffi::cpu::KernelFactory TimedKernels(KernelProfile* profile) {
-  return [profile](
-             const xffi::Instruction& op) -> xffi::StatusOr<xffi::cpu::Kernel> {
-    xffi::StatusOr<xffi::cpu::Kernel> kernel = xffi::cpu::MakeKernel(op);
-    if (!kernel.ok() || profile->regions.count(op.parent())) return kernel;
-    std::string key =
-        op.name() + " (" + std::string(xffi::OpcodeName(op.opcode())) + ")";
-    double* total = &profile->seconds[key];
-    return xffi::cpu::Kernel(
-        [total, inner = std::move(*kernel)](
-            const xffi::cpu::KernelArgs& args) -> xffi::Status {
-          auto start = Clock::now();
-          xffi::Status status = inner(args);
-          *total += std::chrono::duration<double>(Clock::now() - start).count();
-          return status;
-        });
+// Adds to `seconds` ("name (opcode)" -> total) the time of each kernel and
+// fusion span of `trace` (one execution's) that is not inside another: a
+// fusion that runs as the call of its fused computation has the spans of
+// its ops inside its own. Spans are recorded as they end, so a span's inner
+// spans (one level deeper) come right before it.
+void AddKernelSpans(const xffi::ExecutionTrace& trace,
+                    std::map<std::string, double>* seconds) {
+  struct Open {
+    int depth;
+    bool kernel;
   };
+  std::vector<Open> enclosing;
+  const std::vector<xffi::TraceSpan>& spans = trace.spans();
+  for (size_t i = spans.size(); i-- > 0;) {
+    const xffi::TraceSpan& span = spans[i];
+    while (!enclosing.empty() && enclosing.back().depth >= span.depth)
+      enclosing.pop_back();
+    const bool kernel = span.category == "kernel" || span.category == "fusion";
+    const bool inside =
+        std::any_of(enclosing.begin(), enclosing.end(),
+                    [](const Open& open) { return open.kernel; });
+    if (kernel && !inside) {
+      // span.op is "%name = opcode".
+      const size_t equals = span.op.find(" = ");
+      const std::string opcode = equals == std::string::npos
+                                     ? span.category
+                                     : span.op.substr(equals + 3);
+      (*seconds)[span.name + " (" + opcode + ")"] +=
+          static_cast<double>(span.duration_ns) * 1e-9;
+    }
+    enclosing.push_back({span.depth, kernel});
+  }
 }
 
 // The calls of one executable on fixed buffers.
@@ -191,8 +163,6 @@ void Bench(const std::string& program, double min_time) {
                    std::istreambuf_iterator<char>());
   xffi::StatusOr<xffi::Module> module = xffi::ParseProgram(text, program);
   if (!module.ok()) return Report(program, module.status().ToString());
-  xffi::StatusOr<xffi::Module> profiled_module =
-      xffi::ParseProgram(text, program);
   auto exe = xffi::Compile(std::move(*module));
   if (!exe.ok()) return Report(program, exe.status().ToString());
   const std::vector<xffi::Shape>& parameters = (*exe)->parameter_shapes();
@@ -231,30 +201,32 @@ void Bench(const std::string& program, double min_time) {
   }
   std::sort(per_run.begin(), per_run.end());
 
-  if (!profiled_module.ok()) {
-    return Report(program, profiled_module.status().ToString());
-  }
-  KernelProfile profile;
-  profile.regions = KernelRegions(*profiled_module);
-  const xffi::cpu::CpuBackend timed_backend(
-      xffi::cpu::CpuBackendOptions{TimedKernels(&profile)});
-  auto profiled = xffi::compiler::CompileWithBackend(
-      std::move(*profiled_module), {}, timed_backend);
-  if (!profiled.ok()) return Report(program, profiled.status().ToString());
-  Runner profiled_runner(profiled->get(), arguments);
-  if (!slow) {
-    if (auto warm = profiled_runner.Batch(0); !warm.ok()) {
-      return Report(program, warm.status().ToString());
-    }
-  }
-  // Zeroed, not cleared: the timed kernels hold pointers to the entries.
-  for (auto& entry : profile.seconds) entry.second = 0;
-  auto measured = profiled_runner.Batch(min_time / kBatches);
+  // The same executable again, each run traced (the trace times generated
+  // kernels and fusions as well as the ops' own kernels).
+  std::map<std::string, double> profile;
+  auto traced_batch =
+      [&](double seconds) -> xffi::StatusOr<std::pair<double, int64_t>> {
+    int64_t runs = 0;
+    auto start = Clock::now();
+    double elapsed = 0;
+    do {
+      xffi::ExecutionTrace trace;
+      {
+        xffi::TraceScope scope(&trace);
+        if (xffi::Status status = runner.Run(); !status.ok()) return status;
+      }
+      AddKernelSpans(trace, &profile);
+      ++runs;
+      elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    } while (elapsed < seconds);
+    return std::make_pair(elapsed / static_cast<double>(runs), runs);
+  };
+  auto measured = traced_batch(min_time / kBatches);
   if (!measured.ok()) return Report(program, measured.status().ToString());
   const double runs = static_cast<double>(measured->second);
   std::vector<std::pair<double, std::string>> ops;
   double kernel_seconds = 0;
-  for (const auto& [op, seconds] : profile.seconds) {
+  for (const auto& [op, seconds] : profile) {
     ops.push_back({seconds / runs, op});
     kernel_seconds += seconds / runs;
   }

@@ -114,6 +114,8 @@ class Simplifier {
     return value->shape() == op->shape() ? value : nullptr;
   }
   Instruction* Arithmetic(Instruction* op);
+  Instruction* ReduceOfOneElement(Instruction* op);
+  Instruction* DivisionByBroadcast(Instruction* op);
   Computation* computation_;
 };
 
@@ -179,6 +181,59 @@ Instruction* Simplifier::Arithmetic(Instruction* op) {
       break;
   }
   return result;
+}
+
+// A reduce whose reduced dims all have size 1 folds each result element
+// from the init value and one input element: reducer(init, x), which is x
+// when the reducer is one arithmetic op of its two parameters and init is
+// that op's exact identity (the identities Arithmetic uses). Then it is a
+// reshape, which fuses into whatever reads it (XLA's simplifier makes the
+// same rewrite; take_along_axis's bounds check is such a reduce).
+Instruction* Simplifier::ReduceOfOneElement(Instruction* op) {
+  if (op->operand_count() != 2 || !op->shape().IsArray() ||
+      op->called_computations().size() != 1)
+    return nullptr;
+  Instruction* input = op->operand(0);
+  if (!input->shape().IsArray() ||
+      input->shape().num_elements() != op->shape().num_elements() ||
+      input->shape().element_type() != op->shape().element_type())
+    return nullptr;
+  const Computation* reducer = op->called_computations()[0];
+  const Instruction* root = reducer == nullptr ? nullptr : reducer->root();
+  if (root == nullptr || root->operand_count() != 2 ||
+      root->operand(0) == root->operand(1))
+    return nullptr;
+  for (const Instruction* operand : root->operands())
+    if (operand->opcode() != Opcode::kParameter) return nullptr;
+  if (reducer->parameters().size() != 2) return nullptr;
+  // The reducer's op applied to the init value and a stand-in for x: when
+  // Arithmetic reduces that to x, init is the identity.
+  const ElementType type = op->shape().element_type();
+  const bool is_float = type == ElementType::kF32 || type == ElementType::kF64;
+  const bool is_pred = type == ElementType::kPred;
+  const Instruction* init = op->operand(1);
+  bool identity = false;
+  switch (root->opcode()) {
+    case Opcode::kAdd:
+      identity = !is_pred &&
+                 Is(init, type, is_float ? Value::kNegativeZero : Value::kZero);
+      break;
+    case Opcode::kMultiply:
+      identity = !is_pred && Is(init, type, Value::kOne);
+      break;
+    case Opcode::kOr:
+    case Opcode::kXor:
+      identity = !is_float && Is(init, type, Value::kZero);
+      break;
+    case Opcode::kAnd:
+      identity = !is_float && Is(init, type, Value::kAllBitsSet);
+      break;
+    default:
+      break;
+  }
+  if (!identity || (!is_float && !is_pred && !IsIntegralType(type)))
+    return nullptr;
+  return Emit(op, Opcode::kReshape, op->shape(), {input}, op->name());
 }
 
 bool IsIdentityPermutation(const std::vector<int64_t>& permutation) {
@@ -293,6 +348,8 @@ Instruction* Simplifier::Simplify(Instruction* op) {
     case Opcode::kConvert:
     case Opcode::kBitcastConvert:
       return SameShape(op, op->operand(0));
+    case Opcode::kReduce:
+      return ReduceOfOneElement(op);
     case Opcode::kGetTupleElement: {
       // Inlined calls leave get-tuple-element of the callee's root tuple.
       Instruction* tuple = op->operand(0);
@@ -319,11 +376,50 @@ Instruction* Simplifier::Simplify(Instruction* op) {
                   ? on_true
                   : on_false);
     }
+    case Opcode::kDivide:
+      if (Instruction* identity = Arithmetic(op)) return identity;
+      return DivisionByBroadcast(op);
     default:
       if (IsElementwiseBinary(op->opcode()) && op->opcode() != Opcode::kCompare)
         return Arithmetic(op);
       return nullptr;
   }
+}
+
+// x / broadcast(b) -> x * broadcast(1 / b): one division per element of b
+// instead of per element of x. Not exact (x * (1/b) may differ from x / b
+// in the last bit), but XLA's simplifier makes this rewrite for every
+// floating type (softmax's normalisation, for one), so the results come
+// closer to XLA's, not further; done for f32 and f64 only.
+Instruction* Simplifier::DivisionByBroadcast(Instruction* op) {
+  const ElementType type = op->shape().element_type();
+  if (type != ElementType::kF32 && type != ElementType::kF64) return nullptr;
+  Instruction* x = op->operand(0);
+  Instruction* spread = op->operand(1);
+  if (spread->opcode() != Opcode::kBroadcast || spread->sharding.has_value())
+    return nullptr;
+  Instruction* b = spread->operand(0);
+  if (!b->shape().IsArray() ||
+      b->shape().num_elements() >= op->shape().num_elements())
+    return nullptr;
+  Literal one_literal(Shape::Scalar(type));
+  if (type == ElementType::kF32)
+    one_literal.data<float>()[0] = 1.0f;
+  else
+    one_literal.data<double>()[0] = 1.0;
+  Instruction* one = NewConstant(op, std::move(one_literal),
+                                 Shape::Scalar(type), op->name() + ".one");
+  Instruction* ones = b->shape().rank() == 0
+                          ? one
+                          : Emit(op, Opcode::kBroadcast, b->shape(), {one},
+                                 op->name() + ".ones");
+  Instruction* reciprocal = Emit(op, Opcode::kDivide, b->shape(), {ones, b},
+                                 op->name() + ".reciprocal");
+  Instruction* spread_reciprocal = Emit(op, Opcode::kBroadcast, spread->shape(),
+                                        {reciprocal}, op->name() + ".spread");
+  spread_reciprocal->dimensions = spread->dimensions;
+  return Emit(op, Opcode::kMultiply, op->shape(), {x, spread_reciprocal},
+              op->name());
 }
 
 int64_t RunOnComputation(Computation& computation) {

@@ -1,7 +1,7 @@
 // xffi: algebraic simplification (the pass "simplify").
 //
 // Rewrites that make a program cheaper without changing one bit of its
-// results, in every computation:
+// results (but one, XLA's own, below), in every computation:
 //  - ops that return their operand: reshape, transpose, broadcast, slice,
 //    pad, reverse, convert and concatenate that change nothing;
 //    negate(negate x) and not(not x); select with a constant predicate or
@@ -12,7 +12,11 @@
 //    x - (+0.0), x * 1, x / 1 (x + (+0.0) is not x when x is -0.0, and x * 0
 //    is not 0 for NaN, infinities or negative x, so neither is touched);
 //  - chains folded into one op: transpose of transpose, reshape of
-//    reshape, broadcast of broadcast.
+//    reshape, broadcast of broadcast;
+//  - a reduce over dims of size 1 whose reducer is one of those ops with
+//    init its exact identity: a reshape of its input;
+//  - the one inexact rule, XLA's: f32/f64 x / broadcast(b) becomes
+//    x * broadcast(1 / b) (a division per element of b, not of x).
 //  - constant folding (passes/constant_folding.h says what is folded): an
 //    op whose operands are all constants of at most kMaxFoldedElements
 //    becomes a constant, get-tuple-element of a tuple its element, and an

@@ -88,6 +88,47 @@ bool IsCheapGenerator(const Instruction& op) {
   }
 }
 
+bool CheapToRecompute(const Instruction& op) {
+  if (!IsFusibleOp(op, FusionKind::kLoop) ||
+      IsComplexType(op.shape().element_type()))
+    return false;
+  for (const Instruction* operand : op.operands())
+    if (!operand->shape().IsArray() ||
+        IsComplexType(operand->shape().element_type()))
+      return false;
+  const Opcode opcode = op.opcode();
+  // Data movement, select, clamp, converts, iota, constants: cheap.
+  if (!IsElementwiseUnary(opcode) && !IsElementwiseBinary(opcode)) return true;
+  switch (opcode) {
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+    case Opcode::kMultiply:
+    case Opcode::kAnd:
+    case Opcode::kOr:
+    case Opcode::kXor:
+    case Opcode::kNot:
+    case Opcode::kNegate:
+    case Opcode::kAbs:
+    case Opcode::kSign:
+    case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kFloor:
+    case Opcode::kCeil:
+    case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven:
+    case Opcode::kIsFinite:
+    case Opcode::kPopulationCount:
+    case Opcode::kClz:
+    case Opcode::kCompare:
+      return true;
+    default:
+      return false;  // division, remainder, power, transcendental functions
+  }
+}
+
 bool Expands(const Instruction& user, int64_t index) {
   const Shape& operand = user.operand(index)->shape();
   switch (user.opcode()) {

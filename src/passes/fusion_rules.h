@@ -56,6 +56,13 @@ ComputationIndex IndexComputation(const Computation& computation);
 // them rather than read from memory.
 bool IsCheapGenerator(const Instruction& op);
 
+// Elementwise and index-mapping ops whose value costs about as little to
+// compute again as to read back from memory: integer and bitwise
+// arithmetic, add/subtract/multiply, compare/select, converts, data
+// movement; not division, transcendental functions or complex values (close
+// to XLA's InstructionFusion::IsExpensive, negated).
+bool CheapToRecompute(const Instruction& op);
+
 // Whether `user` reads an element of its operand `index` for more than one
 // of its own elements (so a fused producer there would be recomputed).
 bool Expands(const Instruction& user, int64_t index);

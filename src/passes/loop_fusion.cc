@@ -16,6 +16,7 @@
 namespace xffi::passes {
 namespace {
 
+using fusion_rules::CheapToRecompute;
 using fusion_rules::Expands;
 using fusion_rules::IsCheapGenerator;
 using fusion_rules::UniqueName;
@@ -33,6 +34,7 @@ class ComputationFuser {
  private:
   struct Group {
     std::vector<Instruction*> members;  // root first, then producers
+    bool formed = false;
   };
 
   bool Fusible(const Instruction& op) const;
@@ -47,6 +49,10 @@ class ComputationFuser {
   // followed through, as they are copied in.
   std::vector<Instruction*> OutsideOperands(
       const std::unordered_set<const Instruction*>& members) const;
+  // Whether `op` may join `targets` (groups its users are in): within the
+  // bounds of each, and, with several targets, cheap to compute again.
+  bool MayJoin(const Instruction& op, const std::vector<size_t>& targets,
+               const std::vector<Group>& groups) const;
   void Form(Group& group);
 
   Module& module_;
@@ -100,8 +106,30 @@ void ComputationFuser::Form(Group& group) {
     for (int64_t i = 0; i < op->operand_count(); ++i)
       if (op->operand(i) == root) op->ReplaceOperand(i, placed);
   if (computation_.root() == root) computation_.set_root(placed);
-  computation_.RemoveInstructionsIf(
-      [&](const Instruction* op) { return members.count(op) > 0; });
+  // The members go once every group is formed: one recomputed in several
+  // groups is cloned from here by each.
+  group.formed = true;
+}
+
+bool ComputationFuser::MayJoin(const Instruction& op,
+                               const std::vector<size_t>& targets,
+                               const std::vector<Group>& groups) const {
+  if (targets.size() > 1 &&
+      (static_cast<int64_t>(targets.size()) > kMaxRecomputations ||
+       !CheapToRecompute(op)))
+    return false;
+  for (size_t target : targets) {
+    const Group& group = groups[target];
+    if (static_cast<int64_t>(group.members.size()) >= kMaxFusedInstructions)
+      return false;
+    std::unordered_set<const Instruction*> members(group.members.begin(),
+                                                   group.members.end());
+    members.insert(&op);
+    if (static_cast<int64_t>(OutsideOperands(members).size()) >
+        kMaxFusionOperands)
+      return false;
+  }
+  return true;
 }
 
 int64_t ComputationFuser::Run() {
@@ -113,46 +141,37 @@ int64_t ComputationFuser::Run() {
   aliased_ = std::move(index.aliased);
 
   std::vector<Group> groups;
-  std::unordered_map<const Instruction*, size_t> group_of;
+  // The groups each op is a member of: one, or several for a cheap producer
+  // each of them computes again.
+  std::unordered_map<const Instruction*, std::vector<size_t>> groups_of;
   for (size_t i = instructions.size(); i-- > 0;) {
     Instruction* op = instructions[i].get();
     if (!Fusible(*op)) continue;
-    // Joins its users' group when they all are in one and it would not be
-    // recomputed there.
-    std::optional<size_t> target;
+    // Joins the groups its users are in when every user is in one and it
+    // would not be recomputed per element there.
+    std::vector<size_t> targets;
     bool joins = op != computation_.root() && !users_[op].empty();
     for (const Instruction* user : users_[op]) {
       if (!joins) break;
-      auto found = group_of.find(user);
-      if (found == group_of.end() || (target && *target != found->second)) {
+      auto found = groups_of.find(user);
+      if (found == groups_of.end()) {
         joins = false;
         break;
       }
-      target = found->second;
+      for (size_t group : found->second)
+        if (std::find(targets.begin(), targets.end(), group) == targets.end())
+          targets.push_back(group);
       for (int64_t k = 0; k < user->operand_count(); ++k)
         if (user->operand(k) == op && Expands(*user, k) &&
             op->opcode() != Opcode::kConstant && op->opcode() != Opcode::kIota)
           joins = false;
     }
-    if (joins) {
-      Group& group = groups[*target];
-      if (static_cast<int64_t>(group.members.size()) >= kMaxFusedInstructions)
-        joins = false;
-      if (joins) {
-        std::unordered_set<const Instruction*> members(group.members.begin(),
-                                                       group.members.end());
-        members.insert(op);
-        if (static_cast<int64_t>(OutsideOperands(members).size()) >
-            kMaxFusionOperands)
-          joins = false;
-      }
-      if (joins) {
-        group.members.push_back(op);
-        group_of[op] = *target;
-        continue;
-      }
+    if (joins && MayJoin(*op, targets, groups)) {
+      for (size_t target : targets) groups[target].members.push_back(op);
+      groups_of[op] = std::move(targets);
+      continue;
     }
-    group_of[op] = groups.size();
+    groups_of[op] = {groups.size()};
     groups.push_back(Group{{op}});
   }
 
@@ -188,6 +207,12 @@ int64_t ComputationFuser::Run() {
     Form(group);
     ++made;
   }
+  computation_.RemoveInstructionsIf([&](const Instruction* op) {
+    auto found = groups_of.find(op);
+    return found != groups_of.end() &&
+           std::all_of(found->second.begin(), found->second.end(),
+                       [&](size_t group) { return groups[group].formed; });
+  });
   return made;
 }
 

@@ -8,8 +8,16 @@
 // The rules, per computation (consumers are visited before producers):
 //   - A fusion grows from a root (a fusible op) by taking a producer when
 //     every user of the producer is already in the fusion: a value also
-//     needed outside is never recomputed, so it stays the output of its own
-//     op (or fusion) and comes in as an operand.
+//     needed outside every fusion is never recomputed, so it stays the
+//     output of its own op (or fusion) and comes in as an operand.
+//   - A producer whose users are all in fusions, but in several, joins each
+//     of them (at most kMaxRecomputations) when it is cheap to compute
+//     again (fusion_rules::CheapToRecompute: integer, bitwise, compare,
+//     select, convert and data-movement ops, not division or transcendental
+//     functions), as XLA's instruction fusion duplicates such producers:
+//     reading two arrays of state in two fusions costs less than writing
+//     every shared intermediate array and reading it back (threefry's
+//     rounds share everything between its two outputs).
 //   - Fusible: every elementwise unary and binary op, compare, select,
 //     clamp, convert, bitcast-convert (same bit width), iota, broadcast,
 //     reshape, transpose, slice, reverse, pad, concatenate, dynamic-slice,
@@ -47,6 +55,8 @@ namespace xffi::passes {
 
 inline constexpr int64_t kMaxFusedInstructions = 64;
 inline constexpr int64_t kMaxFusionOperands = 16;
+// A producer cheap to compute again joins at most this many fusions.
+inline constexpr int64_t kMaxRecomputations = 4;
 
 // Runs the rules above over `module`; returns how many fusions it made.
 int64_t FuseLoops(Module& module);

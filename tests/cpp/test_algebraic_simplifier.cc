@@ -130,6 +130,118 @@ ENTRY main {
   EXPECT_EQ(out[9].ToVector<int32_t>(), out[6].ToVector<int32_t>());
 }
 
+// A reduce over dims of size 1 with its reducer's identity as init is a
+// reshape (and of true, add of -0.0); with another init (add of +0.0, which
+// turns -0.0 into +0.0, or max) or over a real dim it stays.
+TEST(AlgebraicSimplifier, ReduceOverSizeOneDimsWithIdentityInit) {
+  Module module = ParseHloForTest(R"(HloModule reduces
+
+and_r {
+  a = pred[] parameter(0)
+  b = pred[] parameter(1)
+  ROOT r = pred[] and(a, b)
+}
+
+add_r {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] add(a, b)
+}
+
+max_r {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = f32[] maximum(a, b)
+}
+
+ENTRY main {
+  p = pred[3,1]{1,0} parameter(0)
+  x = f32[1,3,1]{2,1,0} parameter(1)
+  t = pred[] constant(true)
+  nz = f32[] constant(-0)
+  pz = f32[] constant(0)
+  ninf = f32[] constant(-inf)
+  all = pred[3]{0} reduce(p, t), dimensions={1}, to_apply=and_r
+  sum = f32[3]{0} reduce(x, nz), dimensions={0,2}, to_apply=add_r
+  sum_pz = f32[3]{0} reduce(x, pz), dimensions={0,2}, to_apply=add_r
+  max = f32[3]{0} reduce(x, ninf), dimensions={0,2}, to_apply=max_r
+  over_3 = f32[1,1]{1,0} reduce(x, nz), dimensions={1}, to_apply=add_r
+  ROOT r = (pred[3]{0}, f32[3]{0}, f32[3]{0}, f32[3]{0}, f32[1,1]{1,0}) tuple(all, sum, sum_pz, max, over_3)
+}
+)");
+  SimplifyAlgebra(module);
+  EXPECT_TRUE(VerifyModule(module).ok());
+  std::vector<Opcode> kinds;
+  for (const Instruction* op : module.entry()->root()->operands())
+    kinds.push_back(op->opcode());
+  EXPECT_EQ(kinds, (std::vector<Opcode>{Opcode::kReshape, Opcode::kReshape,
+                                        Opcode::kReduce, Opcode::kReduce,
+                                        Opcode::kReduce}));
+  const uint8_t p[] = {1, 0, 1};
+  std::vector<Literal> args;
+  args.push_back(
+      Literal::FromBytes(Shape::Array(ElementType::kPred, {3, 1}), p, 3));
+  const float x[] = {-0.0f, std::numeric_limits<float>::quiet_NaN(), 2.5f};
+  args.push_back(Literal::FromBytes(Shape::Array(ElementType::kF32, {1, 3, 1}),
+                                    x, sizeof(x)));
+  std::vector<Literal> out = CompileAndRun(std::move(module), args);
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(std::memcmp(out[0].data(), p, 3), 0);
+  EXPECT_EQ(Bits(out[1].ToVector<float>()),
+            Bits(std::vector<float>(x, x + 3)));  // -0.0 and NaN kept
+  EXPECT_FALSE(std::signbit(out[2].ToVector<float>()[0]));
+}
+
+// XLA's one inexact rewrite: x / broadcast(b) is x * broadcast(1 / b) for
+// f32 (softmax's normalisation); an integer division, a division by a full
+// array and one by a broadcast that adds no elements stay divisions.
+TEST(AlgebraicSimplifier, DivisionByABroadcastMultipliesByTheReciprocal) {
+  Module module = ParseHloForTest(R"(HloModule divides
+
+ENTRY main {
+  x = f32[2,3]{1,0} parameter(0)
+  s = f32[2]{0} parameter(1)
+  i = s32[2,3]{1,0} parameter(2)
+  k = s32[2]{0} parameter(3)
+  y = f32[2,3]{1,0} parameter(4)
+  bs = f32[2,3]{1,0} broadcast(s), dimensions={0}
+  bk = s32[2,3]{1,0} broadcast(k), dimensions={0}
+  q = f32[2,3]{1,0} divide(x, bs)
+  qi = s32[2,3]{1,0} divide(i, bk)
+  qy = f32[2,3]{1,0} divide(x, y)
+  ROOT r = (f32[2,3]{1,0}, s32[2,3]{1,0}, f32[2,3]{1,0}) tuple(q, qi, qy)
+}
+)");
+  SimplifyAlgebra(module);
+  EXPECT_TRUE(VerifyModule(module).ok());
+  const Instruction* q = module.entry()->root()->operand(0);
+  ASSERT_EQ(q->opcode(), Opcode::kMultiply);
+  ASSERT_EQ(q->operand(1)->opcode(), Opcode::kBroadcast);
+  EXPECT_EQ(q->operand(1)->dimensions, (std::vector<int64_t>{0}));
+  EXPECT_EQ(q->operand(1)->operand(0)->opcode(), Opcode::kDivide);
+  EXPECT_EQ(module.entry()->root()->operand(1)->opcode(), Opcode::kDivide);
+  EXPECT_EQ(module.entry()->root()->operand(2)->opcode(), Opcode::kDivide);
+  std::vector<Literal> args;
+  args.push_back(Literal::Vector<float>({1, 2, 3, 4, 5, 6}));
+  args.back() = Literal::FromBytes(Shape::Array(ElementType::kF32, {2, 3}),
+                                   args.back().data(), 6 * sizeof(float));
+  args.push_back(Literal::Vector<float>({3, 0.5f}));
+  const int32_t i[] = {7, -7, 9, 8, -9, 1};
+  args.push_back(Literal::FromBytes(Shape::Array(ElementType::kS32, {2, 3}), i,
+                                    sizeof(i)));
+  args.push_back(Literal::Vector<int32_t>({2, 4}));
+  const float y[] = {1, 1, 1, 1, 1, 1};
+  args.push_back(Literal::FromBytes(Shape::Array(ElementType::kF32, {2, 3}), y,
+                                    sizeof(y)));
+  std::vector<Literal> out = CompileAndRun(std::move(module), args);
+  ASSERT_EQ(out.size(), 3u);
+  const float third = 1.0f / 3.0f;
+  EXPECT_EQ(out[0].ToVector<float>(),
+            (std::vector<float>{1 * third, 2 * third, 3 * third, 8, 10, 12}));
+  EXPECT_EQ(out[1].ToVector<int32_t>(),
+            (std::vector<int32_t>{3, -3, 4, 2, -2, 0}));
+}
+
 TEST(AlgebraicSimplifier, DataMovementIdentitiesAndChains) {
   Module module = ParseHloForTest(R"(HloModule moves
 

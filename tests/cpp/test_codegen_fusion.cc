@@ -1,8 +1,9 @@
 // Generated loop-fusion kernels (src/cpu/codegen/emitter.cc): fusions that
 // read through index maps (broadcasts of rows, columns and scalars,
-// reshapes, transposes, slices, reverses, iota) give what the tile
-// evaluator gives, on one thread and split across the pool; a fusion the
-// generator does not cover still runs, on the evaluator.
+// reshapes, transposes, slices, reverses, iota) and producers computed
+// again in two fusions give what the tile evaluator gives, on one thread
+// and split across the pool; a fusion the generator does not cover still
+// runs, on the evaluator.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -21,10 +22,10 @@ using codegen_test::ProgramRun;
 using codegen_test::RunProgram;
 using fusion_test::RandomF32;
 
-// Runs `text` fused, with and without generated code, on 1 and 3 threads;
-// returns the kernels generated. `relative`: how far float results may be
-// apart, relative to their magnitude or 1 (generated tanh, log1p and expm1
-// are approximations).
+// Runs `text` fused, with and without generated code, on 1, 2 and 3
+// threads; returns the kernels generated. `relative`: how far float results
+// may be apart, relative to their magnitude or 1 (generated tanh, log1p and
+// expm1 are approximations).
 int64_t ExpectSameAsEvaluator(const std::string& text,
                               const std::vector<Literal>& args,
                               double relative = 0) {
@@ -32,7 +33,7 @@ int64_t ExpectSameAsEvaluator(const std::string& text,
   EXPECT_TRUE(plain.ok()) << plain.status().message();
   if (!plain.ok()) return -1;
   int64_t generated_kernels = -1;
-  for (int threads : {1, 3}) {
+  for (int threads : {1, 2, 3}) {
     StatusOr<ProgramRun> generated =
         RunProgram(text, args, /*codegen=*/true, /*fuse=*/true, threads);
     EXPECT_TRUE(generated.ok()) << generated.status().message();
@@ -87,7 +88,7 @@ ENTRY %main (x: f32[64,100], col: f32[64]) -> f32[64,100] {
   %x = f32[64,100] parameter(0)
   %col = f32[64] parameter(1)
   %c = f32[64,100] broadcast(%col), dimensions={0}
-  %d = f32[64,100] divide(%x, %c)
+  %d = f32[64,100] multiply(%x, %c)
   ROOT %t = f32[64,100] tanh(%d)
 }
 )";
@@ -285,6 +286,66 @@ TEST(CodegenFusion, SplitsAcrossThreadsBySizes) {
     args.push_back(RandomF32({129}, 13));
     SCOPED_TRACE(rows);
     EXPECT_EQ(ExpectSameAsEvaluator(text, args, 0x1p-20), 1);
+  }
+}
+
+// Threefry's rounds: two u32 outputs sharing every add, rotate and xor.
+// Loop fusion computes the shared ops in both fusions (each generated),
+// which must still match the evaluator bit for bit, with rotate amounts
+// read from operands (0 and 32 included: shifts by 32 give 0 in XLA).
+TEST(CodegenFusion, SharedIntegerRoundsInTwoFusions) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  std::string text = R"(HloModule m
+ENTRY %main (a: u32[4099], b: u32[4099], r: u32[4], q: u32[4]) -> (u32[4099], u32[4099]) {
+  %a = u32[4099] parameter(0)
+  %b = u32[4099] parameter(1)
+  %r = u32[4] parameter(2)
+  %q = u32[4] parameter(3)
+)";
+  std::string x0 = "%a", x1 = "%b";
+  for (int round = 0; round < 4; ++round) {
+    const std::string n = std::to_string(round);
+    const std::string at =
+        "slice={[" + n + ":" + std::to_string(round + 1) + "]}\n";
+    text += "  %rs" + n + " = u32[1] slice(%r), " + at;
+    text += "  %qs" + n + " = u32[1] slice(%q), " + at;
+    text += "  %ra" + n + " = u32[] reshape(%rs" + n + ")\n";
+    text += "  %rb" + n + " = u32[] reshape(%qs" + n + ")\n";
+    text +=
+        "  %la" + n + " = u32[4099] broadcast(%ra" + n + "), dimensions={}\n";
+    text +=
+        "  %lb" + n + " = u32[4099] broadcast(%rb" + n + "), dimensions={}\n";
+    text += "  %s" + n + " = u32[4099] add(" + x0 + ", " + x1 + ")\n";
+    text += "  %l" + n + " = u32[4099] shift-left(" + x1 + ", %la" + n + ")\n";
+    text += "  %h" + n + " = u32[4099] shift-right-logical(" + x1 + ", %lb" +
+            n + ")\n";
+    text += "  %o" + n + " = u32[4099] or(%l" + n + ", %h" + n + ")\n";
+    text += "  %x" + n + " = u32[4099] xor(%s" + n + ", %o" + n + ")\n";
+    x0 = "%s" + n;
+    x1 = "%x" + n;
+  }
+  text +=
+      "  ROOT %t = (u32[4099], u32[4099]) tuple(" + x0 + ", " + x1 + ")\n}\n";
+  for (const std::vector<uint32_t>& amounts :
+       {std::vector<uint32_t>{13, 15, 26, 6}, {0, 32, 31, 1}}) {
+    Literal a(Shape::Array(ElementType::kU32, {4099}));
+    Literal b(Shape::Array(ElementType::kU32, {4099}));
+    for (int64_t i = 0; i < 4099; ++i) {
+      a.data<uint32_t>()[i] = static_cast<uint32_t>(i * 2654435761u);
+      b.data<uint32_t>()[i] = static_cast<uint32_t>(~i * 40503u);
+    }
+    Literal r(Shape::Array(ElementType::kU32, {4}));
+    Literal q(Shape::Array(ElementType::kU32, {4}));
+    for (int k = 0; k < 4; ++k) {
+      r.data<uint32_t>()[k] = amounts[static_cast<size_t>(k)];
+      q.data<uint32_t>()[k] = 32 - amounts[static_cast<size_t>(k)];
+    }
+    std::vector<Literal> args;
+    args.push_back(std::move(a));
+    args.push_back(std::move(b));
+    args.push_back(std::move(r));
+    args.push_back(std::move(q));
+    EXPECT_EQ(ExpectSameAsEvaluator(text, args), 2);
   }
 }
 

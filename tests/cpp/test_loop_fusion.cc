@@ -236,6 +236,70 @@ ENTRY %main (p: f32[8], q: f32[8]) -> (f32[8], f32[8]) {
   }
 }
 
+// Two outputs read one xor: both fusions compute it (XLA duplicates cheap
+// producers the same way), so nothing is written between them; the results
+// match the unfused program.
+TEST(LoopFusion, ACheapProducerOfTwoFusionsIsComputedInEach) {
+  constexpr std::string_view kText = R"(HloModule m
+ENTRY %main (p: u32[64], q: u32[64]) -> (u32[64], u32[64]) {
+  %p = u32[64] parameter(0)
+  %q = u32[64] parameter(1)
+  %x = u32[64] xor(%p, %q)
+  %a = u32[64] add(%x, %p)
+  %m = u32[64] multiply(%x, %q)
+  ROOT %t = (u32[64], u32[64]) tuple(%a, %m)
+}
+)";
+  Module module = Parse(kText);
+  EXPECT_EQ(FuseAndCheck(module), 2);
+  const Computation& entry = *module.entry();
+  EXPECT_TRUE(OpsOf(entry, Opcode::kXor).empty());
+  std::vector<const Instruction*> fusions = OpsOf(entry, Opcode::kFusion);
+  ASSERT_EQ(fusions.size(), 2u);
+  for (const Instruction* fusion : fusions) {
+    EXPECT_EQ(OpsOf(*fusion->called_computations()[0], Opcode::kXor).size(),
+              1u);
+    for (const Instruction* operand : fusion->operands())
+      EXPECT_EQ(operand->opcode(), Opcode::kParameter);
+  }
+  Literal p(Shape::Array(ElementType::kU32, {64}));
+  Literal q(Shape::Array(ElementType::kU32, {64}));
+  for (int64_t i = 0; i < 64; ++i) {
+    p.data<uint32_t>()[i] = static_cast<uint32_t>(i * 2654435761u);
+    q.data<uint32_t>()[i] = static_cast<uint32_t>(i * 40503u + 7);
+  }
+  std::vector<Literal> args;
+  args.push_back(std::move(p));
+  args.push_back(std::move(q));
+  auto fused_out = RunText(kText, args, true);
+  auto plain_out = RunText(kText, args, false);
+  ASSERT_TRUE(fused_out.ok()) << fused_out.status().message();
+  ASSERT_TRUE(plain_out.ok()) << plain_out.status().message();
+  for (size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(FirstDifference((*fused_out)[i], (*plain_out)[i]), "");
+}
+
+// An exp read by two fusions is not computed twice: it stays its own op.
+TEST(LoopFusion, AnExpensiveProducerOfTwoFusionsIsNotComputedTwice) {
+  Module module = Parse(R"(HloModule m
+ENTRY %main (p: f32[64], q: f32[64]) -> (f32[64], f32[64]) {
+  %p = f32[64] parameter(0)
+  %q = f32[64] parameter(1)
+  %e = f32[64] exponential(%p)
+  %a = f32[64] add(%e, %q)
+  %n = f32[64] negate(%a)
+  %m = f32[64] multiply(%e, %q)
+  %s = f32[64] sqrt(%m)
+  ROOT %t = (f32[64], f32[64]) tuple(%n, %s)
+}
+)");
+  EXPECT_EQ(FuseAndCheck(module), 2);
+  const Computation& entry = *module.entry();
+  EXPECT_EQ(OpsOf(entry, Opcode::kExp).size(), 1u);
+  for (const Instruction* fusion : OpsOf(entry, Opcode::kFusion))
+    EXPECT_TRUE(OpsOf(*fusion->called_computations()[0], Opcode::kExp).empty());
+}
+
 TEST(LoopFusion, FusionsStayWithinTheSizeBound) {
   std::string text =
       "HloModule m\nENTRY %main (p: f32[4]) -> f32[4] {\n"

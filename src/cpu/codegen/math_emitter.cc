@@ -239,10 +239,17 @@ llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
 llvm::Value* EmitErfInvF32(llvm::IRBuilder<>& b, llvm::Module& module,
                            llvm::Value* y) {
   // cpu::ErfInv(float): Giles' single-precision polynomials in
-  // w = -log1p(-y^2), both evaluated and one selected.
+  // w = -log1p(-y^2) with y^2 rounded to float, both evaluated and one
+  // selected. 1 - y^2 of that float square is exact in double (or within
+  // 2^-53 of exact when y^2 < 2^-29, far below what the polynomials
+  // resolve: the central one reads w - 2.5), so log of it in double,
+  // rounded to float, serves for log1p without log1p's quotient (one
+  // division less per element).
   llvm::Type* t = y->getType();
-  llvm::Value* w =
-      b.CreateFNeg(EmitLog1pF32(b, module, b.CreateFNeg(b.CreateFMul(y, y))));
+  llvm::Type* d = Like(b.getDoubleTy(), y);
+  llvm::Value* square = b.CreateFPExt(b.CreateFMul(y, y), d);
+  llvm::Value* u = b.CreateFSub(Fp(d, 1), square);
+  llvm::Value* w = b.CreateFPTrunc(b.CreateFNeg(LogWithEdges(b, u, 8)), t);
   llvm::Value* central =
       Polynomial(b, b.CreateFSub(w, Fp(t, 2.5)),
                  {2.81022636e-08f, 3.43273939e-07f, -3.5233877e-06f,
