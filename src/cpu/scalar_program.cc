@@ -121,9 +121,27 @@ void Store(void* p, ElementType type, ScalarValue v) {
       std::memcpy(p, &v.f64, 8);
       return;
     default: {
-      // Little-endian: the low bytes of the normalised integer.
-      std::memcpy(p, &v.i, ElementByteSize(type));
-      return;
+      // Little-endian: the low bytes of the normalised integer. Fixed
+      // sizes, so each copy is one store rather than calls (a loop
+      // counter's update is stored once per iteration).
+      switch (type) {
+        case ElementType::kPred:
+        case ElementType::kS8:
+        case ElementType::kU8:
+          std::memcpy(p, &v.i, 1);
+          return;
+        case ElementType::kS16:
+        case ElementType::kU16:
+          std::memcpy(p, &v.i, 2);
+          return;
+        case ElementType::kS32:
+        case ElementType::kU32:
+          std::memcpy(p, &v.i, 4);
+          return;
+        default:  // s64, u64
+          std::memcpy(p, &v.i, 8);
+          return;
+      }
     }
   }
 }
