@@ -15,10 +15,6 @@ namespace {
 using compiler::BufferId;
 using compiler::kNoBuffer;
 
-bool IsScalarArray(const Shape& shape) {
-  return shape.IsArray() && shape.rank() == 0 && shape.byte_size() > 0;
-}
-
 // Loop state lives in the while's buffers (set A); the body writes the next
 // state into set B while it reads A, then the roles swap, so no iteration
 // copies the state. Leaves the body passes through unchanged are the same
@@ -42,6 +38,7 @@ class WhileThunk : public Thunk {
     if (inline_condition_.has_value()) {
       condition_arguments_.resize(inline_condition_->leaves.size());
       registers_.resize(inline_condition_->program.num_registers());
+      inline_condition_->program.PrepareRegisters(registers_.data());
     }
   }
 
@@ -84,7 +81,7 @@ class WhileThunk : public Thunk {
       const std::vector<size_t>& leaves = inline_condition_->leaves;
       for (size_t i = 0; i < leaves.size(); ++i)
         condition_arguments_[i] = current_const_[leaves[i]];
-      return inline_condition_->program.RunPredicate(
+      return inline_condition_->program.RunPredicatePrepared(
           condition_arguments_.data(), registers_.data());
     }
     void* pred = pred_address_;

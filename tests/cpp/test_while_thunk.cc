@@ -17,6 +17,7 @@
 
 #include "cpu/executor.h"
 #include "cpu/while_thunk.h"
+#include "executor_test_util.h"
 #include "xffi/program/executable.h"
 #include "xffi/program/literal.h"
 #include "xffi/program/text.h"
@@ -24,24 +25,20 @@
 namespace xffi {
 namespace {
 
+// Through the whole pipeline (fusion and generated kernels included).
 std::unique_ptr<Executable> CompileText(const std::string& text) {
-  StatusOr<Module> module = ParseHlo(text);
-  EXPECT_TRUE(module.ok()) << module.status().ToString();
-  if (!module.ok()) return nullptr;
   CompileOptions options;
   options.intra_op_threads = 1;
   StatusOr<std::unique_ptr<Executable>> exe =
-      Compile(std::move(*module), options);
+      Compile(test::ParseHloForTest(text), options);
   EXPECT_TRUE(exe.ok()) << exe.status().ToString();
   return exe.ok() ? std::move(*exe) : nullptr;
 }
 
 // The condition computation named "cond" of `text`.
 std::optional<cpu::LoopCondition> CompileCondition(const std::string& text) {
-  StatusOr<Module> module = ParseHlo(text);
-  EXPECT_TRUE(module.ok()) << module.status().ToString();
-  if (!module.ok()) return std::nullopt;
-  const Computation* cond = module->FindComputation("cond");
+  Module module = test::ParseHloForTest(text);
+  const Computation* cond = module.FindComputation("cond");
   EXPECT_NE(cond, nullptr);
   if (cond == nullptr) return std::nullopt;
   return cpu::CompileLoopCondition(*cond);
