@@ -48,8 +48,11 @@ bool Evaluate(const cpu::LoopCondition& condition,
               const std::vector<const void*>& leaves) {
   std::vector<const void*> arguments;
   for (size_t leaf : condition.leaves) arguments.push_back(leaves[leaf]);
+  // As the while thunk runs it: constants written once.
   std::vector<cpu::ScalarValue> registers(condition.program.num_registers());
-  return condition.program.RunPredicate(arguments.data(), registers.data());
+  condition.program.PrepareRegisters(registers.data());
+  return condition.program.RunPredicatePrepared(arguments.data(),
+                                                registers.data());
 }
 
 TEST(LoopCondition, CounterAgainstAConstantReadsOnlyTheCounter) {
@@ -128,6 +131,37 @@ ENTRY main {
   int32_t i = 3, j = 4;
   EXPECT_FALSE(Evaluate(*condition, {&i}));
   EXPECT_TRUE(Evaluate(*condition, {&j}));
+}
+
+TEST(LoopCondition, APredLeafOrAConstantIsTheWholeCondition) {
+  std::optional<cpu::LoopCondition> leaf = CompileCondition(R"(
+HloModule m
+cond {
+  state = (s32[], pred[]) parameter(0)
+  ROOT go = pred[] get-tuple-element(state), index=1
+}
+ENTRY main {
+  ROOT p = pred[] constant(false)
+}
+)");
+  ASSERT_TRUE(leaf.has_value());
+  EXPECT_EQ(leaf->leaves, std::vector<size_t>{1});
+  uint8_t yes = 1, no = 0;
+  EXPECT_TRUE(Evaluate(*leaf, {nullptr, &yes}));
+  EXPECT_FALSE(Evaluate(*leaf, {nullptr, &no}));
+  std::optional<cpu::LoopCondition> never = CompileCondition(R"(
+HloModule m
+cond {
+  state = (s32[], pred[]) parameter(0)
+  ROOT no = pred[] constant(false)
+}
+ENTRY main {
+  ROOT p = pred[] constant(false)
+}
+)");
+  ASSERT_TRUE(never.has_value());
+  EXPECT_TRUE(never->leaves.empty());
+  EXPECT_FALSE(Evaluate(*never, {nullptr, &yes}));
 }
 
 TEST(LoopCondition, TensorsAndUncoveredOpsStayComputations) {
