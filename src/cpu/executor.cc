@@ -6,6 +6,7 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -18,6 +19,7 @@
 #include "cpu/parallel.h"
 #include "cpu/region_runner.h"
 #include "cpu/scalar_run_thunk.h"
+#include "cpu/while_thunk.h"
 #include "runtime/float_control.h"
 #include "xffi/program/builtin_targets.h"
 #include "xffi/runtime/thread_pool.h"
@@ -171,58 +173,6 @@ class ConditionalThunk : public Thunk {
   std::vector<void*> results_;
 };
 
-// Loop state lives in the while's buffers (set A); the body writes the next
-// state into set B while it reads A, then the roles swap, so no iteration
-// copies the state. Leaves the body passes through unchanged are the same
-// buffer in both sets.
-class WhileThunk : public Thunk {
- public:
-  WhileThunk(CompiledComputation* condition, CompiledComputation* body,
-             std::vector<BufferId> state, std::vector<BufferId> next,
-             BufferId pred, std::vector<size_t> sizes)
-      : condition_(condition),
-        body_(body),
-        state_ids_(std::move(state)),
-        next_ids_(std::move(next)),
-        pred_(pred),
-        sizes_(std::move(sizes)),
-        a_(state_ids_.size()),
-        b_(state_ids_.size()),
-        a_const_(state_ids_.size()) {}
-
-  Status Run(void* const* addresses) override {
-    Resolve(state_ids_, addresses, a_);
-    Resolve(next_ids_, addresses, b_);
-    void* pred = addresses[pred_];
-    std::vector<void*>* current = &a_;
-    std::vector<void*>* next = &b_;
-    while (true) {
-      for (size_t i = 0; i < current->size(); ++i) a_const_[i] = (*current)[i];
-      Status status = condition_->Run(a_const_.data(), &pred);
-      if (!status.ok()) return status;
-      if (*static_cast<const unsigned char*>(pred) == 0) break;
-      status = body_->Run(a_const_.data(), next->data());
-      if (!status.ok()) return status;
-      std::swap(current, next);
-    }
-    if (current != &a_) {
-      for (size_t i = 0; i < sizes_.size(); ++i)
-        if (a_[i] != b_[i] && sizes_[i] > 0)
-          std::memcpy(a_[i], b_[i], sizes_[i]);
-    }
-    return Status::Ok();
-  }
-
- private:
-  CompiledComputation* condition_;
-  CompiledComputation* body_;
-  std::vector<BufferId> state_ids_, next_ids_;
-  BufferId pred_;
-  std::vector<size_t> sizes_;
-  std::vector<void*> a_, b_;
-  std::vector<const void*> a_const_;
-};
-
 // The end of the scalar run starting at schedule position `begin` (see
 // cpu/scalar_run_thunk.h) and how many ops it computes.
 std::pair<size_t, size_t> ScalarRunEnd(
@@ -255,7 +205,8 @@ bool IsLoopOp(Opcode opcode) {
 Kernel WithGeneratedKernel(const ExecutorEnv& env, const Instruction& op,
                            Kernel fallback) {
   if (env.codegen == nullptr) return fallback;
-  std::shared_ptr<codegen::GeneratedKernel> generated = env.codegen->Add(op);
+  std::shared_ptr<codegen::GeneratedKernel> generated =
+      env.codegen->Add(op, env.repeated.count(op.parent()) != 0);
   if (generated == nullptr) return fallback;
   return [generated = std::move(generated),
           fallback = std::move(fallback)](const KernelArgs& args) -> Status {
@@ -621,6 +572,13 @@ StatusOr<std::unique_ptr<CompiledComputation>> CompiledComputation::Build(
 
 Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
   const compiler::BufferAssignment& assignment = assignment_;
+  // What a repeated computation calls runs repeatedly too, as do a loop's
+  // condition and body.
+  const bool repeated = env.repeated.count(&computation_) != 0;
+  auto get = [&](const Computation* callee, bool loop = false) {
+    if (repeated || loop) env.repeated.insert(callee);
+    return env.Get(callee);
+  };
   addresses_.assign(assignment.buffers.size(), nullptr);
   for (size_t id = 0; id < assignment.buffers.size(); ++id) {
     const compiler::Buffer& buffer = assignment.buffers[id];
@@ -649,7 +607,9 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
     size_t first = thunks_.size();
     if (p >= no_scalar_run_before && IsScalarRunOp(op)) {
       auto [end, ops] = ScalarRunEnd(assignment, p);
-      if (ops >= 2) {
+      // One op alone is worth it where it runs once per loop iteration
+      // (a counter's increment).
+      if (ops >= 2 || (ops == 1 && repeated)) {
         if (std::unique_ptr<Thunk> run =
                 MakeScalarRunThunk(assignment, p, end)) {
           thunks_.push_back(std::move(run));
@@ -701,7 +661,7 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
       }
       case Opcode::kCall: {
         StatusOr<CompiledComputation*> callee =
-            env.Get(op.called_computations()[0]);
+            get(op.called_computations()[0]);
         if (!callee.ok()) return callee.status();
         thunks_.push_back(std::make_unique<CallThunk>(
             *callee, Flatten(buffers.operands, 0), buffers.leaves));
@@ -711,7 +671,7 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
         std::vector<ConditionalThunk::Branch> branches;
         for (size_t b = 0; b < op.called_computations().size(); ++b) {
           StatusOr<CompiledComputation*> branch =
-              env.Get(op.called_computations()[b]);
+              get(op.called_computations()[b]);
           if (!branch.ok()) return branch.status();
           branches.push_back({*branch, buffers.operands[b + 1]});
         }
@@ -723,18 +683,26 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
         break;
       }
       case Opcode::kWhile: {
-        StatusOr<CompiledComputation*> condition =
-            env.Get(op.called_computations()[0]);
-        if (!condition.ok()) return condition.status();
+        // A condition of scalar ops runs inside the loop thunk; only
+        // another one is compiled.
+        std::optional<LoopCondition> inline_condition =
+            CompileLoopCondition(*op.called_computations()[0]);
+        CompiledComputation* condition = nullptr;
+        if (!inline_condition.has_value()) {
+          StatusOr<CompiledComputation*> compiled =
+              get(op.called_computations()[0], /*loop=*/true);
+          if (!compiled.ok()) return compiled.status();
+          condition = *compiled;
+        }
         StatusOr<CompiledComputation*> body =
-            env.Get(op.called_computations()[1]);
+            get(op.called_computations()[1], /*loop=*/true);
         if (!body.ok()) return body.status();
         size_t n = buffers.leaves.size();
         std::vector<BufferId> next(buffers.temps.begin(),
                                    buffers.temps.begin() + n);
-        thunks_.push_back(std::make_unique<WhileThunk>(
-            *condition, *body, buffers.leaves, std::move(next),
-            buffers.temps[n], LeafSizes(op.shape())));
+        thunks_.push_back(MakeWhileThunk(
+            std::move(inline_condition), condition, *body, buffers.leaves,
+            std::move(next), buffers.temps[n], LeafSizes(op.shape())));
         break;
       }
       case Opcode::kCustomCall: {
@@ -761,7 +729,7 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
         std::vector<std::pair<const Computation*, CompiledComputation*>>
             regions;
         for (const Computation* region : op.called_computations()) {
-          StatusOr<CompiledComputation*> compiled = env.Get(region);
+          StatusOr<CompiledComputation*> compiled = get(region);
           if (!compiled.ok()) return compiled.status();
           regions.emplace_back(region, *compiled);
         }

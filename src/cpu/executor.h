@@ -74,6 +74,10 @@ struct ExecutorEnv {
   std::unordered_map<const Computation*, std::unique_ptr<CompiledComputation>>
       compiled;
   std::unordered_set<const Computation*> in_progress;
+  // Computations that run many times per execution: while conditions and
+  // bodies and whatever they call (their ops are worth generating code
+  // for at smaller sizes).
+  std::unordered_set<const Computation*> repeated;
 };
 
 class CompiledComputation {

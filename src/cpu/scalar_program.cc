@@ -121,9 +121,27 @@ void Store(void* p, ElementType type, ScalarValue v) {
       std::memcpy(p, &v.f64, 8);
       return;
     default: {
-      // Little-endian: the low bytes of the normalised integer.
-      std::memcpy(p, &v.i, ElementByteSize(type));
-      return;
+      // Little-endian: the low bytes of the normalised integer. Fixed
+      // sizes, so each copy is one store rather than calls (a loop
+      // counter's update is stored once per iteration).
+      switch (type) {
+        case ElementType::kPred:
+        case ElementType::kS8:
+        case ElementType::kU8:
+          std::memcpy(p, &v.i, 1);
+          return;
+        case ElementType::kS16:
+        case ElementType::kU16:
+          std::memcpy(p, &v.i, 2);
+          return;
+        case ElementType::kS32:
+        case ElementType::kU32:
+          std::memcpy(p, &v.i, 4);
+          return;
+        default:  // s64, u64
+          std::memcpy(p, &v.i, 8);
+          return;
+      }
     }
   }
 }
@@ -369,6 +387,8 @@ std::optional<ScalarProgram> ScalarProgram::Compile(const Computation& region,
     program.steps_.push_back(step);
   }
   program.num_registers_ = program.steps_.size();
+  for (const Step& step : program.steps_)
+    if (step.op != Op::kConstant) program.variable_steps_.push_back(step);
   std::vector<const Instruction*> leaves;
   if (root->opcode() == Opcode::kTuple)
     for (const Instruction* o : root->operands()) leaves.push_back(o);
@@ -383,8 +403,39 @@ std::optional<ScalarProgram> ScalarProgram::Compile(const Computation& region,
 }
 
 void ScalarProgram::Run(const void* const* parameters, void* const* results,
-                        ScalarValue* r) const {
-  for (const Step& s : steps_) {
+                        ScalarValue* registers) const {
+  Execute(steps_, parameters, results, registers);
+}
+
+void ScalarProgram::PrepareRegisters(ScalarValue* registers) const {
+  for (const Step& s : steps_)
+    if (s.op == Op::kConstant) registers[s.dst] = s.constant;
+}
+
+void ScalarProgram::RunPrepared(const void* const* parameters,
+                                void* const* results,
+                                ScalarValue* registers) const {
+  Execute(variable_steps_, parameters, results, registers);
+}
+
+bool ScalarProgram::RunPredicatePrepared(const void* const* parameters,
+                                         ScalarValue* registers) const {
+  return PredicateOf(variable_steps_, parameters, registers);
+}
+
+bool ScalarProgram::PredicateOf(const std::vector<Step>& steps,
+                                const void* const* parameters,
+                                ScalarValue* registers) const {
+  uint8_t result = 0;
+  void* out = &result;
+  Execute(steps, parameters, &out, registers);
+  return result != 0;
+}
+
+void ScalarProgram::Execute(const std::vector<Step>& steps,
+                            const void* const* parameters, void* const* results,
+                            ScalarValue* r) const {
+  for (const Step& s : steps) {
     ScalarValue v{};
     // Results are stored only after the last step, so every parameter is
     // read before any result is written.
@@ -510,10 +561,7 @@ void ScalarProgram::Run(const void* const* parameters, void* const* results,
 
 bool ScalarProgram::RunPredicate(const void* const* parameters,
                                  ScalarValue* registers) const {
-  uint8_t result = 0;
-  void* out = &result;
-  Run(parameters, &out, registers);
-  return result != 0;
+  return PredicateOf(steps_, parameters, registers);
 }
 
 }  // namespace xffi::cpu

@@ -54,6 +54,16 @@ class ScalarProgram {
   bool RunPredicate(const void* const* parameters,
                     ScalarValue* registers) const;
 
+  // For a caller that runs the program many times on registers of its own
+  // (a loop's scalar runs and condition): writes the constants into
+  // `registers` once, after which the Prepared forms skip the constant
+  // steps (no other step writes a constant's register).
+  void PrepareRegisters(ScalarValue* registers) const;
+  void RunPrepared(const void* const* parameters, void* const* results,
+                   ScalarValue* registers) const;
+  bool RunPredicatePrepared(const void* const* parameters,
+                            ScalarValue* registers) const;
+
   // How a value is held and computed on.
   enum class Kind : uint8_t { kF32, kF64, kSigned, kUnsigned, kPred };
   enum class Op : uint8_t {
@@ -89,9 +99,14 @@ class ScalarProgram {
 
  private:
   ScalarProgram() = default;
+  void Execute(const std::vector<Step>& steps, const void* const* parameters,
+               void* const* results, ScalarValue* registers) const;
+  bool PredicateOf(const std::vector<Step>& steps,
+                   const void* const* parameters, ScalarValue* registers) const;
 
   std::vector<ElementType> parameter_types_;
   std::vector<Step> steps_;
+  std::vector<Step> variable_steps_;  // steps_ without the constants
   struct Result {
     uint32_t reg;
     ElementType type;

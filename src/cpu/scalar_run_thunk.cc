@@ -14,10 +14,6 @@ namespace {
 using compiler::BufferId;
 using compiler::kNoBuffer;
 
-bool IsScalarArray(const Shape& shape) {
-  return shape.IsArray() && shape.rank() == 0 && shape.byte_size() > 0;
-}
-
 class ScalarRunThunk : public Thunk {
  public:
   ScalarRunThunk(ScalarProgram program, std::vector<BufferId> inputs,
@@ -27,7 +23,9 @@ class ScalarRunThunk : public Thunk {
         output_ids_(std::move(outputs)),
         inputs_(input_ids_.size()),
         outputs_(output_ids_.size()),
-        registers_(program_.num_registers()) {}
+        registers_(program_.num_registers()) {
+    program_.PrepareRegisters(registers_.data());
+  }
 
   Status Run(void* const* addresses) override {
     for (size_t i = 0; i < input_ids_.size(); ++i)
@@ -37,7 +35,7 @@ class ScalarRunThunk : public Thunk {
     // Every input is read before any output is written, so an output may
     // reuse the buffer of an input; outputs sharing a buffer are written in
     // schedule order, the later (live) value last.
-    program_.Run(inputs_.data(), outputs_.data(), registers_.data());
+    program_.RunPrepared(inputs_.data(), outputs_.data(), registers_.data());
     return Status::Ok();
   }
 
@@ -50,6 +48,10 @@ class ScalarRunThunk : public Thunk {
 };
 
 }  // namespace
+
+bool IsScalarArray(const Shape& shape) {
+  return shape.IsArray() && shape.rank() == 0 && shape.byte_size() > 0;
+}
 
 bool IsScalarRunOp(const Instruction& op) {
   switch (op.opcode()) {

@@ -17,6 +17,9 @@
 
 namespace xffi::cpu {
 
+// Whether `shape` is one element with bytes (a scalar run's value).
+bool IsScalarArray(const Shape& shape);
+
 // Whether `op` may be part of a scalar run: a rank-0 elementwise op the
 // scalar evaluator covers, with rank-0 array operands.
 bool IsScalarRunOp(const Instruction& op);

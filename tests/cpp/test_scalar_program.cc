@@ -279,5 +279,47 @@ TEST(ScalarProgram, DeclinesWhatItDoesNotCover) {
   }
 }
 
+// A loop's index arithmetic run many times on registers prepared once (the
+// constants written up front, skipped per run) gives what Run gives.
+TEST(ScalarProgram, PreparedRegistersKeepTheirConstantsAcrossRuns) {
+  Region r;
+  auto* i = r.Param(ElementType::kS32);
+  auto* n = r.Param(ElementType::kS32);
+  auto* zero = r.Constant<int32_t>(0);
+  auto* negative = r.Compare(ComparisonDirection::kLt, i, zero);
+  auto* wrapped = r.Op(Opcode::kAdd, ElementType::kS32, {i, n});
+  auto* index =
+      r.Op(Opcode::kSelect, ElementType::kS32, {negative, wrapped, i});
+  auto* seven = r.Constant<int32_t>(7);
+  auto program =
+      r.Compile(r.Op(Opcode::kMultiply, ElementType::kS32, {index, seven}));
+  ASSERT_TRUE(program);
+  std::vector<ScalarValue> registers(program->num_registers());
+  program->PrepareRegisters(registers.data());
+  for (int32_t value : {3, -3, 0, -10, 9, -1}) {
+    const int32_t size = 10;
+    const void* params[2] = {&value, &size};
+    int32_t prepared = 0;
+    void* out[1] = {&prepared};
+    program->RunPrepared(params, out, registers.data());
+    EXPECT_EQ(prepared, (value < 0 ? value + size : value) * 7) << value;
+    EXPECT_EQ(prepared, (Run2<int32_t, int32_t>(*program, value, size)));
+  }
+  // The same for a predicate.
+  Region q;
+  auto* k = q.Param(ElementType::kS32);
+  auto* limit = q.Constant<int32_t>(512);
+  auto predicate = q.Compile(q.Compare(ComparisonDirection::kLt, k, limit));
+  ASSERT_TRUE(predicate);
+  std::vector<ScalarValue> scratch(predicate->num_registers());
+  predicate->PrepareRegisters(scratch.data());
+  for (int32_t value : {0, 511, 512, -1, 1000}) {
+    const void* params[1] = {&value};
+    EXPECT_EQ(predicate->RunPredicatePrepared(params, scratch.data()),
+              value < 512)
+        << value;
+  }
+}
+
 }  // namespace
 }  // namespace xffi::cpu

@@ -394,6 +394,33 @@ llvm::Value* Emitter::ValueAt(const Instruction& op, Index& index) {
   return result;
 }
 
+// The coordinates of `index` in `to` when the two shapes differ only by
+// dimensions of size 1 (a reshape or broadcast that adds or drops unit
+// dimensions, as a scan's dynamic-slice of one step does), taken from the
+// coordinates `index` already has; empty otherwise. Rebuilt from the
+// linear index by division instead, they reach LLVM as masks it cannot
+// see as affine in the loop counter, and the row loop stays scalar.
+std::vector<llvm::Value*> CoordsAcrossUnitDims(const Index& index,
+                                               const std::vector<int64_t>& to,
+                                               llvm::IRBuilder<>& entry) {
+  std::vector<llvm::Value*> coords;
+  if (index.coords.empty()) return coords;
+  const std::vector<int64_t>& from = *index.dims;
+  size_t f = 0;
+  for (int64_t dim : to) {
+    while (f < from.size() && from[f] == 1) ++f;
+    if (dim == 1) {
+      coords.push_back(entry.getInt64(0));
+      continue;
+    }
+    if (f == from.size() || from[f] != dim) return {};
+    coords.push_back(index.coords[f++]);
+  }
+  while (f < from.size() && from[f] == 1) ++f;
+  if (f != from.size()) return {};
+  return coords;
+}
+
 llvm::Value* Emitter::IndexMap(const Instruction& op, Index& index) {
   const Instruction& operand = *op.operand(0);
   const std::vector<int64_t>& in_dims = operand.shape().dims();
@@ -412,7 +439,10 @@ llvm::Value* Emitter::IndexMap(const Instruction& op, Index& index) {
   if (same_order) {
     // The element keeps its row-major linear index.
     mapped.linear = Linear(index);
-    if (op.opcode() == Opcode::kCopy) mapped.coords = index.coords;
+    if (op.opcode() == Opcode::kCopy)
+      mapped.coords = index.coords;
+    else
+      mapped.coords = CoordsAcrossUnitDims(index, in_dims, entry_);
     return Value(operand, mapped);
   }
   const std::vector<llvm::Value*>& coords = Coords(index);

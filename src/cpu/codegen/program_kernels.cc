@@ -49,7 +49,9 @@ class LlvmProgramKernels : public ProgramKernels {
         EnvInt("XFFI_CODEGEN_VECTOR_WIDTH", jit_->has_avx512() ? 512 : 0));
   }
 
-  std::shared_ptr<GeneratedKernel> Add(const Instruction& op) override {
+  // Every op offered is generated: the loader decided which are worth it.
+  std::shared_ptr<GeneratedKernel> Add(const Instruction& op,
+                                       bool /*repeated*/) override {
     if (module_ == nullptr || op.operand_count() + 1 > kMaxKernelBuffers)
       return nullptr;
     auto start = std::chrono::steady_clock::now();

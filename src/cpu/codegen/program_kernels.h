@@ -57,15 +57,21 @@ class ProgramKernels {
   // than XFFI_CODEGEN_MIN_ELEMENTS (default 1024) are left to the template
   // kernels, and the first larger one loads the generator; when it cannot
   // be loaded (built without LLVM) or LLVM cannot target the host, Add
-  // returns null for everything.
+  // returns null for everything. Ops that run repeatedly (see Add) have a
+  // lower bar, XFFI_CODEGEN_LOOP_MIN_ELEMENTS (default 64).
   static std::unique_ptr<ProgramKernels> Create();
   virtual ~ProgramKernels() = default;
 
   // The kernel for `op` (a kLoop fusion, or an elementwise op of a
   // computation), or null when it is left to the other kernels. The result
   // has no function until Finish. Offering the same op again (another run
-  // instance's thunks) returns the same kernel.
-  virtual std::shared_ptr<GeneratedKernel> Add(const Instruction& op) = 0;
+  // instance's thunks) returns the same kernel. `repeated`: the op runs
+  // many times per execution (in a while loop's body or condition), so
+  // what generating it costs once is repaid even where the op is small: a
+  // loop of small steps spends most of its time in the tile evaluator's
+  // per-op overhead otherwise.
+  virtual std::shared_ptr<GeneratedKernel> Add(const Instruction& op,
+                                               bool repeated) = 0;
 
   // Compiles every kernel added. An error leaves every function null.
   virtual Status Finish() = 0;
