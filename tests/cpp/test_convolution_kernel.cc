@@ -379,34 +379,9 @@ TEST(ConvolutionKernel, LargeOnThreadPool) {
   Check(c, ElementType::kF32, ElementType::kF32, ElementType::kF32, &pool);
 }
 
-// f32 GEMMs go through oneDNN when the build has it; the same layouts,
-// groups and dilations with it switched off (OpenBLAS or Eigen, as in a
-// build without oneDNN).
-TEST(ConvolutionKernel, WithoutOneDnn) {
-  const bool had = HaveDnnl();
-  SetDnnlEnabled(false);
-  ThreadPool pool(2);
-  Case nhwc = Nhwc(2, 9, 8, 5, 3, 3, 6);
-  nhwc.window[0].padding_low = nhwc.window[0].padding_high = 1;
-  Check(nhwc, ElementType::kF32, ElementType::kF32, ElementType::kF32, &pool);
-  Case nchw;
-  nchw.lhs_dims = {2, 4, 7, 6};
-  nchw.rhs_dims = {6, 2, 3, 3};
-  nchw.dn = {0, 1, {2, 3}, 1, 0, {2, 3}, 0, 1, {2, 3}};
-  nchw.window = {{3, 1, 1, 1, 1, 1, false}, {3, 2, 1, 1, 1, 2, true}};
-  nchw.feature_groups = 2;
-  Check(nchw, ElementType::kF32, ElementType::kF32, ElementType::kF32, &pool);
-  Case batched = Nhwc(6, 5, 4, 2, 2, 2, 6);
-  batched.batch_groups = 3;
-  Check(batched, ElementType::kF32, ElementType::kF32, ElementType::kF32);
-  SetDnnlEnabled(had);
-}
-
-// Layers of realistic shape with random values, in the layouts oneDNN's
-// convolution reads in place (NCHW/OIHW, NHWC/HWIO, grouped, strided and
-// dilated): the same bits on any number of threads (one batch element per
-// task), and within rounding of the im2col path.
-TEST(ConvolutionKernel, OneDnnMatchesIm2colOnRandomLayers) {
+// Layers in the layouts oneDNN's convolution reads in place (NCHW/OIHW
+// grouped, strided and dilated; NHWC/HWIO padded and strided).
+std::vector<Case> OneDnnLayers() {
   Case nchw;
   nchw.lhs_dims = {3, 16, 12, 11};
   nchw.rhs_dims = {24, 8, 3, 3};
@@ -416,7 +391,29 @@ TEST(ConvolutionKernel, OneDnnMatchesIm2colOnRandomLayers) {
   Case nhwc = Nhwc(3, 13, 10, 32, 3, 3, 40);
   nhwc.window[0].padding_low = nhwc.window[0].padding_high = 1;
   nhwc.window[1].stride = 2;
-  for (const Case& c : {nchw, nhwc}) {
+  return {nchw, nhwc};
+}
+
+// f32 convolutions go through oneDNN when the build has it; the same
+// layers, and batch groups, with it switched off (im2col with OpenBLAS's or
+// Eigen's GEMM, as in a build without oneDNN).
+TEST(ConvolutionKernel, WithoutOneDnn) {
+  const bool had = HaveDnnl();
+  SetDnnlEnabled(false);
+  ThreadPool pool(2);
+  for (const Case& c : OneDnnLayers())
+    Check(c, ElementType::kF32, ElementType::kF32, ElementType::kF32, &pool);
+  Case batched = Nhwc(6, 5, 4, 2, 2, 2, 6);
+  batched.batch_groups = 3;
+  Check(batched, ElementType::kF32, ElementType::kF32, ElementType::kF32);
+  SetDnnlEnabled(had);
+}
+
+// The same layers with random values: the same bits on any number of
+// threads (one batch element per task), and within rounding of the im2col
+// path.
+TEST(ConvolutionKernel, OneDnnMatchesIm2colOnRandomLayers) {
+  for (const Case& c : OneDnnLayers()) {
     OpUnderTest t;
     Instruction* a = t.Param(Shape::Array(ElementType::kF32, c.lhs_dims));
     Instruction* b = t.Param(Shape::Array(ElementType::kF32, c.rhs_dims));

@@ -4,8 +4,10 @@
 
 #include <complex>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,19 @@ namespace {
 using testing_util::F32;
 using testing_util::OpUnderTest;
 using testing_util::RunOne;
+
+// Switches oneDNN off for one scope (the OpenBLAS and int16 paths, as in a
+// build without oneDNN).
+class WithoutOneDnn {
+ public:
+  WithoutOneDnn() : had_(HaveDnnl()) { SetDnnlEnabled(false); }
+  ~WithoutOneDnn() { SetDnnlEnabled(had_); }
+  WithoutOneDnn(const WithoutOneDnn&) = delete;
+  WithoutOneDnn& operator=(const WithoutOneDnn&) = delete;
+
+ private:
+  bool had_;
+};
 
 Instruction* Dot(OpUnderTest& t, const Shape& lhs, const Shape& rhs,
                  const Shape& out, DotDimensionNumbers dn) {
@@ -278,6 +293,22 @@ std::vector<int64_t> ReferenceDot(
   return c;
 }
 
+// Runs `kernel` on `threads` threads each: its results are `want` wrapped
+// into R.
+template <typename R>
+void ExpectWrappedSums(const Kernel& kernel, Literal& la, Literal& lb,
+                       const Shape& shape, const std::vector<int64_t>& want,
+                       std::initializer_list<int> threads) {
+  for (int n : threads) {
+    Literal out = testing_util::RunOnThreads(kernel, {&la, &lb}, shape, n);
+    std::vector<R> got = out.ToVector<R>();
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      ASSERT_EQ(got[i], static_cast<R>(static_cast<uint64_t>(want[i])))
+          << "element " << i << ", threads " << n;
+  }
+}
+
 template <typename A, typename B, typename R>
 void CheckByteDot(ElementType a_type, ElementType b_type, ElementType r_type,
                   uint32_t seed) {
@@ -311,15 +342,7 @@ void CheckByteDot(ElementType a_type, ElementType b_type, ElementType r_type,
   Literal lb = Literal::FromVector<B>({k, n, batch}, b);
   StatusOr<Kernel> kernel = MakeStructuralKernel(*d);
   ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
-  for (int threads : {0, 1, 3}) {
-    Literal out =
-        testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads);
-    std::vector<R> got = out.ToVector<R>();
-    ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < got.size(); ++i)
-      ASSERT_EQ(got[i], static_cast<R>(static_cast<uint64_t>(want[i])))
-          << "element " << i << ", threads " << threads;
-  }
+  ExpectWrappedSums<R>(*kernel, la, lb, d->shape(), want, {0, 1, 3});
 }
 
 TEST(DotKernel, ByteOperandsEveryResultTypeAndDimensionOrder) {
@@ -349,24 +372,17 @@ TEST(DotKernel, LongByteDotsWrapInThirtyTwoBitsButNotInSixtyFour) {
   auto* wide = Dot(t, Shape::Array(ElementType::kS8, {1, k}),
                    Shape::Array(ElementType::kS8, {k, 1}),
                    Shape::Array(ElementType::kS64, {1, 1}), {{}, {}, {1}, {0}});
-  EXPECT_EQ(RunOne(*narrow, {&a, &b}).ToVector<int32_t>(),
-            (std::vector<int32_t>{static_cast<int32_t>(3276800000u)}));
-  EXPECT_EQ(RunOne(*wide, {&a, &b}).ToVector<int64_t>(),
-            (std::vector<int64_t>{3276800000}));
+  // oneDNN's s8 GEMM where the build has it, then the int16 path.
+  for (bool dnnl : {true, false}) {
+    std::optional<WithoutOneDnn> off;
+    if (!dnnl) off.emplace();
+    EXPECT_EQ(RunOne(*narrow, {&a, &b}).ToVector<int32_t>(),
+              (std::vector<int32_t>{static_cast<int32_t>(3276800000u)}))
+        << (dnnl ? "with" : "without") << " oneDNN";
+    EXPECT_EQ(RunOne(*wide, {&a, &b}).ToVector<int64_t>(),
+              (std::vector<int64_t>{3276800000}));
+  }
 }
-
-// Switches oneDNN off for one scope (the OpenBLAS and int16 paths, as in a
-// build without oneDNN).
-class WithoutOneDnn {
- public:
-  WithoutOneDnn() : had_(HaveDnnl()) { SetDnnlEnabled(false); }
-  ~WithoutOneDnn() { SetDnnlEnabled(had_); }
-  WithoutOneDnn(const WithoutOneDnn&) = delete;
-  WithoutOneDnn& operator=(const WithoutOneDnn&) = delete;
-
- private:
-  bool had_;
-};
 
 // Byte products big enough for oneDNN's s8 GEMM (s8 or u8 times s8), with
 // operands in the layouts it reads in place ([m, k] times [k, n] or
@@ -422,17 +438,9 @@ void CheckLongByteDot(ElementType a_type, ElementType r_type, bool rhs_t,
     return MakeStructuralKernel(*d);
   }();
   ASSERT_TRUE(own.ok()) << own.status().ToString();
-  for (const Kernel* kernel : {&*library, &*own})
-    for (int threads : {0, 2}) {
-      Literal out =
-          testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads);
-      std::vector<R> got = out.ToVector<R>();
-      ASSERT_EQ(got.size(), want.size());
-      for (size_t i = 0; i < got.size(); ++i)
-        ASSERT_EQ(got[i], static_cast<R>(static_cast<uint64_t>(want[i])))
-            << "element " << i << ", threads " << threads
-            << (kernel == &*own ? ", without oneDNN" : "");
-    }
+  ExpectWrappedSums<R>(*library, la, lb, d->shape(), want, {0, 2});
+  SCOPED_TRACE("without oneDNN");
+  ExpectWrappedSums<R>(*own, la, lb, d->shape(), want, {0, 2});
 }
 
 TEST(DotKernel, LongByteDotsAtTheExtremesWithAndWithoutOneDnn) {
@@ -446,19 +454,6 @@ TEST(DotKernel, LongByteDotsAtTheExtremesWithAndWithoutOneDnn) {
                                     2);
   CheckLongByteDot<uint8_t, int64_t>(ElementType::kU8, ElementType::kS64, true,
                                      2);
-}
-
-TEST(DotKernel, LongByteDotsWrapWithoutOneDnnToo) {
-  WithoutOneDnn off;
-  const int64_t k = 200000;
-  Literal a = Literal::FromVector<int8_t>({1, k}, std::vector<int8_t>(k, -128));
-  Literal b = Literal::FromVector<int8_t>({k, 1}, std::vector<int8_t>(k, -128));
-  OpUnderTest t;
-  auto* narrow = Dot(t, Shape::Array(ElementType::kS8, {1, k}),
-                     Shape::Array(ElementType::kS8, {k, 1}),
-                     testing_util::S32({1, 1}), {{}, {}, {1}, {0}});
-  EXPECT_EQ(RunOne(*narrow, {&a, &b}).ToVector<int32_t>(),
-            (std::vector<int32_t>{static_cast<int32_t>(3276800000u)}));
 }
 
 // Products against a double-precision reference, with each operand in
