@@ -3,7 +3,8 @@
 // loop, s8/u8 x s8 products at the byte extremes exactly and wrapping past
 // INT32_MAX, and the switch that leaves every product to the other paths.
 // In a build without oneDNN every call reports that it computed nothing
-// (test_dnnl_gemm.cmake also compiles the source as such a build does).
+// (test_dnnl_gemm.cmake also compiles both oneDNN sources as such a build
+// does).
 #include <gtest/gtest.h>
 
 #include <cstdint>
