@@ -409,9 +409,9 @@ TEST(ConvolutionKernel, WithoutOneDnn) {
   SetDnnlEnabled(had);
 }
 
-// The same layers with random values: the same bits on any number of
-// threads (one batch element per task), and within rounding of the im2col
-// path.
+// The same layers with random values: with oneDNN the same bits on any
+// number of threads (one batch element per task), and within rounding of
+// the im2col path.
 TEST(ConvolutionKernel, OneDnnMatchesIm2colOnRandomLayers) {
   for (const Case& c : OneDnnLayers()) {
     OpUnderTest t;
@@ -451,10 +451,13 @@ TEST(ConvolutionKernel, OneDnnMatchesIm2colOnRandomLayers) {
       ASSERT_EQ(got.size(), want.size());
       for (size_t i = 0; i < got.size(); ++i)
         ASSERT_NEAR(got[i], want[i], 1e-4) << "element " << i;
-      if (first.empty())
+      // oneDNN's results do not depend on the pool; the im2col path's may
+      // (OpenBLAS's sgemm on row blocks measured last-bit differences).
+      if (first.empty()) {
         first = got;
-      else
+      } else if (HaveDnnl()) {
         EXPECT_EQ(got, first) << "threads " << threads;
+      }
     }
   }
 }
