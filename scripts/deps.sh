@@ -11,6 +11,9 @@
 #                          OpenBLAS's implementation, from Debian (when root)
 #   llvm-16-dev            LLVM 16, the CPU backend's code generator
 #                          (src/cpu/codegen), from Debian (when root)
+#   libdnnl-dev            oneDNN, f32/s8 GEMMs of dot_general and
+#                          convolution (src/cpu/dnnl_gemm.*), from Debian
+#                          (when root)
 #   ccache                 shares objects between the test stages (when root)
 #   IREE (pip), only with XFFI_BENCH_DEPS=1: bench/workloads/deps.sh
 # Prints nothing on success except pip's own errors; fails with a message
@@ -52,6 +55,10 @@ lib_dir=/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 # LLVM 16 for the CPU backend's code generator: its CMake package and the
 # shared libLLVM-16.so (Apache-2.0 WITH LLVM-exception).
 [ -f /usr/lib/llvm-16/lib/cmake/llvm/LLVMConfig.cmake ] || apt_install llvm-16-dev
+
+# oneDNN for the CPU backend's f32 and s8 GEMMs (Apache-2.0); optional to
+# CMake, like OpenBLAS for the products.
+[ -f /usr/include/oneapi/dnnl/dnnl.h ] || apt_install libdnnl-dev
 
 # ccache, when we may install it: the stages of scripts/test.sh share
 # objects through it (the TSan build's uninstrumented kernels and the pip

@@ -21,20 +21,22 @@
 // group would make GEMMs of one column: a direct loop along the features
 // instead).
 //
-// The GEMM is OpenBLAS's (BSD-3; it threads itself and picks the CPU's
-// widest vector kernels at run time) for float and complex types when the
-// build found it, else Eigen's; integers use a plain loop whose 64-bit
-// arithmetic wraps as XLA's does once stored. The im2col packing runs on
-// the intra-op pool.
+// The GEMM is oneDNN's for f32 when the build has it (dnnl_gemm.h), else
+// OpenBLAS's (BSD-3) for float and complex types when the build found it,
+// else Eigen's; integers use a plain loop whose 64-bit arithmetic wraps as
+// XLA's does once stored. The im2col packing runs on the intra-op pool.
 #include <algorithm>
 #include <complex>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "cpu/blas_threads.h"
 #include "cpu/compute_cast.h"
+#include "cpu/dnnl_convolution.h"
+#include "cpu/dnnl_gemm.h"
 #include "cpu/elementwise_loops.h"
 #include "cpu/index_util.h"
 #include "cpu/parallel.h"
@@ -99,6 +101,8 @@ void GemmRows(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
       }
     }
   } else {
+    if constexpr (std::is_same_v<T, float>)
+      if (DnnlSgemm(false, false, m, n, k, a, lda, b, ldb, c, ldc)) return;
 #if XFFI_HAVE_CBLAS
     const int M = static_cast<int>(m), N = static_cast<int>(n),
               K = static_cast<int>(k), LDA = static_cast<int>(lda),
@@ -382,6 +386,63 @@ CopyPlan PackPlan(const Shape& shape, const std::vector<int64_t>& order,
   return CopyPlan(dims, src, RowMajorStrides(dims), element_size);
 }
 
+// The convolution in oneDNN's terms when oneDNN can compute it in place of
+// the im2col path: f32 throughout, at least one spatial dimension, no lhs
+// dilation, batch groups, reversal or negative padding (oneDNN's forward
+// convolution has none of them), not depthwise (the direct loop above is
+// faster), nothing empty.
+std::shared_ptr<const DnnlConvolution> MakeDnnlConvolution(
+    const Instruction& inst, const ConvPlan& p) {
+  const Shape& lhs = inst.operand(0)->shape();
+  const Shape& rhs = inst.operand(1)->shape();
+  const Shape& out = inst.shape();
+  const ConvolutionDimensionNumbers& dn = inst.convolution_dimension_numbers;
+  if (p.lhs_type != ElementType::kF32 || p.rhs_type != ElementType::kF32 ||
+      p.result_type != ElementType::kF32 || p.batch_grouped || p.depthwise ||
+      p.out_spatial.empty() || p.lhs_count == 0 || p.rhs_count == 0 ||
+      p.out_count == 0)
+    return nullptr;
+  DnnlConvolutionShape shape;
+  for (const WindowDimension& w : inst.window) {
+    if (w.base_dilation != 1 || w.window_reversal || w.padding_low < 0 ||
+        w.padding_high < 0)
+      return nullptr;
+    shape.window_strides.push_back(w.stride);
+    shape.dilations.push_back(w.window_dilation);
+    shape.padding_low.push_back(w.padding_low);
+    shape.padding_high.push_back(w.padding_high);
+  }
+  // Dims of `s` in `order` and their row-major strides.
+  auto take = [](const Shape& s, std::vector<int64_t> order,
+                 std::vector<int64_t>& dims, std::vector<int64_t>& strides) {
+    const std::vector<int64_t> row_major = RowMajorStrides(s.dims());
+    for (int64_t d : order) {
+      dims.push_back(s.dim(d));
+      strides.push_back(row_major[static_cast<size_t>(d)]);
+    }
+  };
+  auto with_spatial = [](std::vector<int64_t> order,
+                         const std::vector<int64_t>& spatial) {
+    order.insert(order.end(), spatial.begin(), spatial.end());
+    return order;
+  };
+  take(lhs,
+       with_spatial({dn.input_batch_dimension, dn.input_feature_dimension},
+                    dn.input_spatial_dimensions),
+       shape.src_dims, shape.src_strides);
+  take(rhs,
+       with_spatial({dn.kernel_output_feature_dimension,
+                     dn.kernel_input_feature_dimension},
+                    dn.kernel_spatial_dimensions),
+       shape.weight_dims, shape.weight_strides);
+  take(out,
+       with_spatial({dn.output_batch_dimension, dn.output_feature_dimension},
+                    dn.output_spatial_dimensions),
+       shape.dst_dims, shape.dst_strides);
+  shape.groups = inst.feature_group_count;
+  return DnnlConvolution::Make(shape);
+}
+
 }  // namespace
 
 StatusOr<Kernel> MakeConvolutionKernel(const Instruction& inst) {
@@ -542,6 +603,14 @@ StatusOr<Kernel> MakeConvolutionKernel(const Instruction& inst) {
 
   switch (p.compute) {
     case ElementType::kF32:
+      if (auto dnnl = MakeDnnlConvolution(inst, p))
+        return Kernel([p = std::move(p), dnnl](const KernelArgs& args) {
+          if (dnnl->Run(static_cast<const float*>(args.operands[0].data),
+                        static_cast<const float*>(args.operands[1].data),
+                        static_cast<float*>(args.results[0].data), args.pool))
+            return Status::Ok();
+          return RunConvolution<float>(p, args);
+        });
       return Kernel([p = std::move(p)](const KernelArgs& args) {
         return RunConvolution<float>(p, args);
       });

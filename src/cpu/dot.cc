@@ -3,16 +3,20 @@
 // [batch, m, n] (the result's row-major order). An operand already in that
 // order, or in [batch, k, m] / [batch, n, k] order, is used in place (the
 // latter as a transposed map); any other order is packed once per run.
-// f32 and f64 products go through OpenBLAS's GEMM when the build links
-// OpenBLAS (measured 2.6x faster than Eigen on one core of this machine's
-// build flags), other floating and complex products through Eigen (a plain
-// loop for tiny ones) in the compute type the result type implies (f32 for
-// f16/bf16 and narrower floats, so those accumulate in f32), split across the
-// intra-op pool by batch and by fixed blocks of result rows; products of 8-bit
-// integers use int16 multiply-adds (cpu/int8_dot.h); other integer
-// products a plain loop with 64-bit wrapping accumulation.
+// f32 products go through oneDNN's GEMM when the build has oneDNN
+// (cpu/dnnl_gemm.h), f64 ones (and f32 without oneDNN) through OpenBLAS's
+// when the build links OpenBLAS (measured 2.6x faster than Eigen on one core
+// of this machine's build flags), other floating and complex products
+// through Eigen (a plain loop for tiny ones) in the compute type the result
+// type implies (f32 for f16/bf16 and narrower floats, so those accumulate in
+// f32), split across the intra-op pool by batch and by fixed blocks of
+// result rows; products of 8-bit integers use oneDNN's s8 GEMM where it is
+// exact (s8/u8 x s8 on VNNI CPUs), else int16 multiply-adds
+// (cpu/int8_dot.h); other integer products a plain loop with 64-bit
+// wrapping accumulation.
 #include <Eigen/Core>
 #include <algorithm>
+#include <atomic>
 #include <complex>
 #include <initializer_list>
 #include <limits>
@@ -24,6 +28,7 @@
 
 #include "cpu/blas_threads.h"
 #include "cpu/compute_cast.h"
+#include "cpu/dnnl_gemm.h"
 #include "cpu/index_util.h"
 #include "cpu/int8_dot.h"
 #include "cpu/parallel.h"
@@ -45,6 +50,19 @@ struct OperandView {
   CopyPlan plan;    // the packing permutation, in compute-type elements
 };
 
+// Whether the row-major array of `shape`, its dims taken in `order`, is
+// already laid out in that order (unit dims do not change the layout, so
+// they are ignored).
+bool InRowMajorOrder(const Shape& shape, const std::vector<int64_t>& order) {
+  int64_t last = -1;
+  for (int64_t d : order) {
+    if (shape.dim(d) == 1) continue;
+    if (d < last) return false;
+    last = d;
+  }
+  return true;
+}
+
 // `order`: the operand dims in [batch, rows, cols] order; `alt`: in [batch,
 // cols, rows] order.
 OperandView MakeView(const Shape& shape, const std::vector<int64_t>& order,
@@ -55,14 +73,7 @@ OperandView MakeView(const Shape& shape, const std::vector<int64_t>& order,
   view.element_size = ElementByteSize(view.type);
   view.convert = view.type != compute;
   auto is_identity = [&](const std::vector<int64_t>& perm) {
-    // Unit dims do not change the layout, so ignore them.
-    int64_t last = -1;
-    for (int64_t d : perm) {
-      if (shape.dim(d) == 1) continue;
-      if (d < last) return false;
-      last = d;
-    }
-    return true;
+    return InRowMajorOrder(shape, perm);
   };
   view.transposed = false;
   view.pack = false;
@@ -198,26 +209,62 @@ void openblas_set_num_threads(int threads);
 
 namespace xffi::cpu {
 namespace {
+#endif  // XFFI_HAVE_OPENBLAS
+
+// The GEMM libraries this build can use for products of C: oneDNN for f32
+// (its AVX-512 kernels whatever core type OpenBLAS is told to use; about
+// twice OpenBLAS's Haswell kernels on this project's Zen 4), OpenBLAS for
+// f32 without oneDNN and for f64.
+template <typename C>
+bool HaveLibraryGemm() {
+  if constexpr (std::is_same_v<C, float>)
+    if (HaveDnnl()) return true;
+#ifdef XFFI_HAVE_OPENBLAS
+  return std::is_same_v<C, float> || std::is_same_v<C, double>;
+#else
+  return false;
+#endif
+}
 
 // Rows [r0, r1) and columns [c0, c1) of c[m, n] = a[m, k] * b[k, n],
-// row-major (a transposed stored [k, m], b transposed [n, k]): in BLAS's
-// column-major terms c^T = b^T a^T, the rows of c being columns of c^T.
+// row-major (a transposed stored [k, m], b transposed [n, k]), through the
+// library HaveLibraryGemm<C> names, or Eigen should that refuse the call.
 template <typename C>
-void BlasProduct(const C* a, const C* b, C* c, int m, int k, int n, int r0,
-                 int r1, int c0, int c1, bool a_transposed, bool b_transposed) {
-  const char op_b = b_transposed ? 'T' : 'N', op_a = a_transposed ? 'T' : 'N';
-  const int ldb = b_transposed ? k : n, lda = a_transposed ? m : k;
-  const int rows = r1 - r0, cols = c1 - c0;
-  const C* a_rows = a_transposed ? a + r0 : a + int64_t{r0} * k;
-  const C* b_cols = b_transposed ? b + int64_t{c0} * k : b + c0;
-  C* c_block = c + int64_t{r0} * n + c0;
-  const C one = 1, zero = 0;
+void LibraryProduct(const C* a, const C* b, C* c, int64_t m, int64_t k,
+                    int64_t n, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
+                    bool a_transposed, bool b_transposed) {
+  const int64_t ldb = b_transposed ? k : n, lda = a_transposed ? m : k;
+  const int64_t rows = r1 - r0, cols = c1 - c0;
+  const C* a_rows = a_transposed ? a + r0 : a + r0 * k;
+  const C* b_cols = b_transposed ? b + c0 * k : b + c0;
+  C* c_block = c + r0 * n + c0;
   if constexpr (std::is_same_v<C, float>)
-    sgemm_(&op_b, &op_a, &cols, &rows, &k, &one, b_cols, &ldb, a_rows, &lda,
-           &zero, c_block, &n);
-  else
-    dgemm_(&op_b, &op_a, &cols, &rows, &k, &one, b_cols, &ldb, a_rows, &lda,
-           &zero, c_block, &n);
+    if (DnnlSgemm(a_transposed, b_transposed, rows, cols, k, a_rows, lda,
+                  b_cols, ldb, c_block, n))
+      return;
+#ifdef XFFI_HAVE_OPENBLAS
+  // In BLAS's column-major terms c^T = b^T a^T, the rows of c being columns
+  // of c^T.
+  constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
+  if (m <= kMaxInt && k <= kMaxInt && n <= kMaxInt) {
+    const char op_b = b_transposed ? 'T' : 'N', op_a = a_transposed ? 'T' : 'N';
+    const int lda_i = static_cast<int>(lda), ldb_i = static_cast<int>(ldb),
+              n_i = static_cast<int>(n), k_i = static_cast<int>(k),
+              rows_i = static_cast<int>(rows), cols_i = static_cast<int>(cols);
+    const C one = 1, zero = 0;
+    if constexpr (std::is_same_v<C, float>) {
+      sgemm_(&op_b, &op_a, &cols_i, &rows_i, &k_i, &one, b_cols, &ldb_i, a_rows,
+             &lda_i, &zero, c_block, &n_i);
+      return;
+    } else if constexpr (std::is_same_v<C, double>) {
+      dgemm_(&op_b, &op_a, &cols_i, &rows_i, &k_i, &one, b_cols, &ldb_i, a_rows,
+             &lda_i, &zero, c_block, &n_i);
+      return;
+    }
+  }
+#endif
+  ProductBlock(a, b, c, m, k, n, r0, rows, c0, cols, a_transposed,
+               b_transposed);
 }
 
 // Result rows per task, and columns per task when the rows alone make too
@@ -229,15 +276,14 @@ constexpr int64_t kBlasRowBlock = 128;
 constexpr int64_t kBlasColBlock = 128;
 constexpr int64_t kBlasFewTasks = 4;
 
-// The products of a batch through single-threaded OpenBLAS, in tasks of
-// (batch, block of result rows, block of result columns) on the pool; false
-// when a size does not fit BLAS's int.
+// The products of a batch through a single-threaded GEMM library, in tasks
+// of (batch, block of result rows, block of result columns) on the pool;
+// false when this build has no library for C.
 template <typename C>
-bool BlasProducts(const DotPlan& plan, const C* a, const C* b, C* c,
-                  ThreadPool* pool) {
+bool LibraryProducts(const DotPlan& plan, const C* a, const C* b, C* c,
+                     ThreadPool* pool) {
   const int64_t m = plan.m, k = plan.k, n = plan.n;
-  constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
-  if (m > kMaxInt || k > kMaxInt || n > kMaxInt || k == 0) return false;
+  if (!HaveLibraryGemm<C>() || k == 0) return false;
   KeepBlasSingleThreaded();
   const int64_t row_blocks = (m + kBlasRowBlock - 1) / kBlasRowBlock;
   const int64_t col_blocks = plan.batch * row_blocks < kBlasFewTasks
@@ -248,24 +294,20 @@ bool BlasProducts(const DotPlan& plan, const C* a, const C* b, C* c,
   const double task_nanos = kMultiplyAddNanos *
                             static_cast<double>(std::min(m, kBlasRowBlock)) *
                             static_cast<double>(col_block * k);
-  ParallelFor(
-      pool, plan.batch * blocks, task_nanos, [&](int64_t begin, int64_t end) {
-        for (int64_t t = begin; t < end; ++t) {
-          const int64_t i = t / blocks;
-          const int64_t r0 = t % blocks / col_blocks * kBlasRowBlock;
-          const int64_t r1 = std::min(m, r0 + kBlasRowBlock);
-          const int64_t c0 = t % col_blocks * col_block;
-          const int64_t c1 = std::min(n, c0 + col_block);
-          BlasProduct(
-              a + i * m * k, b + i * k * n, c + i * m * n, static_cast<int>(m),
-              static_cast<int>(k), static_cast<int>(n), static_cast<int>(r0),
-              static_cast<int>(r1), static_cast<int>(c0), static_cast<int>(c1),
-              plan.lhs.transposed, plan.rhs.transposed);
-        }
-      });
+  ParallelFor(pool, plan.batch * blocks, task_nanos,
+              [&](int64_t begin, int64_t end) {
+                for (int64_t t = begin; t < end; ++t) {
+                  const int64_t i = t / blocks;
+                  const int64_t r0 = t % blocks / col_blocks * kBlasRowBlock;
+                  const int64_t c0 = t % col_blocks * col_block;
+                  LibraryProduct(a + i * m * k, b + i * k * n, c + i * m * n, m,
+                                 k, n, r0, std::min(m, r0 + kBlasRowBlock), c0,
+                                 std::min(n, c0 + col_block),
+                                 plan.lhs.transposed, plan.rhs.transposed);
+                }
+              });
   return true;
 }
-#endif  // XFFI_HAVE_OPENBLAS
 
 template <typename C>
 Status RunFloatDot(const DotPlan& plan, const KernelArgs& args) {
@@ -281,12 +323,7 @@ Status RunFloatDot(const DotPlan& plan, const KernelArgs& args) {
     c = out.data();
   }
   const Eigen::Index m = plan.m, k = plan.k, n = plan.n;
-  bool done = false;
-#ifdef XFFI_HAVE_OPENBLAS
-  if constexpr (std::is_same_v<C, float> || std::is_same_v<C, double>)
-    done = m * n * k > kSmallProduct && BlasProducts(plan, a, b, c, args.pool);
-#endif
-  if (done) {
+  if (m * n * k > kSmallProduct && LibraryProducts(plan, a, b, c, args.pool)) {
   } else if (m * n * k <= kSmallProduct) {
     ParallelFor(args.pool, plan.batch, 0.5 * static_cast<double>(m * n * k),
                 [&](int64_t begin, int64_t end) {
@@ -378,6 +415,11 @@ struct Int8DotPlan {
   bool lhs_signed, rhs_signed;
   CopyPlan lhs_plan, rhs_plan;
   ElementType result_type;
+  // oneDNN's s8 GEMM instead of the int16 path: the operands as they are
+  // where already [batch, m, k] (lhs) and [batch, k, n] or [batch, n, k]
+  // (rhs, then `rhs_nk`), else the byte copies above.
+  bool dnnl = false;
+  bool lhs_direct = false, rhs_direct = false, rhs_nk = true;
 };
 
 // Widens [rows, k] bytes into [rows, kp] int16 rows, zero padded.
@@ -403,10 +445,87 @@ struct Int8DotScratch {
   std::vector<uint32_t> sums;
 };
 
+// The 32-bit sums into a result of another width: narrower results keep
+// the low bits; a 64-bit one is only planned when the sums cannot
+// overflow, so they sign-extend exactly.
+void StoreInt8DotSums(const Int8DotPlan& plan, const uint32_t* sums,
+                      const KernelArgs& args) {
+  char* dst = static_cast<char*>(args.results[0].data);
+  const int64_t esize = static_cast<int64_t>(ElementByteSize(plan.result_type));
+  for (int64_t i = 0; i < plan.batch * plan.m * plan.n; ++i)
+    StoreFrom<int64_t>(plan.result_type, static_cast<int32_t>(sums[i]),
+                       dst + i * esize);
+}
+
+// Result rows per oneDNN call, and columns when the rows alone make too few
+// tasks (fixed by the shapes, like the f32 blocks).
+constexpr int64_t kInt8RowBlock = 64, kInt8ColBlock = 128;
+
+// Through oneDNN's s8 GEMM (dnnl_gemm.h): 32-bit sums that wrap, as the
+// int16 path's; tasks of (batch, block of rows, block of columns). False
+// when oneDNN refused (switched off since the kernel was made).
+bool RunInt8DotDnnl(const Int8DotPlan& plan, Int8DotScratch& scratch,
+                    const KernelArgs& args, uint32_t* c) {
+  const int64_t batch = plan.batch, m = plan.m, n = plan.n, k = plan.k;
+  const uint8_t* a = static_cast<const uint8_t*>(args.operands[0].data);
+  const uint8_t* b = static_cast<const uint8_t*>(args.operands[1].data);
+  if (!plan.lhs_direct) {
+    scratch.lhs_bytes.resize(static_cast<size_t>(batch * m * k));
+    plan.lhs_plan.Run(scratch.lhs_bytes.data(), a);
+    a = scratch.lhs_bytes.data();
+  }
+  if (!plan.rhs_direct) {
+    scratch.rhs_bytes.resize(static_cast<size_t>(batch * n * k));
+    plan.rhs_plan.Run(scratch.rhs_bytes.data(), b);
+    b = scratch.rhs_bytes.data();
+  }
+  const int64_t row_blocks = (m + kInt8RowBlock - 1) / kInt8RowBlock;
+  const int64_t col_blocks = batch * row_blocks < kBlasFewTasks
+                                 ? (n + kInt8ColBlock - 1) / kInt8ColBlock
+                                 : 1;
+  const int64_t col_block = (n + col_blocks - 1) / col_blocks;
+  const int64_t blocks = row_blocks * col_blocks;
+  // About 0.01 ns per multiply-add (VNNI: 64 per instruction).
+  const double task_nanos = 0.01 *
+                            static_cast<double>(std::min(m, kInt8RowBlock)) *
+                            static_cast<double>(col_block * k);
+  std::atomic<bool> refused{false};
+  ParallelFor(
+      args.pool, batch * blocks, task_nanos, [&](int64_t begin, int64_t end) {
+        for (int64_t t = begin; t < end; ++t) {
+          const int64_t i = t / blocks;
+          const int64_t r0 = t % blocks / col_blocks * kInt8RowBlock;
+          const int64_t c0 = t % col_blocks * col_block;
+          const int64_t rows = std::min(m, r0 + kInt8RowBlock) - r0;
+          const int64_t cols = std::min(n, c0 + col_block) - c0;
+          const uint8_t* bi = b + i * k * n;
+          if (!DnnlGemmS8(
+                  plan.lhs_signed, plan.rhs_nk, rows, cols, k,
+                  a + (i * m + r0) * k, k,
+                  reinterpret_cast<const int8_t*>(plan.rhs_nk ? bi + c0 * k
+                                                              : bi + c0),
+                  plan.rhs_nk ? k : n,
+                  reinterpret_cast<int32_t*>(c + (i * m + r0) * n + c0), n))
+            refused = true;
+        }
+      });
+  return !refused;
+}
+
 Status RunInt8Dot(const Int8DotPlan& plan, Int8DotScratch& scratch,
                   const KernelArgs& args) {
   std::lock_guard<std::mutex> lock(scratch.mutex);
   const int64_t batch = plan.batch, m = plan.m, n = plan.n, k = plan.k;
+  const bool direct = ElementByteSize(plan.result_type) == 4;
+  uint32_t* c = static_cast<uint32_t*>(args.results[0].data);
+  if (!direct) {
+    scratch.sums.resize(static_cast<size_t>(batch * m * n));
+    c = scratch.sums.data();
+  }
+  if (plan.dnnl && RunInt8DotDnnl(plan, scratch, args, c)) {
+    if (!direct) StoreInt8DotSums(plan, c, args);
+    return Status::Ok();
+  }
   const int64_t kp = Int8DotPaddedDepth(k);
   scratch.lhs_bytes.resize(static_cast<size_t>(batch * m * k));
   scratch.rhs_bytes.resize(static_cast<size_t>(batch * n * k));
@@ -430,25 +549,10 @@ Status RunInt8Dot(const Int8DotPlan& plan, Int8DotScratch& scratch,
               });
   const int16_t* a = scratch.a.data();
   const int16_t* bt = scratch.bt.data();
-  const bool direct = ElementByteSize(plan.result_type) == 4;
-  uint32_t* c = static_cast<uint32_t*>(args.results[0].data);
-  if (!direct) {
-    scratch.sums.resize(static_cast<size_t>(batch * m * n));
-    c = scratch.sums.data();
-  }
   for (int64_t b = 0; b < batch; ++b)
     Int16RowDots(a + b * m * kp, bt + b * n * kp, m, n, kp, c + b * m * n,
                  args.pool);
-  if (!direct) {
-    // Narrower results keep the low bits; a 64-bit one is only planned when
-    // the 32-bit sums cannot overflow, so they sign-extend exactly.
-    char* dst = static_cast<char*>(args.results[0].data);
-    const int64_t esize =
-        static_cast<int64_t>(ElementByteSize(plan.result_type));
-    for (int64_t i = 0; i < batch * m * n; ++i)
-      StoreFrom<int64_t>(plan.result_type, static_cast<int32_t>(c[i]),
-                         dst + i * esize);
-  }
+  if (!direct) StoreInt8DotSums(plan, c, args);
   return Status::Ok();
 }
 
@@ -598,6 +702,20 @@ StatusOr<Kernel> MakeDotKernel(const Instruction& inst) {
     int8.rhs_plan = BytePermutation(
         rhs, cat({&dn.rhs_batch, &rhs_free, &dn.rhs_contracting}));
     int8.result_type = plan.result_type;
+    // oneDNN takes s8 or u8 times s8 (its u8 x u8 and s8 x u8 do not exist).
+    if (int8.rhs_signed && DnnlGemmS8Exact() &&
+        plan.m * plan.n * plan.k > kSmallProduct) {
+      int8.dnnl = true;
+      int8.lhs_direct = InRowMajorOrder(
+          lhs, cat({&dn.lhs_batch, &lhs_free, &dn.lhs_contracting}));
+      const bool rhs_kn = InRowMajorOrder(
+          rhs, cat({&dn.rhs_batch, &dn.rhs_contracting, &rhs_free}));
+      int8.rhs_nk = !rhs_kn;
+      int8.rhs_direct =
+          rhs_kn ||
+          InRowMajorOrder(rhs,
+                          cat({&dn.rhs_batch, &rhs_free, &dn.rhs_contracting}));
+    }
     auto scratch = std::make_shared<Int8DotScratch>();
     return Kernel([int8 = std::move(int8), scratch](const KernelArgs& args) {
       return RunInt8Dot(int8, *scratch, args);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/dnnl_gemm.h"
 #include "cpu/index_util.h"
 #include "ir/float_types.h"
 #include "ir/shape_inference.h"
@@ -376,6 +377,89 @@ TEST(ConvolutionKernel, LargeOnThreadPool) {
   c.window[0].padding_low = c.window[0].padding_high = 1;
   c.window[1].stride = 2;
   Check(c, ElementType::kF32, ElementType::kF32, ElementType::kF32, &pool);
+}
+
+// Layers in the layouts oneDNN's convolution reads in place (NCHW/OIHW
+// grouped, strided and dilated; NHWC/HWIO padded and strided).
+std::vector<Case> OneDnnLayers() {
+  Case nchw;
+  nchw.lhs_dims = {3, 16, 12, 11};
+  nchw.rhs_dims = {24, 8, 3, 3};
+  nchw.dn = {0, 1, {2, 3}, 1, 0, {2, 3}, 0, 1, {2, 3}};
+  nchw.window = {{3, 1, 1, 1, 1, 1, false}, {3, 2, 2, 1, 2, 1, false}};
+  nchw.feature_groups = 2;
+  Case nhwc = Nhwc(3, 13, 10, 32, 3, 3, 40);
+  nhwc.window[0].padding_low = nhwc.window[0].padding_high = 1;
+  nhwc.window[1].stride = 2;
+  return {nchw, nhwc};
+}
+
+// f32 convolutions go through oneDNN when the build has it; the same
+// layers, and batch groups, with it switched off (im2col with OpenBLAS's or
+// Eigen's GEMM, as in a build without oneDNN).
+TEST(ConvolutionKernel, WithoutOneDnn) {
+  const bool had = HaveDnnl();
+  SetDnnlEnabled(false);
+  ThreadPool pool(2);
+  for (const Case& c : OneDnnLayers())
+    Check(c, ElementType::kF32, ElementType::kF32, ElementType::kF32, &pool);
+  Case batched = Nhwc(6, 5, 4, 2, 2, 2, 6);
+  batched.batch_groups = 3;
+  Check(batched, ElementType::kF32, ElementType::kF32, ElementType::kF32);
+  SetDnnlEnabled(had);
+}
+
+// The same layers with random values: with oneDNN the same bits on any
+// number of threads (one batch element per task), and within rounding of
+// the im2col path.
+TEST(ConvolutionKernel, OneDnnMatchesIm2colOnRandomLayers) {
+  for (const Case& c : OneDnnLayers()) {
+    OpUnderTest t;
+    Instruction* a = t.Param(Shape::Array(ElementType::kF32, c.lhs_dims));
+    Instruction* b = t.Param(Shape::Array(ElementType::kF32, c.rhs_dims));
+    Instruction* conv =
+        t.Op(Opcode::kConvolution, Shape::Array(ElementType::kF32, {}), {a, b});
+    conv->convolution_dimension_numbers = c.dn;
+    conv->window = c.window;
+    conv->feature_group_count = c.feature_groups;
+    StatusOr<Shape> shape = InferShape(*conv);
+    ASSERT_TRUE(shape.ok()) << shape.status().ToString();
+    conv->set_shape(*shape);
+    std::mt19937 gen(5);
+    std::uniform_real_distribution<float> value(-1, 1);
+    auto random = [&](const std::vector<int64_t>& dims) {
+      std::vector<float> v(static_cast<size_t>(Product(dims)));
+      for (float& e : v) e = value(gen);
+      return Literal::FromVector<float>(dims, v);
+    };
+    Literal lhs = random(c.lhs_dims), rhs = random(c.rhs_dims);
+    StatusOr<Kernel> library = MakeStructuralKernel(*conv);
+    ASSERT_TRUE(library.ok()) << library.status().ToString();
+    const bool had = HaveDnnl();
+    SetDnnlEnabled(false);
+    StatusOr<Kernel> im2col = MakeStructuralKernel(*conv);
+    SetDnnlEnabled(had);
+    ASSERT_TRUE(im2col.ok()) << im2col.status().ToString();
+    const std::vector<float> want =
+        testing_util::RunOnThreads(*im2col, {&lhs, &rhs}, *shape, 0)
+            .ToVector<float>();
+    std::vector<float> first;
+    for (int threads : {0, 1, 3}) {
+      std::vector<float> got =
+          testing_util::RunOnThreads(*library, {&lhs, &rhs}, *shape, threads)
+              .ToVector<float>();
+      ASSERT_EQ(got.size(), want.size());
+      for (size_t i = 0; i < got.size(); ++i)
+        ASSERT_NEAR(got[i], want[i], 1e-4) << "element " << i;
+      // oneDNN's results do not depend on the pool; the im2col path's may
+      // (OpenBLAS's sgemm on row blocks measured last-bit differences).
+      if (first.empty()) {
+        first = got;
+      } else if (HaveDnnl()) {
+        EXPECT_EQ(got, first) << "threads " << threads;
+      }
+    }
+  }
 }
 
 // Random small cases: random layouts, sizes, windows and groups.

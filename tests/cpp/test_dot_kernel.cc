@@ -4,10 +4,14 @@
 
 #include <complex>
 #include <cstdint>
+#include <initializer_list>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "cpu/dnnl_gemm.h"
 #include "ir/float_types.h"
 #include "kernel_test_util.h"
 #include "xffi/runtime/thread_pool.h"
@@ -18,6 +22,19 @@ namespace {
 using testing_util::F32;
 using testing_util::OpUnderTest;
 using testing_util::RunOne;
+
+// Switches oneDNN off for one scope (the OpenBLAS and int16 paths, as in a
+// build without oneDNN).
+class WithoutOneDnn {
+ public:
+  WithoutOneDnn() : had_(HaveDnnl()) { SetDnnlEnabled(false); }
+  ~WithoutOneDnn() { SetDnnlEnabled(had_); }
+  WithoutOneDnn(const WithoutOneDnn&) = delete;
+  WithoutOneDnn& operator=(const WithoutOneDnn&) = delete;
+
+ private:
+  bool had_;
+};
 
 Instruction* Dot(OpUnderTest& t, const Shape& lhs, const Shape& rhs,
                  const Shape& out, DotDimensionNumbers dn) {
@@ -276,6 +293,22 @@ std::vector<int64_t> ReferenceDot(
   return c;
 }
 
+// Runs `kernel` on `threads` threads each: its results are `want` wrapped
+// into R.
+template <typename R>
+void ExpectWrappedSums(const Kernel& kernel, Literal& la, Literal& lb,
+                       const Shape& shape, const std::vector<int64_t>& want,
+                       std::initializer_list<int> threads) {
+  for (int n : threads) {
+    Literal out = testing_util::RunOnThreads(kernel, {&la, &lb}, shape, n);
+    std::vector<R> got = out.ToVector<R>();
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i)
+      ASSERT_EQ(got[i], static_cast<R>(static_cast<uint64_t>(want[i])))
+          << "element " << i << ", threads " << n;
+  }
+}
+
 template <typename A, typename B, typename R>
 void CheckByteDot(ElementType a_type, ElementType b_type, ElementType r_type,
                   uint32_t seed) {
@@ -309,15 +342,7 @@ void CheckByteDot(ElementType a_type, ElementType b_type, ElementType r_type,
   Literal lb = Literal::FromVector<B>({k, n, batch}, b);
   StatusOr<Kernel> kernel = MakeStructuralKernel(*d);
   ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
-  for (int threads : {0, 1, 3}) {
-    Literal out =
-        testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads);
-    std::vector<R> got = out.ToVector<R>();
-    ASSERT_EQ(got.size(), want.size());
-    for (size_t i = 0; i < got.size(); ++i)
-      ASSERT_EQ(got[i], static_cast<R>(static_cast<uint64_t>(want[i])))
-          << "element " << i << ", threads " << threads;
-  }
+  ExpectWrappedSums<R>(*kernel, la, lb, d->shape(), want, {0, 1, 3});
 }
 
 TEST(DotKernel, ByteOperandsEveryResultTypeAndDimensionOrder) {
@@ -347,10 +372,88 @@ TEST(DotKernel, LongByteDotsWrapInThirtyTwoBitsButNotInSixtyFour) {
   auto* wide = Dot(t, Shape::Array(ElementType::kS8, {1, k}),
                    Shape::Array(ElementType::kS8, {k, 1}),
                    Shape::Array(ElementType::kS64, {1, 1}), {{}, {}, {1}, {0}});
-  EXPECT_EQ(RunOne(*narrow, {&a, &b}).ToVector<int32_t>(),
-            (std::vector<int32_t>{static_cast<int32_t>(3276800000u)}));
-  EXPECT_EQ(RunOne(*wide, {&a, &b}).ToVector<int64_t>(),
-            (std::vector<int64_t>{3276800000}));
+  // oneDNN's s8 GEMM where the build has it, then the int16 path.
+  for (bool dnnl : {true, false}) {
+    std::optional<WithoutOneDnn> off;
+    if (!dnnl) off.emplace();
+    EXPECT_EQ(RunOne(*narrow, {&a, &b}).ToVector<int32_t>(),
+              (std::vector<int32_t>{static_cast<int32_t>(3276800000u)}))
+        << (dnnl ? "with" : "without") << " oneDNN";
+    EXPECT_EQ(RunOne(*wide, {&a, &b}).ToVector<int64_t>(),
+              (std::vector<int64_t>{3276800000}));
+  }
+}
+
+// Byte products big enough for oneDNN's s8 GEMM (s8 or u8 times s8), with
+// operands in the layouts it reads in place ([m, k] times [k, n] or
+// [n, k]) and batched, values at the extremes -128/127/255 and a long
+// depth, in 32-bit and other results: exactly the sums of the int16 path
+// and of a 64-bit reference, wrapped.
+template <typename A, typename R>
+void CheckLongByteDot(ElementType a_type, ElementType r_type, bool rhs_t,
+                      int64_t batch) {
+  SCOPED_TRACE(std::string(ElementTypeName(a_type)) + " -> " +
+               std::string(ElementTypeName(r_type)) +
+               (rhs_t ? " rhs [n, k]" : " rhs [k, n]") + " batch " +
+               std::to_string(batch));
+  // Rows and columns past one block of oneDNN calls (64 x 128), not
+  // multiples of them.
+  const int64_t m = 70, k = 1500, n = 131;
+  std::vector<A> a(static_cast<size_t>(batch * m * k));
+  std::vector<int8_t> b(static_cast<size_t>(batch * k * n));
+  uint32_t x = 7;
+  auto next = [&] {
+    x = x * 1664525u + 1013904223u;
+    return x >> 24;
+  };
+  // Mostly extremes (the largest products, all one sign over long runs),
+  // some random bytes.
+  const A a_min = std::numeric_limits<A>::min(),
+          a_max = std::numeric_limits<A>::max();
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = i % 5 == 4 ? static_cast<A>(next()) : (i / 700) % 2 ? a_max : a_min;
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = i % 7 == 6 ? static_cast<int8_t>(next())
+                      : static_cast<int8_t>((i / 900) % 3 == 0 ? 127 : -128);
+  auto a_at = [&](int64_t bi, int64_t i, int64_t p) {
+    return (bi * m + i) * k + p;
+  };
+  auto b_at = [&](int64_t bi, int64_t p, int64_t j) {
+    return rhs_t ? (bi * n + j) * k + p : (bi * k + p) * n + j;
+  };
+  std::vector<int64_t> want = ReferenceDot(a, b, batch, m, k, n, a_at, b_at);
+  Shape ls = Shape::Array(a_type, {batch, m, k});
+  Shape rs =
+      Shape::Array(ElementType::kS8, rhs_t ? std::vector<int64_t>{batch, n, k}
+                                           : std::vector<int64_t>{batch, k, n});
+  OpUnderTest t;
+  auto* d = Dot(t, ls, rs, Shape::Array(r_type, {batch, m, n}),
+                {{0}, {0}, {2}, {rhs_t ? 2 : 1}});
+  Literal la = Literal::FromVector<A>(ls.dims(), a);
+  Literal lb = Literal::FromVector<int8_t>(rs.dims(), b);
+  StatusOr<Kernel> library = MakeStructuralKernel(*d);
+  ASSERT_TRUE(library.ok()) << library.status().ToString();
+  StatusOr<Kernel> own = [&] {
+    WithoutOneDnn off;
+    return MakeStructuralKernel(*d);
+  }();
+  ASSERT_TRUE(own.ok()) << own.status().ToString();
+  ExpectWrappedSums<R>(*library, la, lb, d->shape(), want, {0, 2});
+  SCOPED_TRACE("without oneDNN");
+  ExpectWrappedSums<R>(*own, la, lb, d->shape(), want, {0, 2});
+}
+
+TEST(DotKernel, LongByteDotsAtTheExtremesWithAndWithoutOneDnn) {
+  for (bool rhs_t : {false, true}) {
+    CheckLongByteDot<int8_t, int32_t>(ElementType::kS8, ElementType::kS32,
+                                      rhs_t, 1);
+    CheckLongByteDot<uint8_t, int32_t>(ElementType::kU8, ElementType::kS32,
+                                       rhs_t, 1);
+  }
+  CheckLongByteDot<int8_t, int16_t>(ElementType::kS8, ElementType::kS16, false,
+                                    2);
+  CheckLongByteDot<uint8_t, int64_t>(ElementType::kU8, ElementType::kS64, true,
+                                     2);
 }
 
 // Products against a double-precision reference, with each operand in
@@ -433,6 +536,19 @@ TEST(DotKernel, FloatProductsOnAnyNumberOfThreads) {
       }
   CheckFloatProductThreads<float>(ElementType::kF32, 2, 300, 64, 1100, false,
                                   false, false);
+}
+
+// f32 products go through oneDNN when the build has it; OpenBLAS (or Eigen)
+// computes them with it switched off, as in a build without it.
+TEST(DotKernel, FloatProductsWithoutOneDnn) {
+  WithoutOneDnn off;
+  for (bool lhs_t : {false, true})
+    for (bool rhs_t : {false, true}) {
+      CheckFloatProductThreads<float>(ElementType::kF32, 2, 150, 70, 200, lhs_t,
+                                      rhs_t, false);
+      CheckFloatProductThreads<float>(ElementType::kF32, 1, 32, 64, 301, lhs_t,
+                                      rhs_t, true);
+    }
 }
 
 // Complex products run through Eigen in fixed blocks of result rows and
