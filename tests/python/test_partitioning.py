@@ -245,12 +245,14 @@ SHARDED_PROGRAM_SCRIPT = textwrap.dedent("""
             f = jax.jit(lambda v: p.bind(v), in_shardings=sharding)
             lowered = f.lower(xs)
             if not shardy:
-                # XLA (GSPMD reads num_batch_dims) runs the call on each of
-                # the two devices: on its block, or on the gathered rows.
+                # XLA (GSPMD reads num_batch_dims) runs the call on each
+                # device's block, or on the gathered rows (on one device or
+                # on both, as its propagation decides).
                 seen()
                 np.testing.assert_array_equal(np.asarray(f(xs)),
                                               np.full(8, rows))
-                assert seen() == [rows, rows], name
+                in_jax = seen()
+                assert in_jax and set(in_jax) == {rows}, (name, in_jax)
             for dialect in ("stablehlo", "hlo"):
                 program = xffi.Program.from_text(
                     lowered.as_text(dialect=dialect))
