@@ -17,8 +17,27 @@ struct BatchSplit {
   int64_t devices = 0;
 };
 
+// The sharding of `value`: its own, or that of an operand of the same
+// dimensions of the elementwise op that makes it (XLA propagates a sharding
+// through such ops; xffi follows them only, `depth` deep).
+const std::optional<HloSharding>* ShardingOf(const Instruction* value,
+                                             int depth = 16) {
+  if (value->sharding.has_value() || depth == 0) return &value->sharding;
+  const Opcode opcode = value->opcode();
+  if (!IsElementwiseUnary(opcode) && !IsElementwiseBinary(opcode) &&
+      opcode != Opcode::kConvert && opcode != Opcode::kCopy &&
+      opcode != Opcode::kSelect)
+    return &value->sharding;
+  for (const Instruction* operand : value->operands()) {
+    if (operand->shape().dims() != value->shape().dims()) continue;
+    const std::optional<HloSharding>* found = ShardingOf(operand, depth - 1);
+    if (found->has_value()) return found;
+  }
+  return &value->sharding;
+}
+
 BatchSplit SplitOf(const Instruction* value) {
-  const std::optional<HloSharding>& sharding = value->sharding;
+  const std::optional<HloSharding>& sharding = *ShardingOf(value);
   if (!sharding.has_value() || sharding->kind != HloSharding::Kind::kTiled ||
       sharding->tile_dims.empty() || !value->shape().IsArray() ||
       value->shape().rank() == 0)

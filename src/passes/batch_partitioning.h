@@ -20,9 +20,11 @@
 // XLA reads the number of batch dimensions from the call's num_batch_dims
 // frontend attribute; xffi's IR keeps no frontend attributes, so the batch
 // is the leading dimension (what JAX's batch-partitionable lowerings write).
-// The sharding is an operand's own: an entry parameter's (mhlo.sharding,
-// sdy.sharding, HLO's sharding=) or a Sharding annotation's; xffi does not
-// propagate shardings through other ops. A call is left whole (as XLA
+// The sharding is an operand's own (an entry parameter's mhlo.sharding,
+// sdy.sharding or HLO sharding=, a Sharding annotation's) or, through
+// elementwise ops, converts, copies and selects of the same dimensions,
+// that of the value it is computed from; xffi propagates shardings through
+// no other ops. A call is left whole (as XLA
 // leaves one with no sharding) when no operand's leading dimension is
 // split, an operand or result is not an array, or a leading dimension does
 // not divide into the blocks (XLA would pad it).

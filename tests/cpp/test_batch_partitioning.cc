@@ -84,7 +84,8 @@ std::string StableHlo(const std::string& target,
          "    return %0 : tensor<8xi64>\n  }\n}\n";
 }
 
-StatusOr<std::vector<int64_t>> RunRows(const std::string& text) {
+StatusOr<std::vector<int64_t>> RunRows(const std::string& text,
+                                       std::vector<int64_t> x_dims = {8, 3}) {
   bp_test::Register();
   bp_test::TakeSeen();
   StatusOr<Module> module = ParseProgram(text, "bp.mlir");
@@ -93,7 +94,7 @@ StatusOr<std::vector<int64_t>> RunRows(const std::string& text) {
   if (!exe.ok()) return exe.status();
   std::vector<float> x(24, 1.0f);
   StatusOr<std::vector<Literal>> out =
-      (*exe)->Execute({Literal::FromVector<float>({8, 3}, x)});
+      (*exe)->Execute({Literal::FromVector<float>(std::move(x_dims), x)});
   if (!out.ok()) return out.status();
   return (*out)[0].ToVector<int64_t>();
 }
@@ -145,6 +146,34 @@ TEST(BatchPartitioning, HloParameterShardings) {
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_EQ(*rows, std::vector<int64_t>(8, 4));
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
+}
+
+TEST(BatchPartitioning, TheShardingReachesTheCallThroughElementwiseOps) {
+  auto rows = RunRows(
+      "module @m {\n"
+      "  func.func public @main(%x: tensor<8x3xf32> {mhlo.sharding = "
+      "\"{devices=[2,1]<=[2]}\"}) -> tensor<8xi64> {\n"
+      "    %y = stablehlo.multiply %x, %x : tensor<8x3xf32>\n"
+      "    %z = stablehlo.negate %y : tensor<8x3xf32>\n"
+      "    %0 = stablehlo.custom_call @bp.rows(%z) {api_version = 4 : i32} : "
+      "(tensor<8x3xf32>) -> tensor<8xi64>\n"
+      "    return %0 : tensor<8xi64>\n  }\n}\n");
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, std::vector<int64_t>(8, 4));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
+  // Not through a transpose (XLA's propagation would; xffi's does not).
+  rows = RunRows(
+      "module @m {\n"
+      "  func.func public @main(%x: tensor<3x8xf32> {mhlo.sharding = "
+      "\"{devices=[2,1]<=[2]}\"}) -> tensor<8xi64> {\n"
+      "    %y = stablehlo.transpose %x, dims = [1, 0] : (tensor<3x8xf32>) -> "
+      "tensor<8x3xf32>\n"
+      "    %0 = stablehlo.custom_call @bp.rows(%y) {api_version = 4 : i32} : "
+      "(tensor<8x3xf32>) -> tensor<8xi64>\n"
+      "    return %0 : tensor<8xi64>\n  }\n}\n",
+      {3, 8});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}}));
 }
 
 TEST(BatchPartitioning, OtherCallsAndUnsplitOperandsRunWhole) {
