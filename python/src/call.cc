@@ -132,10 +132,6 @@ class Caller : public VectorcallEntry {
         r.dtype = static_cast<XLA_FFI_DataType>(
             nb::cast<int>(nb::handle(PyTuple_GET_ITEM(spec.ptr(), 1))));
         r.descr = nb::borrow(PyTuple_GET_ITEM(spec.ptr(), 2));
-        if (r.dtype == XLA_FFI_DataType_TOKEN && api_version_ < 4) {
-          ThrowValueError("ffi_call('" + target_ +
-                          "'): a legacy custom call cannot return a token");
-        }
         results_.push_back(std::move(r));
       }
     } else if (record_ == nullptr || record_->signature == nullptr) {
@@ -165,12 +161,6 @@ class Caller : public VectorcallEntry {
     for (size_t i = 0; i < n; ++i) {
       PyObject* a = argv[i];
       if (reinterpret_cast<PyObject*>(Py_TYPE(a)) == token_type_.ptr()) {
-        if (api_version_ < 4) {
-          ThrowValueError("ffi_call('" + target_ + "'): argument " +
-                          std::to_string(i) +
-                          " is a token, which a legacy custom call cannot "
-                          "take");
-        }
         view[i] = {nullptr, XLA_FFI_DataType_TOKEN};
         continue;
       }
@@ -275,11 +265,14 @@ class Caller : public VectorcallEntry {
       }
       ThrowIfError(status);
     } else {
+      // Tokens stay null, as XLA passes them to a legacy target.
       for (size_t i = 0; i < n; ++i) {
+        if (view[i].array == nullptr) continue;
         ThrowIfError(
             legacy_frame_->SetOperandLeaf(i, PyArray_DATA(view[i].array)));
       }
       for (size_t r = 0; r < num_results; ++r) {
+        if (results_[r].dtype == XLA_FFI_DataType_TOKEN) continue;
         ThrowIfError(legacy_frame_->SetResultLeaf(
             r, PyArray_DATA(reinterpret_cast<PyArrayObject*>(out[r].ptr()))));
       }
@@ -563,12 +556,17 @@ class Caller : public VectorcallEntry {
                         "call API version of at least 4; got api_version=" +
                         std::to_string(api_version_) + ".");
       }
-      std::vector<LegacyShape> operands(n, LegacyShape::Array());
-      LegacyShape result = LegacyShape::Array();
-      if (results_.size() != 1) {
-        result = LegacyShape::Tuple(
-            std::vector<LegacyShape>(results_.size(), LegacyShape::Array()));
-      }
+      std::vector<LegacyShape> operands;
+      for (size_t i = 0; i < n; ++i)
+        operands.push_back(view[i].array == nullptr ? LegacyShape::Token()
+                                                    : LegacyShape::Array());
+      std::vector<LegacyShape> leaves;
+      for (const ResultSpec& spec : results_)
+        leaves.push_back(spec.dtype == XLA_FFI_DataType_TOKEN
+                             ? LegacyShape::Token()
+                             : LegacyShape::Array());
+      LegacyShape result =
+          leaves.size() == 1 ? leaves[0] : LegacyShape::Tuple(leaves);
       legacy_frame_.emplace(
           LegacyCallFrame::Create(legacy_->platform, operands, result));
       legacy_frame_->set_opaque(backend_config_);

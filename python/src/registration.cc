@@ -12,6 +12,7 @@
 #include "xffi/program/builtin_targets.h"
 #include "xffi/runtime/introspect.h"
 #include "xffi/runtime/legacy.h"
+#include "xffi/runtime/partitioning.h"
 #include "xffi/runtime/platform.h"
 #include "xffi/runtime/registry.h"
 #include "xffi/runtime/types.h"
@@ -195,6 +196,12 @@ void BindRegistration(nb::module_& m) {
       "xffi.jax.register_jaxlib_targets put there; programs compiled before "
       "keep the handlers they resolved.");
   m.def("_builtin_target_active", &IsBuiltinCpuTargetActive, nb::arg("name"));
+  // xffi.register_custom_call_as_batch_partitionable: the compiler splits
+  // such calls per device (passes/batch_partitioning.h).
+  m.def(
+      "_register_batch_partitionable",
+      [](const std::string& name) { RegisterBatchPartitionable(name); },
+      nb::arg("name"));
 
   m.def(
       "_register_legacy_target",

@@ -169,19 +169,27 @@ class _LayoutCall:
     def __call__(self, *args, **kwargs):
         call = self._inner
         target = call.target
+        for a in args:
+            # A layer above (xffi.vmap) calls through this wrapper, so its
+            # calls see the same layouts.
+            rule = _operand_rules.get(type(a))
+            if rule is not None:
+                return rule(self, args, kwargs)
         args = list(args)
         inputs = [None] * len(args)
+        originals = {}  # argument -> the caller's array, when transposed
         if self._input_orders is not None and \
                 len(self._input_orders) == len(args):
             for i, order in enumerate(self._input_orders):
                 if order is None or _is_token(args[i]):
                     continue
-                array = _as_array(args[i])
+                array = _as_array(args[i], call, i)
                 perm = _check_order(target, f"input_layouts[{i}]", order,
                                     array.shape)
                 if perm is None:
                     continue
                 inputs[i] = perm
+                originals[i] = array
                 # Logical dimensions over bytes in the layout's order.
                 args[i] = np.ascontiguousarray(
                     np.transpose(array, perm)).reshape(array.shape)
@@ -195,11 +203,11 @@ class _LayoutCall:
                     f"layout {_minor_to_major(inputs[i], rank)} and an "
                     "output with a different layout "
                     f"{_minor_to_major(self._output_orders[o], rank)}.")
-            if call.donate_aliased_inputs and inputs[i] is not None:
+            if call.donate_aliased_inputs and i in originals and \
+                    not originals[i].flags.writeable:
                 raise ValueError(
-                    f"ffi_call('{target}'): argument {i} cannot be donated: "
-                    "its input layout is not row-major, so the handler "
-                    "sees a transposed copy")
+                    f"ffi_call('{target}'): argument {i} is read-only, so it "
+                    f"cannot be donated to result {o}")
         results = call(*args, **kwargs)
         outputs = [results] if not self._several else list(results)
         for r, perm in enumerate(self._output_orders):
@@ -209,6 +217,14 @@ class _LayoutCall:
             physical = tuple(logical[d] for d in perm)
             outputs[r] = np.ascontiguousarray(np.transpose(
                 outputs[r].reshape(physical), np.argsort(perm)))
+        if call.donate_aliased_inputs:
+            # The handler wrote into the transposed copy; the result is
+            # still the caller's array, as for a row-major donated argument
+            # (at the cost of a copy each way).
+            for i, o in call.input_output_aliases.items():
+                if i in originals:
+                    np.copyto(originals[i], outputs[o])
+                    outputs[o] = originals[i]
         if not self._several:
             return outputs[0]
         return tuple(outputs) if isinstance(results, tuple) else outputs
@@ -277,14 +293,18 @@ def ffi_call(target_name: str,
     Tokens, as in JAX: `xffi.abstract_token` (or jax's) in
     `result_shape_dtypes` gives a token result, returned as an `xffi.Token`;
     a token argument (`xffi.Token()` or a JAX token) reaches the handler as a
-    TOKEN buffer of rank 0 without data.
+    TOKEN buffer of rank 0 without data. A legacy target (API version 1-3)
+    takes and returns tokens too, with the pointer XLA:CPU gives them (one
+    non-null address it must not read).
 
     `input_layouts` / `output_layouts` (one per operand: None, a JAX Layout,
     or the dimensions in major-to-minor order) as XLA applies them: the
     handler sees each buffer with its logical dimensions and its bytes in
     the requested order; operands are transposed before the call and
-    results back after it (copies, so a donated argument must be
-    row-major).
+    results back after it (copies; a donated argument receives its
+    result's values after the call, so the result is still the argument).
+    Under xffi.vmap the batch dimension is the most major one, as JAX's
+    batching rule puts it.
 
     custom_call_api_version 1 to 3 calls a legacy target with
     `legacy_backend_config` as its opaque bytes; 4 (the default) a typed FFI

@@ -12,6 +12,8 @@ library's partitioning is declared once, next to its registration.
 
 from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
+from . import _core
+
 
 class CustomCallPartitioner(NamedTuple):
     """The arguments of one register_custom_call_partitioner call."""
@@ -84,11 +86,16 @@ def register_custom_call_as_batch_partitionable(
     """Records that the custom call `target_name` is batch partitionable
     (xla_client.register_custom_call_as_batch_partitionable): sharded on
     leading dimensions, it runs independently on each shard; sharded on
-    others, XLA replicates those first. Registering again is harmless."""
+    others, XLA replicates those first. Registering again is harmless.
+    In a program xffi compiles afterwards, such a call whose operand is
+    sharded along its leading dimension runs once per device, on that
+    device's block (passes/batch_partitioning.h says when)."""
     api = "register_custom_call_as_batch_partitionable"
     target_name = _target_name(api, "target_name", target_name)
     _check_c_api(api, c_api)
     _batch_partitionable[target_name] = c_api
+    # xffi's compiler runs such a call per device in a sharded program.
+    _core._register_batch_partitionable(target_name)
     for listener in list(_listeners):
         listener("batch", target_name, c_api)
 

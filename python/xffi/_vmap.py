@@ -12,6 +12,11 @@ jax.ffi.ffi_call's batching rule does:
   legacy_vectorized  unbatched operands are passed unchanged; one call
   None               NotImplementedError, as in JAX
 
+A call with input_layouts/output_layouts keeps them: sequential calls go
+through its layouts element by element; a batched call gets each layout
+with the batch dimension added as the most major one (where the operand is
+batched), as JAX's batching rule does.
+
 Results come back batched on axis 0, then move to out_axes. Only ffi_call
 callables can take Batched values; other operations on them raise
 TypeError. Nested xffi.vmap is not supported.
@@ -21,7 +26,7 @@ from typing import Any, Callable, Sequence, Union
 
 import numpy as np
 
-from ._call import (ShapeDtypeStruct, _as_array, ffi_call,
+from ._call import (ShapeDtypeStruct, _LayoutCall, _as_array, ffi_call,
                     register_operand_rule)
 
 
@@ -117,10 +122,35 @@ def _unwrap(value, axis, size: int):
     return np.moveaxis(np.broadcast_to(array, (size,) + array.shape), 0, axis)
 
 
-def _batched_caller(call, size: int, example):
+def _with_batch(order):
+    # A layout (major to minor) of the batched value: the batch dimension
+    # most major, as JAX's batching rule for ffi_call puts it.
+    return None if order is None else (0,) + tuple(d + 1 for d in order)
+
+
+def _batched_layouts(call, batched):
+    """The input_layouts and output_layouts of the batched call: each
+    operand's layout with the batch dimension added where the operand is
+    batched (legacy_vectorized passes unbatched ones as they are), every
+    result's with it added. (None, None) for a call with default layouts."""
+    if not isinstance(call, _LayoutCall):
+        return None, None
+    input_layouts = None
+    if call._input_orders is not None:
+        input_layouts = [_with_batch(o) if b else o
+                         for o, b in zip(call._input_orders, batched)]
+    output_layouts = [_with_batch(o) for o in call._output_orders]
+    if call.single_result:
+        output_layouts = output_layouts[0]
+    return input_layouts, output_layouts
+
+
+def _batched_caller(call, size: int, example, batched_operands):
     specs = call.results_for(*example)
-    cache = call.__dict__.setdefault("_batched_callers", {})
-    key = (size, tuple((tuple(s), str(d)) for s, d in specs))
+    inner = call._inner if isinstance(call, _LayoutCall) else call
+    cache = inner.__dict__.setdefault("_batched_callers", {})
+    key = (size, tuple((tuple(s), str(d)) for s, d in specs),
+           tuple(batched_operands))
     batched = cache.get(key)
     if batched is None:
         results = [ShapeDtypeStruct((size,) + tuple(s), d) for s, d in specs]
@@ -128,12 +158,16 @@ def _batched_caller(call, size: int, example):
             results = results[0]
         elif call.tuple_result:
             results = tuple(results)
+        input_layouts, output_layouts = _batched_layouts(call,
+                                                         batched_operands)
         batched = ffi_call(call.target, results,
                            has_side_effect=call.has_side_effect,
                            vmap_method=call.vmap_method,
+                           input_layouts=input_layouts,
+                           output_layouts=output_layouts,
                            input_output_aliases=call.input_output_aliases,
                            strict=call.strict,
-                           **_legacy_options(call))
+                           **_legacy_options(inner))
         cache[key] = batched
     return batched
 
@@ -188,8 +222,10 @@ def batched_call(call, args, kwargs):
             operands.append(np.broadcast_to(array, (size,) + array.shape))
         else:  # legacy_vectorized
             operands.append(a)
-    return _wrap(_batched_caller(call, size, example)(*operands, **kwargs),
-                 call)
+    batched_operands = [isinstance(a, Batched) or
+                        method != "legacy_vectorized" for a in args]
+    return _wrap(_batched_caller(call, size, example, batched_operands)(
+        *operands, **kwargs), call)
 
 
 register_operand_rule(Batched, batched_call)

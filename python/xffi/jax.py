@@ -211,7 +211,8 @@ def register_library(library: Union[str, Library], *, platform: str = "cpu",
         if register_in_xffi and prefix:
             register_ffi_target(prefix + name, fn, platform=platform,
                                 traits=info["traits"])
-        _forward_partitioning_of(prefix + name, name)
+        _forward_partitioning_of(prefix + name, name,
+                                 register_in_xffi and bool(prefix))
         handlers[prefix + name] = Handler(
             prefix + name,
             {s: _core._capsule_address(c) for s, c in stages.items()},
@@ -224,7 +225,8 @@ def register_library(library: Union[str, Library], *, platform: str = "cpu",
                                     platform=jax_platform, api_version=1)
         if register_in_xffi:
             register_ffi_target(prefix + symbol, capsule, platform=platform)
-        _forward_partitioning_of(prefix + symbol, symbol)
+        _forward_partitioning_of(prefix + symbol, symbol,
+                                 register_in_xffi and bool(prefix))
         handlers[prefix + symbol] = Handler(prefix + symbol,
                                             {"execute": address},
                                             described["params"], vmap_method)
@@ -294,12 +296,19 @@ def forward_partitioning() -> None:
         _partitioning._listeners.append(_forward_registration)
 
 
-def _forward_partitioning_of(jax_name: str, xffi_name: str) -> None:
+def _forward_partitioning_of(jax_name: str, xffi_name: str,
+                             in_xffi: bool = False) -> None:
     # A library's handler is registered in JAX as prefix + name: whatever
-    # xffi recorded under either name applies to it.
+    # xffi recorded under either name applies to it. `in_xffi`: the prefixed
+    # name is registered in xffi too, so xffi's compiler partitions it as
+    # JAX does.
     for name in (jax_name, xffi_name):
         if name in _partitioning._batch_partitionable:
-            _forward_batch(jax_name, _partitioning._batch_partitionable[name])
+            c_api = _partitioning._batch_partitionable[name]
+            _forward_batch(jax_name, c_api)
+            if in_xffi and jax_name not in _partitioning._batch_partitionable:
+                _partitioning.register_custom_call_as_batch_partitionable(
+                    jax_name, c_api)
             break
     for name in (jax_name, xffi_name):
         record = _partitioning._partitioners.get(name)

@@ -3,6 +3,7 @@
 
 #include "passes/algebraic_simplifier.h"
 #include "passes/approx_top_k_expansion.h"
+#include "passes/batch_partitioning.h"
 #include "passes/call_inlining.h"
 #include "passes/common_subexpression_elimination.h"
 #include "passes/dead_code_elimination.h"
@@ -20,7 +21,9 @@ Status RunCompilePasses(Module& module, const CompileOptions& options) {
   pass_options.dump = options.dump;
   passes::PassManager pipeline(std::move(pass_options));
   // Dead code goes after the emulation, which leaves some (the devices'
-  // copies of values a collective does not read, say).
+  // copies of values a collective does not read, say). Batch-partitionable
+  // calls become manual computations first, which it then runs per device.
+  pipeline.Add<passes::BatchPartitioning>();
   pipeline.Add<passes::SpmdEmulation>();
   // Before simplification, which may clean up after it.
   pipeline.Add<passes::ApproxTopKExpansion>();

@@ -8,7 +8,8 @@
 namespace xffi::compiler {
 
 // The pass pipeline (src/passes) on a verified module; leaves it verified:
-// spmd-emulation (a program for N devices made one for one), simplify,
+// batch-partition (batch-partitionable calls per device), spmd-emulation
+// (a program for N devices made one for one), simplify,
 // cse, then dce when options.eliminate_dead_code, then loop fusion and dce
 // again (the generators fusion copies in leave their originals dead) when
 // options.fuse_loops. Verifies after each pass and dumps the module as the

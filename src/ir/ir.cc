@@ -56,6 +56,9 @@ std::optional<Opcode> OpcodeFromName(std::string_view hlo_name) {
 
 std::optional<Opcode> OpcodeFromStableHloName(std::string_view name) {
   if (name.empty()) return std::nullopt;
+  // MHLO's name for an after_all of nothing, which JAX still prints for
+  // jax.lax.create_token().
+  if (name == "stablehlo.create_token") return Opcode::kAfterAll;
   for (const OpcodeNames& row : kOpcodeNames)
     if (row.stablehlo == name) return row.opcode;
   return std::nullopt;

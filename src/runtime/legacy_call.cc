@@ -59,6 +59,11 @@ void CollectLeaves(const LegacyShape& shape, std::vector<bool>& is_token) {
   }
 }
 
+void* HostTokenAddress() {
+  static char token;
+  return &token;
+}
+
 std::string TargetText(const LegacyTargetRecord& target,
                        LegacyApiVersion version) {
   return "legacy custom call '" + target.name + "' (" +
@@ -111,8 +116,18 @@ LegacyCallFrame LegacyCallFrame::Create(
   for (auto [slot, table] : links) {
     frame.slots_[slot] = frame.slots_.data() + table;
   }
-  for (auto [is_token, slot] : leaves)
+  for (auto [is_token, slot] : leaves) {
     frame.leaves_.push_back({is_token, slot});
+    // XLA:CPU gives a token the address of its zero-byte buffer, one
+    // address for every token of a call: never null. A target must not
+    // read it; one that tests it for null sees what it sees under XLA.
+    if (!is_token) continue;
+    if (slot < 0) {
+      frame.host_out_leaf_ = HostTokenAddress();
+    } else {
+      frame.slots_[static_cast<size_t>(slot)] = HostTokenAddress();
+    }
+  }
   return frame;
 }
 
@@ -123,8 +138,8 @@ Status LegacyCallFrame::SetLeaf(size_t leaf, void* data,
     if (data == nullptr) return Status::Ok();
     return InvalidArgument(std::string(which) + " leaf " +
                            std::to_string(leaf) +
-                           " is a token, which has no buffer; its address "
-                           "must stay null");
+                           " is a token, which has no buffer; pass null "
+                           "(the frame holds the address the target sees)");
   }
   if (entry.slot < 0) {
     host_out_leaf_ = data;

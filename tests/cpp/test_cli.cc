@@ -340,7 +340,8 @@ TEST_F(CliTest, DumpAfterWritesTheProgramAfterAPass) {
   EXPECT_EQ(unknown.status, 1) << unknown.output;
   EXPECT_THAT(unknown.output,
               HasSubstr("no pass named 'fuse' to dump after; the passes "
-                        "are: spmd-emulation, approx-top-k, inline, simplify, "
+                        "are: batch-partition, spmd-emulation, approx-top-k, "
+                        "inline, simplify, "
                         "cse, "
                         "dce, reduction-fusion, fusion, dce (or all)"));
 }

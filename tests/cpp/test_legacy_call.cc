@@ -280,7 +280,8 @@ TEST(LegacyCall, CudaVersions2And3ReportFailure) {
       CallLegacyTarget(target, LegacyApiVersion::kOriginal, frame).ok());
 }
 
-TEST(LegacyCall, TokensAreNullOnBothPlatforms) {
+// As XLA passes them: null on CUDA, one non-null address on Host.
+TEST(LegacyCall, TokensAreNullOnCudaAndOneAddressOnHost) {
   for (Platform platform : {Platform::kHost, Platform::kCuda}) {
     LegacyCallFrame frame = LegacyCallFrame::Create(
         platform, {LegacyShape::Token(), LegacyShape::Array()},
@@ -296,11 +297,11 @@ TEST(LegacyCall, TokensAreNullOnBothPlatforms) {
     ASSERT_TRUE(frame.SetResultLeaf(0, &y).ok());
     EXPECT_FALSE(frame.SetResultLeaf(1, &y).ok());
     if (platform == Platform::kHost) {
-      EXPECT_EQ(frame.host_in()[0], nullptr);
+      EXPECT_NE(frame.host_in()[0], nullptr);
       EXPECT_EQ(frame.host_in()[1], &x);
       void* const* out = static_cast<void* const*>(frame.host_out());
       EXPECT_EQ(out[0], &y);
-      EXPECT_EQ(out[1], nullptr);
+      EXPECT_EQ(out[1], frame.host_in()[0]);
     } else {
       void** buffers = frame.cuda_buffers();
       EXPECT_EQ(buffers[0], nullptr);
@@ -311,10 +312,13 @@ TEST(LegacyCall, TokensAreNullOnBothPlatforms) {
   }
 }
 
-TEST(LegacyCall, TokenResultOnHostIsANullOut) {
+TEST(LegacyCall, TokenResultOnHostIsTheTokenAddress) {
   LegacyCallFrame frame = LegacyCallFrame::Create(
-      Platform::kHost, {LegacyShape::Array()}, LegacyShape::Token());
-  EXPECT_EQ(frame.host_out(), nullptr);
+      Platform::kHost, {LegacyShape::Token()}, LegacyShape::Token());
+  EXPECT_NE(frame.host_out(), nullptr);
+  EXPECT_EQ(frame.host_out(), frame.host_in()[0]);
+  EXPECT_TRUE(frame.SetResultLeaf(0, nullptr).ok());
+  EXPECT_NE(frame.host_out(), nullptr);
 }
 
 TEST(LegacyCall, LeafIndicesAreChecked) {

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 xffi = pytest.importorskip("xffi")
@@ -153,3 +154,132 @@ def test_batch_partitionable_call_runs_per_shard_in_jax(rms_norm_library):
     # gathers the 8 rows and runs the whole call on each device.
     assert shapes == {"bp.rms_norm": "f32[4,16]",
                       "plain.rms_norm": "f32[8,16]"}, run.stdout
+
+
+def _block_rows_seen(path):
+    """The leading dimensions python_test.block_rows was called with since
+    the last look, sorted."""
+    import ctypes
+    lib = ctypes.CDLL(str(path))
+    seen = (ctypes.c_int64 * 64)()
+    count = lib.python_test_block_rows_seen(seen, 64)
+    return sorted(seen[:count])
+
+
+BLOCK_ROWS_PROGRAM = """
+module @m attributes {{mhlo.num_partitions = 4 : i32}} {{
+  func.func public @main(%x: tensor<8x3xf32> {{{sharding}}})
+      -> tensor<8xi64> {{
+    %0 = stablehlo.custom_call @{target}(%x) {{api_version = 4 : i32}}
+        : (tensor<8x3xf32>) -> tensor<8xi64>
+    return %0 : tensor<8xi64>
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("sharding, calls", [
+    ('mhlo.sharding = "{devices=[2,1]<=[2]}"', [4, 4]),
+    ('mhlo.sharding = "{devices=[4,1]<=[4]}"', [2, 2, 2, 2]),
+    # Two blocks of rows, each on two devices, which compute the same
+    # values: one call per block is left (the call has no side effects).
+    ('mhlo.sharding = "{devices=[2,1,2]<=[4] last_tile_dim_replicate}"',
+     [4, 4]),
+    ('mhlo.sharding = "{replicated}"', [8]),
+])
+def test_a_batch_partitionable_call_runs_per_device_in_a_program(
+        test_plugin, test_plugin_path, sharding, calls):
+    xffi.register_custom_call_as_batch_partitionable("python_test.block_rows")
+    _block_rows_seen(test_plugin_path)
+    program = xffi.Program.from_text(BLOCK_ROWS_PROGRAM.format(
+        sharding=sharding, target="python_test.block_rows"))
+    rows = program(np.ones((8, 3), np.float32))
+    # Each device's call filled its rows with its block's size.
+    np.testing.assert_array_equal(rows, np.full(8, calls[0]))
+    assert _block_rows_seen(test_plugin_path) == calls
+
+
+SHARDED_PROGRAM_SCRIPT = textwrap.dedent("""
+    import ctypes, sys
+    import numpy as np
+    import jax
+    from jax.extend.core import Primitive
+    from jax.interpreters import mlir
+    from jax.sharding import NamedSharding, PartitionSpec as P
+    import xffi, xffi.jax
+
+    assert len(jax.devices()) == 2, jax.devices()
+    jax.config.update("jax_enable_x64", True)
+    plugin = ctypes.CDLL(sys.argv[1])
+
+    def seen():
+        out = (ctypes.c_int64 * 64)()
+        n = plugin.python_test_block_rows_seen(out, 64)
+        return sorted(out[:n])
+
+    xffi.register_ffi_target_as_batch_partitionable(
+        "bp.python_test.block_rows")
+    for prefix in ("bp.", "plain."):
+        xffi.jax.register_library(sys.argv[1], prefix=prefix,
+                                  register_in_xffi=True)
+
+    def primitive(target):
+        p = Primitive(target)
+        p.def_abstract_eval(
+            lambda x: jax.core.ShapedArray(x.shape[:1], np.int64))
+        def lower(ctx, x):
+            batch = mlir.ir_attribute({"num_batch_dims": "1"})
+            return jax.ffi.ffi_lowering(target, extra_attributes={
+                "mhlo.frontend_attributes": batch})(ctx, x)
+        mlir.register_lowering(p, lower)
+        return p
+
+    sharding = NamedSharding(jax.make_mesh((2,), ("b",)), P("b"))
+    x = np.ones((8, 3), np.float32)
+    xs = jax.device_put(x, sharding)
+    for name, rows in (("bp.python_test.block_rows", 4),
+                       ("plain.python_test.block_rows", 8)):
+        p = primitive(name)
+        for shardy in (False, True):
+            jax.config.update("jax_use_shardy_partitioner", shardy)
+            f = jax.jit(lambda v: p.bind(v), in_shardings=sharding)
+            lowered = f.lower(xs)
+            if not shardy:
+                # XLA (GSPMD reads num_batch_dims) runs the call on each
+                # device's block, or on the gathered rows (on one device or
+                # on both, as its propagation decides).
+                seen()
+                np.testing.assert_array_equal(np.asarray(f(xs)),
+                                              np.full(8, rows))
+                in_jax = seen()
+                assert in_jax and set(in_jax) == {rows}, (name, in_jax)
+            for dialect in ("stablehlo", "hlo"):
+                program = xffi.Program.from_text(
+                    lowered.as_text(dialect=dialect))
+                np.testing.assert_array_equal(program(x), np.full(8, rows))
+                # xffi runs one process: one call per block, or one call.
+                assert seen() == [rows] * (8 // rows), (name, shardy,
+                                                        dialect)
+    print("sharded programs OK")
+""")
+
+
+def test_jax_sharded_programs_split_batch_partitionable_calls_in_xffi(
+        test_plugin_path):
+    """The text JAX lowers for jax.jit with in_shardings on two devices (with
+    Shardy and with GSPMD, StableHLO and HLO) runs in xffi with one call
+    per device on its block for a batch-partitionable call, as XLA runs it,
+    and one call on the whole array for any other."""
+    pytest.importorskip("jax")
+    env = dict(os.environ)
+    env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") +
+                        " --xla_force_host_platform_device_count=2").strip()
+    env["JAX_PLATFORMS"] = "cpu"
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(xffi.__file__)),
+         env.get("PYTHONPATH", "")])
+    run = subprocess.run(
+        [sys.executable, "-c", SHARDED_PROGRAM_SCRIPT, str(test_plugin_path)],
+        env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+    assert "sharded programs OK" in run.stdout

@@ -78,7 +78,7 @@ StatusOr<const LegacyTargetRecord*> FindLegacyTarget(std::string_view name,
 std::vector<const LegacyTargetRecord*> ListLegacyTargets(Platform platform);
 
 // The shape of one operand or result as the calling conventions see it: an
-// array (one buffer), a token (no buffer: passed as null) or a tuple.
+// array (one buffer), a token (no buffer) or a tuple.
 class LegacyShape {
  public:
   static LegacyShape Array() { return LegacyShape(Kind::kArray, {}); }
@@ -111,7 +111,9 @@ class LegacyShape {
 // address of a table of its elements' pointers (recursively). `out` is the
 // result's buffer or, for a tuple, the address of its element table.
 // CUDA: `buffers` holds every operand leaf then every result leaf.
-// Either way tokens are null.
+// Tokens are null on CUDA (XLA's GPU slices for them are empty); on Host
+// they share one non-null address, as XLA:CPU gives every token the address
+// of its zero-byte buffer. Either way a target must not read it.
 class LegacyCallFrame {
  public:
   // Leaves are numbered depth first, operands' before results'.

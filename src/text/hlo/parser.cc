@@ -857,6 +857,15 @@ Status HloParser::CheckAttributes(ParsedInstruction& parsed) {
                                                    " sharding"));
     return Status::Ok();
   }
+  if (in.opcode() == Opcode::kParameter && !parsed.sharding.empty()) {
+    // Where a parameter lives decides how a batch-partitionable call on it
+    // splits (passes/batch_partitioning.h). A sharding xffi cannot read
+    // (a tuple's, a subgroup's) only leaves such a call whole, which
+    // computes the same values, so it is no error.
+    StatusOr<HloSharding> sharding =
+        hlo::ParseHloSharding(parsed.sharding, in.location().ToString());
+    if (sharding.ok()) in.sharding = std::move(*sharding);
+  }
   if (in.opcode() == Opcode::kCustomCall)
     return hlo::FinishCustomCallConfig(in, s_, parsed.pos);
   return Status::Ok();

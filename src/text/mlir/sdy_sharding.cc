@@ -217,3 +217,54 @@ std::vector<TensorSharding> Shardings(const std::vector<SdyShardingRef>& refs) {
 }
 
 }  // namespace xffi::text
+
+namespace xffi::text {
+
+std::optional<HloSharding> ToHloSharding(const Mesh& mesh,
+                                         const TensorSharding& sharding) {
+  const size_t rank = sharding.dims.size();
+  // The dimension each mesh axis splits (rank: none).
+  std::vector<size_t> dim_of(mesh.axis_names.size(), rank);
+  std::vector<int64_t> tiles(rank, 1);
+  for (size_t d = 0; d < rank; ++d) {
+    for (const std::string& axis : sharding.dims[d]) {
+      int64_t a = mesh.AxisIndex(axis);
+      if (a < 0 || dim_of[static_cast<size_t>(a)] != rank) return std::nullopt;
+      dim_of[static_cast<size_t>(a)] = d;
+      tiles[d] *= mesh.axis_sizes[static_cast<size_t>(a)];
+    }
+  }
+  HloSharding out;
+  int64_t replicas = mesh.device_count();
+  for (int64_t t : tiles) replicas /= t;
+  if (replicas == mesh.device_count()) return out;  // replicated
+  out.kind = HloSharding::Kind::kTiled;
+  out.tile_dims = tiles;
+  if (replicas > 1) {
+    out.tile_dims.push_back(replicas);
+    out.replicated_last = true;
+  }
+  out.devices.assign(static_cast<size_t>(mesh.device_count()), 0);
+  for (int64_t p = 0; p < mesh.device_count(); ++p) {
+    // The tile this mesh position holds, row-major over tile_dims; the
+    // axes of one dimension count major to minor, as do unused axes.
+    int64_t flat = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t index = 0;
+      for (const std::string& axis : sharding.dims[d]) {
+        size_t a = static_cast<size_t>(mesh.AxisIndex(axis));
+        index = index * mesh.axis_sizes[a] + mesh.Coordinate(p, a);
+      }
+      flat = flat * tiles[d] + index;
+    }
+    int64_t replica = 0;
+    for (size_t a = 0; a < dim_of.size(); ++a)
+      if (dim_of[a] == rank)
+        replica = replica * mesh.axis_sizes[a] + mesh.Coordinate(p, a);
+    if (out.replicated_last) flat = flat * replicas + replica;
+    out.devices[static_cast<size_t>(flat)] = mesh.DeviceId(p);
+  }
+  return out;
+}
+
+}  // namespace xffi::text

@@ -50,6 +50,13 @@ std::string CommonMesh(const std::vector<SdyShardingRef>& in_shardings,
 // The shardings alone.
 std::vector<TensorSharding> Shardings(const std::vector<SdyShardingRef>& refs);
 
+// The same placement in GSPMD's terms: each dimension tiled by the product
+// of its axes' sizes, the axes no dimension uses as a replicated last tile
+// dimension, and each tile's device from the mesh. Empty when the sharding
+// names an axis the mesh lacks, or one twice.
+std::optional<HloSharding> ToHloSharding(const Mesh& mesh,
+                                         const TensorSharding& sharding);
+
 }  // namespace xffi::text
 
 #endif  // XFFI_SRC_TEXT_MLIR_SDY_SHARDING_H_

@@ -372,7 +372,7 @@ Status Parser::ParseFunction() {
       XFFI_RETURN_IF_ERROR(
           attrs_.Expect(TokenKind::kColon, "':' and the argument's type"));
       XFFI_ASSIGN_OR_RETURN(arg.type, attrs_.ParseType());
-      XFFI_RETURN_IF_ERROR(SkipOptionalDictionary());
+      XFFI_RETURN_IF_ERROR(ParseArgumentAttributes(&arg));
       XFFI_RETURN_IF_ERROR(SkipOptionalLoc());
       args.push_back(std::move(arg));
       if (attrs_.Consume(TokenKind::kComma)) continue;
@@ -483,6 +483,7 @@ Status Parser::ParseFunctionBody(FuncInfo* info, const std::string& name,
                                   args[i].type.shape, args[i].name);
     p->set_location(
         Location{source_, args[i].pos.line, args[i].pos.column, ""});
+    p->sharding = args[i].sharding;
     if (scope.defs.count(args[i].name))
       return lex_.ErrorAt(args[i].pos, "redefinition of %" + args[i].name);
     scope.defs[args[i].name] = Definition{p, 1, false, 0};

@@ -84,6 +84,9 @@ struct BlockArg {
   MlirType type;
   SourcePos pos;
   int64_t parameter = -1;  // -1: its position
+  // A function argument's mhlo.sharding or sdy.sharding, where it has one
+  // xffi reads.
+  std::optional<HloSharding> sharding;
 };
 
 struct Region {
@@ -241,6 +244,9 @@ class Parser {
   // --- attributes (attributes.cc)
   // An attribute dictionary xffi has no use for, when there is one.
   Status SkipOptionalDictionary();
+  // A function argument's attribute dictionary, if any: its sharding into
+  // arg->sharding, the rest skipped.
+  Status ParseArgumentAttributes(BlockArg* arg);
   const MlirAttr* Attr(const OpSpec& spec, std::string_view name) const;
   StatusOr<std::vector<int64_t>> Ints(const OpSpec& spec, std::string_view name,
                                       bool required);

@@ -7,6 +7,7 @@
 #include "text/stablehlo/parser.h"
 
 #include "runtime/status_macros.h"
+#include "text/hlo/sharding.h"
 #include "text/mlir/sdy_sharding.h"
 
 namespace xffi::text::stablehlo {
@@ -24,6 +25,43 @@ Status Parser::ParseSdyMeshDefinition() {
   if (!meshes_.emplace(name.value, std::move(mesh)).second)
     return lex_.ErrorAt(name.pos, "redefinition of mesh @" + name.value);
   return Status::Ok();
+}
+
+Status Parser::ParseArgumentAttributes(BlockArg* arg) {
+  if (!lex_.At(TokenKind::kLBrace)) return Status::Ok();
+  lex_.Next();
+  if (attrs_.Consume(TokenKind::kRBrace)) return Status::Ok();
+  while (true) {
+    if (!lex_.At(TokenKind::kBareId) && !lex_.At(TokenKind::kString))
+      return lex_.Expected("an attribute name");
+    std::string key = lex_.Next().value;
+    if (attrs_.Consume(TokenKind::kEqual)) {
+      // Where the argument lives decides how a batch-partitionable call on
+      // it splits (passes/batch_partitioning.h). A sharding xffi cannot
+      // read only leaves such a call whole, which computes the same values.
+      if (key == "sdy.sharding" && lex_.At(TokenKind::kHashId) &&
+          lex_.peek().value == "sdy.sharding") {
+        lex_.Next();
+        XFFI_ASSIGN_OR_RETURN(SdyShardingRef ref,
+                              ParseSdyTensorSharding(attrs_));
+        auto named = meshes_.find(ref.mesh_name);
+        const Mesh* mesh = ref.mesh                 ? &*ref.mesh
+                           : named != meshes_.end() ? &named->second
+                                                    : nullptr;
+        if (mesh != nullptr) arg->sharding = ToHloSharding(*mesh, ref.sharding);
+      } else {
+        XFFI_ASSIGN_OR_RETURN(MlirAttr value, attrs_.ParseAttribute());
+        if (key == "mhlo.sharding" && value.kind == MlirAttr::Kind::kString) {
+          StatusOr<HloSharding> sharding =
+              hlo::ParseHloSharding(value.str, "mhlo.sharding");
+          if (sharding.ok()) arg->sharding = std::move(*sharding);
+        }
+      }
+    }
+    if (attrs_.Consume(TokenKind::kComma)) continue;
+    return attrs_.Expect(TokenKind::kRBrace,
+                         "',' or '}' in an attribute dictionary");
+  }
 }
 
 StatusOr<Outcome> Parser::ParseManualComputation(Scope* scope, SourcePos pos) {

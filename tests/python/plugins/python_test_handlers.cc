@@ -2,21 +2,26 @@
 // eager runtime and through JAX: a no-op, attribute decoding, a forward and
 // backward pair for custom_vjp, a batch-aware add for every vmap_method, a
 // stateful counter (instantiate + execute), a user-data reader, a
-// rendezvous of two concurrent calls and an asynchronous call that never
-// completes until the test releases it.
+// rendezvous of two concurrent calls, an asynchronous call that never
+// completes until the test releases it, a handler that reports the block
+// it was called on (batch partitioning) and a legacy target with tokens.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "xffi/custom_call_status.h"
+#include "xffi/custom_call_target.h"
 #include "xffi/ffi.h"
 
 namespace ffi = xffi::ffi;
@@ -239,7 +244,65 @@ ffi::Future StallImpl(ffi::Result<ffi::BufferR0<ffi::S64>>) {
   return future;
 }
 
+// The leading dimension of every call, so a test sees the blocks a
+// batch-partitioned call ran on; each element of the result is it too.
+std::mutex block_rows_mutex;
+std::vector<int64_t> block_rows_seen;
+
+ffi::Error BlockRowsImpl(ffi::AnyBuffer x,
+                         ffi::Result<ffi::Buffer<ffi::S64>> rows) {
+  if (x.dimensions().empty()) {
+    return ffi::Error::InvalidArgument(
+        "python_test.block_rows: x needs a leading dimension");
+  }
+  const int64_t n = x.dimensions()[0];
+  {
+    std::lock_guard<std::mutex> lock(block_rows_mutex);
+    block_rows_seen.push_back(n);
+  }
+  std::fill_n(rows->typed_data(), rows->element_count(), n);
+  return ffi::Error::Success();
+}
+
 }  // namespace
+
+// A legacy target (API version 3) with a token in and out, as JAX orders
+// effects around one: in = {token, f32[n] x}, out = {f32[n] y, token}, n the
+// opaque bytes as decimal text. y = x + 1 when the token operand's pointer
+// is null, + 1000 when it is not, + 10 or + 10000 for the token result's
+// slot, so a test sees what the target was given (XLA:CPU: 11000).
+TEST_EXPORT void python_test_legacy_tokens(void* out, const void** in,
+                                           const char* opaque,
+                                           size_t opaque_len,
+                                           XlaCustomCallStatus* status) {
+  (void)status;
+  const int64_t n =
+      std::strtoll(std::string(opaque, opaque_len).c_str(), nullptr, 10);
+  void** results = static_cast<void**>(out);
+  const float* x = static_cast<const float*>(in[1]);
+  float* y = static_cast<float*>(results[0]);
+  const float shift = (in[0] == nullptr ? 1.0f : 1000.0f) +
+                      (results[1] == nullptr ? 10.0f : 10000.0f);
+  for (int64_t i = 0; i < n; ++i) y[i] = x[i] + shift;
+}
+XFFI_CPU_REGISTER_CUSTOM_CALL_TARGET(python_test_legacy_tokens);
+
+// Copies the leading dimensions python_test.block_rows saw (oldest first,
+// at most `capacity`) into `out`, forgets them, and returns how many it saw.
+TEST_EXPORT int64_t python_test_block_rows_seen(int64_t* out,
+                                                int64_t capacity) {
+  std::lock_guard<std::mutex> lock(block_rows_mutex);
+  const int64_t count = static_cast<int64_t>(block_rows_seen.size());
+  for (int64_t i = 0; i < count && i < capacity; ++i) {
+    out[i] = block_rows_seen[static_cast<size_t>(i)];
+  }
+  block_rows_seen.clear();
+  return count;
+}
+
+XFFI_DEFINE_HANDLER_SYMBOL(
+    BlockRows, BlockRowsImpl,
+    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::Buffer<ffi::S64>>());
 
 XFFI_DEFINE_HANDLER_SYMBOL(
     CopyBytes, CopyBytesImpl,
@@ -329,6 +392,7 @@ XFFI_REGISTER_TYPE(::xffi::ffi::RuntimeApi(), "python_test.Offset", &Offset::id,
                    ffi::MakeTypeInfo<Offset>());
 
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.scale", "Host", Scale);
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.block_rows", "Host", BlockRows);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.rms_norm_fwd", "Host",
                                    RmsNormFwd);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.rms_norm_bwd", "Host",
