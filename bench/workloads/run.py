@@ -37,7 +37,6 @@ See bench/README.md ("Workloads") for what the columns mean.
 import argparse
 import ctypes
 import datetime
-import ctypes
 import gc
 import importlib.metadata
 import json
@@ -57,6 +56,12 @@ import tables  # beside this script, which Python puts first on sys.path
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SIDES = ("xla", "xffi_stablehlo", "xffi_hlo", "iree")
+# Each engine compiles and runs a program of this many elements (exp(x) + x,
+# large enough to reach its code generator) before memory is measured: the
+# one-time costs of a process's first compilation (loading the compiler's
+# library, as xffi's libxffi_codegen.so + libLLVM load on first use and
+# JAX's LLVM at import, and initialising the JIT) then count on no side.
+WARM_UP_ELEMENTS = 4096
 BATCHES = 5
 
 # Per dtype: (rtol, atol as a fraction of the largest |reference| value). An
@@ -133,10 +138,10 @@ class Memory:
 
   Two parts, added up:
     held   anonymous memory the process holds after compiling and running
-           once, above what it held with the engine loaded and the inputs
-           placed (the compiled program, its caches and any buffers it keeps
-           between calls); file-backed pages (code first touched while
-           compiling) do not count;
+           once, above what it held with the engine loaded and warmed up
+           (WARM_UP_ELEMENTS) and the inputs placed (the compiled program,
+           its caches and any buffers it keeps between calls); file-backed
+           pages (code first touched while compiling) do not count;
     run    the resident high-water mark while it runs (results included),
            above the resident size just before, after the kernel's
            high-water mark is reset (/proc/self/clear_refs).
@@ -221,6 +226,11 @@ class XlaEngine:
     self._args = [jax.device_put(a) for a in inputs]
     jax.block_until_ready(self._args)
 
+  def warm_up(self):
+    small = self._jax.device_put(np.ones(WARM_UP_ELEMENTS, np.float32))
+    self._jax.block_until_ready(
+        self._jax.jit(lambda x: self._jax.numpy.exp(x) + x)(small))
+
   def compile(self):
     # The jitted call reuses this executable (JAX caches it per signature).
     self._jitted.lower(*self._args).compile()
@@ -242,6 +252,15 @@ class XffiEngine:
     self._path = pathlib.Path(work_dir) / (name + suffix)
     self._text = self._path.read_text()
     self._inputs = inputs
+
+  def warm_up(self):
+    n = WARM_UP_ELEMENTS
+    program = self._xffi.Program.from_text(
+        f"func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n"
+        f"  %0 = stablehlo.exponential %x : tensor<{n}xf32>\n"
+        f"  %1 = stablehlo.add %0, %x : tensor<{n}xf32>\n"
+        f"  return %1 : tensor<{n}xf32>\n}}\n")
+    program(np.ones(n, np.float32))
 
   def compile(self):
     # Default options: intra_op_threads=0, one per hardware thread.
@@ -266,6 +285,22 @@ class IreeEngine:
     self._text = (pathlib.Path(work_dir) / (name + ".mlir")).read_text()
     self._config = iree.runtime.Config("local-task")
     self._args = [self._place(a) for a in inputs]
+
+  def warm_up(self):
+    n = WARM_UP_ELEMENTS
+    flatbuffer = self._compiler.compile_str(
+        f"func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n"
+        f"  %0 = stablehlo.exponential %x : tensor<{n}xf32>\n"
+        f"  %1 = stablehlo.add %0, %x : tensor<{n}xf32>\n"
+        f"  return %1 : tensor<{n}xf32>\n}}\n",
+        target_backends=["llvm-cpu"], input_type="stablehlo",
+        extra_args=["--iree-llvmcpu-target-cpu=host"])
+    context = self._runtime.SystemContext(config=self._config)
+    module = self._runtime.VmModule.copy_buffer(context.instance, flatbuffer)
+    context.add_vm_module(module)
+    small = self._runtime.asdevicearray(self._config.device,
+                                        np.ones(n, np.float32))
+    getattr(context.modules, module.name).main(small).to_host()
 
   def _place(self, array):
     if array.dtype.name != "bfloat16":
@@ -339,6 +374,7 @@ def worker(side, name, work_dir, min_time, build):
     references = [restore_dtype(a, d) for a, d in zip(
         load_arrays(work_dir, name, "ref"), dtypes["ref"])]
     engine = make_engine(side, name, work_dir, inputs, build)
+    engine.warm_up()
     memory = Memory()
     start = time.perf_counter()
     engine.compile()

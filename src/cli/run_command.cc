@@ -349,6 +349,20 @@ std::string Duration(double seconds) {
   return text;
 }
 
+std::string Bytes(size_t bytes) {
+  char text[32];
+  if (bytes >= (size_t{1} << 20)) {
+    std::snprintf(text, sizeof text, "%.1f MiB",
+                  static_cast<double>(bytes) / (1 << 20));
+  } else if (bytes >= 1024) {
+    std::snprintf(text, sizeof text, "%.1f KiB",
+                  static_cast<double>(bytes) / 1024);
+  } else {
+    std::snprintf(text, sizeof text, "%zu B", bytes);
+  }
+  return text;
+}
+
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
@@ -623,6 +637,15 @@ int RunCommand(const std::vector<std::string>& args) {
     std::printf("generated kernels: %lld, compiled in %s\n",
                 static_cast<long long>(stats.generated_kernels),
                 Duration(stats.codegen_seconds).c_str());
+  // The memory the program holds between runs (what peak-memory figures
+  // are made of, beside the arguments and results).
+  if (stats.computations > 0)
+    std::printf(
+        "buffers: %s arena over %lld computation(s), %s without "
+        "reuse\n",
+        Bytes(stats.arena_bytes).c_str(),
+        static_cast<long long>(stats.computations),
+        Bytes(stats.unshared_arena_bytes).c_str());
   PrintTimes(first_seconds, std::move(times));
   if (!options.profile.empty()) {
     std::printf("profile: %zu span(s) of execution %d written to %s\n",

@@ -5,9 +5,11 @@
 #include "compiler/in_place.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <string>
+#include <unordered_set>
 
 namespace xffi::compiler {
 namespace {
@@ -48,11 +50,89 @@ std::vector<bool> NonDefaultLayouts(const std::vector<Shape>& layouts,
   return non_default;
 }
 
+bool IsComplex(const Shape& shape) {
+  return shape.IsArray() && (shape.element_type() == ElementType::kC64 ||
+                             shape.element_type() == ElementType::kC128);
+}
+
+// Generated complex exp and division loops write a block, then recompute
+// its special elements from the operands (codegen/emitter.cc), which must
+// still be there.
+bool RereadsItsOperands(const Instruction& op) {
+  if (op.opcode() != Opcode::kExp && op.opcode() != Opcode::kDivide)
+    return false;
+  return IsComplex(op.shape()) ||
+         std::any_of(op.operands().begin(), op.operands().end(),
+                     [](const Instruction* operand) {
+                       return IsComplex(operand->shape());
+                     });
+}
+
+bool IsElementwise(const Instruction& op) {
+  const Opcode opcode = op.opcode();
+  return IsElementwiseUnary(opcode) || IsElementwiseBinary(opcode) ||
+         opcode == Opcode::kSelect || opcode == Opcode::kClamp ||
+         opcode == Opcode::kConvert || opcode == Opcode::kBitcastConvert;
+}
+
+// Whether `value` has the dimensions, element size and layout of `like`,
+// so that element i of each lies at the same bytes.
+bool SameBytesPerIndex(const Shape& value, const Shape& like) {
+  return value.IsArray() && like.IsArray() && value.dims() == like.dims() &&
+         ElementByteSize(value.element_type()) ==
+             ElementByteSize(like.element_type()) &&
+         value.EffectiveMinorToMajor() == like.EffectiveMinorToMajor();
+}
+
+// Whether every element of `op`'s result is computed from the elements of
+// operand `k` at its own index only, with the same bytes per index: the
+// CPU's kernels (template and generated) then read an element before they
+// write the result element there, so the result may take the operand's
+// buffer. Elementwise ops and loop fusions that reach the parameter only
+// through elementwise ops of the result's dimensions, none of which rereads
+// its operands (RereadsItsOperands).
+bool ReadsAtItsOwnIndex(const Instruction& op, int64_t k) {
+  const Shape& result = op.shape();
+  if (!SameBytesPerIndex(op.operand(k)->shape(), result)) return false;
+  if (IsElementwise(op)) return !RereadsItsOperands(op);
+  if (op.opcode() != Opcode::kFusion || op.fusion_kind != FusionKind::kLoop)
+    return false;
+  const Computation& fused = *op.called_computations()[0];
+  // Values that read the parameter, in an order where operands come first.
+  std::unordered_set<const Instruction*> reading;
+  for (const auto& owned : fused.instructions()) {
+    const Instruction& inner = *owned;
+    if (RereadsItsOperands(inner)) return false;
+    if (inner.opcode() == Opcode::kParameter) {
+      if (inner.parameter_number == k) reading.insert(&inner);
+      continue;
+    }
+    const bool reads = std::any_of(
+        inner.operands().begin(), inner.operands().end(),
+        [&](const Instruction* operand) { return reading.count(operand) > 0; });
+    if (!reads) continue;
+    if (!IsElementwise(inner) || inner.shape().dims() != result.dims())
+      return false;
+    reading.insert(&inner);
+  }
+  return true;
+}
+
+// XFFI_RESULTS_IN_PLACE=0 turns the rule off (to measure it).
+bool ResultsInPlaceEnabled() {
+  const char* text = std::getenv("XFFI_RESULTS_IN_PLACE");
+  return text == nullptr || std::string(text) != "0";
+}
+
 class Assigner {
  public:
-  Assigner(const Computation& computation, const InPlaceAnalysis* in_place)
+  Assigner(const Computation& computation, const InPlaceAnalysis* in_place,
+           bool results_in_place)
       : in_place_(in_place), reads_(computation) {
     result_.computation = &computation;
+    results_in_place_ = results_in_place && in_place != nullptr &&
+                        ResultsInPlaceEnabled() &&
+                        !in_place->RunByCustomCalls(&computation);
   }
 
   StatusOr<BufferAssignment> Run();
@@ -93,6 +173,24 @@ class Assigner {
                      InstructionBuffers& buffers, size_t operand, size_t leaf,
                      bool copy_if_live, size_t result_size);
 
+  // An elementwise op or loop fusion (ReadsAtItsOwnIndex) computes its
+  // result into the buffer of an operand that nothing reads afterwards: an
+  // arena buffer no custom call has seen, which every operand on it reads
+  // at the result's own index. Otherwise a fresh buffer.
+  BufferId ElementwiseResult(const Instruction& op, int64_t position,
+                             const InstructionBuffers& buffers);
+
+  // Result `k` of a sort: operand k's buffer when the sort is its last
+  // reader, reading it once (an arena buffer no custom call has seen),
+  // else a fresh one.
+  BufferId SortedInPlace(const Instruction& op, int64_t position,
+                         const InstructionBuffers& buffers, int64_t k);
+  // Whether an in-place result may take `source`, the buffer of operand
+  // leaf (k, 0) of `op`: an arena buffer of the result's size that no
+  // custom call has seen, whose value `op` reads last.
+  bool MayTake(const Instruction& op, int64_t position, int64_t k,
+               BufferId source, size_t result_size) const;
+
   Status AssignCustomCall(const Instruction& op, int64_t position,
                           InstructionBuffers& buffers);
   void AssignWhile(const Instruction& op, int64_t position,
@@ -101,6 +199,12 @@ class Assigner {
 
   const InPlaceAnalysis* in_place_;
   const LastReads reads_;
+  // Off without the analysis and inside computations a custom call runs.
+  bool results_in_place_ = true;
+  // Buffers a custom call read or wrote: a handler is foreign code that
+  // may keep an address it was given (a registry of its buffers, a call
+  // abandoned by a timeout), so no later op writes over them in place.
+  std::unordered_set<BufferId> seen_by_custom_calls_;
   BufferAssignment result_;
   std::vector<int64_t> last_use_;  // by position
 };
@@ -128,6 +232,59 @@ BufferId Assigner::Alias(const Instruction& op, int64_t position,
   buffers.operands[operand][leaf] = copy;
   claimed.push_back(copy);
   return copy;
+}
+
+bool Assigner::MayTake(const Instruction& op, int64_t position, int64_t k,
+                       BufferId source, size_t result_size) const {
+  if (!results_in_place_ || source == kNoBuffer) return false;
+  const Buffer& buffer = result_.buffers[static_cast<size_t>(source)];
+  // Read last here, through any view (per leaf: a tuple's other elements
+  // may be read later).
+  int64_t value_leaf = 0;
+  const Instruction* value = ProducerOfLeaf(op.operand(k), 0, &value_leaf);
+  return buffer.kind == BufferKind::kArena &&
+         reads_.Of(value, value_leaf) == position &&
+         buffer.size == result_size && seen_by_custom_calls_.count(source) == 0;
+}
+
+BufferId Assigner::ElementwiseResult(const Instruction& op, int64_t position,
+                                     const InstructionBuffers& buffers) {
+  for (int64_t k = 0; k < op.operand_count(); ++k) {
+    const std::vector<BufferId>& leaves =
+        buffers.operands[static_cast<size_t>(k)];
+    if (leaves.size() != 1 ||
+        !MayTake(op, position, k, leaves[0], op.shape().byte_size()) ||
+        !ReadsAtItsOwnIndex(op, k))
+      continue;
+    // Another operand on the same buffer must read it at its own index
+    // too (x * x).
+    bool every_read_at_own_index = true;
+    for (int64_t j = 0; j < op.operand_count(); ++j) {
+      const auto& other = buffers.operands[static_cast<size_t>(j)];
+      if (j != k &&
+          std::find(other.begin(), other.end(), leaves[0]) != other.end())
+        every_read_at_own_index =
+            every_read_at_own_index && ReadsAtItsOwnIndex(op, j);
+    }
+    if (every_read_at_own_index) return leaves[0];
+  }
+  return NewBuffer(BufferKind::kArena, op.shape().byte_size(), position);
+}
+
+BufferId Assigner::SortedInPlace(const Instruction& op, int64_t position,
+                                 const InstructionBuffers& buffers, int64_t k) {
+  const Shape& result =
+      op.shape().IsTuple() ? op.shape().tuple_shape(k) : op.shape();
+  const std::vector<BufferId>& leaves =
+      buffers.operands[static_cast<size_t>(k)];
+  if (leaves.size() == 1 &&
+      MayTake(op, position, k, leaves[0], result.byte_size())) {
+    int uses = 0;
+    for (const auto& list : buffers.operands)
+      uses += static_cast<int>(std::count(list.begin(), list.end(), leaves[0]));
+    if (uses == 1) return leaves[0];
+  }
+  return NewBuffer(BufferKind::kArena, result.byte_size(), position);
 }
 
 BufferId Assigner::Overwrite(const Instruction& op, int64_t position,
@@ -481,11 +638,25 @@ StatusOr<BufferAssignment> Assigner::Run() {
       case Opcode::kCustomCall: {
         Status status = AssignCustomCall(op, p, buffers);
         if (!status.ok()) return status;
+        for (const auto& list : buffers.operands)
+          seen_by_custom_calls_.insert(list.begin(), list.end());
+        seen_by_custom_calls_.insert(buffers.leaves.begin(),
+                                     buffers.leaves.end());
+        seen_by_custom_calls_.insert(buffers.temps.begin(),
+                                     buffers.temps.end());
         break;
       }
       case Opcode::kWhile:
         AssignWhile(op, p, buffers);
         break;
+      case Opcode::kSort: {
+        // The kernel applies each slice's permutation after finding it, to
+        // a gathered copy when a result shares its operand's buffer.
+        buffers.leaves.clear();
+        for (int64_t k = 0; k < op.operand_count(); ++k)
+          buffers.leaves.push_back(SortedInPlace(op, p, buffers, k));
+        break;
+      }
       case Opcode::kDynamicUpdateSlice:
         buffers.leaves = {
             Overwrite(op, p, buffers, 0, 0, false, op.shape().byte_size())};
@@ -533,7 +704,11 @@ StatusOr<BufferAssignment> Assigner::Run() {
         break;
       }
       default:
-        buffers.leaves = FreshLeaves(op, p);
+        if ((IsElementwise(op) || op.opcode() == Opcode::kFusion) &&
+            op.shape().IsArray())
+          buffers.leaves = {ElementwiseResult(op, p, buffers)};
+        else
+          buffers.leaves = FreshLeaves(op, p);
         break;
     }
     // Whatever this value maps to lives as long as the value is read.
@@ -579,8 +754,9 @@ int64_t TupleElementLeafOffset(const Shape& tuple, int64_t index) {
 }
 
 StatusOr<BufferAssignment> AssignBuffers(const Computation& computation,
-                                         const InPlaceAnalysis* in_place) {
-  return Assigner(computation, in_place).Run();
+                                         const InPlaceAnalysis* in_place,
+                                         bool results_in_place) {
+  return Assigner(computation, in_place, results_in_place).Run();
 }
 
 }  // namespace xffi::compiler

@@ -13,7 +13,12 @@
 // In place: a dynamic-update-slice takes its operand's buffer when nothing
 // reads that operand after it (the kernel then writes only the update), and
 // so do a copy (which then copies nothing) and a call whose callee updates a
-// parameter in place (in_place.h).
+// parameter in place (in_place.h). An elementwise op or a loop fusion that
+// reads an operand only at each result element's own index computes its
+// result into that operand's buffer when nothing reads it afterwards (an
+// arena buffer no custom call has read or written): x -> exp -> negate
+// then needs one buffer, not two. So does each result of a sort, over its
+// own operand (the kernel permutes a gathered copy of each slice).
 //
 // Aliasing: a custom-call result named in output_operand_aliases, and a while
 // loop's state, take over their operand's buffer when nothing reads that
@@ -110,10 +115,17 @@ int64_t TupleElementLeafOffset(const Shape& tuple, int64_t index);
 // calls are checked there). Fails (INVALID_ARGUMENT naming the op) on an
 // aliased pair whose layouts differ, which the CPU cannot run.
 // With `in_place` (the analysis of the computation's module), calls and
-// while loops update arrays in place where it found they can, and
-// parameter leaves handed over are written in place.
+// while loops update arrays in place where it found they can, parameter
+// leaves handed over are written in place; with `results_in_place` too,
+// elementwise and sort results take dead operands' buffers (unless a
+// custom call may run the computation): a backend asks for that when its
+// kernels read such an operand's element before writing the result's
+// there (the CPU's do; the device backend's, run on SimDevice, gave wrong
+// corpus results and are not checked yet). XFFI_RESULTS_IN_PLACE=0 in the
+// environment turns it off.
 StatusOr<BufferAssignment> AssignBuffers(
-    const Computation& computation, const InPlaceAnalysis* in_place = nullptr);
+    const Computation& computation, const InPlaceAnalysis* in_place = nullptr,
+    bool results_in_place = false);
 
 }  // namespace xffi::compiler
 

@@ -103,6 +103,23 @@ int64_t LastReads::ReadsBy(const Instruction& op, const Instruction* producer,
 }
 
 InPlaceAnalysis::InPlaceAnalysis(const Module& module) {
+  std::vector<const Computation*> run_by_handlers;
+  for (const auto& computation : module.computations())
+    for (const auto& op : computation->instructions())
+      if (op->opcode() == Opcode::kCustomCall)
+        run_by_handlers.insert(run_by_handlers.end(),
+                               op->called_computations().begin(),
+                               op->called_computations().end());
+  while (!run_by_handlers.empty()) {
+    const Computation* next = run_by_handlers.back();
+    run_by_handlers.pop_back();
+    if (next == nullptr || !run_by_custom_calls_.insert(next).second) continue;
+    for (const auto& op : next->instructions())
+      run_by_handlers.insert(run_by_handlers.end(),
+                             op->called_computations().begin(),
+                             op->called_computations().end());
+  }
+
   std::unordered_map<const Computation*, Callers> callers;
   for (const auto& computation : module.computations())
     for (const auto& op : computation->instructions()) {

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -63,9 +64,16 @@ class InPlaceAnalysis {
   const std::vector<InPlaceUpdate>& Of(const Computation* computation) const;
   // Whether some update of `computation` writes parameter leaf `leaf`.
   bool Writes(const Computation* computation, int64_t parameter_leaf) const;
+  // Whether a custom call's handler may run `computation` (it is called by
+  // a custom call, or by a computation that is): foreign code decides when
+  // and how often, so buffer assignment computes nothing in place there.
+  bool RunByCustomCalls(const Computation* computation) const {
+    return run_by_custom_calls_.count(computation) > 0;
+  }
 
  private:
   std::unordered_map<const Computation*, std::vector<InPlaceUpdate>> updates_;
+  std::unordered_set<const Computation*> run_by_custom_calls_;
 };
 
 // Follows views from leaf `leaf` of `value` to the op that makes that

@@ -561,7 +561,8 @@ CompiledComputation::~CompiledComputation() {
 StatusOr<std::unique_ptr<CompiledComputation>> CompiledComputation::Build(
     const Computation& computation, ExecutorEnv& env) {
   StatusOr<compiler::BufferAssignment> assignment =
-      compiler::AssignBuffers(computation, env.in_place);
+      compiler::AssignBuffers(computation, env.in_place,
+                              /*results_in_place=*/true);
   if (!assignment.ok()) return assignment.status();
   std::unique_ptr<CompiledComputation> compiled(
       new CompiledComputation(computation, std::move(*assignment)));

@@ -58,6 +58,15 @@ bool IsTileKernelOp(Opcode opcode) {
          opcode == Opcode::kConvert || opcode == Opcode::kBitcastConvert;
 }
 
+// An iota of several dimensions: read in tiles as a broadcast of a 1-D
+// iota (as HLO from JAX writes it), not computed whole — a 2-D iota beside
+// an argmax's input would otherwise take as many bytes as that input.
+bool IsGatheredIota(const Instruction& op) {
+  return op.opcode() == Opcode::kIota && op.shape().IsArray() &&
+         op.shape().rank() > 1 && op.dimensions.size() == 1 &&
+         op.dimensions[0] >= 0 && op.dimensions[0] < op.shape().rank();
+}
+
 // The map of `op` (an index map) in terms of its operand's map.
 AffineMap Compose(const Instruction& op, const AffineMap& operand) {
   AffineMap out;
@@ -246,6 +255,9 @@ class Planner {
 
  private:
   int ArrayOf(const Instruction* op);
+  // `op` (IsGatheredIota) read as a broadcast of the values along its
+  // dimension, computed whole as a 1-D iota of the plan's own.
+  Status GatherIota(const Instruction& op, TileStep& step);
   const Shape* TileShape(const Shape& like, int64_t elements);
   StatusOr<Kernel> TileKernel(const Instruction& op,
                               const std::vector<bool>& scalar, int64_t elements,
@@ -273,6 +285,32 @@ int Planner::ArrayOf(const Instruction* op) {
   int index = static_cast<int>(plan_->arrays.size()) - 1;
   array_of_[op] = index;
   return index;
+}
+
+Status Planner::GatherIota(const Instruction& op, TileStep& step) {
+  const auto dimension = static_cast<size_t>(op.dimensions[0]);
+  auto values = std::make_unique<Instruction>(
+      Opcode::kIota, Shape::Array(op.shape().element_type(),
+                                  {op.shape().dim(op.dimensions[0])}));
+  values->dimensions = {0};
+  values->set_name(op.name());
+  const Instruction* base = values.get();
+  plan_->stand_ins.push_back(std::move(values));
+  StatusOr<Kernel> kernel = MakeKernel(*base);
+  if (!kernel.ok()) return kernel.status();
+  WholeStep whole;
+  whole.op = base;
+  whole.kernel = std::move(*kernel);
+  whole.result = ArrayOf(base);
+  plan_->wholes.push_back(std::move(whole));
+  step.kind = TileStep::Kind::kGather;
+  step.source = ArrayOf(base);
+  step.map.strides.assign(op.shape().dims().size(), 0);
+  step.map.strides[dimension] = 1;
+  step.dims = op.shape().dims();
+  step.uniform = false;
+  step.scratch = plan_->scratch_buffers++;
+  return Status::Ok();
 }
 
 const Shape* Planner::TileShape(const Shape& like, int64_t elements) {
@@ -343,6 +381,7 @@ StatusOr<std::shared_ptr<Plan>> Planner::Make(
       return NotFound("an element type without a byte size");
     Opcode opcode = op->opcode();
     if (opcode == Opcode::kParameter || opcode == Opcode::kConstant) continue;
+    if (!whole[op] && IsGatheredIota(*op)) continue;
     bool tiled = !whole[op] && (IsTileKernelOp(opcode) || IsIndexMap(opcode) ||
                                 opcode == Opcode::kReshape);
     if (!tiled) {
@@ -396,6 +435,9 @@ StatusOr<std::shared_ptr<Plan>> Planner::Make(
     if (leaf || whole[op]) {
       step.kind = TileStep::Kind::kStream;
       step.source = ArrayOf(op);
+    } else if (IsGatheredIota(*op)) {
+      Status status = GatherIota(*op, step);
+      if (!status.ok()) return NotFound(status.message());
     } else if (KeepsLinearIndex(*op)) {
       step.kind = TileStep::Kind::kAlias;
       step.source = slot_of_.at(op->operand(0));

@@ -554,7 +554,7 @@ TEST_F(CliTest, ThreadsSetsTheIntraOpPool) {
                         ", " + std::to_string(cores + 1) + ", "));
 }
 
-// Two f32[256,256] values (256 KiB each) live at once in the arena.
+// f32[256,256] values (256 KiB each), one of them alive across both sorts.
 const char kTwoTemporariesProgram[] = R"(HloModule temporaries
 lt {
   p0 = f32[] parameter(0)
@@ -590,6 +590,10 @@ TEST_F(CliTest, MemoryLimitRefusesAProgramThatNeedsMore) {
   Outcome large =
       Xffi("run " + program + " --input " + x + " --memory-limit 2M");
   EXPECT_EQ(large.status, 0) << large.output;
+  // a lives until d; b is sorted into c's buffer, which d, the result,
+  // takes over in the caller's memory: a's 256 KiB remain.
+  EXPECT_THAT(large.output, HasSubstr("buffers: 256.0 KiB arena over "));
+  EXPECT_THAT(large.output, HasSubstr("256.0 KiB without reuse\n"));
   Outcome none =
       Xffi("run " + program + " --input " + x + " --memory-limit none");
   EXPECT_EQ(none.status, 0) << none.output;

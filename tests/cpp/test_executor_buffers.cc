@@ -1,19 +1,28 @@
 // Buffer assignment: arena slices are reused once their values are dead,
-// values alive at the same time never share bytes, and root values are
-// computed straight into the caller's memory.
+// values alive at the same time never share bytes, root values are
+// computed straight into the caller's memory, and elementwise results take
+// a dead operand's buffer only where that is safe.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <string>
+
+#include "codegen_test_util.h"
 #include "compiler/buffer_assignment.h"
+#include "compiler/in_place.h"
 #include "cpu/executor.h"
 #include "executor_test_util.h"
 
 namespace xffi::test {
 namespace {
 
+using codegen_test::ScopedEnv;
 using compiler::AssignBuffers;
 using compiler::BufferAssignment;
+using compiler::BufferId;
 using compiler::BufferKind;
+using compiler::InPlaceAnalysis;
 
 // Every pair of arena buffers whose live ranges overlap occupies disjoint
 // bytes.
@@ -38,7 +47,9 @@ void ExpectNoOverlapWhileLive(const BufferAssignment& assignment) {
 TEST(BufferAssignment, ChainReusesTwoSlices) {
   // x -> n1 -> n2 -> ... -> n10 (root): each value dies at its one user, so
   // the nine arena values fit in two slices however long the chain. (abs:
-  // the simplifier would remove a chain of negations.)
+  // the simplifier would remove a chain of negations.) Without elementwise
+  // in place, which would put the whole chain in the caller's memory.
+  ScopedEnv no_in_place("XFFI_RESULTS_IN_PLACE", "0");
   TestModule m;
   IrBuilder b(m.Entry());
   Instruction* v = b.Param(0, F32({1024}), "x");
@@ -67,6 +78,7 @@ TEST(BufferAssignment, ValueReadLaterKeepsItsSlice) {
   // a = -x, b = -a, c = -b, e = -c, root a + e: a is read at the end, so
   // it keeps its slice; c is written while b is read (two slices), and e
   // takes b's slice back: three slices at the peak, four without reuse.
+  ScopedEnv no_in_place("XFFI_RESULTS_IN_PLACE", "0");
   TestModule m;
   IrBuilder b(m.Entry());
   Instruction* x = b.Param(0, F32({16}), "x");
@@ -90,6 +102,7 @@ TEST(BufferAssignment, ValueReadLaterKeepsItsSlice) {
 
 TEST(BufferAssignment, FreedNeighboursMergeForALargerValue) {
   // Two 64-byte values die; a 128-byte value fits where both were.
+  ScopedEnv no_in_place("XFFI_RESULTS_IN_PLACE", "0");
   TestModule m;
   IrBuilder b(m.Entry());
   Instruction* x = b.Param(0, F32({16}), "x");
@@ -147,6 +160,383 @@ TEST(BufferAssignment, RegionsReuseWithinThemselves) {
   auto out = (*exe)->Execute({Literal::Vector<float>(Iota(8))});
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ((*out)[0].ToVector<float>(), std::vector<float>{-28});
+}
+
+// --- elementwise results in a dead operand's buffer ------------------------
+
+// Buffer assignment as the executors make it: with the module's analysis.
+StatusOr<BufferAssignment> Assign(const Module& module,
+                                  const Computation& computation) {
+  InPlaceAnalysis analysis(module);
+  return AssignBuffers(computation, &analysis, /*results_in_place=*/true);
+}
+
+const Instruction* Named(const Computation& computation,
+                         const std::string& name) {
+  for (const auto& op : computation.instructions())
+    if (op->name() == name) return op.get();
+  ADD_FAILURE() << "no op " << name;
+  return nullptr;
+}
+
+BufferId LeafOf(const BufferAssignment& assignment, const std::string& name,
+                size_t leaf = 0) {
+  return assignment.Of(Named(*assignment.computation, name)).leaves.at(leaf);
+}
+
+// Runs `text` with elementwise in place and without, and expects the same
+// bytes: the sharing changes where values live, never what they are.
+void ExpectSameResultsWithoutInPlace(const std::string& text,
+                                     const std::vector<Literal>& arguments) {
+  std::vector<Literal> shared = CompileAndRun(ParseHloForTest(text), arguments);
+  ScopedEnv no_in_place("XFFI_RESULTS_IN_PLACE", "0");
+  std::vector<Literal> separate =
+      CompileAndRun(ParseHloForTest(text), arguments);
+  ASSERT_EQ(shared.size(), separate.size());
+  ASSERT_FALSE(shared.empty());
+  for (size_t i = 0; i < shared.size(); ++i) {
+    ASSERT_EQ(shared[i].shape(), separate[i].shape());
+    EXPECT_EQ(std::memcmp(shared[i].data(), separate[i].data(),
+                          shared[i].shape().byte_size()),
+              0)
+        << "result " << i;
+  }
+}
+
+Literal Ramp(int64_t n, float scale) {
+  return Literal::Vector<float>(
+      Iota(n, -scale * static_cast<float>(n) / 2, scale));
+}
+
+constexpr char kElementwiseChain[] = R"(HloModule chain
+ENTRY main {
+  x = f32[1024] parameter(0)
+  a = f32[1024] negate(x)
+  b = f32[1024] abs(a)
+  c = s32[1024] bitcast-convert(b)
+  d = s32[1024] multiply(c, c)
+  ROOT r = s32[1024] reverse(d), dimensions={0}
+}
+)";
+
+TEST(ResultsInPlace, AChainSharesOneBufferAfterTheParameter) {
+  Module module = ParseHloForTest(kElementwiseChain);
+  auto assignment = Assign(module, *module.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  // The parameter is not written: a gets a buffer; b, c (same bytes per
+  // element) and d (reading c twice, both at its own index) take it over;
+  // the reverse reads other indices, so it gets its own (the output).
+  const BufferId a = LeafOf(*assignment, "a");
+  EXPECT_EQ(
+      assignment->buffers[static_cast<size_t>(LeafOf(*assignment, "x"))].kind,
+      BufferKind::kParameter);
+  EXPECT_EQ(assignment->buffers[static_cast<size_t>(a)].kind,
+            BufferKind::kArena);
+  EXPECT_EQ(LeafOf(*assignment, "b"), a);
+  EXPECT_EQ(LeafOf(*assignment, "c"), a);
+  EXPECT_EQ(LeafOf(*assignment, "d"), a);
+  EXPECT_NE(LeafOf(*assignment, "r"), a);
+  EXPECT_EQ(assignment->arena_size, 4096u);
+  ExpectNoOverlapWhileLive(*assignment);
+
+  // Without the analysis, or not asked for (the device backend), every
+  // value is fresh.
+  auto plain = AssignBuffers(*module.entry());
+  ASSERT_TRUE(plain.ok());
+  EXPECT_NE(LeafOf(*plain, "b"), LeafOf(*plain, "a"));
+  InPlaceAnalysis analysis(module);
+  auto not_asked = AssignBuffers(*module.entry(), &analysis);
+  ASSERT_TRUE(not_asked.ok());
+  EXPECT_NE(LeafOf(*not_asked, "b"), LeafOf(*not_asked, "a"));
+
+  Literal x = Ramp(1024, 0.37f);
+  std::vector<Literal> out =
+      CompileAndRun(ParseHloForTest(kElementwiseChain), {x});
+  ASSERT_EQ(out.size(), 1u);
+  for (int64_t i = 0; i < 1024; ++i) {
+    uint32_t bits = 0;
+    float magnitude = std::abs(x.data<float>()[1023 - i]);
+    std::memcpy(&bits, &magnitude, sizeof bits);
+    EXPECT_EQ(static_cast<uint32_t>(out[0].data<int32_t>()[i]), bits * bits)
+        << i;
+  }
+}
+
+TEST(ResultsInPlace, NotWhileTheOperandIsReadLater) {
+  constexpr char kText[] = R"(HloModule later
+ENTRY main {
+  x = f32[256] parameter(0)
+  a = f32[256] negate(x)
+  b = f32[256] abs(a)
+  c = f32[256] reverse(a), dimensions={0}
+  ROOT r = f32[256] add(b, c)
+}
+)";
+  Module module = ParseHloForTest(kText);
+  auto assignment = Assign(module, *module.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  // a is still read by the reverse after b: b gets its own buffer.
+  EXPECT_NE(LeafOf(*assignment, "b"), LeafOf(*assignment, "a"));
+  ExpectNoOverlapWhileLive(*assignment);
+  ExpectSameResultsWithoutInPlace(kText, {Ramp(256, 0.5f)});
+}
+
+constexpr char kFusions[] = R"(HloModule fusions
+transposed {
+  p0 = f32[16,16] parameter(0)
+  t = f32[16,16] transpose(p0), dimensions={1,0}
+  ROOT n = f32[16,16] negate(t)
+}
+own_index {
+  p0 = f32[16,16] parameter(0)
+  p1 = f32[16] parameter(1)
+  b = f32[16,16] broadcast(p1), dimensions={1}
+  n = f32[16,16] negate(p0)
+  ROOT m = f32[16,16] multiply(n, b)
+}
+ENTRY main {
+  x = f32[16,16] parameter(0)
+  y = f32[16] parameter(1)
+  a = f32[16,16] abs(x)
+  f1 = f32[16,16] fusion(a), kind=kLoop, calls=transposed
+  f2 = f32[16,16] fusion(f1, y), kind=kLoop, calls=own_index
+  ROOT r = f32[16,16] reverse(f2), dimensions={0}
+}
+)";
+
+TEST(ResultsInPlace, LoopFusionsOnlyWhenTheyReadTheOperandAtItsOwnIndex) {
+  Module module = ParseHloForTest(kFusions);
+  auto assignment = Assign(module, *module.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  // f1 reads a through a transpose: element (i, j) from (j, i), which an
+  // earlier element may already have overwritten; f2 reads f1 elementwise
+  // (and a broadcast of another operand).
+  EXPECT_NE(LeafOf(*assignment, "f1"), LeafOf(*assignment, "a"));
+  EXPECT_EQ(LeafOf(*assignment, "f2"), LeafOf(*assignment, "f1"));
+  ExpectNoOverlapWhileLive(*assignment);
+  Literal x = Ramp(256, 0.25f);
+  Literal x2 = Literal::FromVector<float>({16, 16}, x.ToVector<float>());
+  ExpectSameResultsWithoutInPlace(kFusions, {x2, Ramp(16, 1.5f)});
+}
+
+TEST(ResultsInPlace, NotForComplexExpOrDivision) {
+  // Generated complex exp and division loops write a block, then
+  // recompute its special elements from the operands; a complex multiply
+  // reads each element once.
+  constexpr char kText[] = R"(HloModule complex
+ENTRY main {
+  x = c64[64] parameter(0)
+  a = c64[64] negate(x)
+  b = c64[64] exponential(a)
+  c = c64[64] multiply(b, b)
+  d = c64[64] divide(c, x)
+  ROOT r = c64[64] reverse(d), dimensions={0}
+}
+)";
+  Module module = ParseHloForTest(kText);
+  auto assignment = Assign(module, *module.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  EXPECT_NE(LeafOf(*assignment, "b"), LeafOf(*assignment, "a"));
+  EXPECT_EQ(LeafOf(*assignment, "c"), LeafOf(*assignment, "b"));
+  EXPECT_NE(LeafOf(*assignment, "d"), LeafOf(*assignment, "c"));
+}
+
+TEST(ResultsInPlace, NotIntoBuffersACustomCallReadOrWrote) {
+  constexpr char kText[] = R"(HloModule handlers
+ENTRY main {
+  x = f32[64] parameter(0)
+  a = f32[64] custom-call(x), custom_call_target="written"
+  b = f32[64] negate(a)
+  c = f32[64] abs(b)
+  d = f32[64] custom-call(c), custom_call_target="read"
+  e = f32[64] negate(c)
+  ROOT r = (f32[64], f32[64]) tuple(d, e)
+}
+)";
+  Module module = ParseHloForTest(kText);
+  auto assignment = Assign(module, *module.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  EXPECT_NE(LeafOf(*assignment, "b"), LeafOf(*assignment, "a"));  // written
+  EXPECT_EQ(LeafOf(*assignment, "c"), LeafOf(*assignment, "b"));
+  EXPECT_NE(LeafOf(*assignment, "e"), LeafOf(*assignment, "c"));  // read
+  ExpectNoOverlapWhileLive(*assignment);
+}
+
+TEST(ResultsInPlace, NotInComputationsACustomCallRuns) {
+  constexpr char kText[] = R"(HloModule regions
+run_by_handler {
+  p = f32[64] parameter(0)
+  a = f32[64] negate(p)
+  b = f32[64] abs(a)
+  ROOT c = f32[64] reverse(b), dimensions={0}
+}
+inner {
+  p = f32[64] parameter(0)
+  ROOT r = f32[64] call(p), to_apply=run_by_handler
+}
+called {
+  p = f32[64] parameter(0)
+  a = f32[64] negate(p)
+  b = f32[64] abs(a)
+  ROOT c = f32[64] reverse(b), dimensions={0}
+}
+ENTRY main {
+  x = f32[64] parameter(0)
+  h = f32[64] custom-call(x), custom_call_target="runs", called_computations={inner}
+  ROOT c = f32[64] call(h), to_apply=called
+}
+)";
+  Module module = ParseHloForTest(kText);
+  InPlaceAnalysis analysis(module);
+  for (const auto& computation : module.computations()) {
+    const std::string& name = computation->name();
+    if (name != "run_by_handler" && name != "called") continue;
+    SCOPED_TRACE(name);
+    // A handler runs `inner`, which calls run_by_handler: nothing in place
+    // there; the same ops under a plain call share.
+    EXPECT_EQ(analysis.RunByCustomCalls(computation.get()),
+              name == "run_by_handler");
+    auto assignment =
+        AssignBuffers(*computation, &analysis, /*results_in_place=*/true);
+    ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+    EXPECT_EQ(LeafOf(*assignment, "b") == LeafOf(*assignment, "a"),
+              name == "called");
+  }
+}
+
+constexpr char kWhileBody[] = R"(HloModule loop
+body {
+  s = (s32[], f32[256]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  v = f32[256] get-tuple-element(s), index=1
+  a = f32[256] negate(v)
+  b = f32[256] abs(a)
+  c = f32[256] multiply(b, b)
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  ROOT t = (s32[], f32[256]) tuple(j, c)
+}
+cond {
+  s = (s32[], f32[256]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+ENTRY main {
+  x = f32[256] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[256]) tuple(zero, x)
+  w = (s32[], f32[256]) while(init), condition=cond, body=body
+  ROOT r = f32[256] get-tuple-element(w), index=1
+}
+)";
+
+TEST(ResultsInPlace, WhileBodiesShareAndTheLoopComputesTheSame) {
+  Module module = ParseHloForTest(kWhileBody);
+  const Computation* body = nullptr;
+  for (const auto& computation : module.computations())
+    if (computation->name() == "body") body = computation.get();
+  ASSERT_NE(body, nullptr);
+  auto assignment = Assign(module, *body);
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  // The state is the body's parameter (not written); a's buffer then
+  // carries b and c, the next state.
+  EXPECT_EQ(LeafOf(*assignment, "b"), LeafOf(*assignment, "a"));
+  EXPECT_EQ(LeafOf(*assignment, "c"), LeafOf(*assignment, "a"));
+  EXPECT_NE(LeafOf(*assignment, "a"), LeafOf(*assignment, "v"));
+
+  Literal x = Ramp(256, 1.0f / 128);
+  std::vector<Literal> out = CompileAndRun(ParseHloForTest(kWhileBody), {x});
+  ASSERT_EQ(out.size(), 1u);
+  for (int64_t k = 0; k < 256; ++k) {
+    float v = x.data<float>()[k];
+    for (int step = 0; step < 3; ++step) v = std::abs(-v) * std::abs(-v);
+    EXPECT_EQ(out[0].data<float>()[k], v) << k;
+  }
+}
+
+TEST(ResultsInPlace, TupleElementsShareOneByOne) {
+  constexpr char kText[] = R"(HloModule tuples
+lt {
+  a0 = f32[] parameter(0)
+  a1 = f32[] parameter(1)
+  b0 = s32[] parameter(2)
+  b1 = s32[] parameter(3)
+  ROOT l = pred[] compare(a0, a1), direction=LT
+}
+ENTRY main {
+  x = f32[128] parameter(0)
+  k = s32[128] iota(), iota_dimension=0
+  s = (f32[128], s32[128]) sort(x, k), dimensions={0}, to_apply=lt
+  v = f32[128] get-tuple-element(s), index=0
+  n = f32[128] negate(v)
+  i = s32[128] get-tuple-element(s), index=1
+  ri = s32[128] reverse(i), dimensions={0}
+  m = s32[128] negate(i)
+  ROOT r = (f32[128], s32[128], s32[128]) tuple(n, ri, m)
+}
+)";
+  Module module = ParseHloForTest(kText);
+  auto assignment = Assign(module, *module.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  const auto& sorted = assignment->Of(Named(*module.entry(), "s")).leaves;
+  ASSERT_EQ(sorted.size(), 2u);
+  // The values' leaf is read only by n: n takes it. The indices' leaf is
+  // read by the reverse before m: m takes it (the reverse has read it).
+  EXPECT_EQ(LeafOf(*assignment, "n"), sorted[0]);
+  EXPECT_EQ(LeafOf(*assignment, "m"), sorted[1]);
+  EXPECT_NE(LeafOf(*assignment, "ri"), sorted[1]);
+  ExpectNoOverlapWhileLive(*assignment);
+  ExpectSameResultsWithoutInPlace(kText, {Ramp(128, -0.75f)});
+}
+
+constexpr char kSorts[] = R"(HloModule sorts
+lt {
+  a0 = f32[] parameter(0)
+  a1 = f32[] parameter(1)
+  b0 = s32[] parameter(2)
+  b1 = s32[] parameter(3)
+  ROOT l = pred[] compare(a0, a1), direction=LT
+}
+lt2 {
+  a0 = f32[] parameter(0)
+  a1 = f32[] parameter(1)
+  b0 = f32[] parameter(2)
+  b1 = f32[] parameter(3)
+  ROOT l = pred[] compare(a0, a1), direction=GT
+}
+ENTRY main {
+  x = f32[8,64] parameter(0)
+  a = f32[8,64] negate(x)
+  k = s32[8,64] iota(), iota_dimension=1
+  s = (f32[8,64], s32[8,64]) sort(a, k), dimensions={1}, to_apply=lt
+  b = f32[8,64] abs(x)
+  t = (f32[8,64], s32[8,64]) sort(b, k), dimensions={1}, to_apply=lt
+  c = f32[8,64] exponential(x)
+  u = (f32[8,64], f32[8,64]) sort(c, c), dimensions={0}, to_apply=lt2
+  ROOT r = ((f32[8,64], s32[8,64]), (f32[8,64], s32[8,64]), (f32[8,64], f32[8,64])) tuple(s, t, u)
+}
+)";
+
+TEST(ResultsInPlace, SortsPermuteTheirOperandsBuffers) {
+  Module module = ParseHloForTest(kSorts);
+  auto assignment = Assign(module, *module.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  // s: a is dead after it, k is not (t reads it): values in place, indices
+  // fresh. t: both dead. u reads c twice: fresh.
+  EXPECT_EQ(LeafOf(*assignment, "s", 0), LeafOf(*assignment, "a"));
+  EXPECT_NE(LeafOf(*assignment, "s", 1), LeafOf(*assignment, "k"));
+  EXPECT_EQ(LeafOf(*assignment, "t", 0), LeafOf(*assignment, "b"));
+  EXPECT_EQ(LeafOf(*assignment, "t", 1), LeafOf(*assignment, "k"));
+  EXPECT_NE(LeafOf(*assignment, "u", 0), LeafOf(*assignment, "c"));
+  EXPECT_NE(LeafOf(*assignment, "u", 1), LeafOf(*assignment, "c"));
+  ExpectNoOverlapWhileLive(*assignment);
+  Literal x = Ramp(512, 0.01f);
+  // Ties and an order that is not the input's: sin-like scrambling.
+  for (int64_t e = 0; e < 512; ++e)
+    x.data<float>()[e] = static_cast<float>((e * 37) % 61) * 0.125f - 3.0f;
+  ExpectSameResultsWithoutInPlace(
+      kSorts, {Literal::FromVector<float>({8, 64}, x.ToVector<float>())});
 }
 
 }  // namespace

@@ -299,13 +299,16 @@ TEST(ExecutorFaults, CallThatNeverCompletesTimesOutNamingTheTarget) {
   ASSERT_TRUE(after.ok()) << after.status().ToString();
 }
 
-// Two f32[256,256] temporaries (256 KiB each) live at once: a and b.
+// Two f32[256,256] temporaries (256 KiB each) live at once: a and b (the
+// reverses read other indices than they write, so neither is computed in
+// place).
 constexpr const char* kTemporaries = R"(HloModule temporaries
 ENTRY main {
   x = f32[256,256] parameter(0)
   a = f32[256,256] negate(x)
-  b = f32[256,256] add(a, x)
-  ROOT c = f32[256,256] multiply(b, a)
+  b = f32[256,256] reverse(a), dimensions={0}
+  c = f32[256,256] add(a, b)
+  ROOT d = f32[256,256] reverse(c), dimensions={1}
 }
 )";
 

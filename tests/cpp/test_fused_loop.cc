@@ -111,6 +111,29 @@ TEST(FusedLoop, IotaPadScalarOperandsAndReshapes) {
   }
 }
 
+// Iotas of several dimensions are read as broadcasts of their values
+// along one dimension (never computed whole): along each dimension, in an
+// integer and a float type, over several tiles and a partial one.
+constexpr std::string_view kIotasOfSeveralDimensions = R"(HloModule m
+ENTRY %main (x: f32[7,300,5]) -> f32[7,300,5] {
+  %x = f32[7,300,5] parameter(0)
+  %i0 = s32[7,300,5] iota(), iota_dimension=0
+  %i1 = f32[7,300,5] iota(), iota_dimension=1
+  %i2 = s32[7,300,5] iota(), iota_dimension=2
+  %f0 = f32[7,300,5] convert(%i0)
+  %f2 = f32[7,300,5] convert(%i2)
+  %a = f32[7,300,5] multiply(%x, %i1)
+  %b = f32[7,300,5] add(%a, %f0)
+  %c = f32[7,300,5] multiply(%f2, %f2)
+  ROOT %d = f32[7,300,5] subtract(%b, %c)
+}
+)";
+
+TEST(FusedLoop, IotasOfSeveralDimensionsAreGatheredFromOneRow) {
+  EXPECT_EQ(EvaluatedFusions(kIotasOfSeveralDimensions), std::make_pair(1, 1));
+  ExpectSameAsUnfused(kIotasOfSeveralDimensions, {RandomF32({7, 300, 5}, 16)});
+}
+
 constexpr std::string_view kMixedTypes = R"(HloModule m
 ENTRY %main (x: f32[5000], b: bf16[5000]) -> (s32[5000], bf16[5000]) {
   %x = f32[5000] parameter(0)

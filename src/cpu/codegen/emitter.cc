@@ -12,7 +12,9 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include "cpu/codegen/complex_emitter.h"
 #include "cpu/codegen/ir_types.h"
@@ -28,6 +30,28 @@ constexpr double kMathCallNanos = 8.0;
 // Elements per block of a loop with special elements (see EmitKernel): a
 // block with one is computed twice.
 constexpr int64_t kSpecialBlock = 512;
+
+// Marks `latch`'s loop parallel: no iteration reads what another writes.
+// Each writes its own result element and reads the operands' elements;
+// buffer assignment lets a result share an operand's buffer only where
+// the loop reads that operand at the result's own index (in place), so
+// the vectoriser needs no run-time overlap check, which would send an
+// in-place loop down its scalar path.
+void MarkParallel(llvm::Function& function, llvm::BranchInst* latch) {
+  llvm::LLVMContext& context = function.getContext();
+  llvm::MDNode* group = llvm::MDNode::getDistinct(context, {});
+  for (llvm::BasicBlock& block : function)
+    for (llvm::Instruction& instruction : block)
+      if (llvm::isa<llvm::LoadInst, llvm::StoreInst>(instruction))
+        instruction.setMetadata(llvm::LLVMContext::MD_access_group, group);
+  llvm::Metadata* parallel[] = {
+      llvm::MDString::get(context, "llvm.loop.parallel_accesses"), group};
+  llvm::TempMDTuple self = llvm::MDNode::getTemporary(context, {});
+  llvm::Metadata* loop[] = {self.get(), llvm::MDNode::get(context, parallel)};
+  llvm::MDNode* id = llvm::MDNode::getDistinct(context, loop);
+  id->replaceOperandWith(0, id);
+  latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+}
 
 bool IsMathCall(Opcode opcode) {
   switch (opcode) {
@@ -1284,6 +1308,8 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
   };
 
   llvm::IRBuilder<> pre(preheader);
+  // The innermost element loop's back edge, when it has no recomputation.
+  llvm::BranchInst* latch = nullptr;
   if (flat && special != nullptr) {
     auto* block_head = llvm::BasicBlock::Create(context, "block", function);
     auto* block_done =
@@ -1326,18 +1352,21 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
         if (!recompute(after, body.getInt64(0), body.getInt64(minor), row_done))
           return decline(exact);
       } else {
-        body.CreateCondBr(more, inner, row_done);
+        latch = body.CreateCondBr(more, inner, row_done);
       }
       body.SetInsertPoint(row_done);
     }
     llvm::Value* next = body.CreateAdd(item, body.getInt64(1));
     item->addIncoming(next, body.GetInsertBlock());
-    body.CreateCondBr(body.CreateICmpSLT(next, end), outer, exit);
+    llvm::BranchInst* outer_latch =
+        body.CreateCondBr(body.CreateICmpSLT(next, end), outer, exit);
+    if (flat && special == nullptr) latch = outer_latch;
     // The preheader ends once every invariant value is in it; an empty
     // range skips the loop.
     pre.CreateCondBr(pre.CreateICmpSLT(begin, end), outer, exit);
   }
   llvm::IRBuilder<>(exit).CreateRetVoid();
+  if (latch != nullptr) MarkParallel(*function, latch);
 
   EmittedKernel kernel;
   kernel.range = range;
