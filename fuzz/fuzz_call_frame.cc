@@ -30,6 +30,8 @@
 #include <variant>
 #include <vector>
 
+#include <sanitizer/asan_interface.h>
+
 #include "fuzz_targets.h"
 #include "xffi/ffi.h"
 #include "xffi/runtime/api.h"
@@ -146,9 +148,37 @@ struct BufferSpec {
   int32_t kind;
   int32_t dtype;
   std::vector<int64_t> dims;
-  std::vector<char> data;
+  char* data = nullptr;  // a slot of the arena below, or none
+  size_t bytes = 0;
   XLA_FFI_Buffer c;
 };
+
+// The storage behind buffers' data pointers: a slot per buffer of a frame
+// (at most 4 arguments and 4 results of up to 4096 elements of 16 bytes),
+// reused by every input. Allocating and zeroing up to 64 KiB per buffer for
+// each input cost more than the decoding under test. Under ASan only the
+// bytes a buffer has are addressable, as with an allocation of its size;
+// each buffer's pointer is distinct, so a handler given the wrong buffer
+// still sees the wrong pointer.
+constexpr size_t kMaxBuffers = 4;
+constexpr int64_t kMaxElements = 4096;
+constexpr size_t kSlotBytes = size_t{kMaxElements} * 16;
+alignas(64) char arena[2 * kMaxBuffers * kSlotBytes];
+
+char* LeaseSlot(size_t slot, size_t bytes) {
+  static const bool poisoned = [] {
+    ASAN_POISON_MEMORY_REGION(arena, sizeof(arena));
+    return true;
+  }();
+  (void)poisoned;
+  char* data = arena + slot * kSlotBytes;
+  ASAN_UNPOISON_MEMORY_REGION(data, bytes);
+  return data;
+}
+
+void ReturnSlot(const BufferSpec& b) {
+  if (b.data != nullptr) ASAN_POISON_MEMORY_REGION(b.data, b.bytes);
+}
 
 struct AttrSpec {
   std::string name;
@@ -292,26 +322,40 @@ struct Frame {
   XLA_FFI_Metadata_Extension metadata_extension{};
   XLA_FFI_InternalExtension other_extension{};
   XLA_FFI_CallFrame c{};
+
+  Frame() = default;
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+  ~Frame() {
+    for (const BufferSpec& b : args) ReturnSlot(b);
+    for (const BufferSpec& b : rets) ReturnSlot(b);
+  }
 };
 
-void ReadBuffers(Reader& in, std::vector<BufferSpec>& out) {
-  out.resize(in.Byte() % 5);
+void ReadBuffers(Reader& in, size_t first_slot, std::vector<BufferSpec>& out) {
+  out.resize(in.Byte() % (kMaxBuffers + 1));
+  size_t slot = first_slot;
   for (BufferSpec& b : out) {
     b.kind = ReadKind(in);
     b.dtype = ReadDType(in);
     b.dims.resize(in.Byte() % 5);
-    size_t count = 1;
+    int64_t count = 1;
     for (int64_t& d : b.dims) {
       uint8_t v = in.Byte();
       d = v < 0xf0 ? v % 6 : (int64_t{1} << (v % 63)) - 1;
-      count = d > 4096 || count * d > 4096 ? 4097 : count * d;
+      count = d > kMaxElements || count * d > kMaxElements ? kMaxElements + 1
+                                                           : count * d;
     }
-    if (count <= 4096)
-      b.data.resize(std::max<size_t>(1, count * Width(b.dtype)));
+    if (count <= kMaxElements) {
+      b.bytes =
+          std::max<size_t>(1, static_cast<size_t>(count) * Width(b.dtype));
+      b.data = LeaseSlot(slot, b.bytes);
+    }
+    ++slot;
     b.c.struct_size = ReadStructSize(in, XLA_FFI_Buffer_STRUCT_SIZE);
     b.c.extension_start = nullptr;
     std::memcpy(&b.c.dtype, &b.dtype, sizeof(int32_t));
-    b.c.data = b.data.empty() ? nullptr : b.data.data();
+    b.c.data = b.data;
     b.c.rank = static_cast<int64_t>(b.dims.size());
     b.c.dims = b.dims.data();
   }
@@ -327,8 +371,8 @@ void ReadFrame(Reader& in, Frame& f) {
   }
   f.extension = (flags >> 4) & 3;
   f.sorted = (flags & 0xc0) != 0xc0;
-  ReadBuffers(in, f.args);
-  ReadBuffers(in, f.rets);
+  ReadBuffers(in, 0, f.args);
+  ReadBuffers(in, kMaxBuffers, f.rets);
   f.args_struct_size = ReadStructSize(in, XLA_FFI_Args_STRUCT_SIZE);
   f.rets_struct_size = ReadStructSize(in, XLA_FFI_Rets_STRUCT_SIZE);
   f.attrs_struct_size = ReadStructSize(in, XLA_FFI_Attrs_STRUCT_SIZE);
@@ -500,7 +544,10 @@ std::string Expected(const Frame& f, bool& exact) {
   if (f.extension == 2) return "XLA_FFI_Metadata_Extension has struct_size";
   if (f.extension == 1) return "";  // the handshake, answered by every member
   if (f.stage != XLA_FFI_ExecutionStage_EXECUTE) return "wrong execution stage";
-  std::vector<ParamModel> model = Model(f.binding);
+  // Built once per binding: the model does not depend on the frame.
+  static const std::vector<ParamModel> models[] = {Model(0), Model(1), Model(2),
+                                                   Model(3)};
+  const std::vector<ParamModel>& model = models[f.binding];
   size_t args = 0, opt_args = 0, rets = 0, opt_rets = 0, attrs = 0;
   bool rem_args = false, rem_rets = false;
   for (const ParamModel& p : model) {
@@ -805,7 +852,7 @@ int FuzzCallFrame(const uint8_t* data, size_t size) {
   called = false;
   XLA_FFI_Error* raw = Binding(frame.binding).Call(&frame.c);
   current = nullptr;
-  std::string input(reinterpret_cast<const char*>(data), size);
+  std::string_view input(reinterpret_cast<const char*>(data), size);
   // To see what a seed does: XFFI_FUZZ_VERBOSE=1 fuzz_replay call_frame F.
   static const bool verbose = std::getenv("XFFI_FUZZ_VERBOSE") != nullptr;
   if (verbose) {

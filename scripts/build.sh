@@ -3,10 +3,12 @@
 #   scripts/build.sh release     optimised: library, tests, examples, bench
 #   scripts/build.sh asan        AddressSanitizer + UBSan: library, tests and
 #                                the examples they load (no bench)
-#   scripts/build.sh tsan        ThreadSanitizer: only the libraries and the
+#   scripts/build.sh tsan        ThreadSanitizer: only the libraries, the
 #                                tests listed in scripts/tsan_tests.txt (the
-#                                ones that run threads), which is what the
-#                                TSan stage of scripts/test.sh runs
+#                                ones that run threads), and the Python module
+#                                with the handler libraries its threaded tests
+#                                load (scripts/tsan_python.sh), which is what
+#                                the TSan stage of scripts/test.sh runs
 # Fetches the comparison headers first (scripts/deps.sh). XFFI_JOBS sets the
 # build's parallelism (default: all cores).
 set -euo pipefail
@@ -36,8 +38,11 @@ case "$flavour" in
     # stage's objects for them, which were most of this stage's cost. Only
     # the listed targets.
     flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DXFFI_SANITIZE=thread
-           -DXFFI_BUILD_BENCH=OFF)
-    mapfile -t targets < <(grep -v '^#' scripts/tsan_tests.txt | grep .) ;;
+           -DXFFI_BUILD_BENCH=OFF -DXFFI_BUILD_PYTHON=ON
+           -DPython_EXECUTABLE="$root/.venv/bin/python")
+    mapfile -t targets < <(grep -v '^#' scripts/tsan_tests.txt | grep .)
+    # scripts/tsan_python.sh: the module and what its tests load.
+    targets+=(_core rms_norm python_test_handlers) ;;
   *) fail "unknown flavour '$flavour' (release, asan or tsan)" ;;
 esac
 

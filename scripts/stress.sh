@@ -3,7 +3,8 @@
 # 8 threads x 12500 mixed runtime operations (100k), 8 threads x 2500 runs
 # of one program against its serial results, and the Python threads 20x
 # longer. Uses build/<flavour> (default release; tsan for the same under
-# ThreadSanitizer, which takes several minutes).
+# ThreadSanitizer, which takes several minutes, the Python threads through
+# scripts/tsan_python.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -17,4 +18,6 @@ XFFI_STRESS_RUNS=2500 "$build/tests/cpp/test_executor_concurrency"
 if [ "$flavour" = release ]; then
   XFFI_STRESS_CALLS=800 XFFI_BUILD_DIR="$root/$build" \
     .venv/bin/python -m pytest -q tests/python/test_concurrency.py
+elif [ "$flavour" = tsan ]; then
+  XFFI_STRESS_CALLS=800 scripts/tsan_python.sh
 fi

@@ -28,11 +28,11 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs"
 
-stage "ThreadSanitizer build (the threaded tests only)"
+stage "ThreadSanitizer build (the threaded tests and the Python module only)"
 scripts/build.sh tsan
 stage "ThreadSanitizer tests"
-# Nothing is suppressed: the stage runs only xffi's code and the system
-# libraries (no OpenBLAS product reaches these tests, no Python).
+# Nothing is suppressed in the C++ tests: they run only xffi's code and the
+# system libraries (no OpenBLAS product reaches them, no Python).
 # halt_on_error makes the first race fail its test. The runtime stress test
 # runs 500 operations per thread here (a plugin load costs ~100x more under
 # TSan); scripts/stress.sh tsan runs the long version.
@@ -41,6 +41,9 @@ for test in "${tsan_tests[@]}"; do
   XFFI_STRESS_OPS=500 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     "build/tsan/tests/cpp/$test" --gtest_brief=1
 done
+# The threaded Python tests in an uninstrumented CPython with libtsan
+# preloaded; only third-party frames are suppressed (scripts/tsan_python.supp).
+scripts/tsan_python.sh
 
 if compgen -G "tests/python/test_*.py" >/dev/null; then
   stage "Python tests"
