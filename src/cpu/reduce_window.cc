@@ -230,18 +230,8 @@ StatusOr<Kernel> MakeReduceWindowKernel(const Instruction& inst) {
         w.base_dilation <= 0)
       return fail("bad window in dimension " + std::to_string(d));
     plan.window_sizes.push_back(w.size);
-    const int64_t out_dim = plan.out_dims[static_cast<size_t>(d)];
-    const int64_t in_dim = in0.dim(d);
-    std::vector<int64_t> table(static_cast<size_t>(out_dim * w.size), -1);
-    for (int64_t o = 0; o < out_dim; ++o)
-      for (int64_t k = 0; k < w.size; ++k) {
-        const int64_t pos =
-            o * w.stride - w.padding_low + k * w.window_dilation;
-        if (pos < 0 || pos % w.base_dilation != 0) continue;
-        const int64_t i = pos / w.base_dilation;
-        if (i < in_dim) table[static_cast<size_t>(o * w.size + k)] = i;
-      }
-    plan.tables.push_back(std::move(table));
+    plan.tables.push_back(
+        WindowIndexTable(plan.out_dims[static_cast<size_t>(d)], in0.dim(d), w));
   }
 
   if (std::optional<Kernel> scan = MakeCumulativeWindowKernel(inst))

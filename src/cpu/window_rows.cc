@@ -18,6 +18,19 @@ int64_t FloorDiv(int64_t a, int64_t b) {
 
 }  // namespace
 
+std::vector<int64_t> WindowIndexTable(int64_t windowed, int64_t input,
+                                      const WindowDimension& w) {
+  std::vector<int64_t> table(static_cast<size_t>(windowed * w.size), -1);
+  for (int64_t o = 0; o < windowed; ++o)
+    for (int64_t k = 0; k < w.size; ++k) {
+      const int64_t pos = o * w.stride - w.padding_low + k * w.window_dilation;
+      if (pos < 0 || pos % w.base_dilation != 0) continue;
+      const int64_t i = pos / w.base_dilation;
+      if (i < input) table[static_cast<size_t>(o * w.size + k)] = i;
+    }
+  return table;
+}
+
 int64_t WindowRows::DisjointBlocks() const {
   int64_t blocks = 1;
   for (size_t d = 0; d < outer_dims.size(); ++d) {
@@ -94,19 +107,10 @@ std::optional<WindowRows> MakeWindowRows(
         w.base_dilation <= 0 || w.window_reversal)
       return std::nullopt;
     const int64_t out = windowed_dims[d];
-    std::vector<int64_t> table(static_cast<size_t>(out * w.size), -1);
-    for (int64_t o = 0; o < out; ++o)
-      for (int64_t k = 0; k < w.size; ++k) {
-        const int64_t pos =
-            o * w.stride - w.padding_low + k * w.window_dilation;
-        if (pos < 0 || pos % w.base_dilation != 0) continue;
-        const int64_t i = pos / w.base_dilation;
-        if (i < input_dims[d]) table[static_cast<size_t>(o * w.size + k)] = i;
-      }
     g.outer_dims.push_back(out);
     g.outer_sizes.push_back(w.size);
     g.outer_strides.push_back(strides[d]);
-    g.outer_tables.push_back(std::move(table));
+    g.outer_tables.push_back(WindowIndexTable(out, input_dims[d], w));
     g.rows *= out;
   }
   return g;

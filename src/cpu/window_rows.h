@@ -65,6 +65,13 @@ struct WindowRows {
   int64_t DisjointBlocks() const;
 };
 
+// Along one dimension of `input` elements windowed into `windowed`
+// positions: [position * w.size + k] -> the input index window element k
+// reads, or -1 on padding or between base-dilated elements (w valid:
+// size >= 0, stride and dilations > 0).
+std::vector<int64_t> WindowIndexTable(int64_t windowed, int64_t input,
+                                      const WindowDimension& w);
+
 // The rows of a window over `input_dims` producing `windowed_dims`, or
 // nullopt when the run dimension has base dilation (the general path
 // handles that) or a dimension is inconsistent with the window.
