@@ -3,15 +3,20 @@
 // time maps (result index, window position) to the input index, or -1 where
 // the window sits on padding or between base-dilated elements (skipped, as
 // XLA's CPU backend does). Cumulative windows (jnp.cumsum and kin) run as
-// scans instead (cumulative_window.h).
+// scans instead (cumulative_window.h), and one-op regions (pooling: max,
+// add, min, ...) of the common types fold whole rows at a time
+// (window_rows.h) across the pool.
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cpu/cumulative_window.h"
+#include "cpu/elementwise_loops.h"
 #include "cpu/index_util.h"
 #include "cpu/region_util.h"
 #include "cpu/structural_kernels.h"
+#include "cpu/window_rows.h"
 
 namespace xffi::cpu {
 namespace {
@@ -70,6 +75,64 @@ Kernel FastWindow(WindowPlan plan, Op op) {
       auto visit = [&](int64_t off) { acc = op(acc, in[off]); };
       VisitWindow(plan, index, 0, 0, visit);
       out[i] = acc;
+    });
+    return Status::Ok();
+  };
+}
+
+// Folds window element k into the row's results y[begin, end): the input
+// row x is read with the run's stride (1 over NHWC channels). Fixed blocks
+// through a local buffer, so GCC vectorises at -O2 (elementwise_loops.h).
+template <typename T, typename Op>
+void FoldRun(const WindowRows& g, const T* x, T* y, int64_t k, const Op& op) {
+  const int64_t begin = g.begin[static_cast<size_t>(k)];
+  const int64_t end = g.end[static_cast<size_t>(k)];
+  const int64_t n = end - begin;
+  if (n <= 0) return;
+  const T* from = x + g.At(0, begin, k);
+  T* to = y + begin;
+  const int64_t stride = g.stride;
+  int64_t j = 0;
+  if (stride == 1) {
+    for (; j + kBlock <= n; j += kBlock) {
+      T block[kBlock];
+      for (int i = 0; i < kBlock; ++i) block[i] = op(to[j + i], from[j + i]);
+      for (int i = 0; i < kBlock; ++i) to[j + i] = block[i];
+    }
+  } else {
+    for (; j + kBlock <= n; j += kBlock) {
+      T block[kBlock];
+      for (int i = 0; i < kBlock; ++i)
+        block[i] = op(to[j + i], from[(j + i) * stride]);
+      for (int i = 0; i < kBlock; ++i) to[j + i] = block[i];
+    }
+  }
+  for (; j < n; ++j) to[j] = op(to[j], from[j * stride]);
+}
+
+// One op over whole rows: every result row starts at the init value and
+// folds in each input row of its window, element k by element k -- the
+// element-by-element order, so the same bits as the general path. Rows are
+// independent, so they split across the pool.
+template <typename T, typename Op>
+Kernel RowWindow(WindowRows g, Op op) {
+  return [g = std::move(g), op](const KernelArgs& args) {
+    const T* in = static_cast<const T*>(args.operands[0].data);
+    const T init = *static_cast<const T*>(args.operands[1].data);
+    T* out = static_cast<T*>(args.results[0].data);
+    const int64_t window = g.WindowElements();
+    const double row_nanos =
+        20 + 0.5 * static_cast<double>(g.run * std::max<int64_t>(window, 1));
+    ParallelFor(args.pool, g.rows, row_nanos, [&](int64_t first, int64_t last) {
+      int64_t index[kMaxWindowRowsRank];
+      for (int64_t row = first; row < last; ++row) {
+        T* y = out + row * g.run;
+        std::fill(y, y + g.run, init);
+        ForEachInputRow(g, row, index, [&](int64_t offset) {
+          for (int64_t k = 0; k < g.window; ++k)
+            FoldRun(g, in + offset, y, k, op);
+        });
+      }
     });
     return Status::Ok();
   };
@@ -167,18 +230,8 @@ StatusOr<Kernel> MakeReduceWindowKernel(const Instruction& inst) {
         w.base_dilation <= 0)
       return fail("bad window in dimension " + std::to_string(d));
     plan.window_sizes.push_back(w.size);
-    const int64_t out_dim = plan.out_dims[static_cast<size_t>(d)];
-    const int64_t in_dim = in0.dim(d);
-    std::vector<int64_t> table(static_cast<size_t>(out_dim * w.size), -1);
-    for (int64_t o = 0; o < out_dim; ++o)
-      for (int64_t k = 0; k < w.size; ++k) {
-        const int64_t pos =
-            o * w.stride - w.padding_low + k * w.window_dilation;
-        if (pos < 0 || pos % w.base_dilation != 0) continue;
-        const int64_t i = pos / w.base_dilation;
-        if (i < in_dim) table[static_cast<size_t>(o * w.size + k)] = i;
-      }
-    plan.tables.push_back(std::move(table));
+    plan.tables.push_back(
+        WindowIndexTable(plan.out_dims[static_cast<size_t>(d)], in0.dim(d), w));
   }
 
   if (std::optional<Kernel> scan = MakeCumulativeWindowKernel(inst))
@@ -187,11 +240,15 @@ StatusOr<Kernel> MakeReduceWindowKernel(const Instruction& inst) {
   const CombineOp op = MatchCombineRegion(plan.region);
   if (plan.n == 1 && op != CombineOp::kSet &&
       FastOpSupported(op, plan.types[0])) {
+    std::optional<WindowRows> rows =
+        MakeWindowRows(in0.dims(), plan.out_dims, inst.window);
     std::optional<Kernel> kernel;
     DispatchFastType(plan.types[0], [&](auto zero) {
       using T = decltype(zero);
-      DispatchCombine<T>(op,
-                         [&](auto fn) { kernel = FastWindow<T>(plan, fn); });
+      DispatchCombine<T>(op, [&](auto fn) {
+        kernel =
+            rows ? RowWindow<T>(std::move(*rows), fn) : FastWindow<T>(plan, fn);
+      });
     });
     if (kernel) return std::move(*kernel);
   }

@@ -5,15 +5,21 @@
 // `scatter` combines the window's source element into the result there.
 // Padding is never picked, as in XLA. Per dimension a table made at compile
 // time maps (window position, window index) to the operand index or -1.
+// Max/min-pooling's gradient (select a comparison, scatter add) of the
+// common types runs row by row (window_rows.h) across the pool.
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "cpu/elementwise_loops.h"
 #include "cpu/index_util.h"
 #include "cpu/region_util.h"
 #include "cpu/structural_kernels.h"
+#include "cpu/window_rows.h"
 #include "runtime/status_macros.h"
 
 namespace xffi::cpu {
@@ -90,49 +96,169 @@ void ForEachWindow(const SelectPlan& plan, Visit&& visit, End&& end) {
   } while (NextIndex(position, plan.source_dims));
 }
 
-// Max-pooling's gradient (select: GE or GT of its parameters in order;
-// scatter: add) without calling regions. Comparisons with NaN are false, as
-// compare's FLOAT order makes them.
-template <typename T, bool kStrict>
-Kernel FastSelectAndScatter(SelectPlan plan) {
-  return [plan = std::move(plan)](const KernelArgs& args) {
+// The select region when it is compare(parameter 0, parameter 1) GE, GT,
+// LE or LT whose comparison C++'s operators on T compute: floats in the
+// FLOAT order, integers in their own signedness.
+template <typename T>
+std::optional<ComparisonDirection> MatchOrderSelect(const Computation* select) {
+  const Instruction* root = select->root();
+  if (root == nullptr || root->opcode() != Opcode::kCompare ||
+      root->operand_count() != 2 || root->operand(0) != select->parameter(0) ||
+      root->operand(1) != select->parameter(1))
+    return std::nullopt;
+  const ComparisonType type = root->comparison_type;
+  const bool native =
+      type == ComparisonType::kDefault ||
+      (std::is_floating_point_v<T> && type == ComparisonType::kFloat) ||
+      (std::is_integral_v<T> && std::is_signed_v<T> &&
+       type == ComparisonType::kSigned) ||
+      (std::is_integral_v<T> && std::is_unsigned_v<T> &&
+       type == ComparisonType::kUnsigned);
+  switch (root->comparison_direction) {
+    case ComparisonDirection::kGe:
+    case ComparisonDirection::kGt:
+    case ComparisonDirection::kLe:
+    case ComparisonDirection::kLt:
+      if (native) return root->comparison_direction;
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+// Scratch for one source row: the input rows of its windows, and per run
+// element the picked operand element (-1: none).
+struct RowPicks {
+  std::vector<int64_t> input_rows;
+  // Per window ordinal (input row * window + k): the offset of run element
+  // 0's window element there (At(input row, 0, k)).
+  std::vector<int64_t> ordinal_offset;
+  std::vector<int64_t> offset;
+  int64_t index[kMaxWindowRowsRank];
+};
+
+// Picks the operand element of every window of source row `row`: windows
+// visited in row-major order, the pick replaced whenever keep(picked,
+// candidate) is false -- the general path's picks. A block of run elements
+// at a time keeps its picks (value, and window ordinal: input row * window
+// + k) in local arrays, so the compare-and-blend vectorises at -O2.
+template <typename T, typename Keep>
+void PickRow(const WindowRows& g, const T* operand, int64_t row,
+             const Keep& keep, RowPicks& picks) {
+  picks.input_rows.clear();
+  ForEachInputRow(g, row, picks.index, [&](int64_t row_offset) {
+    picks.input_rows.push_back(row_offset);
+  });
+  const int64_t rows = static_cast<int64_t>(picks.input_rows.size());
+  picks.ordinal_offset.clear();
+  for (int64_t row_offset : picks.input_rows)
+    for (int64_t k = 0; k < g.window; ++k)
+      picks.ordinal_offset.push_back(g.At(row_offset, 0, k));
+  const int64_t stride = g.stride;
+  for (int64_t j0 = 0; j0 < g.run; j0 += kBlock) {
+    const int64_t n = std::min<int64_t>(kBlock, g.run - j0);
+    T value[kBlock] = {};
+    int32_t which[kBlock];
+    std::fill(which, which + kBlock, -1);
+    auto update = [&](int64_t i, T candidate, int32_t ordinal) {
+      const bool take = (which[i] < 0) | !keep(value[i], candidate);
+      value[i] = take ? candidate : value[i];
+      which[i] = take ? ordinal : which[i];
+    };
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t k = 0; k < g.window; ++k) {
+        const int32_t ordinal = static_cast<int32_t>(r * g.window + k);
+        const int64_t begin = g.begin[static_cast<size_t>(k)];
+        const int64_t end = g.end[static_cast<size_t>(k)];
+        const int64_t row_offset = picks.input_rows[static_cast<size_t>(r)];
+        if (n == kBlock && j0 >= begin && j0 + kBlock <= end) {
+          const T* from = operand + g.At(row_offset, j0, k);
+          T candidate[kBlock];
+          if (stride == 1)
+            for (int i = 0; i < kBlock; ++i) candidate[i] = from[i];
+          else
+            for (int i = 0; i < kBlock; ++i) candidate[i] = from[i * stride];
+          for (int i = 0; i < kBlock; ++i) update(i, candidate[i], ordinal);
+          continue;
+        }
+        const int64_t first = std::max(j0, begin);
+        const int64_t last = std::min(j0 + n, end);
+        for (int64_t j = first; j < last; ++j)
+          update(j - j0, operand[g.At(row_offset, j, k)], ordinal);
+      }
+    for (int64_t i = 0; i < n; ++i) {
+      const int32_t w = which[i];
+      picks.offset[static_cast<size_t>(j0 + i)] =
+          w < 0 ? -1
+                : picks.ordinal_offset[static_cast<size_t>(w)] +
+                      (j0 + i) * stride;
+    }
+  }
+}
+
+// Select-and-scatter row by row: each source row's picks, then its source
+// added into them in run order. Blocks of rows that never share an operand
+// element (WindowRows::DisjointBlocks) run in parallel; within a block rows
+// go in row-major order, so overlapping windows add in the general path's
+// order.
+template <typename T, typename Keep>
+Kernel RowSelectAndScatter(WindowRows g, int64_t operand_count, Keep keep) {
+  return [g = std::move(g), operand_count, keep](const KernelArgs& args) {
     const T* operand = static_cast<const T*>(args.operands[0].data);
     const T* source = static_cast<const T*>(args.operands[1].data);
+    const T init = *static_cast<const T*>(args.operands[2].data);
     T* out = static_cast<T*>(args.results[0].data);
-    std::fill(out, out + plan.operand_count,
-              *static_cast<const T*>(args.operands[2].data));
-    if (plan.source_count == 0) return Status::Ok();
-    int64_t picked = -1;
-    ForEachWindow(
-        plan,
-        [&](int64_t offset) {
-          if (picked >= 0) {
-            const T a = operand[picked], b = operand[offset];
-            if (kStrict ? a > b : a >= b) return;
-          }
-          picked = offset;
-        },
-        [&](int64_t s) {
-          if (picked >= 0) out[picked] += source[s];
-          picked = -1;
-        });
+    ParallelFor(args.pool, operand_count, kElementNanos,
+                [&](int64_t first, int64_t last) {
+                  std::fill(out + first, out + last, init);
+                });
+    if (g.rows == 0 || g.run == 0) return Status::Ok();
+    const int64_t window = g.WindowElements();
+    const int64_t blocks = g.DisjointBlocks();
+    const int64_t rows_per_block = g.rows / blocks;
+    const double block_nanos =
+        static_cast<double>(rows_per_block) *
+        (30 + static_cast<double>(g.run * std::max<int64_t>(window, 1)));
+    auto run_blocks = [&](int64_t first, int64_t last) {
+      RowPicks picks;
+      picks.offset.resize(static_cast<size_t>(g.run));
+      for (int64_t row = first * rows_per_block; row < last * rows_per_block;
+           ++row) {
+        PickRow(g, operand, row, keep, picks);
+        const T* s = source + row * g.run;
+        for (int64_t j = 0; j < g.run; ++j) {
+          const int64_t at = picks.offset[static_cast<size_t>(j)];
+          if (at >= 0) out[at] = ScalarOps<T>::Add(out[at], s[j]);
+        }
+      }
+    };
+    ParallelFor(args.pool, blocks, block_nanos, run_blocks);
     return Status::Ok();
   };
 }
 
-// The select region's comparison when it is compare(parameter 0, parameter
-// 1) GE or GT in the FLOAT order.
-std::optional<bool> MatchMaxSelect(const Computation* select) {
-  const Instruction* root = select->root();
-  if (root == nullptr || root->opcode() != Opcode::kCompare ||
-      root->operand_count() != 2 ||
-      root->comparison_type == ComparisonType::kTotalOrder ||
-      root->operand(0) != select->parameter(0) ||
-      root->operand(1) != select->parameter(1))
-    return std::nullopt;
-  if (root->comparison_direction == ComparisonDirection::kGe) return false;
-  if (root->comparison_direction == ComparisonDirection::kGt) return true;
-  return std::nullopt;
+template <typename T>
+std::optional<Kernel> MakeRowSelectAndScatter(WindowRows& g,
+                                              int64_t operand_count,
+                                              ComparisonDirection direction) {
+  // PickRow numbers a row's window elements with int32.
+  if (g.WindowElements() > INT32_MAX) return std::nullopt;
+  switch (direction) {
+    case ComparisonDirection::kGe:
+      return RowSelectAndScatter<T>(std::move(g), operand_count,
+                                    [](T a, T b) { return a >= b; });
+    case ComparisonDirection::kGt:
+      return RowSelectAndScatter<T>(std::move(g), operand_count,
+                                    [](T a, T b) { return a > b; });
+    case ComparisonDirection::kLe:
+      return RowSelectAndScatter<T>(std::move(g), operand_count,
+                                    [](T a, T b) { return a <= b; });
+    case ComparisonDirection::kLt:
+      return RowSelectAndScatter<T>(std::move(g), operand_count,
+                                    [](T a, T b) { return a < b; });
+    default:
+      return std::nullopt;
+  }
 }
 
 Status RunSelectAndScatter(const SelectPlan& plan, const KernelArgs& args) {
@@ -183,6 +309,13 @@ StatusOr<Kernel> MakeSelectAndScatterKernel(const Instruction& inst) {
   plan.operand_strides = RowMajorStrides(operand.dims());
   plan.select = inst.called_computations()[0];
   plan.scatter = inst.called_computations()[1];
+  if (static_cast<int64_t>(inst.window.size()) != operand.rank() ||
+      static_cast<int64_t>(plan.source_dims.size()) != operand.rank())
+    return InvalidArgument(
+        "op " + inst.Describe() + ": window has " +
+        std::to_string(inst.window.size()) + " dimensions and the source " +
+        std::to_string(plan.source_dims.size()) + " for an operand of rank " +
+        std::to_string(operand.rank()));
   XFFI_RETURN_IF_ERROR(CheckScalarRegion(
       inst, plan.select, {plan.type, plan.type}, {ElementType::kPred}));
   XFFI_RETURN_IF_ERROR(CheckScalarRegion(inst, plan.scatter,
@@ -200,14 +333,26 @@ StatusOr<Kernel> MakeSelectAndScatterKernel(const Instruction& inst) {
       }
     plan.tables.push_back(std::move(table));
   }
-  if (std::optional<bool> strict = MatchMaxSelect(plan.select);
-      strict && MatchCombineRegion(plan.scatter) == CombineOp::kAdd) {
-    if (plan.type == ElementType::kF32)
-      return *strict ? FastSelectAndScatter<float, true>(std::move(plan))
-                     : FastSelectAndScatter<float, false>(std::move(plan));
-    if (plan.type == ElementType::kF64)
-      return *strict ? FastSelectAndScatter<double, true>(std::move(plan))
-                     : FastSelectAndScatter<double, false>(std::move(plan));
+  // Select-and-scatter windows have no dilation (the table above ignores
+  // it); leave any that claims one to that path.
+  const bool undilated =
+      std::all_of(inst.window.begin(), inst.window.end(), [](const auto& w) {
+        return w.window_dilation == 1 && w.base_dilation == 1;
+      });
+  if (undilated && MatchCombineRegion(plan.scatter) == CombineOp::kAdd &&
+      plan.type != ElementType::kPred) {
+    std::optional<WindowRows> rows =
+        MakeWindowRows(operand.dims(), plan.source_dims, inst.window);
+    std::optional<Kernel> kernel;
+    if (rows)
+      DispatchFastType(plan.type, [&](auto zero) {
+        using T = decltype(zero);
+        if (std::optional<ComparisonDirection> direction =
+                MatchOrderSelect<T>(plan.select))
+          kernel =
+              MakeRowSelectAndScatter<T>(*rows, plan.operand_count, *direction);
+      });
+    if (kernel) return std::move(*kernel);
   }
   plan.select_program = ScalarProgram::Compile(*plan.select);
   plan.scatter_program = ScalarProgram::Compile(*plan.scatter);

@@ -6,10 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <memory>
+#include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_test_util.h"
+#include "pool_test_util.h"
 
 namespace xffi::cpu {
 namespace {
@@ -17,8 +22,11 @@ namespace {
 using testing_util::BinaryRegion;
 using testing_util::F32;
 using testing_util::OpUnderTest;
+using testing_util::PoolInput;
 using testing_util::RunKernel;
 using testing_util::TestRegionRunner;
+using testing_util::Win;
+using testing_util::WrappedRegion;
 
 // select(a, b) = f(a) >= f(b), f = identity or (with `remainder`) x mod 7,
 // which ScalarProgram does not compile, so the RegionRunner runs it.
@@ -111,6 +119,139 @@ TEST(SelectAndScatterKernel, OverlappingPaddedWindows) {
 
 TEST(SelectAndScatterKernel, RegionRunnerPath) {
   CheckSelectAndScatter({5, 6, 3, 2, 1, 1}, true);
+}
+
+// --- the row fast path (window_rows.h) against the general path ----------
+//
+// The same select-and-scatter twice: with compare/add regions (the fast
+// path) and with each wrapped in an identity convert, which the general
+// path evaluates window by window. Bit for bit on 1, 2 and 3 threads.
+
+// select(a, b) = compare(a, b) in `direction`, wrapped or not.
+std::unique_ptr<Computation> SelectRegion(ComparisonDirection direction,
+                                          ElementType type, bool wrapped) {
+  auto c = std::make_unique<Computation>("select");
+  const Shape s = Shape::Scalar(type);
+  const Shape pred = Shape::Scalar(ElementType::kPred);
+  Instruction* a = c->AddInstruction(Opcode::kParameter, s, {}, "a");
+  a->parameter_number = 0;
+  Instruction* b = c->AddInstruction(Opcode::kParameter, s, {}, "b");
+  b->parameter_number = 1;
+  Instruction* cmp = c->AddInstruction(Opcode::kCompare, pred, {a, b}, "cmp");
+  cmp->comparison_direction = direction;
+  c->set_root(wrapped ? c->AddInstruction(Opcode::kConvert, pred, {cmp}, "same")
+                      : cmp);
+  return c;
+}
+
+template <typename T>
+void CheckSelectAgainstGeneral(ElementType type, ComparisonDirection direction,
+                               std::vector<int64_t> dims,
+                               std::vector<WindowDimension> window) {
+  std::vector<int64_t> source_dims;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    const WindowDimension& w = window[d];
+    const int64_t padded = dims[d] + w.padding_low + w.padding_high;
+    source_dims.push_back(padded < w.size ? 0
+                                          : (padded - w.size) / w.stride + 1);
+  }
+  const Shape operand_shape = Shape::Array(type, dims);
+  const Shape source_shape = Shape::Array(type, source_dims);
+  auto count = [](const std::vector<int64_t>& d) {
+    return std::accumulate(d.begin(), d.end(), int64_t{1},
+                           std::multiplies<int64_t>());
+  };
+  std::vector<T> operand_values = PoolInput<T>(count(dims), 7);
+  // Sources whose sums round differently in another order.
+  std::vector<T> source_values(static_cast<size_t>(count(source_dims)));
+  for (size_t i = 0; i < source_values.size(); ++i)
+    source_values[i] =
+        std::is_floating_point_v<T>
+            ? static_cast<T>(i % 3 == 0 ? 1e7 + 0.5 * i : 0.3 * (i % 11))
+            : static_cast<T>(i * 37 + 11);
+  Literal operand = Literal::FromBytes(operand_shape, operand_values.data(),
+                                       operand_values.size() * sizeof(T));
+  Literal source = Literal::FromBytes(source_shape, source_values.data(),
+                                      source_values.size() * sizeof(T));
+  const T init_value = static_cast<T>(1);
+  Literal init =
+      Literal::FromBytes(Shape::Scalar(type), &init_value, sizeof(T));
+
+  std::vector<std::unique_ptr<Computation>> regions;
+  auto make = [&](OpUnderTest& t, bool wrapped) {
+    auto* o = t.Param(operand_shape);
+    auto* src = t.Param(source_shape);
+    auto* i = t.Param(Shape::Scalar(type));
+    auto* op = t.Op(Opcode::kSelectAndScatter, operand_shape, {o, src, i});
+    regions.push_back(SelectRegion(direction, type, wrapped));
+    op->AppendCalledComputation(regions.back().get());
+    regions.push_back(wrapped ? WrappedRegion(Opcode::kAdd, type)
+                              : BinaryRegion(Opcode::kAdd, type));
+    op->AppendCalledComputation(regions.back().get());
+    op->window = window;
+    StatusOr<Kernel> kernel = MakeStructuralKernel(*op);
+    EXPECT_TRUE(kernel.ok()) << kernel.status().ToString();
+    return kernel.ok() ? *kernel : Kernel();
+  };
+  OpUnderTest fast_op, general_op;
+  const Kernel fast = make(fast_op, false);
+  const Kernel general = make(general_op, true);
+  if (!fast || !general) return;
+  const Literal want = testing_util::RunOnThreads(
+      general, {&operand, &source, &init}, operand_shape, 0);
+  for (int threads : {0, 2, 3}) {
+    const Literal got = testing_util::RunOnThreads(
+        fast, {&operand, &source, &init}, operand_shape, threads);
+    EXPECT_EQ(testing_util::FirstDifference<T>(got, want, false), "")
+        << ElementTypeName(type) << " on " << threads << " threads";
+  }
+}
+
+TEST(SelectAndScatterKernel, RowsMatchGeneralPathNhwc) {
+  using D = ComparisonDirection;
+  // Max-pool gradients: 2x2/2 VALID (cnn_train_step), 3x3/2 SAME
+  // (overlapping windows adding into one element), 3x3/1 SAME.
+  CheckSelectAgainstGeneral<float>(ElementType::kF32, D::kGe, {3, 8, 8, 17},
+                                   {Win(1), Win(2, 2), Win(2, 2), Win(1)});
+  CheckSelectAgainstGeneral<float>(
+      ElementType::kF32, D::kGe, {2, 9, 7, 5},
+      {Win(1), Win(3, 2, 1, 1), Win(3, 2, 1, 1), Win(1)});
+  CheckSelectAgainstGeneral<double>(
+      ElementType::kF64, D::kGt, {2, 6, 7, 3},
+      {Win(1), Win(3, 1, 1, 1), Win(3, 1, 1, 1), Win(1)});
+  // Min-pool gradient, integers in their own order.
+  CheckSelectAgainstGeneral<int32_t>(
+      ElementType::kS32, D::kLe, {2, 6, 6, 4},
+      {Win(1), Win(2, 2), Win(3, 1, 1, 1), Win(1)});
+}
+
+TEST(SelectAndScatterKernel, RowsMatchGeneralPathNchwAndOddShapes) {
+  using D = ComparisonDirection;
+  CheckSelectAgainstGeneral<float>(ElementType::kF32, D::kGe, {2, 3, 8, 33},
+                                   {Win(1), Win(1), Win(2, 2), Win(2, 2)});
+  CheckSelectAgainstGeneral<float>(
+      ElementType::kF32, D::kGe, {2, 3, 9, 11},
+      {Win(1), Win(1), Win(3, 2, 1, 1), Win(3, 2, 1, 1)});
+  CheckSelectAgainstGeneral<float>(
+      ElementType::kF32, D::kLt, {1, 2, 7, 13},
+      {Win(1), Win(1), Win(3, 1, 1, 1), Win(4, 1, 2, 1)});
+  // Rank 1; padding wider than the window; windows past the end.
+  CheckSelectAgainstGeneral<float>(ElementType::kF32, D::kGe, {40},
+                                   {Win(4, 3, 2, 2)});
+  CheckSelectAgainstGeneral<float>(ElementType::kF32, D::kGe, {4, 6},
+                                   {Win(2, 1, 3, 3), Win(3, 2, 0, 2)});
+  CheckSelectAgainstGeneral<uint8_t>(ElementType::kU8, D::kGe, {5, 6},
+                                     {Win(2, 2), Win(2, 1)});
+}
+
+// Large enough to be split across the pool, overlapping and not.
+TEST(SelectAndScatterKernel, RowsSplitAcrossThreadsMatchGeneralPath) {
+  using D = ComparisonDirection;
+  CheckSelectAgainstGeneral<float>(ElementType::kF32, D::kGe, {4, 32, 32, 16},
+                                   {Win(1), Win(2, 2), Win(2, 2), Win(1)});
+  CheckSelectAgainstGeneral<float>(
+      ElementType::kF32, D::kGe, {4, 8, 33, 32},
+      {Win(1), Win(1), Win(3, 2, 1, 1), Win(3, 2, 1, 1)});
 }
 
 // x laid out [2, 3, 4], features on dimension 1.

@@ -6,11 +6,17 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <memory>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_test_util.h"
+#include "pool_test_util.h"
 
 namespace xffi::cpu {
 namespace {
@@ -18,9 +24,12 @@ namespace {
 using testing_util::BinaryRegion;
 using testing_util::F32;
 using testing_util::OpUnderTest;
+using testing_util::PoolInput;
 using testing_util::RunOne;
 using testing_util::S32;
 using testing_util::TestRegionRunner;
+using testing_util::Win;
+using testing_util::WrappedRegion;
 
 std::vector<float> Iota(int64_t n) {
   std::vector<float> v(static_cast<size_t>(n));
@@ -378,6 +387,134 @@ TEST(ReduceWindowKernel, Int8SumWithPaddingAndStride) {
   Literal zero = Literal::Scalar<int8_t>(0);
   EXPECT_EQ(RunOne(*r, {&x, &zero}).ToVector<int8_t>(),
             (std::vector<int8_t>{4, 6, 15, 17}));
+}
+
+// --- pooling fast path (window_rows.h) against the general path ----------
+//
+// The same reduce-window twice: with a one-op region (the fast path) and
+// with that op wrapped in an identity convert, which no fast path matches,
+// so the ScalarProgram general path evaluates it window by window. The
+// results must agree bit for bit on 1, 2 and 3 threads.
+
+int64_t WindowedExtent(int64_t in, const WindowDimension& w) {
+  const int64_t padded = (in == 0 ? 0 : (in - 1) * w.base_dilation + 1) +
+                         w.padding_low + w.padding_high;
+  const int64_t extent = (w.size - 1) * w.window_dilation + 1;
+  return padded < extent ? 0 : (padded - extent) / w.stride + 1;
+}
+
+template <typename T>
+void CheckPoolAgainstGeneral(ElementType type, Opcode opcode,
+                             std::vector<int64_t> dims,
+                             std::vector<WindowDimension> window, T init) {
+  std::vector<int64_t> out_dims;
+  for (size_t d = 0; d < dims.size(); ++d)
+    out_dims.push_back(WindowedExtent(dims[d], window[d]));
+  const Shape in = Shape::Array(type, dims);
+  const Shape out = Shape::Array(type, out_dims);
+  auto fast_region = BinaryRegion(opcode, type);
+  auto general_region = WrappedRegion(opcode, type);
+  OpUnderTest fast_op, general_op;
+  auto* fast = ReduceWindow(fast_op, in, out, window, fast_region.get());
+  auto* general =
+      ReduceWindow(general_op, in, out, window, general_region.get());
+  const int64_t count = std::accumulate(dims.begin(), dims.end(), int64_t{1},
+                                        std::multiplies<int64_t>());
+  std::vector<T> values =
+      PoolInput<T>(count, static_cast<uint32_t>(dims.size()));
+  if constexpr (std::is_integral_v<T>)
+    if (type == ElementType::kPred)
+      for (T& v : values) v = static_cast<T>(v & 1);
+  Literal x = Literal::FromBytes(in, values.data(), values.size() * sizeof(T));
+  Literal start = Literal::FromBytes(Shape::Scalar(type), &init, sizeof(T));
+  StatusOr<Kernel> general_kernel = MakeStructuralKernel(*general);
+  StatusOr<Kernel> fast_kernel = MakeStructuralKernel(*fast);
+  ASSERT_TRUE(general_kernel.ok()) << general_kernel.status().ToString();
+  ASSERT_TRUE(fast_kernel.ok()) << fast_kernel.status().ToString();
+  const Literal want =
+      testing_util::RunOnThreads(*general_kernel, {&x, &start}, out, 0);
+  for (int threads : {0, 2, 3}) {
+    const Literal got =
+        testing_util::RunOnThreads(*fast_kernel, {&x, &start}, out, threads);
+    const bool any_nan = opcode == Opcode::kAdd || opcode == Opcode::kMultiply;
+    EXPECT_EQ(testing_util::FirstDifference<T>(got, want, any_nan), "")
+        << ElementTypeName(type) << " " << OpcodeName(opcode) << " on "
+        << threads << " threads";
+  }
+}
+
+TEST(ReduceWindowKernel, PoolingNhwcMatchesGeneralPath) {
+  const float lowest = -std::numeric_limits<float>::infinity();
+  // Max-pool 2x2/2 VALID (cnn_train_step), 3x3/2 SAME, 3x3/1 SAME, odd
+  // spatial sizes leaving a remainder.
+  CheckPoolAgainstGeneral<float>(
+      ElementType::kF32, Opcode::kMaximum, {3, 8, 8, 17},
+      {Win(1), Win(2, 2), Win(2, 2), Win(1)}, lowest);
+  CheckPoolAgainstGeneral<float>(
+      ElementType::kF32, Opcode::kMaximum, {2, 9, 7, 5},
+      {Win(1), Win(3, 2, 1, 1), Win(3, 2, 1, 1), Win(1)}, lowest);
+  CheckPoolAgainstGeneral<float>(
+      ElementType::kF32, Opcode::kAdd, {2, 7, 6, 19},
+      {Win(1), Win(3, 1, 1, 1), Win(3, 1, 1, 1), Win(1)}, 0.0f);
+  CheckPoolAgainstGeneral<double>(ElementType::kF64, Opcode::kMinimum,
+                                  {2, 5, 6, 3},
+                                  {Win(1), Win(2, 1), Win(4, 1, 2, 1), Win(1)},
+                                  std::numeric_limits<double>::infinity());
+}
+
+TEST(ReduceWindowKernel, PoolingNchwMatchesGeneralPath) {
+  const float lowest = -std::numeric_limits<float>::infinity();
+  CheckPoolAgainstGeneral<float>(
+      ElementType::kF32, Opcode::kMaximum, {2, 3, 8, 33},
+      {Win(1), Win(1), Win(2, 2), Win(2, 2)}, lowest);
+  CheckPoolAgainstGeneral<float>(
+      ElementType::kF32, Opcode::kMaximum, {2, 3, 9, 11},
+      {Win(1), Win(1), Win(3, 2, 1, 1), Win(3, 2, 1, 1)}, lowest);
+  CheckPoolAgainstGeneral<float>(
+      ElementType::kF32, Opcode::kAdd, {1, 2, 6, 37},
+      {Win(1), Win(1), Win(3, 1, 1, 1), Win(4, 1, 2, 1)}, 0.5f);
+  // Window dilation along the run; padding wider than the window.
+  CheckPoolAgainstGeneral<float>(
+      ElementType::kF32, Opcode::kMinimum, {2, 4, 10},
+      {Win(1), Win(2, 1, 0, 0, 2), Win(3, 2, 4, 3, 2)}, 1.0f);
+}
+
+TEST(ReduceWindowKernel, PoolingIntegersPredAndOddShapesMatchGeneralPath) {
+  CheckPoolAgainstGeneral<int8_t>(ElementType::kS8, Opcode::kAdd, {3, 6, 5},
+                                  {Win(1), Win(3, 1, 1, 1), Win(2, 2)},
+                                  int8_t{0});
+  CheckPoolAgainstGeneral<uint8_t>(ElementType::kU8, Opcode::kMaximum,
+                                   {4, 4, 9}, {Win(2, 2), Win(2, 2), Win(1)},
+                                   uint8_t{0});
+  CheckPoolAgainstGeneral<int32_t>(ElementType::kS32, Opcode::kMinimum, {5, 7},
+                                   {Win(3, 2, 1, 1), Win(2, 1)},
+                                   std::numeric_limits<int32_t>::max());
+  CheckPoolAgainstGeneral<int64_t>(ElementType::kS64, Opcode::kMultiply, {6, 4},
+                                   {Win(2, 2), Win(1)}, int64_t{1});
+  CheckPoolAgainstGeneral<uint8_t>(ElementType::kPred, Opcode::kOr, {4, 6},
+                                   {Win(2, 1), Win(3, 3, 0, 1)}, uint8_t{0});
+  // Rank 1 and 0; base dilation on an outer dimension (rows) and on the
+  // run (the old window loop); an empty result.
+  CheckPoolAgainstGeneral<float>(ElementType::kF32, Opcode::kMaximum, {50},
+                                 {Win(4, 3, 2, 2)}, -1.0f);
+  CheckPoolAgainstGeneral<float>(ElementType::kF32, Opcode::kAdd, {}, {}, 2.0f);
+  CheckPoolAgainstGeneral<float>(ElementType::kF32, Opcode::kMaximum, {5, 6},
+                                 {Win(2, 1, 1, 0, 1, 2), Win(1)}, -5.0f);
+  CheckPoolAgainstGeneral<float>(ElementType::kF32, Opcode::kAdd, {5, 6},
+                                 {Win(2), Win(2, 1, 1, 0, 1, 2)}, 0.0f);
+  CheckPoolAgainstGeneral<float>(ElementType::kF32, Opcode::kAdd, {2, 3},
+                                 {Win(1), Win(5)}, 0.0f);
+}
+
+// Large enough to be split across the pool (rows of NHWC channels).
+TEST(ReduceWindowKernel, PoolingSplitAcrossThreadsMatchesGeneralPath) {
+  CheckPoolAgainstGeneral<float>(ElementType::kF32, Opcode::kMaximum,
+                                 {4, 32, 32, 16},
+                                 {Win(1), Win(2, 2), Win(2, 2), Win(1)},
+                                 -std::numeric_limits<float>::infinity());
+  CheckPoolAgainstGeneral<float>(
+      ElementType::kF32, Opcode::kAdd, {4, 16, 32, 32},
+      {Win(1), Win(1), Win(3, 1, 1, 1), Win(3, 1, 1, 1)}, 0.0f);
 }
 
 // Sums over one axis for integer and double types: s8 wraps as XLA's does,
