@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,7 +38,17 @@ const Literal* UniformConstant(const Instruction* value) {
   return &literal;
 }
 
-enum class Value { kZero, kOne, kNegativeZero, kPositiveZero, kAllBitsSet };
+// kLowest/kHighest: the identities of maximum and minimum, -inf and +inf
+// for floats, the type's extremes for integers.
+enum class Value {
+  kZero,
+  kOne,
+  kNegativeZero,
+  kPositiveZero,
+  kAllBitsSet,
+  kLowest,
+  kHighest
+};
 
 // Whether the first element of `literal` (of type `type`) is `value`.
 bool FirstIs(const Literal& literal, ElementType type, Value value) {
@@ -58,6 +69,10 @@ bool FirstIs(const Literal& literal, ElementType type, Value value) {
         return x == 0.0 && std::signbit(x);
       case Value::kPositiveZero:
         return x == 0.0 && !std::signbit(x);
+      case Value::kLowest:
+        return x == -std::numeric_limits<double>::infinity();
+      case Value::kHighest:
+        return x == std::numeric_limits<double>::infinity();
       default:
         return false;  // no exact float rule uses another value
     }
@@ -79,6 +94,17 @@ bool FirstIs(const Literal& literal, ElementType type, Value value) {
       return type == ElementType::kPred ? bits == 1 : bits == all;
     case Value::kNegativeZero:
       return false;
+    case Value::kLowest:
+    case Value::kHighest: {
+      // Integers that fill their storage only (not s4/u4, not pred).
+      if (type == ElementType::kPred ||
+          ElementBitWidth(type) != static_cast<int>(8 * size))
+        return false;
+      const uint64_t sign = uint64_t{1} << (8 * size - 1);
+      const bool is_signed = IsSignedIntegralType(type);
+      if (value == Value::kLowest) return bits == (is_signed ? sign : 0);
+      return bits == (is_signed ? all & ~sign : all);
+    }
   }
   return false;
 }
@@ -177,6 +203,18 @@ Instruction* Simplifier::Arithmetic(Instruction* op) {
       first(when(Is(b, type, Value::kAllBitsSet), a));
       first(when(Is(a, type, Value::kAllBitsSet), b));
       break;
+    // max(x, -inf) is x for every x, NaN and -0.0 included (XLA's maximum
+    // propagates NaN); softmax's max(-inf, x) is one.
+    case Opcode::kMaximum:
+      if (is_pred) break;
+      first(when(Is(b, type, Value::kLowest), a));
+      first(when(Is(a, type, Value::kLowest), b));
+      break;
+    case Opcode::kMinimum:
+      if (is_pred) break;
+      first(when(Is(b, type, Value::kHighest), a));
+      first(when(Is(a, type, Value::kHighest), b));
+      break;
     default:
       break;
   }
@@ -227,6 +265,12 @@ Instruction* Simplifier::ReduceOfOneElement(Instruction* op) {
       break;
     case Opcode::kAnd:
       identity = !is_float && Is(init, type, Value::kAllBitsSet);
+      break;
+    case Opcode::kMaximum:
+      identity = !is_pred && Is(init, type, Value::kLowest);
+      break;
+    case Opcode::kMinimum:
+      identity = !is_pred && Is(init, type, Value::kHighest);
       break;
     default:
       break;

@@ -131,8 +131,8 @@ ENTRY main {
 }
 
 // A reduce over dims of size 1 with its reducer's identity as init is a
-// reshape (and of true, add of -0.0); with another init (add of +0.0, which
-// turns -0.0 into +0.0, or max) or over a real dim it stays.
+// reshape (and of true, add of -0.0, max of -inf); with another init (add of
+// +0.0, which turns -0.0 into +0.0) or over a real dim it stays.
 TEST(AlgebraicSimplifier, ReduceOverSizeOneDimsWithIdentityInit) {
   Module module = ParseHloForTest(R"(HloModule reduces
 
@@ -175,7 +175,7 @@ ENTRY main {
   for (const Instruction* op : module.entry()->root()->operands())
     kinds.push_back(op->opcode());
   EXPECT_EQ(kinds, (std::vector<Opcode>{Opcode::kReshape, Opcode::kReshape,
-                                        Opcode::kReduce, Opcode::kReduce,
+                                        Opcode::kReduce, Opcode::kReshape,
                                         Opcode::kReduce}));
   const uint8_t p[] = {1, 0, 1};
   std::vector<Literal> args;
@@ -190,6 +190,56 @@ ENTRY main {
   EXPECT_EQ(Bits(out[1].ToVector<float>()),
             Bits(std::vector<float>(x, x + 3)));  // -0.0 and NaN kept
   EXPECT_FALSE(std::signbit(out[2].ToVector<float>()[0]));
+  EXPECT_EQ(Bits(out[3].ToVector<float>()),
+            Bits(std::vector<float>(x, x + 3)));  // max(-inf, x) is x
+}
+
+// max(x, -inf) and min(x, +inf) are x (NaN and -0.0 kept), and so are
+// max(x, lowest) and min(x, highest) for integers; other bounds stay.
+TEST(AlgebraicSimplifier, MaximumAndMinimumWithTheirIdentity) {
+  Module module = ParseHloForTest(R"(HloModule minmax
+
+ENTRY main {
+  x = f32[3]{0} parameter(0)
+  i = s32[3]{0} parameter(1)
+  ninf = f32[] constant(-inf)
+  pinf = f32[] constant(inf)
+  low = s32[] constant(-2147483648)
+  high = s32[] constant(2147483647)
+  zero = s32[] constant(0)
+  bninf = f32[3]{0} broadcast(ninf), dimensions={}
+  bpinf = f32[3]{0} broadcast(pinf), dimensions={}
+  blow = s32[3]{0} broadcast(low), dimensions={}
+  bhigh = s32[3]{0} broadcast(high), dimensions={}
+  bzero = s32[3]{0} broadcast(zero), dimensions={}
+  fmax = f32[3]{0} maximum(bninf, x)
+  fmin = f32[3]{0} minimum(x, bpinf)
+  imax = s32[3]{0} maximum(i, blow)
+  imin = s32[3]{0} minimum(bhigh, i)
+  kept = s32[3]{0} maximum(i, bzero)
+  ROOT r = (f32[3]{0}, f32[3]{0}, s32[3]{0}, s32[3]{0}, s32[3]{0}) tuple(fmax, fmin, imax, imin, kept)
+}
+)");
+  SimplifyAlgebra(module);
+  EXPECT_TRUE(VerifyModule(module).ok());
+  const Instruction* root = module.entry()->root();
+  for (int k = 0; k < 4; ++k)
+    EXPECT_EQ(root->operand(k)->opcode(), Opcode::kParameter) << k;
+  EXPECT_EQ(root->operand(4)->opcode(), Opcode::kMaximum);
+  const float x[] = {-0.0f, std::numeric_limits<float>::quiet_NaN(), -2.5f};
+  const int32_t i[] = {INT32_MIN, 5, -7};
+  std::vector<Literal> args;
+  args.push_back(
+      Literal::FromBytes(Shape::Array(ElementType::kF32, {3}), x, sizeof(x)));
+  args.push_back(
+      Literal::FromBytes(Shape::Array(ElementType::kS32, {3}), i, sizeof(i)));
+  std::vector<Literal> out = CompileAndRun(std::move(module), args);
+  ASSERT_EQ(out.size(), 5u);
+  EXPECT_EQ(Bits(out[0].ToVector<float>()), Bits(std::vector<float>(x, x + 3)));
+  EXPECT_EQ(Bits(out[1].ToVector<float>()), Bits(std::vector<float>(x, x + 3)));
+  EXPECT_EQ(out[2].ToVector<int32_t>(), std::vector<int32_t>(i, i + 3));
+  EXPECT_EQ(out[3].ToVector<int32_t>(), std::vector<int32_t>(i, i + 3));
+  EXPECT_EQ(out[4].ToVector<int32_t>(), (std::vector<int32_t>{0, 5, 0}));
 }
 
 // XLA's one inexact rewrite: x / broadcast(b) is x * broadcast(1 / b) for
