@@ -277,6 +277,53 @@ TEST(ScatterKernel, RowWindowsSetAndSkipWindowsThatDoNotFit) {
   }
 }
 
+// Two-row windows over a result big enough to split across the pool: each
+// task owns a range of the result and walks every window, so duplicate
+// starts, overlapping windows and skipped ones combine in the updates'
+// order on any thread count, as a serial loop does.
+TEST(ScatterKernel, OverlappingRowWindowsOnThreadsCombineInOrder) {
+  const int64_t rows = 2048, cols = 96, starts = 600;
+  std::vector<int32_t> idx(static_cast<size_t>(starts));
+  for (int64_t k = 0; k < starts; ++k)
+    idx[static_cast<size_t>(k)] =
+        static_cast<int32_t>((k * 389) % (rows + 8)) - 4;
+  std::vector<float> updates(static_cast<size_t>(starts * 2 * cols));
+  for (size_t e = 0; e < updates.size(); ++e)
+    updates[e] = static_cast<float>(e % 977) * 0.5f - 100.0f;
+  for (Opcode combine : {Opcode::kParameter, Opcode::kAdd}) {
+    auto region = BinaryRegion(combine, ElementType::kF32);
+    OpUnderTest t;
+    ScatterDimensionNumbers dn;
+    dn.update_window_dims = {1, 2};
+    dn.scatter_dims_to_operand_dims = {0};
+    dn.index_vector_dim = 1;
+    auto* s = Scatter(t, F32({rows, cols}), S32({starts, 1}),
+                      F32({starts, 2, cols}), dn, region.get());
+    std::vector<float> want = Iota(rows * cols);
+    for (int64_t k = 0; k < starts; ++k) {
+      const int64_t start = idx[static_cast<size_t>(k)];
+      if (start < 0 || start > rows - 2) continue;  // skipped whole
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t c = 0; c < cols; ++c) {
+          float& o = want[static_cast<size_t>((start + r) * cols + c)];
+          const float u = updates[static_cast<size_t>((k * 2 + r) * cols + c)];
+          o = combine == Opcode::kAdd ? o + u : u;
+        }
+    }
+    Literal x = Literal::FromVector<float>({rows, cols}, Iota(rows * cols));
+    Literal li = Literal::FromVector<int32_t>({starts, 1}, idx);
+    Literal lu = Literal::FromVector<float>({starts, 2, cols}, updates);
+    StatusOr<Kernel> kernel = MakeStructuralKernel(*s);
+    ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+    for (int threads : {0, 1, 2, 3})
+      EXPECT_EQ(testing_util::RunOnThreads(*kernel, {&x, &li, &lu}, s->shape(),
+                                           threads)
+                    .ToVector<float>(),
+                want)
+          << "threads " << threads << ", add " << (combine == Opcode::kAdd);
+  }
+}
+
 TEST(ScatterKernel, BatchingDims) {
   // vmap(lambda row, i, v: row.at[i].add(v)): x f32[2,4], idx s32[2,1].
   auto add = BinaryRegion(Opcode::kAdd, ElementType::kS32);
