@@ -120,7 +120,8 @@ TEST(ExecutorOutOfMemory, ArenaAllocationFailureIsAnErrorAndTheNextRunWorks) {
 
   // One run in flight holds the buffers built at compile time.
   exec_oom_test::SetHold(true);
-  StatusOr<std::vector<Literal>> held = Status::Ok();
+  StatusOr<std::vector<Literal>> held =
+      Status(XLA_FFI_Error_Code_UNKNOWN, "the held run did not finish");
   std::thread in_flight([&] { held = (*exe)->Execute({x}); });
   exec_oom_test::WaitUntilInside();
   exec_oom_test::refuse_large = true;
