@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "cpu/total_order.h"
+#include "ir/compare_values.h"
 
 namespace xffi::cpu {
 namespace {
@@ -144,25 +145,6 @@ void Store(void* p, ElementType type, ScalarValue v) {
       }
     }
   }
-}
-
-template <typename T>
-bool Compare(ComparisonDirection d, T a, T b) {
-  switch (d) {
-    case ComparisonDirection::kEq:
-      return a == b;
-    case ComparisonDirection::kNe:
-      return a != b;
-    case ComparisonDirection::kLt:
-      return a < b;
-    case ComparisonDirection::kLe:
-      return a <= b;
-    case ComparisonDirection::kGt:
-      return a > b;
-    case ComparisonDirection::kGe:
-      return a >= b;
-  }
-  return false;
 }
 
 // XLA's float-to-integer conversion: NaN is 0, out-of-range values saturate.
@@ -531,18 +513,18 @@ void ScalarProgram::Execute(const std::vector<Step>& steps,
         const ScalarValue b = r[s.b];
         bool c;
         if (s.kind == Kind::kF32)
-          c = s.total_order ? Compare(s.direction, TotalOrderKey(a.f32),
-                                      TotalOrderKey(b.f32))
-                            : Compare(s.direction, a.f32, b.f32);
+          c = s.total_order ? CompareValues(s.direction, TotalOrderKey(a.f32),
+                                            TotalOrderKey(b.f32))
+                            : CompareValues(s.direction, a.f32, b.f32);
         else if (s.kind == Kind::kF64)
-          c = s.total_order ? Compare(s.direction, TotalOrderKey(a.f64),
-                                      TotalOrderKey(b.f64))
-                            : Compare(s.direction, a.f64, b.f64);
+          c = s.total_order ? CompareValues(s.direction, TotalOrderKey(a.f64),
+                                            TotalOrderKey(b.f64))
+                            : CompareValues(s.direction, a.f64, b.f64);
         else if (s.kind == Kind::kSigned)
-          c = Compare(s.direction, a.i, b.i);
+          c = CompareValues(s.direction, a.i, b.i);
         else
-          c = Compare(s.direction, static_cast<uint64_t>(a.i),
-                      static_cast<uint64_t>(b.i));
+          c = CompareValues(s.direction, static_cast<uint64_t>(a.i),
+                            static_cast<uint64_t>(b.i));
         v.i = c;
         break;
       }

@@ -1,6 +1,7 @@
 // Constant folding: elementwise ops over typed element loops, data movement
 // as index maps over raw bytes.
 #include "passes/constant_folding.h"
+#include "ir/compare_values.h"
 
 #include <cmath>
 #include <cstring>
@@ -143,25 +144,6 @@ std::optional<T> Unary(Opcode opcode, T a) {
         return std::nullopt;
     }
   }
-}
-
-template <typename T>
-bool CompareValues(ComparisonDirection direction, T a, T b) {
-  switch (direction) {
-    case ComparisonDirection::kEq:
-      return a == b;
-    case ComparisonDirection::kNe:
-      return a != b;
-    case ComparisonDirection::kLt:
-      return a < b;
-    case ComparisonDirection::kLe:
-      return a <= b;
-    case ComparisonDirection::kGt:
-      return a > b;
-    case ComparisonDirection::kGe:
-      return a >= b;
-  }
-  return false;
 }
 
 // Calls `f(T{})` with the C++ type of `type`; false for types not folded
