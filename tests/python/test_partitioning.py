@@ -249,7 +249,11 @@ SHARDED_PROGRAM_SCRIPT = textwrap.dedent("""
                 # device's block, or on the gathered rows (on one device or
                 # on both, as its propagation decides).
                 seen()
-                np.testing.assert_array_equal(np.asarray(f(xs)),
+                out = f(xs)
+                # Every device's call, not only the copy np.asarray reads
+                # (a replicated result): a late call would count as xffi's.
+                out.block_until_ready()
+                np.testing.assert_array_equal(np.asarray(out),
                                               np.full(8, rows))
                 in_jax = seen()
                 assert in_jax and set(in_jax) == {rows}, (name, in_jax)
