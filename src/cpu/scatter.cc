@@ -5,13 +5,11 @@
 // The window is combined with a typed op (add, mul, max, min, and, or), a
 // byte copy (a region returning its second parameter) or the region.
 #include <algorithm>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cpu/index_util.h"
-#include "cpu/parallel.h"
 #include "cpu/region_util.h"
 #include "cpu/structural_kernels.h"
 
@@ -81,54 +79,6 @@ void ForEachWindow(const ScatterPlan& plan, const char* indices,
   }
 }
 
-// Whether splitting the result into ranges pays: each range's task walks
-// every update window and writes only the elements it owns, so the windows
-// must carry enough elements each for that walk to be cheap next to the
-// copy and the writes (rows of a .at[rows].set, not point updates).
-bool SplitsByResultRange(const ScatterPlan& plan, const KernelArgs& args,
-                         int64_t elements) {
-  if (args.pool == nullptr || plan.single_element_window) return false;
-  int64_t windows = 1;
-  for (int64_t d : plan.positions) windows *= d;
-  constexpr int64_t kMinElements = 64 * 1024, kMinElementsPerWindow = 16;
-  return elements >= kMinElements &&
-         windows * kMinElementsPerWindow <= elements;
-}
-
-// Runs range(lo, hi) over [0, elements) of the result(s), on the pool when
-// SplitsByResultRange: every element is written by the one task owning it,
-// in the updates' order, so the result is the serial one for every
-// combiner, overlapping windows included.
-template <typename Range>
-void ForEachResultRange(const ScatterPlan& plan, const KernelArgs& args,
-                        int64_t elements, const Range& range) {
-  if (!SplitsByResultRange(plan, args, elements)) {
-    range(int64_t{0}, elements);
-    return;
-  }
-  // About a copied element's cost and its share of the update walk.
-  constexpr double kNanosPerElement = 0.25;
-  ParallelFor(args.pool, elements, kNanosPerElement, range);
-}
-
-// Calls write(i0, i1) for the elements [i0, i1) of a run of `n` elements
-// starting at element `first` with stride `step` that lie in [lo, hi)
-// (indices into the run).
-template <typename Write>
-void ClipRun(int64_t first, int64_t step, int64_t n, int64_t lo, int64_t hi,
-             const Write& write) {
-  if (step == 1) {
-    const int64_t i0 = std::max<int64_t>(lo - first, 0);
-    const int64_t i1 = std::min<int64_t>(hi - first, n);
-    if (i0 < i1) write(i0, i1);
-    return;
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t at = first + i * step;
-    if (at >= lo && at < hi) write(i, i + 1);
-  }
-}
-
 // .at[idx].op(values) with idx a vector of I: one position dim, one start
 // index, one-element windows, no batching dims. A typed loop, in order.
 template <typename T, typename I, typename Op>
@@ -151,35 +101,10 @@ void ScatterPoints(const ScatterPlan& plan, const char* indices,
 template <typename T, typename Op>
 Kernel FastScatter(ScatterPlan plan, Op op) {
   return [plan = std::move(plan), op](const KernelArgs& args) {
-    T* out = static_cast<T*>(args.results[0].data);
-    const int64_t elements =
-        static_cast<int64_t>(plan.operand_bytes[0] / sizeof(T));
-    if (SplitsByResultRange(plan, args, elements)) {
-      const T* in = static_cast<const T*>(args.operands[0].data);
-      const T* updates = static_cast<const T*>(args.operands[2].data);
-      const char* indices = static_cast<const char*>(args.operands[1].data);
-      const int64_t ua = plan.window.a_strides.back();
-      const int64_t ob = plan.window.b_strides.back();
-      ForEachResultRange(plan, args, elements, [&](int64_t lo, int64_t hi) {
-        if (out != in)
-          std::memcpy(out + lo, in + lo,
-                      static_cast<size_t>(hi - lo) * sizeof(T));
-        ForEachWindow(plan, indices, [&](int64_t update_off, int64_t dst_off) {
-          ForEachRun(plan.window, [&](int64_t a, int64_t b, int64_t n) {
-            const T* u = updates + update_off + a;
-            T* o = out + dst_off + b;
-            ClipRun(dst_off + b, ob, n, lo, hi, [&](int64_t i0, int64_t i1) {
-              for (int64_t i = i0; i < i1; ++i)
-                o[i * ob] = op(o[i * ob], u[i * ua]);
-            });
-          });
-        });
-      });
-      return Status::Ok();
-    }
     if (args.results[0].data != args.operands[0].data)
       std::memcpy(args.results[0].data, args.operands[0].data,
                   plan.operand_bytes[0]);
+    T* out = static_cast<T*>(args.results[0].data);
     const T* updates = static_cast<const T*>(args.operands[2].data);
     const int64_t ua = plan.window.a_strides.back();
     const int64_t ob = plan.window.b_strides.back();
@@ -212,56 +137,9 @@ Kernel FastScatter(ScatterPlan plan, Op op) {
   };
 }
 
-// A byte-copy scatter (set) split by result ranges (SplitsByResultRange).
-void SetByResultRanges(const ScatterPlan& plan, const KernelArgs& args) {
-  const size_t n = plan.n;
-  const int64_t elements =
-      static_cast<int64_t>(plan.operand_bytes[0] / plan.sizes[0]);
-  const char* indices = static_cast<const char*>(args.operands[n].data);
-  const int64_t ua = plan.window.a_strides.back();
-  const int64_t ob = plan.window.b_strides.back();
-  ForEachResultRange(plan, args, elements, [&](int64_t lo, int64_t hi) {
-    for (size_t i = 0; i < n; ++i) {
-      const int64_t e = static_cast<int64_t>(plan.sizes[i]);
-      if (args.results[i].data != args.operands[i].data)
-        std::memcpy(static_cast<char*>(args.results[i].data) + lo * e,
-                    static_cast<const char*>(args.operands[i].data) + lo * e,
-                    static_cast<size_t>((hi - lo) * e));
-    }
-    ForEachWindow(plan, indices, [&](int64_t update_off, int64_t dst_off) {
-      ForEachRun(plan.window, [&](int64_t a, int64_t b, int64_t count) {
-        ClipRun(dst_off + b, ob, count, lo, hi, [&](int64_t i0, int64_t i1) {
-          for (size_t i = 0; i < n; ++i) {
-            const int64_t e = static_cast<int64_t>(plan.sizes[i]);
-            char* o =
-                static_cast<char*>(args.results[i].data) + (dst_off + b) * e;
-            const char* u =
-                static_cast<const char*>(args.operands[n + 1 + i].data) +
-                (update_off + a) * e;
-            if (ua == 1 && ob == 1) {
-              std::memcpy(o + i0 * e, u + i0 * e,
-                          static_cast<size_t>((i1 - i0) * e));
-            } else {
-              for (int64_t j = i0; j < i1; ++j)
-                std::memcpy(o + j * ob * e, u + j * ua * e, plan.sizes[i]);
-            }
-          }
-        });
-      });
-    });
-  });
-}
-
 Status RunScatter(const ScatterPlan& plan, const KernelArgs& args,
                   const std::string& name) {
   const size_t n = plan.n;
-  if (plan.op == CombineOp::kSet &&
-      SplitsByResultRange(
-          plan, args,
-          static_cast<int64_t>(plan.operand_bytes[0] / plan.sizes[0]))) {
-    SetByResultRanges(plan, args);
-    return Status::Ok();
-  }
   std::vector<char*> out(n);
   std::vector<const char*> updates(n);
   for (size_t i = 0; i < n; ++i) {
