@@ -29,6 +29,14 @@ std::vector<std::string> RootOperands(const Module& module) {
   return names;
 }
 
+// The opcodes of the root tuple's operands.
+std::vector<Opcode> RootOperandOpcodes(const Module& module) {
+  std::vector<Opcode> kinds;
+  for (const Instruction* op : module.entry()->root()->operands())
+    kinds.push_back(op->opcode());
+  return kinds;
+}
+
 std::vector<uint32_t> Bits(const std::vector<float>& values) {
   std::vector<uint32_t> bits(values.size());
   std::memcpy(bits.data(), values.data(), values.size() * sizeof(float));
@@ -171,12 +179,10 @@ ENTRY main {
 )");
   SimplifyAlgebra(module);
   EXPECT_TRUE(VerifyModule(module).ok());
-  std::vector<Opcode> kinds;
-  for (const Instruction* op : module.entry()->root()->operands())
-    kinds.push_back(op->opcode());
-  EXPECT_EQ(kinds, (std::vector<Opcode>{Opcode::kReshape, Opcode::kReshape,
-                                        Opcode::kReduce, Opcode::kReshape,
-                                        Opcode::kReduce}));
+  EXPECT_EQ(
+      RootOperandOpcodes(module),
+      (std::vector<Opcode>{Opcode::kReshape, Opcode::kReshape, Opcode::kReduce,
+                           Opcode::kReshape, Opcode::kReduce}));
   const uint8_t p[] = {1, 0, 1};
   std::vector<Literal> args;
   args.push_back(
@@ -356,10 +362,7 @@ ENTRY main {
 )");
   SimplifyAlgebra(module);
   EXPECT_TRUE(VerifyModule(module).ok());
-  std::vector<Opcode> kinds;
-  for (const Instruction* op : module.entry()->root()->operands())
-    kinds.push_back(op->opcode());
-  EXPECT_EQ(kinds,
+  EXPECT_EQ(RootOperandOpcodes(module),
             (std::vector<Opcode>{Opcode::kReshape, Opcode::kReshape,
                                  Opcode::kReshape, Opcode::kBroadcast,
                                  Opcode::kBroadcast, Opcode::kBroadcast}));
