@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <unordered_set>
@@ -191,6 +192,20 @@ class Assigner {
   bool MayTake(const Instruction& op, int64_t position, int64_t k,
                BufferId source, size_t result_size) const;
 
+  // A reshape between row-major shapes of one element type moves no byte:
+  // its value is its operand's arena buffer (one no custom call has seen)
+  // when results are computed in place (the CPU's reshape kernel copies
+  // nothing from a buffer to itself, and the executor skips it). Otherwise
+  // a fresh buffer.
+  BufferId ReshapeResult(const Instruction& op, int64_t position,
+                         const InstructionBuffers& buffers);
+  // Whether no view (a reshape above) still reads `source` after `position`
+  // and `op`'s operands read it at most `reads` times: the last read of the
+  // value an in-place rule looks at is then the buffer's. Always true for a
+  // buffer no reshape views.
+  bool ViewsDone(const InstructionBuffers& buffers, BufferId source,
+                 int64_t position, int reads) const;
+
   Status AssignCustomCall(const Instruction& op, int64_t position,
                           InstructionBuffers& buffers);
   void AssignWhile(const Instruction& op, int64_t position,
@@ -205,6 +220,8 @@ class Assigner {
   // may keep an address it was given (a registry of its buffers, a call
   // abandoned by a timeout), so no later op writes over them in place.
   std::unordered_set<BufferId> seen_by_custom_calls_;
+  // Buffers a reshape reads as a view (ReshapeResult).
+  std::unordered_set<BufferId> viewed_;
   BufferAssignment result_;
   std::vector<int64_t> last_use_;  // by position
 };
@@ -244,7 +261,37 @@ bool Assigner::MayTake(const Instruction& op, int64_t position, int64_t k,
   const Instruction* value = ProducerOfLeaf(op.operand(k), 0, &value_leaf);
   return buffer.kind == BufferKind::kArena &&
          reads_.Of(value, value_leaf) == position &&
-         buffer.size == result_size && seen_by_custom_calls_.count(source) == 0;
+         buffer.size == result_size &&
+         seen_by_custom_calls_.count(source) == 0 &&
+         ViewsDone(result_.instructions[static_cast<size_t>(position)], source,
+                   position, std::numeric_limits<int>::max());
+}
+
+BufferId Assigner::ReshapeResult(const Instruction& op, int64_t position,
+                                 const InstructionBuffers& buffers) {
+  const Shape& from = op.operand(0)->shape();
+  const Shape& to = op.shape();
+  const BufferId source =
+      buffers.operands[0].size() == 1 ? buffers.operands[0][0] : kNoBuffer;
+  if (results_in_place_ && source != kNoBuffer && from.IsArray() &&
+      to.IsArray() && from.element_type() == to.element_type() &&
+      from.HasDefaultLayout() && to.HasDefaultLayout() &&
+      result_.buffers[static_cast<size_t>(source)].kind == BufferKind::kArena &&
+      seen_by_custom_calls_.count(source) == 0) {
+    viewed_.insert(source);
+    return source;
+  }
+  return NewBuffer(BufferKind::kArena, to.byte_size(), position);
+}
+
+bool Assigner::ViewsDone(const InstructionBuffers& buffers, BufferId source,
+                         int64_t position, int reads) const {
+  if (viewed_.count(source) == 0) return true;
+  int uses = 0;
+  for (const auto& list : buffers.operands)
+    uses += static_cast<int>(std::count(list.begin(), list.end(), source));
+  return result_.buffers[static_cast<size_t>(source)].live_until <= position &&
+         uses <= reads;
 }
 
 BufferId Assigner::ElementwiseResult(const Instruction& op, int64_t position,
@@ -302,7 +349,8 @@ BufferId Assigner::Overwrite(const Instruction& op, int64_t position,
         buffer.kind == BufferKind::kArena ||
         (buffer.kind == BufferKind::kParameter && buffer.handed_over);
     if (writable && reads_.Of(value, value_leaf) == position &&
-        LastReads::ReadsBy(op, value, value_leaf) == 1)
+        LastReads::ReadsBy(op, value, value_leaf) == 1 &&
+        ViewsDone(buffers, source, position, 1))
       return source;
     if (copy_if_live) {
       BufferId copy = NewBuffer(BufferKind::kArena, buffer.size, position);
@@ -657,6 +705,9 @@ StatusOr<BufferAssignment> Assigner::Run() {
           buffers.leaves.push_back(SortedInPlace(op, p, buffers, k));
         break;
       }
+      case Opcode::kReshape:
+        buffers.leaves = {ReshapeResult(op, p, buffers)};
+        break;
       case Opcode::kDynamicUpdateSlice:
         buffers.leaves = {
             Overwrite(op, p, buffers, 0, 0, false, op.shape().byte_size())};

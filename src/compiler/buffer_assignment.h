@@ -18,7 +18,11 @@
 // result into that operand's buffer when nothing reads it afterwards (an
 // arena buffer no custom call has read or written): x -> exp -> negate
 // then needs one buffer, not two. So does each result of a sort, over its
-// own operand (the kernel permutes a gathered copy of each slice).
+// own operand (the kernel permutes a gathered copy of each slice). With the
+// same request, a reshape between row-major shapes is a view: its value is
+// its operand's arena buffer (a scan's step reshaped to [1, ...] for the
+// dynamic-update-slice that stacks it copies nothing), and no rule above
+// writes over a buffer while a view of it is still read.
 //
 // Aliasing: a custom-call result named in output_operand_aliases, and a while
 // loop's state, take over their operand's buffer when nothing reads that

@@ -625,6 +625,10 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
     if (!buffers.copies_before.empty())
       thunks_.push_back(std::make_unique<CopyThunk>(buffers.copies_before));
     if (RunsNothing(op.opcode())) continue;
+    // A reshape buffer assignment made a view of its operand moves nothing.
+    if (op.opcode() == Opcode::kReshape && buffers.operands.size() == 1 &&
+        buffers.leaves == buffers.operands[0])
+      continue;
     switch (op.opcode()) {
       case Opcode::kCopy: {
         std::vector<BufferCopy> copies;

@@ -4,6 +4,7 @@
 // itself (a chain folded into it).
 #include "passes/algebraic_simplifier.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -142,6 +143,7 @@ class Simplifier {
   Instruction* Arithmetic(Instruction* op);
   Instruction* ReduceOfOneElement(Instruction* op);
   Instruction* DivisionByBroadcast(Instruction* op);
+  Instruction* UnitDimsBroadcast(Instruction* op);
   Computation* computation_;
 };
 
@@ -280,6 +282,23 @@ Instruction* Simplifier::ReduceOfOneElement(Instruction* op) {
   return Emit(op, Opcode::kReshape, op->shape(), {input}, op->name());
 }
 
+// Whether `to` is `from` with dims of size 1 inserted; then sets *dims to
+// the dim of `to` each dim of `from` becomes (as a broadcast's dimensions).
+bool InsertsUnitDims(const Shape& from, const Shape& to,
+                     std::vector<int64_t>* dims) {
+  if (!from.IsArray() || !to.IsArray()) return false;
+  dims->clear();
+  int64_t t = 0;
+  for (int64_t size : from.dims()) {
+    while (t < to.rank() && to.dim(t) != size && to.dim(t) == 1) ++t;
+    if (t == to.rank() || to.dim(t) != size) return false;
+    dims->push_back(t++);
+  }
+  for (; t < to.rank(); ++t)
+    if (to.dim(t) != 1) return false;
+  return true;
+}
+
 bool IsIdentityPermutation(const std::vector<int64_t>& permutation) {
   for (size_t i = 0; i < permutation.size(); ++i)
     if (permutation[i] != static_cast<int64_t>(i)) return false;
@@ -363,6 +382,19 @@ Instruction* Simplifier::Simplify(Instruction* op) {
     }
     case Opcode::kBroadcast: {
       Instruction* x = op->operand(0);
+      std::vector<int64_t> unit_dims_map;
+      if (x->opcode() == Opcode::kReshape && !x->sharding.has_value() &&
+          InsertsUnitDims(x->operand(0)->shape(), x->shape(), &unit_dims_map)) {
+        // A reshape that only inserts dims of size 1 (one this rule made
+        // of a broadcast, say) is a broadcast too: fold it in.
+        std::vector<int64_t> composed;
+        for (int64_t d : unit_dims_map)
+          composed.push_back(op->dimensions[static_cast<size_t>(d)]);
+        op->dimensions = std::move(composed);
+        op->ReplaceOperand(0, x->operand(0));
+        changed_ = true;
+        return op;
+      }
       if (x->opcode() == Opcode::kBroadcast && !x->sharding.has_value()) {
         std::vector<int64_t> composed;
         for (int64_t d : x->dimensions)
@@ -372,7 +404,9 @@ Instruction* Simplifier::Simplify(Instruction* op) {
         changed_ = true;
         return op;
       }
-      return IsIdentityPermutation(op->dimensions) ? SameShape(op, x) : nullptr;
+      if (IsIdentityPermutation(op->dimensions))
+        if (Instruction* same = SameShape(op, x)) return same;
+      return UnitDimsBroadcast(op);
     }
     case Opcode::kSlice: {
       Instruction* x = op->operand(0);
@@ -428,6 +462,21 @@ Instruction* Simplifier::Simplify(Instruction* op) {
         return Arithmetic(op);
       return nullptr;
   }
+}
+
+// A broadcast that only inserts dimensions of size 1 (its operand's
+// dimensions map in order onto result dimensions of the same sizes, as JAX's
+// broadcast_in_dim of a scan step's row to [1, ...] does) keeps every
+// element at its row-major index: it is a reshape, which buffer assignment
+// may make a view of the operand's buffer instead of a copy (XLA's
+// simplifier makes the same rewrite; the HLO JAX prints already has it).
+Instruction* Simplifier::UnitDimsBroadcast(Instruction* op) {
+  const Instruction* x = op->operand(0);
+  if (!x->shape().IsArray() || !op->shape().IsArray() ||
+      x->shape().num_elements() != op->shape().num_elements() ||
+      !std::is_sorted(op->dimensions.begin(), op->dimensions.end()))
+    return nullptr;
+  return Emit(op, Opcode::kReshape, op->shape(), {op->operand(0)}, op->name());
 }
 
 // x / broadcast(b) -> x * broadcast(1 / b): one division per element of b

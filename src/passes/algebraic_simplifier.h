@@ -15,6 +15,7 @@
 //    reshape, broadcast of broadcast;
 //  - a reduce over dims of size 1 whose reducer is one of those ops with
 //    init its exact identity: a reshape of its input;
+//  - a broadcast that only inserts dims of size 1: a reshape;
 //  - the one inexact rule, XLA's: f32/f64 x / broadcast(b) becomes
 //    x * broadcast(1 / b) (a division per element of b, not of x).
 //  - constant folding (passes/constant_folding.h says what is folded): an

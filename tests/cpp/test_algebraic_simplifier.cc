@@ -29,6 +29,14 @@ std::vector<std::string> RootOperands(const Module& module) {
   return names;
 }
 
+// The opcodes of the root tuple's operands.
+std::vector<Opcode> RootOperandOpcodes(const Module& module) {
+  std::vector<Opcode> kinds;
+  for (const Instruction* op : module.entry()->root()->operands())
+    kinds.push_back(op->opcode());
+  return kinds;
+}
+
 std::vector<uint32_t> Bits(const std::vector<float>& values) {
   std::vector<uint32_t> bits(values.size());
   std::memcpy(bits.data(), values.data(), values.size() * sizeof(float));
@@ -171,12 +179,10 @@ ENTRY main {
 )");
   SimplifyAlgebra(module);
   EXPECT_TRUE(VerifyModule(module).ok());
-  std::vector<Opcode> kinds;
-  for (const Instruction* op : module.entry()->root()->operands())
-    kinds.push_back(op->opcode());
-  EXPECT_EQ(kinds, (std::vector<Opcode>{Opcode::kReshape, Opcode::kReshape,
-                                        Opcode::kReduce, Opcode::kReshape,
-                                        Opcode::kReduce}));
+  EXPECT_EQ(
+      RootOperandOpcodes(module),
+      (std::vector<Opcode>{Opcode::kReshape, Opcode::kReshape, Opcode::kReduce,
+                           Opcode::kReshape, Opcode::kReduce}));
   const uint8_t p[] = {1, 0, 1};
   std::vector<Literal> args;
   args.push_back(
@@ -334,6 +340,53 @@ ENTRY main {
   ASSERT_EQ(b2.size(), 120u);
   for (size_t i = 0; i < b2.size(); ++i)
     EXPECT_EQ(b2[i], x[(i / 4) % 6]) << i;  // [k, i, j, l] = x[i, j]
+}
+
+// A broadcast that only inserts dims of size 1 is a reshape; one that
+// reorders dims, or adds elements, is not.
+TEST(AlgebraicSimplifier, BroadcastAddingUnitDimsIsAReshape) {
+  Module module = ParseHloForTest(R"(HloModule unit_dims
+
+ENTRY main {
+  x = f32[2,3]{1,0} parameter(0)
+  s = f32[] parameter(1)
+  front = f32[1,2,3]{2,1,0} broadcast(x), dimensions={1,2}
+  between = f32[2,1,3,1]{3,2,1,0} broadcast(x), dimensions={0,2}
+  scalar = f32[1,1]{1,0} broadcast(s), dimensions={}
+  reordered = f32[3,1,2]{2,1,0} broadcast(x), dimensions={2,0}
+  grows = f32[2,3,2]{2,1,0} broadcast(x), dimensions={0,1}
+  row = f32[1,2,3]{2,1,0} broadcast(x), dimensions={1,2}
+  rows = f32[4,2,3]{2,1,0} broadcast(row), dimensions={0,1,2}
+  ROOT out = (f32[1,2,3]{2,1,0}, f32[2,1,3,1]{3,2,1,0}, f32[1,1]{1,0}, f32[3,1,2]{2,1,0}, f32[2,3,2]{2,1,0}, f32[4,2,3]{2,1,0}) tuple(front, between, scalar, reordered, grows, rows)
+}
+)");
+  SimplifyAlgebra(module);
+  EXPECT_TRUE(VerifyModule(module).ok());
+  EXPECT_EQ(RootOperandOpcodes(module),
+            (std::vector<Opcode>{Opcode::kReshape, Opcode::kReshape,
+                                 Opcode::kReshape, Opcode::kBroadcast,
+                                 Opcode::kBroadcast, Opcode::kBroadcast}));
+  EXPECT_EQ(RootOperands(module)[0], "front");  // the name is kept
+  // The broadcast of the row (now a reshape) reads x itself.
+  const Instruction* rows = module.entry()->root()->operand(5);
+  EXPECT_EQ(rows->operand(0)->name(), "x");
+  EXPECT_EQ(rows->dimensions, (std::vector<int64_t>{1, 2}));
+
+  std::vector<float> x = {1, 2, 3, 4, 5, 6};
+  std::vector<Literal> args;
+  args.push_back(Literal::FromVector<float>({2, 3}, x));
+  args.push_back(Literal::Scalar<float>(7.5f));
+  std::vector<Literal> out = CompileAndRun(std::move(module), args);
+  ASSERT_EQ(out.size(), 6u);
+  EXPECT_EQ(out[0].ToVector<float>(), x);
+  EXPECT_EQ(out[1].ToVector<float>(), x);
+  EXPECT_EQ(out[2].ToVector<float>(), std::vector<float>{7.5f});
+  // reordered[j, 0, i] = x[i, j]
+  EXPECT_EQ(out[3].ToVector<float>(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  std::vector<float> rows_value = out[5].ToVector<float>();
+  ASSERT_EQ(rows_value.size(), 24u);
+  for (size_t i = 0; i < rows_value.size(); ++i)
+    EXPECT_EQ(rows_value[i], x[i % 6]) << i;
 }
 
 TEST(AlgebraicSimplifier, TransposeChainComposesPermutations) {

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -537,6 +538,203 @@ TEST(ResultsInPlace, SortsPermuteTheirOperandsBuffers) {
     x.data<float>()[e] = static_cast<float>((e * 37) % 61) * 0.125f - 3.0f;
   ExpectSameResultsWithoutInPlace(
       kSorts, {Literal::FromVector<float>({8, 64}, x.ToVector<float>())});
+}
+
+// --- reshapes as views of their operand's buffer ---------------------------
+
+Literal Matrix(int64_t rows, int64_t cols, float scale) {
+  return Literal::FromVector<float>({rows, cols},
+                                    Ramp(rows * cols, scale).ToVector<float>());
+}
+
+TEST(ReshapeViews, AReshapeReadsItsOperandsBuffer) {
+  constexpr char kText[] = R"(HloModule view
+ENTRY main {
+  x = f32[4,64] parameter(0)
+  a = f32[4,64] negate(x)
+  r = f32[256] reshape(a)
+  b = f32[256] abs(r)
+  p = f32[256] reshape(x)
+  l = f32[4,64]{0,1} negate(x)
+  q = f32[256] reshape(l)
+  ROOT o = (f32[256], f32[256], f32[256]) tuple(b, p, q)
+}
+)";
+  Module module = ParseHloForTest(kText);
+  auto assignment = Assign(module, *module.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  // r is a's buffer, and b (r's and a's last reader) takes it over. A
+  // reshape of the parameter, or of a column-major array, is a copy.
+  EXPECT_EQ(LeafOf(*assignment, "r"), LeafOf(*assignment, "a"));
+  EXPECT_EQ(LeafOf(*assignment, "b"), LeafOf(*assignment, "a"));
+  EXPECT_NE(LeafOf(*assignment, "p"), LeafOf(*assignment, "x"));
+  EXPECT_NE(LeafOf(*assignment, "q"), LeafOf(*assignment, "l"));
+  ExpectNoOverlapWhileLive(*assignment);
+
+  // Not asked for (the device backend): a buffer of its own.
+  InPlaceAnalysis analysis(module);
+  auto not_asked = AssignBuffers(*module.entry(), &analysis);
+  ASSERT_TRUE(not_asked.ok());
+  EXPECT_NE(LeafOf(*not_asked, "r"), LeafOf(*not_asked, "a"));
+
+  Literal x = Matrix(4, 64, 0.5f);
+  std::vector<Literal> out = CompileAndRun(ParseHloForTest(kText), {x});
+  ASSERT_EQ(out.size(), 3u);
+  for (int64_t i = 0; i < 256; ++i) {
+    EXPECT_EQ(out[0].data<float>()[i], std::abs(x.data<float>()[i])) << i;
+    EXPECT_EQ(out[1].data<float>()[i], x.data<float>()[i]) << i;
+  }
+  ExpectSameResultsWithoutInPlace(kText, {x});
+}
+
+// While a reshape of it is still read, an array's buffer is not written in
+// place, whether the writer reads the array or the view last.
+TEST(ReshapeViews, NoInPlaceWriteWhileAViewIsRead) {
+  constexpr char kText[] = R"(HloModule views_read_later
+ENTRY main {
+  x = f32[4,64] parameter(0)
+  i = s32[] parameter(1)
+  u = f32[1,64] parameter(2)
+  zero = s32[] constant(0)
+  a = f32[4,64] negate(x)
+  r = f32[256] reshape(a)
+  b = f32[4,64] abs(a)
+  c = f32[4,64] add(x, x)
+  s = f32[256] reshape(c)
+  d = f32[4,64] dynamic-update-slice(c, u, i, zero)
+  e = f32[4,64] multiply(x, x)
+  v = f32[256] reshape(e)
+  f = f32[256] abs(v)
+  rs = f32[256] reverse(r), dimensions={0}
+  ss = f32[256] reverse(s), dimensions={0}
+  es = f32[256] reshape(e)
+  ROOT o = (f32[4,64], f32[4,64], f32[256], f32[256], f32[256], f32[256]) tuple(b, d, rs, ss, f, es)
+}
+)";
+  Module module = ParseHloForTest(kText);
+  auto assignment = Assign(module, *module.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  EXPECT_EQ(LeafOf(*assignment, "r"), LeafOf(*assignment, "a"));
+  EXPECT_EQ(LeafOf(*assignment, "s"), LeafOf(*assignment, "c"));
+  EXPECT_EQ(LeafOf(*assignment, "v"), LeafOf(*assignment, "e"));
+  // b reads a last, d c, f v, but r, s and e (through es) are read later.
+  EXPECT_NE(LeafOf(*assignment, "b"), LeafOf(*assignment, "a"));
+  EXPECT_NE(LeafOf(*assignment, "d"), LeafOf(*assignment, "c"));
+  EXPECT_NE(LeafOf(*assignment, "f"), LeafOf(*assignment, "v"));
+  ExpectNoOverlapWhileLive(*assignment);
+
+  Literal x = Matrix(4, 64, 0.25f);
+  Literal u = Matrix(1, 64, 3.0f);
+  std::vector<Literal> args;
+  args.push_back(x);
+  args.push_back(Literal::Scalar<int32_t>(2));
+  args.push_back(u);
+  std::vector<Literal> out = CompileAndRun(ParseHloForTest(kText), args);
+  ASSERT_EQ(out.size(), 6u);
+  const float* xs = x.data<float>();
+  for (int64_t k = 0; k < 256; ++k) {
+    EXPECT_EQ(out[0].data<float>()[k], std::abs(xs[k])) << k;
+    const float updated = k / 64 == 2 ? u.data<float>()[k % 64] : xs[k] + xs[k];
+    EXPECT_EQ(out[1].data<float>()[k], updated) << k;
+    EXPECT_EQ(out[2].data<float>()[k], -xs[255 - k]) << k;
+    EXPECT_EQ(out[3].data<float>()[k], xs[255 - k] + xs[255 - k]) << k;
+    EXPECT_EQ(out[4].data<float>()[k], xs[k] * xs[k]) << k;
+    EXPECT_EQ(out[5].data<float>()[k], xs[k] * xs[k]) << k;
+  }
+  ExpectSameResultsWithoutInPlace(kText, args);
+}
+
+TEST(ReshapeViews, NotOfBuffersACustomCallSaw) {
+  constexpr char kText[] = R"(HloModule handler_views
+ENTRY main {
+  x = f32[64] parameter(0)
+  a = f32[64] custom-call(x), custom_call_target="written"
+  r = f32[8,8] reshape(a)
+  b = f32[64] negate(x)
+  c = f32[64] custom-call(b), custom_call_target="read"
+  s = f32[8,8] reshape(b)
+  ROOT o = (f32[8,8], f32[64], f32[8,8]) tuple(r, c, s)
+}
+)";
+  Module module = ParseHloForTest(kText);
+  auto assignment = Assign(module, *module.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  EXPECT_NE(LeafOf(*assignment, "r"), LeafOf(*assignment, "a"));
+  EXPECT_NE(LeafOf(*assignment, "s"), LeafOf(*assignment, "b"));
+}
+
+// jax.lax.scan of h = tanh(h @ w + x), stacking every h, as JAX lowers it
+// (the stacked row a broadcast of h to [1, 4, 8]; the simplifier makes it a
+// reshape, a view of h's buffer): the same results with and without views
+// and in-place results, and the recurrence's values.
+constexpr char kScan[] = R"(HloModule scan
+body {
+  s = (s32[], f32[4,8], f32[6,4,8], f32[6,4,8], f32[8,8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  h = f32[4,8] get-tuple-element(s), index=1
+  hs = f32[6,4,8] get-tuple-element(s), index=2
+  xs = f32[6,4,8] get-tuple-element(s), index=3
+  w = f32[8,8] get-tuple-element(s), index=4
+  zero = s32[] constant(0)
+  x3 = f32[1,4,8] dynamic-slice(xs, i, zero, zero), dynamic_slice_sizes={1,4,8}
+  x = f32[4,8] reshape(x3)
+  d = f32[4,8] dot(h, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  a = f32[4,8] add(d, x)
+  t = f32[4,8] tanh(a)
+  row = f32[1,4,8] broadcast(t), dimensions={1,2}
+  next = f32[6,4,8] dynamic-update-slice(hs, row, i, zero, zero)
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  ROOT out = (s32[], f32[4,8], f32[6,4,8], f32[6,4,8], f32[8,8]) tuple(j, t, next, xs, w)
+}
+cond {
+  s = (s32[], f32[4,8], f32[6,4,8], f32[6,4,8], f32[8,8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(6)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+ENTRY main {
+  h0 = f32[4,8] parameter(0)
+  xs = f32[6,4,8] parameter(1)
+  w = f32[8,8] parameter(2)
+  zero = s32[] constant(0)
+  z = f32[] constant(0)
+  hs = f32[6,4,8] broadcast(z), dimensions={}
+  init = (s32[], f32[4,8], f32[6,4,8], f32[6,4,8], f32[8,8]) tuple(zero, h0, hs, xs, w)
+  loop = (s32[], f32[4,8], f32[6,4,8], f32[6,4,8], f32[8,8]) while(init), condition=cond, body=body
+  last = f32[4,8] get-tuple-element(loop), index=1
+  all = f32[6,4,8] get-tuple-element(loop), index=2
+  ROOT r = (f32[4,8], f32[6,4,8]) tuple(last, all)
+}
+)";
+
+TEST(ReshapeViews, ScanStacksEveryStepThroughAView) {
+  std::vector<Literal> args;
+  args.push_back(Matrix(4, 8, 0.125f));
+  args.push_back(Literal::FromVector<float>(
+      {6, 4, 8}, Ramp(6 * 4 * 8, 0.01f).ToVector<float>()));
+  args.push_back(Matrix(8, 8, 0.05f));
+  std::vector<Literal> out = CompileAndRun(ParseHloForTest(kScan), args);
+  ASSERT_EQ(out.size(), 2u);
+  std::vector<double> h(args[0].data<float>(), args[0].data<float>() + 32);
+  const float* xs = args[1].data<float>();
+  const float* w = args[2].data<float>();
+  for (int step = 0; step < 6; ++step) {
+    std::vector<double> next(32);
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 8; ++c) {
+        double sum = xs[step * 32 + r * 8 + c];
+        for (int k = 0; k < 8; ++k) sum += h[r * 8 + k] * w[k * 8 + c];
+        next[r * 8 + c] = std::tanh(sum);
+      }
+    h = next;
+    for (int e = 0; e < 32; ++e)
+      EXPECT_NEAR(out[1].data<float>()[step * 32 + e], h[e], 1e-5)
+          << step << " " << e;
+  }
+  for (int e = 0; e < 32; ++e)
+    EXPECT_EQ(out[0].data<float>()[e], out[1].data<float>()[5 * 32 + e]) << e;
+  ExpectSameResultsWithoutInPlace(kScan, args);
 }
 
 }  // namespace
