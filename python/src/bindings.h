@@ -11,6 +11,7 @@ void BindRegistration(nanobind::module_& m);  // registration.cc
 void BindPlugin(nanobind::module_& m);        // plugin.cc
 void BindCall(nanobind::module_& m);          // call.cc
 void BindProgram(nanobind::module_& m);       // program.cc
+void BindResultMemory(nanobind::module_& m);  // result_memory.cc
 
 }  // namespace xffi::python
 

@@ -33,4 +33,5 @@ NB_MODULE(_core, m) {
   BindPlugin(m);
   BindCall(m);
   BindProgram(m);
+  BindResultMemory(m);
 }

@@ -22,6 +22,7 @@
 #include "bindings.h"
 #include "common.h"
 #include "dlpack.h"
+#include "result_memory.h"
 #include "xffi/program/builder.h"
 #include "xffi/program/executable.h"
 #include "xffi/program/text.h"
@@ -182,10 +183,10 @@ class PyExecutable {
         continue;
       }
       Py_INCREF(spec.descr.ptr());
-      PyObject* array = PyArray_Empty(
-          static_cast<int>(spec.dims.size()),
-          reinterpret_cast<npy_intp*>(const_cast<int64_t*>(spec.dims.data())),
-          reinterpret_cast<PyArray_Descr*>(spec.descr.ptr()), 0);
+      PyObject* array =
+          NewResultArray(static_cast<int>(spec.dims.size()),
+                         reinterpret_cast<const npy_intp*>(spec.dims.data()),
+                         reinterpret_cast<PyArray_Descr*>(spec.descr.ptr()));
       if (array == nullptr) throw nb::python_error();
       outputs.push_back(nb::steal(array));
       results.push_back(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array)));

@@ -376,3 +376,13 @@ class _Executable:
     def intra_op_threads(self) -> int: ...
 
     def hlo_text(self) -> str: ...
+
+def _result_memory_stats() -> dict:
+    """
+    What the pool behind large Program results holds: its limit, the bytes and blocks cached, and how many allocations it served from the cache and from malloc.
+    """
+
+def _set_result_memory_limit(bytes: int) -> int:
+    """
+    Sets how many bytes of freed Program results the pool keeps for reuse (0: none; cached blocks above the limit are freed at once) and returns the previous limit.
+    """

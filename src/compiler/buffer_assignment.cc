@@ -181,11 +181,11 @@ class Assigner {
   BufferId ElementwiseResult(const Instruction& op, int64_t position,
                              const InstructionBuffers& buffers);
 
-  // Result `k` of a sort: operand k's buffer when the sort is its last
-  // reader, reading it once (an arena buffer no custom call has seen),
-  // else a fresh one.
-  BufferId SortedInPlace(const Instruction& op, int64_t position,
-                         const InstructionBuffers& buffers, int64_t k);
+  // Result `k` of a sort or a scatter: operand k's buffer when the op is
+  // its last reader, reading it once (an arena buffer no custom call has
+  // seen), else a fresh one.
+  BufferId ResultInOperandBuffer(const Instruction& op, int64_t position,
+                                 const InstructionBuffers& buffers, int64_t k);
   // Whether an in-place result may take `source`, the buffer of operand
   // leaf (k, 0) of `op`: an arena buffer of the result's size that no
   // custom call has seen, whose value `op` reads last.
@@ -318,8 +318,10 @@ BufferId Assigner::ElementwiseResult(const Instruction& op, int64_t position,
   return NewBuffer(BufferKind::kArena, op.shape().byte_size(), position);
 }
 
-BufferId Assigner::SortedInPlace(const Instruction& op, int64_t position,
-                                 const InstructionBuffers& buffers, int64_t k) {
+BufferId Assigner::ResultInOperandBuffer(const Instruction& op,
+                                         int64_t position,
+                                         const InstructionBuffers& buffers,
+                                         int64_t k) {
   const Shape& result =
       op.shape().IsTuple() ? op.shape().tuple_shape(k) : op.shape();
   const std::vector<BufferId>& leaves =
@@ -702,7 +704,16 @@ StatusOr<BufferAssignment> Assigner::Run() {
         // a gathered copy when a result shares its operand's buffer.
         buffers.leaves.clear();
         for (int64_t k = 0; k < op.operand_count(); ++k)
-          buffers.leaves.push_back(SortedInPlace(op, p, buffers, k));
+          buffers.leaves.push_back(ResultInOperandBuffer(op, p, buffers, k));
+        break;
+      }
+      case Opcode::kScatter: {
+        // Result k starts as a copy of operand k: when nothing reads that
+        // array afterwards the scatter updates it where it lies, as XLA
+        // does, and the kernel skips the copy.
+        buffers.leaves.clear();
+        for (int64_t k = 0; k < op.operand_count() / 2; ++k)
+          buffers.leaves.push_back(ResultInOperandBuffer(op, p, buffers, k));
         break;
       }
       case Opcode::kReshape:

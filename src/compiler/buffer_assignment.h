@@ -121,7 +121,7 @@ int64_t TupleElementLeafOffset(const Shape& tuple, int64_t index);
 // With `in_place` (the analysis of the computation's module), calls and
 // while loops update arrays in place where it found they can, parameter
 // leaves handed over are written in place; with `results_in_place` too,
-// elementwise and sort results take dead operands' buffers (unless a
+// elementwise, sort and scatter results take dead operands' buffers (unless a
 // custom call may run the computation): a backend asks for that when its
 // kernels read such an operand's element before writing the result's
 // there (the CPU's do; the device backend's, run on SimDevice, gave wrong

@@ -737,5 +737,82 @@ TEST(ReshapeViews, ScanStacksEveryStepThroughAView) {
   ExpectSameResultsWithoutInPlace(kScan, args);
 }
 
+constexpr char kScatters[] = R"(HloModule scatters
+set {
+  a = f32[] parameter(0)
+  ROOT b = f32[] parameter(1)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[64,32] parameter(0)
+  i = s32[6,1] parameter(1)
+  u = f32[6,32] parameter(2)
+  a = f32[64,32] negate(x)
+  s = f32[64,32] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=set
+  b = f32[64,32] abs(x)
+  t = f32[64,32] scatter(b, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  c = f32[64,32] add(b, t)
+  e = f32[64,32] exponential(x)
+  f = f32[64,32] scatter(e, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  g = f32[64,32] sine(f)
+  p = f32[64,32] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=set
+  d = f32[6,32] negate(u)
+  q = f32[6,32] scatter(d, i, d), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  ROOT r = (f32[64,32], f32[64,32], f32[64,32], f32[64,32], f32[6,32]) tuple(s, c, g, p, q)
+}
+)";
+
+TEST(ResultsInPlace, ScattersUpdateADeadOperandWhereItLies) {
+  Module module = ParseHloForTest(kScatters);
+  auto assignment = Assign(module, *module.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  // s and f: their operands are dead after them. t: b is read later by c.
+  // p: the caller's parameter. q: d is its updates too.
+  EXPECT_EQ(LeafOf(*assignment, "s"), LeafOf(*assignment, "a"));
+  EXPECT_EQ(LeafOf(*assignment, "f"), LeafOf(*assignment, "e"));
+  EXPECT_NE(LeafOf(*assignment, "t"), LeafOf(*assignment, "b"));
+  EXPECT_NE(LeafOf(*assignment, "p"), LeafOf(*assignment, "x"));
+  EXPECT_NE(LeafOf(*assignment, "q"), LeafOf(*assignment, "d"));
+  ExpectNoOverlapWhileLive(*assignment);
+  // Not asked for (the device backend): fresh.
+  InPlaceAnalysis analysis(module);
+  auto not_asked = AssignBuffers(*module.entry(), &analysis);
+  ASSERT_TRUE(not_asked.ok());
+  EXPECT_NE(LeafOf(*not_asked, "s"), LeafOf(*not_asked, "a"));
+
+  std::vector<float> x(64 * 32), u(6 * 32);
+  for (size_t e = 0; e < x.size(); ++e)
+    x[e] = static_cast<float>((e * 37) % 101) * 0.03125f - 1.5f;
+  for (size_t e = 0; e < u.size(); ++e) u[e] = static_cast<float>(e) * 0.25f;
+  // Duplicates, and rows outside the 64 (and the 6) rows, which are skipped.
+  std::vector<Literal> arguments;
+  arguments.push_back(Literal::FromVector<float>({64, 32}, x));
+  arguments.push_back(
+      Literal::FromVector<int32_t>({6, 1}, {3, 63, 3, -1, 64, 5}));
+  arguments.push_back(Literal::FromVector<float>({6, 32}, u));
+  ExpectSameResultsWithoutInPlace(kScatters, arguments);
+  // And the values themselves: row 3 of s is the last update to it.
+  std::vector<Literal> out =
+      CompileAndRun(ParseHloForTest(kScatters), arguments);
+  ASSERT_EQ(out.size(), 5u);
+  for (int64_t c = 0; c < 32; ++c) {
+    EXPECT_EQ(out[0].data<float>()[3 * 32 + c],
+              u[static_cast<size_t>(2 * 32 + c)]);
+    EXPECT_EQ(out[0].data<float>()[63 * 32 + c],
+              u[static_cast<size_t>(32 + c)]);
+    EXPECT_EQ(out[0].data<float>()[c], -x[static_cast<size_t>(c)]);
+    EXPECT_EQ(out[3].data<float>()[5 * 32 + c],
+              u[static_cast<size_t>(5 * 32 + c)]);
+    // q: d's row 3 plus both updates aimed at it, from d's original values.
+    EXPECT_EQ(out[4].data<float>()[3 * 32 + c],
+              -u[static_cast<size_t>(3 * 32 + c)] - u[static_cast<size_t>(c)] -
+                  u[static_cast<size_t>(2 * 32 + c)]);
+  }
+}
+
 }  // namespace
 }  // namespace xffi::test
