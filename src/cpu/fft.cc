@@ -152,16 +152,6 @@ using Cascade = std::vector<const BatchKernels<T>*>;
 // fast or faster on 32-byte ones, with half the memory).
 inline constexpr int64_t kWorkspaceBudget = 512 * 1024;
 
-// Transforms whose arrays (bytes read plus bytes written) exceed this use
-// vectors of at most 32 bytes: streamed from memory rather than a cache,
-// 16 rows at a time ran slower than 8 (measured on the 2-core EPYC that
-// runs the workloads, one thread: rfft of 1024 rows of 4096 f32, 33 MB,
-// 4.1 ms on 32-byte vectors against 4.6-5.3 ms on 64-byte ones; fft of
-// 1024 rows of 2048 c64, 3.7 against 5.0 ms; 512 rows of 4096 f32, 16 MB,
-// even; 256 rows, 8 MB, 0.95 against 0.68 ms, and 256 rows of 2048 c64
-// 0.86 against 0.67 ms, where 64-byte vectors stay).
-inline constexpr int64_t kWideVectorArrayBytes = 12 << 20;
-
 // What one complex value of one sequence costs per radix-2 level of its
 // transform, roughly (nanoseconds on one core, data movement included;
 // measured 0.08-0.13 on the fft workloads): the pool splits the groups of
@@ -172,25 +162,23 @@ inline constexpr double kValueLevelNanos = 0.1;
 // of `per_lane * lanes` items, each set of the cascade taking the whole
 // groups of what the wider ones left, the groups split across the pool,
 // with the workspace the kernels need for `plan` (`tiles`: see
-// BatchKernels::workspace_bytes); `array_bytes`: what the transform reads
-// and writes. The grouping depends on the sizes and the plan only, never on
-// the threads: every lane is computed alone, so the bits do not depend on
-// the pool.
+// BatchKernels::workspace_bytes). The grouping depends on the count and the
+// plan only, never on the threads: every lane is computed alone, so the
+// bits do not depend on the pool.
 template <typename T, typename Body>
 void ForGroups(const Cascade<T>& cascade, const fft::PlanView<T>& plan,
-               int64_t count, int64_t per_lane, bool tiles, int64_t array_bytes,
-               ThreadPool* pool, const Body& body) {
+               int64_t count, int64_t per_lane, bool tiles, ThreadPool* pool,
+               const Body& body) {
   const int64_t pack_values = 2 * (plan.n + plan.scratch_size());
   const double levels = std::log2(static_cast<double>(std::max<int64_t>(
                             plan.convolution ? 4 * plan.n : plan.n, 2))) +
                         1;
   int64_t done = 0;
   for (const BatchKernels<T>* kernels : cascade) {
-    const int64_t vector_bytes =
-        kernels->lanes * static_cast<int64_t>(sizeof(T));
-    if (vector_bytes > 16 && pack_values * vector_bytes > kWorkspaceBudget)
+    if (kernels->lanes * static_cast<int64_t>(sizeof(T)) > 16 &&
+        pack_values * kernels->lanes * static_cast<int64_t>(sizeof(T)) >
+            kWorkspaceBudget)
       continue;
-    if (vector_bytes > 32 && array_bytes > kWideVectorArrayBytes) continue;
     const int64_t group = per_lane * kernels->lanes;
     // The last set (one lane) also takes a group the count does not fill.
     const bool last_set = kernels == cascade.back();
@@ -218,10 +206,7 @@ void ComplexAxis(const std::complex<T>* src, std::complex<T>* dst,
                  T scale, const Cascade<T>& cascade, ThreadPool* pool) {
   const T* from = reinterpret_cast<const T*>(src);
   T* to = reinterpret_cast<T*>(dst);
-  const int64_t array_bytes =
-      2 * axis.count() * axis.n * static_cast<int64_t>(sizeof(std::complex<T>));
-  ForGroups<T>(cascade, plan.view(), axis.count(), 1, axis.inner > 1,
-               array_bytes, pool,
+  ForGroups<T>(cascade, plan.view(), axis.count(), 1, axis.inner > 1, pool,
                [&](const BatchKernels<T>& kernels, int64_t b, int64_t e,
                    void* workspace) {
                  kernels.complex_sequences(from, to, axis, plan.view(), b, e,
@@ -289,10 +274,6 @@ Kernel MakeTypedFftKernel(const Instruction& in) {
       return Status::Ok();
     }
     const int64_t rows = complex_elements / complex_dims.back();
-    // What the real axis reads and writes: rows of n reals and of
-    // n / 2 + 1 complex values.
-    const int64_t real_bytes = rows * (n_last + 2 * (n_last / 2 + 1)) *
-                               static_cast<int64_t>(sizeof(T));
     if (type == FftType::kRfft) {
       const T* src = static_cast<const T*>(args.operands[0].data);
       C* data = static_cast<C*>(args.results[0].data);
@@ -301,7 +282,7 @@ Kernel MakeTypedFftKernel(const Instruction& in) {
         std::fill(data, data + complex_elements, C{});
       } else if (half) {
         const fft::RealPlanView<T>& plan = real_plan->view();
-        ForGroups<T>(cascade, *plan.half, rows, 1, false, real_bytes, args.pool,
+        ForGroups<T>(cascade, *plan.half, rows, 1, false, args.pool,
                      [&](const BatchKernels<T>& kernels, int64_t b, int64_t e,
                          void* workspace) {
                        kernels.real_forward_half(src, values, plan, b, e,
@@ -310,8 +291,7 @@ Kernel MakeTypedFftKernel(const Instruction& in) {
       } else {
         const ComplexPlan<T>& plan = *plans.at(n_last);
         // Rows r and r + lanes share one complex transform.
-        ForGroups<T>(cascade, plan.view(), rows, 2, false, real_bytes,
-                     args.pool,
+        ForGroups<T>(cascade, plan.view(), rows, 2, false, args.pool,
                      [&](const BatchKernels<T>& kernels, int64_t b, int64_t e,
                          void* workspace) {
                        kernels.real_forward_rows(src, values, n_last, rows,
@@ -356,7 +336,7 @@ Kernel MakeTypedFftKernel(const Instruction& in) {
       const T* top = nyquist.empty()
                          ? nullptr
                          : reinterpret_cast<const T*>(nyquist.data());
-      ForGroups<T>(cascade, *plan.half, rows, 1, false, real_bytes, args.pool,
+      ForGroups<T>(cascade, *plan.half, rows, 1, false, args.pool,
                    [&](const BatchKernels<T>& kernels, int64_t b, int64_t e,
                        void* workspace) {
                      kernels.real_inverse_half(spectra, top, out, plan, scale,
@@ -376,7 +356,7 @@ Kernel MakeTypedFftKernel(const Instruction& in) {
     }
     const ComplexPlan<T>& plan = *plans.at(n_last);
     const T* spectra = reinterpret_cast<const T*>(src);
-    ForGroups<T>(cascade, plan.view(), rows, 2, false, real_bytes, args.pool,
+    ForGroups<T>(cascade, plan.view(), rows, 2, false, args.pool,
                  [&](const BatchKernels<T>& kernels, int64_t b, int64_t e,
                      void* workspace) {
                    kernels.real_inverse_rows(spectra, out, n_last, rows,

@@ -368,6 +368,9 @@ inline V TransposeHalf(const V& a, const V& b, std::index_sequence<I...>) {
 template <int L, int S = 1, typename V>
 inline void TransposeBlock(V (&v)[L]) {
   static_assert((L & (L - 1)) == 0, "lane counts are powers of two");
+  // Unrolled whole, the block stays in registers (a loop kept it in memory
+  // at -O2).
+#pragma GCC unroll 16
   for (int i = 0; i < L; ++i)
     if ((i & S) == 0) {
       const V a = TransposeHalf<L, S, false>(v[i], v[i + S],
@@ -405,6 +408,7 @@ inline void LoadRowBlock(const T* rows, int64_t row, int64_t j0,
                          Pack<T, L>* block) {
   static_assert(L % 2 == 0);
   Vec<T, L> low[L], high[L];
+#pragma GCC unroll 16
   for (int l = 0; l < L; ++l) {
     const T* p = rows + 2 * (l * row + j0);
     PrefetchAhead<false>(p);
@@ -413,6 +417,7 @@ inline void LoadRowBlock(const T* rows, int64_t row, int64_t j0,
   }
   TransposeBlock<L>(low);
   TransposeBlock<L>(high);
+#pragma GCC unroll 16
   for (int i = 0; i < L / 2; ++i) {
     block[i] = {low[2 * i], low[2 * i + 1]};
     block[L / 2 + i] = {high[2 * i], high[2 * i + 1]};
@@ -423,6 +428,7 @@ inline void StoreRowBlock(const Pack<T, L>* block, int64_t j0, int64_t row,
                           T* rows) {
   static_assert(L % 2 == 0);
   Vec<T, L> low[L], high[L];
+#pragma GCC unroll 16
   for (int i = 0; i < L / 2; ++i) {
     low[2 * i] = block[i].re;
     low[2 * i + 1] = block[i].im;
@@ -431,6 +437,7 @@ inline void StoreRowBlock(const Pack<T, L>* block, int64_t j0, int64_t row,
   }
   TransposeBlock<L>(low);
   TransposeBlock<L>(high);
+#pragma GCC unroll 16
   for (int l = 0; l < L; ++l) {
     T* p = rows + 2 * (l * row + j0);
     PrefetchAhead<true>(p);
@@ -842,6 +849,7 @@ void RealForwardHalf(const T* in, T* out, const RealPlanView<T>& real,
       if (blocks)
         for (; k + L <= h; k += L) {
           Pack<T, L> block[L];
+#pragma GCC unroll 16
           for (int i = 0; i < L; ++i)
             block[i] = JoinHalves<T, L>(z, m, k + i, real.twiddles);
           StoreRowBlock<T, L>(block, k, h, to);
@@ -893,6 +901,7 @@ void RealInverseHalf(const T* in, const T* nyquist, T* out,
           Pack<T, L> a[L], b[L];
           LoadRowBlock<T, L>(first, in_row, k, a);
           LoadRowBlock<T, L>(first, in_row, m - k - L + 1, b);
+#pragma GCC unroll 16
           for (int i = 0; i < L; ++i)
             packs[k + i] =
                 SplitHalves<T, L>(a[i], b[L - 1 - i], w + 2 * (k + i));
@@ -910,6 +919,7 @@ void RealInverseHalf(const T* in, const T* nyquist, T* out,
       if (blocks)
         for (; j + L <= m; j += L) {
           Pack<T, L> block[L];
+#pragma GCC unroll 16
           for (int i = 0; i < L; ++i)
             block[i] = {z[j + i].re * scale, z[j + i].im * -scale};
           StoreRowBlock<T, L>(block, j, m, to);
