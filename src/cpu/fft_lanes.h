@@ -163,8 +163,10 @@ void FixedPass(const Pack<T, L>* x, Pack<T, L>* y, int64_t m, int64_t s,
       }
       out[0] = b[0];
       if (p == 0) {
+#pragma GCC unroll 8
         for (int k = 1; k < R; ++k) out[s * k] = b[k];
       } else {
+#pragma GCC unroll 8
         for (int k = 1; k < R; ++k) out[s * k] = Mul(b[k], w + 2 * (k - 1));
       }
     }
