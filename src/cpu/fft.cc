@@ -39,7 +39,6 @@ using fft::Axis;
 using fft::BatchKernels;
 using fft::ComplexPlan;
 using fft::KernelSet;
-
 using fft::RealPlan;
 
 template <typename T>
@@ -72,16 +71,15 @@ WorkspaceMemory AllocateWorkspace(size_t bytes) {
 class ThreadWorkspace {
  public:
   explicit ThreadWorkspace(size_t bytes) {
-    Kept& kept = kept_;
-    if (bytes <= kKeptWorkspaceBytes && !kept.lent) {
-      if (kept.bytes < bytes) {
-        kept.memory.reset();
-        kept.memory = AllocateWorkspace(bytes);
-        kept.bytes = bytes;
+    if (bytes <= kKeptWorkspaceBytes && !kept_.lent) {
+      if (kept_.bytes < bytes) {
+        kept_.memory.reset();  // before the larger one: a lower peak
+        kept_.memory = AllocateWorkspace(bytes);
+        kept_.bytes = bytes;
       }
-      kept.lent = true;
+      kept_.lent = true;
       lent_ = true;
-      data_ = kept.memory.get();
+      data_ = kept_.memory.get();
     } else {
       own_ = AllocateWorkspace(bytes);
       data_ = own_.get();
