@@ -27,25 +27,46 @@ struct Axis {
   int64_t Start(int64_t s) const { return (s / inner) * n * inner + s % inner; }
 };
 
+// Workspaces are aligned to this many bytes (the widest vector).
+inline constexpr int64_t kWorkspaceAlignment = 64;
+
 template <typename T>
 struct BatchKernels {
   int lanes = 0;  // 0: this width is not compiled in
+  // The bytes of workspace (kWorkspaceAlignment-aligned, left
+  // uninitialised) one call of a kernel below needs for transforms by
+  // `plan`; `tiles`: complex_sequences along an axis other than the last.
+  // The caller provides it so that it can be kept between calls.
+  int64_t (*workspace_bytes)(const PlanView<T>& plan, bool tiles) = nullptr;
   // The complex transform of sequences [begin, end) of `axis` of `src`
   // into the same places of `dst` (src == dst: in place); `inverse`
   // conjugates on the way in and out; the result is scaled.
   void (*complex_sequences)(const T* src, T* dst, const Axis& axis,
                             const PlanView<T>& plan, int64_t begin, int64_t end,
-                            bool inverse, T scale) = nullptr;
+                            bool inverse, T scale, void* workspace) = nullptr;
   // RFFT of real rows [begin, end) of `rows` rows of n into complex rows of
   // n / 2 + 1; begin is a multiple of 2 * lanes (rows r and r + lanes share
-  // one complex transform).
+  // one complex transform of n, the plan's length: for odd n).
   void (*real_forward_rows)(const T* in, T* out, int64_t n, int64_t rows,
-                            const PlanView<T>& plan, int64_t begin,
-                            int64_t end) = nullptr;
-  // IRFFT of complex rows of n / 2 + 1 into real rows of n, scaled.
+                            const PlanView<T>& plan, int64_t begin, int64_t end,
+                            void* workspace) = nullptr;
+  // IRFFT of complex rows of n / 2 + 1 into real rows of n, scaled (the
+  // same pairing of rows).
   void (*real_inverse_rows)(const T* in, T* out, int64_t n, int64_t rows,
                             const PlanView<T>& plan, T scale, int64_t begin,
-                            int64_t end) = nullptr;
+                            int64_t end, void* workspace) = nullptr;
+  // The same two for even n, one complex transform of n / 2 per row
+  // (RealPlanView; the workspace is the half plan's); begin is a multiple
+  // of lanes. IRFFT may run in place (in == out) when each row of n reals
+  // starts where its n / 2 + 1 complex values do and the last of them (the
+  // Nyquist frequency's) is read from `nyquist` instead (one per row);
+  // otherwise `nyquist` is null.
+  void (*real_forward_half)(const T* in, T* out, const RealPlanView<T>& plan,
+                            int64_t begin, int64_t end,
+                            void* workspace) = nullptr;
+  void (*real_inverse_half)(const T* in, const T* nyquist, T* out,
+                            const RealPlanView<T>& plan, T scale, int64_t begin,
+                            int64_t end, void* workspace) = nullptr;
 };
 
 struct KernelSet {

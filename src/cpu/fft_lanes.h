@@ -7,18 +7,18 @@
 // the linker may pick for every translation unit, AVX instructions and all.
 //
 // Element j of L sequences is one Pack, whose lanes are GCC vector lanes
-// (the approach DUCC, which XLA:CPU calls, takes for batches). The real
-// transforms put two real sequences into the real and imaginary parts of
-// one complex sequence and separate the spectra by their symmetry, half the
-// work of a complex transform each.
+// (the approach DUCC, which XLA:CPU calls, takes for batches). A real
+// transform of even length n is a complex one of n / 2 (the row's even- and
+// odd-indexed values as real and imaginary parts) and a pass that separates
+// the halves' spectra by their symmetry; one of odd length puts two real
+// rows into the real and imaginary parts of one complex sequence. Either
+// way half the work of a complex transform of n per row.
 #ifndef XFFI_SRC_CPU_FFT_LANES_H_
 #define XFFI_SRC_CPU_FFT_LANES_H_
 
 #include <cstdint>
 #include <cstring>
-#include <memory>
 #include <utility>
-#include <vector>
 
 #include "cpu/fft_kernels.h"
 
@@ -71,6 +71,12 @@ template <typename T, int L>
 inline Pack<T, L> Mul(const Pack<T, L>& a, const T* w) {
   const T wr = w[0], wi = w[1];
   return {a.re * wr - a.im * wi, a.re * wi + a.im * wr};
+}
+// a * conj(w), w as for Mul.
+template <typename T, int L>
+inline Pack<T, L> MulConj(const Pack<T, L>& a, const T* w) {
+  const T wr = w[0], wi = w[1];
+  return {a.re * wr + a.im * wi, a.im * wr - a.re * wi};
 }
 template <typename T, int L>
 inline Pack<T, L> Conj(const Pack<T, L>& a) {
@@ -157,8 +163,10 @@ void FixedPass(const Pack<T, L>* x, Pack<T, L>* y, int64_t m, int64_t s,
       }
       out[0] = b[0];
       if (p == 0) {
+#pragma GCC unroll 8
         for (int k = 1; k < R; ++k) out[s * k] = b[k];
       } else {
+#pragma GCC unroll 8
         for (int k = 1; k < R; ++k) out[s * k] = Mul(b[k], w + 2 * (k - 1));
       }
     }
@@ -264,15 +272,33 @@ Pack<T, L>* Forward(const PlanView<T>& plan, Pack<T, L>* data,
   return data;
 }
 
+// Sequences along an outer axis move in tiles of this many groups of L,
+// 128 bytes of each row (see ComplexSequences).
+template <typename T, int L>
+inline constexpr int kTileGroupsOf = L > 1
+                                         ? static_cast<int>(128 /
+                                                            (2 * sizeof(T) * L))
+                                         : 1;
+
+// A call's packs, carved from the workspace its caller keeps: n for the
+// data, the plan's scratch, and with tiles kTileGroupsOf<T, L> * n more. Left
+// uninitialised (every transform writes before it reads): zeroing them was
+// a pass over up to 512 KB per chunk of work.
 template <typename T, int L>
 struct Workspace {
-  // Left uninitialised (every transform writes before it reads): zeroing
-  // them was a pass over up to 512 KB per chunk of work.
-  std::unique_ptr<Pack<T, L>[]> data, scratch;
-  explicit Workspace(const PlanView<T>& plan)
-      : data(new Pack<T, L>[static_cast<size_t>(plan.n)]),
-        scratch(new Pack<T, L>[static_cast<size_t>(plan.scratch_size())]) {}
+  Pack<T, L>*data, *scratch, *tile;
+  Workspace(const PlanView<T>& plan, void* memory)
+      : data(static_cast<Pack<T, L>*>(memory)),
+        scratch(data + plan.n),
+        tile(scratch + plan.scratch_size()) {}
+
+  static int64_t Bytes(const PlanView<T>& plan, bool tiles) {
+    const int64_t packs = plan.n + plan.scratch_size() +
+                          (tiles && L > 1 ? kTileGroupsOf<T, L> * plan.n : 0);
+    return packs * static_cast<int64_t>(sizeof(Pack<T, L>));
+  }
 };
+static_assert(alignof(Pack<double, 8>) <= kWorkspaceAlignment);
 
 template <typename T, int L, typename V>
 inline T GetLane(const V& v, int lane) {
@@ -344,6 +370,9 @@ inline V TransposeHalf(const V& a, const V& b, std::index_sequence<I...>) {
 template <int L, int S = 1, typename V>
 inline void TransposeBlock(V (&v)[L]) {
   static_assert((L & (L - 1)) == 0, "lane counts are powers of two");
+  // Unrolled whole, the block stays in registers (a loop kept it in memory
+  // at -O2).
+#pragma GCC unroll 16
   for (int i = 0; i < L; ++i)
     if ((i & S) == 0) {
       const V a = TransposeHalf<L, S, false>(v[i], v[i + S],
@@ -372,34 +401,50 @@ inline void PrefetchAhead(const T* p) {
 }
 
 // Elements [j0, j0 + L) of L complex sequences that are rows `row` complex
-// values apart into block[0, L), through L x L transposes.
+// values apart into block[0, L), through L x L transposes. The 2L values
+// of each row move as two plain vectors: transposed, vector t of each half
+// holds value t of every row, alternately real and imaginary parts, so no
+// shuffle separates them (that was as costly as the transposes).
 template <typename T, int L>
 inline void LoadRowBlock(const T* rows, int64_t row, int64_t j0,
                          Pack<T, L>* block) {
-  Vec<T, L> re[L], im[L];
+  static_assert(L % 2 == 0);
+  Vec<T, L> low[L], high[L];
+#pragma GCC unroll 16
   for (int l = 0; l < L; ++l) {
-    PrefetchAhead<false>(rows + 2 * (l * row + j0));
-    const Pack<T, L> p = LoadInterleaved<T, L>(rows + 2 * (l * row + j0));
-    re[l] = p.re;
-    im[l] = p.im;
+    const T* p = rows + 2 * (l * row + j0);
+    PrefetchAhead<false>(p);
+    low[l] = LoadVector<Vec<T, L>>(p);
+    high[l] = LoadVector<Vec<T, L>>(p + L);
   }
-  TransposeBlock<L>(re);
-  TransposeBlock<L>(im);
-  for (int i = 0; i < L; ++i) block[i] = {re[i], im[i]};
+  TransposeBlock<L>(low);
+  TransposeBlock<L>(high);
+#pragma GCC unroll 16
+  for (int i = 0; i < L / 2; ++i) {
+    block[i] = {low[2 * i], low[2 * i + 1]};
+    block[L / 2 + i] = {high[2 * i], high[2 * i + 1]};
+  }
 }
 template <typename T, int L>
 inline void StoreRowBlock(const Pack<T, L>* block, int64_t j0, int64_t row,
                           T* rows) {
-  Vec<T, L> re[L], im[L];
-  for (int i = 0; i < L; ++i) {
-    re[i] = block[i].re;
-    im[i] = block[i].im;
+  static_assert(L % 2 == 0);
+  Vec<T, L> low[L], high[L];
+#pragma GCC unroll 16
+  for (int i = 0; i < L / 2; ++i) {
+    low[2 * i] = block[i].re;
+    low[2 * i + 1] = block[i].im;
+    high[2 * i] = block[L / 2 + i].re;
+    high[2 * i + 1] = block[L / 2 + i].im;
   }
-  TransposeBlock<L>(re);
-  TransposeBlock<L>(im);
+  TransposeBlock<L>(low);
+  TransposeBlock<L>(high);
+#pragma GCC unroll 16
   for (int l = 0; l < L; ++l) {
-    PrefetchAhead<true>(rows + 2 * (l * row + j0));
-    StoreInterleaved<T, L>({re[l], im[l]}, rows + 2 * (l * row + j0));
+    T* p = rows + 2 * (l * row + j0);
+    PrefetchAhead<true>(p);
+    StoreVector(p, low[l]);
+    StoreVector(p + L, high[l]);
   }
 }
 
@@ -443,15 +488,15 @@ inline GroupLayout LayoutOf(const Axis& axis, const int64_t* starts, int lanes,
 template <typename T, int L>
 void ComplexSequences(const T* src, T* dst, const Axis& axis,
                       const PlanView<T>& plan, int64_t begin, int64_t end,
-                      bool inverse, T scale) {
-  Workspace<T, L> work(plan);
+                      bool inverse, T scale, void* memory) {
+  Workspace<T, L> work(plan, memory);
   const T sign = inverse ? T(-1) : T(1);
-  Pack<T, L>* packs = work.data.get();
+  Pack<T, L>* packs = work.data;
   // The transform of packs[0, n) in place, conjugated and scaled as asked.
   auto transform = [&](Pack<T, L>* in) -> Pack<T, L>* {
     if (inverse)
       for (int64_t j = 0; j < axis.n; ++j) in[j].im = -in[j].im;
-    Pack<T, L>* out = Forward<T, L>(plan, in, work.scratch.get());
+    Pack<T, L>* out = Forward<T, L>(plan, in, work.scratch);
     const T im_scale = sign * scale;
     for (int64_t j = 0; j < axis.n; ++j) {
       out[j].re = out[j].re * scale;
@@ -465,17 +510,15 @@ void ComplexSequences(const T* src, T* dst, const Axis& axis,
   // group (and power-of-two row lengths map them all to the same cache
   // sets). Tiles of kTileGroups groups, 128 bytes of each row, use whole
   // cache lines instead.
-  constexpr int kTileGroups =
-      L > 1 ? static_cast<int>(128 / (2 * sizeof(T) * L)) : 1;
+  constexpr int kTileGroups = kTileGroupsOf<T, L>;
   static_assert(kTileGroups >= 1);
   constexpr int64_t kTile = int64_t{kTileGroups} * L;
-  std::vector<Pack<T, L>> tile;
+  Pack<T, L>* tile = work.tile;
   for (int64_t s0 = begin; s0 < end;) {
     if constexpr (L > 1) {
       if (axis.inner > 1 && s0 + kTile <= end &&
           axis.Start(s0 + kTile - 1) == axis.Start(s0) + kTile - 1) {
         const int64_t n = axis.n;
-        tile.resize(static_cast<size_t>(kTileGroups * n));
         const T* from = src + 2 * axis.Start(s0);
         T* to = dst + 2 * axis.Start(s0);
         // Rows kAheadRows on are asked for: the stride is a whole row.
@@ -484,14 +527,14 @@ void ComplexSequences(const T* src, T* dst, const Axis& axis,
           if (j + kAheadRows < n)
             __builtin_prefetch(from + 2 * (j + kAheadRows) * axis.inner);
           for (int g = 0; g < kTileGroups; ++g)
-            tile[static_cast<size_t>(g * n + j)] =
+            tile[g * n + j] =
                 LoadInterleaved<T, L>(from + 2 * (j * axis.inner + g * L));
         }
         // Each group's result, in the tile or (the last group's only: the
         // next transform would overwrite it) in the scratch.
         const Pack<T, L>* results[kTileGroups];
         for (int g = 0; g < kTileGroups; ++g) {
-          Pack<T, L>* group = tile.data() + g * n;
+          Pack<T, L>* group = tile + g * n;
           const Pack<T, L>* out = transform(group);
           if (out != group && g + 1 < kTileGroups) {
             for (int64_t j = 0; j < n; ++j) group[j] = out[j];
@@ -554,10 +597,11 @@ void ComplexSequences(const T* src, T* dst, const Axis& axis,
 // RFFT of rows [begin, end): rows r and r + L share one complex sequence.
 template <typename T, int L>
 void RealForwardRows(const T* in, T* out, int64_t n, int64_t rows,
-                     const PlanView<T>& plan, int64_t begin, int64_t end) {
-  Workspace<T, L> work(plan);
+                     const PlanView<T>& plan, int64_t begin, int64_t end,
+                     void* memory) {
+  Workspace<T, L> work(plan, memory);
   const int64_t h = n / 2 + 1;
-  Pack<T, L>* packs = work.data.get();
+  Pack<T, L>* packs = work.data;
   for (int64_t r0 = begin; r0 < end; r0 += 2 * L) {
     const bool full = r0 + 2 * L <= rows;
     // Whole groups of rows whose length is a multiple of L move as L x L
@@ -587,7 +631,7 @@ void RealForwardRows(const T* in, T* out, int64_t n, int64_t rows,
         }
         packs[j] = {LoadVector<Vec<T, L>>(re), LoadVector<Vec<T, L>>(im)};
       }
-    const Pack<T, L>* z = Forward<T, L>(plan, packs, work.scratch.get());
+    const Pack<T, L>* z = Forward<T, L>(plan, packs, work.scratch);
     // The spectra of the rows in the real and in the imaginary parts.
     auto spectra = [&](int64_t k, Pack<T, L>& first, Pack<T, L>& second) {
       const Pack<T, L>& a = z[k];
@@ -647,8 +691,8 @@ void RealForwardRows(const T* in, T* out, int64_t n, int64_t rows,
 template <typename T, int L>
 void RealInverseRows(const T* in, T* out, int64_t n, int64_t rows,
                      const PlanView<T>& plan, T scale, int64_t begin,
-                     int64_t end) {
-  Workspace<T, L> work(plan);
+                     int64_t end, void* memory) {
+  Workspace<T, L> work(plan, memory);
   const int64_t h = n / 2 + 1;
   auto spectrum = [&](int64_t row, int64_t k) -> ComplexOf<T> {
     if (row >= rows) return {T(0), T(0)};
@@ -661,7 +705,7 @@ void RealInverseRows(const T* in, T* out, int64_t n, int64_t rows,
     const T* c = in + 2 * (row * h + (n - k));
     return {c[0], -c[1]};
   };
-  Pack<T, L>* packs = work.data.get();
+  Pack<T, L>* packs = work.data;
   // conj(a + i b) of the spectra a (rows r0 + l) and b (rows r0 + L + l):
   // the input of a forward transform that inverts.
   auto combine = [](const Pack<T, L>& a, const Pack<T, L>& b) -> Pack<T, L> {
@@ -713,7 +757,7 @@ void RealInverseRows(const T* in, T* out, int64_t n, int64_t rows,
         }
         packs[k] = {LoadVector<Vec<T, L>>(re), LoadVector<Vec<T, L>>(im)};
       }
-    const Pack<T, L>* z = Forward<T, L>(plan, packs, work.scratch.get());
+    const Pack<T, L>* z = Forward<T, L>(plan, packs, work.scratch);
     int64_t j = 0;
     if constexpr (L > 1) {
       if (blocks)
@@ -743,13 +787,164 @@ void RealInverseRows(const T* in, T* out, int64_t n, int64_t rows,
   }
 }
 
+// The real transforms of even length n = 2m by one complex transform of m
+// per row (RealPlanView). A row x read as z[j] = x[2j] + i x[2j+1] has the
+// spectrum Z = E + i O, E and O those of the even- and odd-indexed values;
+// both are Hermitian, so E[k] = (Z[k] + conj Z[m-k]) / 2 and
+// O[k] = -i (Z[k] - conj Z[m-k]) / 2, and X[k] = E[k] + W^k O[k] with
+// W = exp(-2 pi i / n), indices of Z modulo m, k in [0, m].
+template <typename T, int L>
+inline Pack<T, L> JoinHalves(const Pack<T, L>* z, int64_t m, int64_t k,
+                             const T* twiddles) {
+  const Pack<T, L>& a = z[k < m ? k : 0];
+  const Pack<T, L>& b = z[k > 0 ? m - k : 0];
+  const Pack<T, L> even = {(a.re + b.re) * T(0.5), (a.im - b.im) * T(0.5)};
+  const Pack<T, L> odd = {(a.im + b.im) * T(0.5), (b.re - a.re) * T(0.5)};
+  return Add(even, Mul(odd, twiddles + 2 * k));
+}
+
+// The inverse: for k in [0, m), E'[k] = X[k] + conj X[m-k] and
+// O'[k] = (X[k] - conj X[m-k]) conj(W^k) are the spectra of n times the
+// even- and odd-indexed values, so the inverse transform of E' + i O' is
+// n z. Returned conjugated: the input of a forward transform that inverts.
+template <typename T, int L>
+inline Pack<T, L> SplitHalves(const Pack<T, L>& a, const Pack<T, L>& mirror,
+                              const T* twiddle) {
+  const Pack<T, L> even = {a.re + mirror.re, a.im - mirror.im};
+  const Pack<T, L> odd =
+      MulConj(Pack<T, L>{a.re - mirror.re, a.im + mirror.im}, twiddle);
+  return {even.re - odd.im, -(even.im + odd.re)};
+}
+
+// Element j of `lanes` <= L rows from `first`, `row` complex values apart,
+// lane by lane.
+template <typename T, int L>
+inline Pack<T, L> RowLanes(const T* first, int64_t row, int64_t j, int lanes) {
+  int64_t starts[L];
+  for (int l = 0; l < lanes; ++l) starts[l] = l * row;
+  return GatherLanes<T, L>(first, starts, j, lanes);
+}
+
+// RFFT of real rows [begin, end) of n = 2m into complex rows of m + 1.
+template <typename T, int L>
+void RealForwardHalf(const T* in, T* out, const RealPlanView<T>& real,
+                     int64_t begin, int64_t end, void* memory) {
+  const PlanView<T>& plan = *real.half;
+  const int64_t m = plan.n, n = real.n, h = m + 1;
+  Workspace<T, L> work(plan, memory);
+  Pack<T, L>* packs = work.data;
+  for (int64_t r0 = begin; r0 < end; r0 += L) {
+    const int lanes = static_cast<int>(end - r0 < L ? end - r0 : L);
+    const bool blocks = L > 1 && lanes == L;
+    // Row r0 + l is m complex values from first + l * n.
+    const T* first = in + r0 * n;
+    int64_t j = 0;
+    if constexpr (L > 1) {
+      if (blocks)
+        for (; j + L <= m; j += L) LoadRowBlock<T, L>(first, m, j, packs + j);
+    }
+    for (; j < m; ++j) packs[j] = RowLanes<T, L>(first, m, j, lanes);
+    const Pack<T, L>* z = Forward<T, L>(plan, packs, work.scratch);
+    T* to = out + 2 * r0 * h;
+    int64_t k = 0;
+    if constexpr (L > 1) {
+      if (blocks)
+        for (; k + L <= h; k += L) {
+          Pack<T, L> block[L];
+#pragma GCC unroll 16
+          for (int i = 0; i < L; ++i)
+            block[i] = JoinHalves<T, L>(z, m, k + i, real.twiddles);
+          StoreRowBlock<T, L>(block, k, h, to);
+        }
+    }
+    for (; k < h; ++k) {
+      const Pack<T, L> x = JoinHalves<T, L>(z, m, k, real.twiddles);
+      for (int l = 0; l < lanes; ++l) {
+        to[2 * (l * h + k)] = GetLane<T, L>(x.re, l);
+        to[2 * (l * h + k) + 1] = GetLane<T, L>(x.im, l);
+      }
+    }
+  }
+}
+
+// IRFFT of complex rows [begin, end) of m + 1 into real rows of n = 2m,
+// scaled; with `nyquist`, rows of m complex values (in place: see
+// BatchKernels::real_inverse_half) and frequency m apart.
+template <typename T, int L>
+void RealInverseHalf(const T* in, const T* nyquist, T* out,
+                     const RealPlanView<T>& real, T scale, int64_t begin,
+                     int64_t end, void* memory) {
+  const PlanView<T>& plan = *real.half;
+  const int64_t m = plan.n, n = real.n;
+  const int64_t in_row = nyquist != nullptr ? m : m + 1;
+  Workspace<T, L> work(plan, memory);
+  Pack<T, L>* packs = work.data;
+  const T* w = real.twiddles;
+  for (int64_t r0 = begin; r0 < end; r0 += L) {
+    const int lanes = static_cast<int>(end - r0 < L ? end - r0 : L);
+    const bool blocks = L > 1 && lanes == L;
+    const T* first = in + 2 * r0 * in_row;
+    // Frequency 0 with m: only a Hermitian spectrum's real parts exist
+    // there.
+    {
+      Pack<T, L> zero = RowLanes<T, L>(first, in_row, 0, lanes);
+      Pack<T, L> top = nyquist != nullptr
+                           ? RowLanes<T, L>(nyquist + 2 * r0, 1, 0, lanes)
+                           : RowLanes<T, L>(first, in_row, m, lanes);
+      zero.im = top.im = Vec<T, L>{};
+      packs[0] = SplitHalves<T, L>(zero, top, w);
+    }
+    int64_t k = 1;
+    if constexpr (L > 1) {
+      if (blocks)
+        for (; k + L <= m; k += L) {
+          // X[k + i] and, reversed, X[m - k - L + 1 + i]: frequencies
+          // m - k - i (all below m).
+          Pack<T, L> a[L], b[L];
+          LoadRowBlock<T, L>(first, in_row, k, a);
+          LoadRowBlock<T, L>(first, in_row, m - k - L + 1, b);
+#pragma GCC unroll 16
+          for (int i = 0; i < L; ++i)
+            packs[k + i] =
+                SplitHalves<T, L>(a[i], b[L - 1 - i], w + 2 * (k + i));
+        }
+    }
+    for (; k < m; ++k)
+      packs[k] = SplitHalves<T, L>(RowLanes<T, L>(first, in_row, k, lanes),
+                                   RowLanes<T, L>(first, in_row, m - k, lanes),
+                                   w + 2 * k);
+    const Pack<T, L>* z = Forward<T, L>(plan, packs, work.scratch);
+    // Row r0 + l is m complex values from to + l * n: n z conjugated.
+    T* to = out + r0 * n;
+    int64_t j = 0;
+    if constexpr (L > 1) {
+      if (blocks)
+        for (; j + L <= m; j += L) {
+          Pack<T, L> block[L];
+#pragma GCC unroll 16
+          for (int i = 0; i < L; ++i)
+            block[i] = {z[j + i].re * scale, z[j + i].im * -scale};
+          StoreRowBlock<T, L>(block, j, m, to);
+        }
+    }
+    for (; j < m; ++j)
+      for (int l = 0; l < lanes; ++l) {
+        to[l * n + 2 * j] = GetLane<T, L>(z[j].re, l) * scale;
+        to[l * n + 2 * j + 1] = -GetLane<T, L>(z[j].im, l) * scale;
+      }
+  }
+}
+
 template <typename T, int L>
 BatchKernels<T> KernelsOfLanes() {
   BatchKernels<T> k;
   k.lanes = L;
+  k.workspace_bytes = &Workspace<T, L>::Bytes;
   k.complex_sequences = &ComplexSequences<T, L>;
   k.real_forward_rows = &RealForwardRows<T, L>;
   k.real_inverse_rows = &RealInverseRows<T, L>;
+  k.real_forward_half = &RealForwardHalf<T, L>;
+  k.real_inverse_half = &RealInverseHalf<T, L>;
   return k;
 }
 

@@ -120,4 +120,15 @@ ComplexPlan<T>::~ComplexPlan() = default;
 template class ComplexPlan<float>;
 template class ComplexPlan<double>;
 
+template <typename T>
+RealPlan<T>::RealPlan(int64_t n) : half_(n / 2) {
+  for (int64_t k = 0; k <= n / 2; ++k) AppendUnitRoot<T>(k, n, twiddles_);
+  view_.n = n;
+  view_.half = &half_.view();
+  view_.twiddles = twiddles_.data();
+}
+
+template class RealPlan<float>;
+template class RealPlan<double>;
+
 }  // namespace xffi::cpu::fft

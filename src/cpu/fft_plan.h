@@ -75,6 +75,37 @@ class ComplexPlan {
 extern template class ComplexPlan<float>;
 extern template class ComplexPlan<double>;
 
+// The RFFT and IRFFT of an even length n as one complex transform of n / 2
+// per sequence: the even-indexed values as real parts and the odd-indexed
+// ones as imaginary parts (a real row read as n / 2 complex values, as it
+// lies in memory), and a pass that separates the two half-length spectra
+// and joins them with the twiddles exp(-2 pi i k / n), k <= n / 2.
+template <typename T>
+struct RealPlanView {
+  int64_t n = 0;
+  const PlanView<T>* half = nullptr;
+  const T* twiddles = nullptr;  // n / 2 + 1 interleaved complex values
+};
+
+template <typename T>
+class RealPlan {
+ public:
+  // n even and positive.
+  explicit RealPlan(int64_t n);
+  RealPlan(const RealPlan&) = delete;
+  RealPlan& operator=(const RealPlan&) = delete;
+
+  const RealPlanView<T>& view() const { return view_; }
+
+ private:
+  ComplexPlan<T> half_;
+  std::vector<T> twiddles_;
+  RealPlanView<T> view_;
+};
+
+extern template class RealPlan<float>;
+extern template class RealPlan<double>;
+
 // The smallest length >= n whose prime factors are 2, 3 and 5.
 int64_t NextSmoothLength(int64_t n);
 

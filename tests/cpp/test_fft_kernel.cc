@@ -15,6 +15,8 @@
 #include <limits>
 #include <numbers>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "kernel_test_util.h"
@@ -330,6 +332,79 @@ TEST(FftKernel, EveryVectorWidth) {
   }
 }
 
+// Even real lengths run as a complex transform of half the length plus a
+// pass that separates and joins the halves (odd ones pair rows): every
+// length up to 66 and half-lengths that take Bluestein's algorithm (37, 53,
+// 97), on every vector width, with batches that leave rows to each
+// narrower width.
+TEST(FftKernel, RealTransformsEveryLength) {
+  std::vector<int64_t> lengths;
+  for (int64_t n = 1; n <= 66; ++n) lengths.push_back(n);
+  for (int64_t n : {74, 106, 194}) lengths.push_back(n);
+  for (int bits : {0, 128, 256, 512}) {
+    SCOPED_TRACE("XFFI_FFT_VECTOR_BITS=" + std::to_string(bits));
+    VectorBits cap(bits);
+    for (int64_t n : lengths) {
+      CheckRealForward<float>({19, n}, 1);
+      CheckRealForward<double>({19, n}, 1);
+      CheckRealInverse<float>({19, n}, 1);
+      CheckRealInverse<double>({19, n}, 1);
+    }
+  }
+}
+
+// A multi-axis IRFFT of even length runs its complex axes in the result
+// buffer, the Nyquist frequencies in a column of their own: half-lengths
+// of 1, odd ones, Bluestein's, batch dimensions in front.
+TEST(FftKernel, RealInverseSeveralAxesInPlace) {
+  CheckRealInverse<float>({4, 3, 2}, 2);
+  CheckRealInverse<double>({2, 7, 6}, 2);
+  CheckRealInverse<float>({3, 5, 106}, 2);
+  CheckRealInverse<double>({2, 3, 4, 10}, 3);
+  CheckRealInverse<float>({5, 17, 64}, 2);
+  CheckRealForward<float>({3, 5, 106}, 2);
+}
+
+// A length whose workspace is above what a thread keeps between calls (a
+// half-length of 20011, a prime: Bluestein over 40500 points): spot
+// frequencies against the definition, and IRFFT undoes RFFT.
+TEST(FftKernel, RealTransformAboveTheKeptWorkspace) {
+  const int64_t n = 40022, h = n / 2 + 1, rows = 3;
+  std::vector<double> x(static_cast<size_t>(rows * n));
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<double>(Value(static_cast<int64_t>(i), 6));
+  OpUnderTest t;
+  const Shape real_shape = Shape::Array(ElementType::kF64, {rows, n});
+  const Shape complex_shape = Shape::Array(ElementType::kC128, {rows, h});
+  Instruction* forward =
+      t.Op(Opcode::kFft, complex_shape, {t.Param(real_shape)});
+  forward->fft_type = FftType::kRfft;
+  forward->fft_length = {n};
+  Instruction* inverse = t.Op(Opcode::kFft, real_shape, {forward});
+  inverse->fft_type = FftType::kIrfft;
+  inverse->fft_length = {n};
+  Literal in = Literal::FromVector<double>({rows, n}, x);
+  Literal spectrum = RunOne(*forward, {&in});
+  const std::vector<std::complex<double>> got =
+      spectrum.ToVector<std::complex<double>>();
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t k : {int64_t{0}, int64_t{1}, int64_t{4321}, h - 1}) {
+      Ref sum = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        const long double angle = -2 * std::numbers::pi_v<long double> *
+                                  static_cast<long double>((j * k) % n) / n;
+        sum += Ref(std::cos(angle), std::sin(angle)) *
+               static_cast<long double>(x[row * n + j]);
+      }
+      const std::complex<double> g = got[row * h + k];
+      EXPECT_LE(std::abs(Ref(g.real(), g.imag()) - sum), 1e-9L * n)
+          << "row " << row << " frequency " << k;
+    }
+  const std::vector<double> back =
+      RunOne(*inverse, {&spectrum}).ToVector<double>();
+  for (size_t i = 0; i < x.size(); ++i) ASSERT_NEAR(back[i], x[i], 1e-12) << i;
+}
+
 TEST(FftKernel, LargeLengths) {
   // A power of two, 2^6 * 3 * 5 and a prime above the largest radix
   // (Bluestein, over a convolution of 2025 = 3^4 * 5^2 points).
@@ -404,6 +479,74 @@ TEST(FftKernel, ThreadCountsGiveIdenticalBits) {
           << threads << " threads";
     }
   }
+}
+
+// Kernels keep their workspaces per thread: one kernel run from several
+// threads at once, each with a pool of its own or none, and others of other
+// lengths (other workspace sizes) in between, give the bits of a run alone.
+TEST(FftKernel, ConcurrentRunsGiveIdenticalBits) {
+  struct Run {
+    Shape in_shape, out_shape;
+    Literal in, alone;
+    Kernel kernel;
+  };
+  std::vector<Run> runs;
+  for (auto [type, n] : {std::pair{FftType::kRfft, int64_t{4096}},
+                         std::pair{FftType::kIrfft, int64_t{1000}},
+                         std::pair{FftType::kFft, int64_t{1009}},
+                         std::pair{FftType::kRfft, int64_t{37}}}) {
+    const int64_t rows = 21, h = n / 2 + 1;
+    Run run;
+    switch (type) {
+      case FftType::kRfft:
+        run.in_shape = Shape::Array(ElementType::kF32, {rows, n});
+        run.out_shape = Shape::Array(ElementType::kC64, {rows, h});
+        break;
+      case FftType::kIrfft:
+        run.in_shape = Shape::Array(ElementType::kC64, {rows, h});
+        run.out_shape = Shape::Array(ElementType::kF32, {rows, n});
+        break;
+      default:
+        run.in_shape = Shape::Array(ElementType::kC64, {rows, n});
+        run.out_shape = run.in_shape;
+    }
+    OpUnderTest t;
+    Instruction* fft =
+        t.Op(Opcode::kFft, run.out_shape, {t.Param(run.in_shape)});
+    fft->fft_type = type;
+    fft->fft_length = {n};
+    StatusOr<Kernel> kernel = MakeStructuralKernel(*fft);
+    ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+    run.kernel = *kernel;
+    run.in = Literal(run.in_shape);
+    float* values = static_cast<float*>(run.in.data());
+    for (size_t i = 0; i < run.in.size_bytes() / sizeof(float); ++i)
+      values[i] = static_cast<float>(Value(static_cast<int64_t>(i), 7));
+    run.alone = RunOnThreads(run.kernel, {&run.in}, run.out_shape, 0);
+    runs.push_back(std::move(run));
+  }
+  constexpr int kThreads = 4, kRounds = 6;
+  std::vector<std::vector<Literal>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i)
+    threads.emplace_back([&, i] {
+      for (int round = 0; round < kRounds; ++round) {
+        Run& run = runs[static_cast<size_t>((i + round) % runs.size())];
+        got[i].push_back(
+            RunOnThreads(run.kernel, {&run.in}, run.out_shape, i % 3));
+      }
+    });
+  for (std::thread& thread : threads) thread.join();
+  for (int i = 0; i < kThreads; ++i)
+    for (int round = 0; round < kRounds; ++round) {
+      const Run& run = runs[static_cast<size_t>((i + round) % runs.size())];
+      const Literal& result = got[i][static_cast<size_t>(round)];
+      EXPECT_EQ(
+          std::memcmp(run.alone.data(), result.data(), run.alone.size_bytes()),
+          0)
+          << "thread " << i << " round " << round << ": "
+          << run.in_shape.ToString();
+    }
 }
 
 }  // namespace
