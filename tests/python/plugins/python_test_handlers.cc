@@ -264,6 +264,25 @@ ffi::Error BlockRowsImpl(ffi::AnyBuffer x,
   return ffi::Error::Success();
 }
 
+// The whole shape of every call's operand, for batch dimensions past the
+// first: each shape as its rank then its dimensions. Each element of the
+// result is the operand's element count.
+std::mutex block_shapes_mutex;
+std::vector<int64_t> block_shapes_seen;
+
+ffi::Error BlockShapeImpl(ffi::AnyBuffer x,
+                          ffi::Result<ffi::Buffer<ffi::S64>> sizes) {
+  {
+    std::lock_guard<std::mutex> lock(block_shapes_mutex);
+    block_shapes_seen.push_back(static_cast<int64_t>(x.dimensions().size()));
+    block_shapes_seen.insert(block_shapes_seen.end(), x.dimensions().begin(),
+                             x.dimensions().end());
+  }
+  std::fill_n(sizes->typed_data(), sizes->element_count(),
+              static_cast<int64_t>(x.element_count()));
+  return ffi::Error::Success();
+}
+
 }  // namespace
 
 // A legacy target (API version 3) with a token in and out, as JAX orders
@@ -302,6 +321,24 @@ TEST_EXPORT int64_t python_test_block_rows_seen(int64_t* out,
 
 XFFI_DEFINE_HANDLER_SYMBOL(
     BlockRows, BlockRowsImpl,
+    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::Buffer<ffi::S64>>());
+
+// Copies what python_test.block_shape recorded (see there; at most
+// `capacity` numbers) into `out`, forgets it, and returns how many numbers
+// there were.
+TEST_EXPORT int64_t python_test_block_shapes_seen(int64_t* out,
+                                                  int64_t capacity) {
+  std::lock_guard<std::mutex> lock(block_shapes_mutex);
+  const int64_t count = static_cast<int64_t>(block_shapes_seen.size());
+  for (int64_t i = 0; i < count && i < capacity; ++i) {
+    out[i] = block_shapes_seen[static_cast<size_t>(i)];
+  }
+  block_shapes_seen.clear();
+  return count;
+}
+
+XFFI_DEFINE_HANDLER_SYMBOL(
+    BlockShape, BlockShapeImpl,
     ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::Buffer<ffi::S64>>());
 
 XFFI_DEFINE_HANDLER_SYMBOL(
@@ -393,6 +430,8 @@ XFFI_REGISTER_TYPE(::xffi::ffi::RuntimeApi(), "python_test.Offset", &Offset::id,
 
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.scale", "Host", Scale);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.block_rows", "Host", BlockRows);
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.block_shape", "Host",
+                                   BlockShape);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.rms_norm_fwd", "Host",
                                    RmsNormFwd);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.rms_norm_bwd", "Host",
