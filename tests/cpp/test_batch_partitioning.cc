@@ -116,17 +116,23 @@ std::string StableHlo(const std::string& target,
          "    return %0 : tensor<8xi64>\n  }\n}\n";
 }
 
-StatusOr<std::vector<int64_t>> RunRows(const std::string& text,
-                                       std::vector<int64_t> x_dims = {8, 3}) {
+// Parses, compiles and runs `text` (StableHLO or HLO) on `args`.
+StatusOr<std::vector<Literal>> RunProgram(const std::string& text,
+                                          std::vector<Literal> args) {
   bp_test::Register();
   bp_test::TakeSeen();
-  StatusOr<Module> module = ParseProgram(text, "bp.mlir");
+  StatusOr<Module> module = ParseProgram(text, "bp.program");
   if (!module.ok()) return module.status();
   StatusOr<std::unique_ptr<Executable>> exe = Compile(std::move(*module));
   if (!exe.ok()) return exe.status();
-  std::vector<float> x(24, 1.0f);
+  return (*exe)->Execute(std::move(args));
+}
+
+StatusOr<std::vector<int64_t>> RunRows(const std::string& text,
+                                       std::vector<int64_t> x_dims = {8, 3}) {
   StatusOr<std::vector<Literal>> out =
-      (*exe)->Execute({Literal::FromVector<float>(std::move(x_dims), x)});
+      RunProgram(text, {Literal::FromVector<float>(
+                           std::move(x_dims), std::vector<float>(24, 1.0f))});
   if (!out.ok()) return out.status();
   return (*out)[0].ToVector<int64_t>();
 }
@@ -227,17 +233,6 @@ TEST(BatchPartitioning, OtherCallsAndUnsplitOperandsRunWhole) {
   }
 }
 
-StatusOr<std::vector<Literal>> RunProgram(const std::string& text,
-                                          std::vector<Literal> args) {
-  bp_test::Register();
-  bp_test::TakeSeen();
-  StatusOr<Module> module = ParseProgram(text, "bp.hlo");
-  if (!module.ok()) return module.status();
-  StatusOr<std::unique_ptr<Executable>> exe = Compile(std::move(*module));
-  if (!exe.ok()) return exe.status();
-  return (*exe)->Execute(std::move(args));
-}
-
 // 0, 1, 2, ... in `dims`.
 Literal Iota(std::vector<int64_t> dims) {
   int64_t count = 1;
@@ -247,20 +242,28 @@ Literal Iota(std::vector<int64_t> dims) {
   return Literal::FromVector<float>(std::move(dims), values);
 }
 
+// An HLO module on up to four devices: `computations`, then an entry of `entry`
+// lines.
+std::string Hlo(const std::string& entry,
+                const std::string& computations = "") {
+  return "HloModule m, num_partitions=4\n" + computations + "ENTRY main {\n" +
+         entry + "}\n";
+}
+
+// The line "  `name` = `result` custom-call(`operand`)" of `target`.
+std::string CallLine(const std::string& name, const std::string& result,
+                     const std::string& operand, const std::string& target) {
+  return "  " + name + " = " + result + " custom-call(" + operand +
+         "), custom_call_target=\"" + target +
+         "\", api_version=API_VERSION_TYPED_FFI\n";
+}
+
 // An HLO module whose entry takes x: `x_shape` with `sharding` and returns
 // bp.rows2's s64 `result_shape` of it.
 std::string Rows2Hlo(const std::string& x_shape, const std::string& sharding,
                      const std::string& result_shape) {
-  return "HloModule m, num_partitions=4\n"
-         "ENTRY main {\n"
-         "  x = f32" +
-         x_shape + " parameter(0), sharding=" + sharding +
-         "\n"
-         "  ROOT c = s64" +
-         result_shape +
-         " custom-call(x), custom_call_target=\"bp.rows2\", "
-         "api_version=API_VERSION_TYPED_FFI\n"
-         "}\n";
+  return Hlo("  x = f32" + x_shape + " parameter(0), sharding=" + sharding +
+             "\n" + CallLine("ROOT c", "s64" + result_shape, "x", "bp.rows2"));
 }
 
 TEST(BatchPartitioning, SplitsEveryBatchDimensionTheRegistrationNames) {
@@ -297,12 +300,8 @@ TEST(BatchPartitioning, ValuesWithNoMoreDimensionsThanBatchDimensions) {
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 6}}));
   // Nor does it for one batch dimension: f32[8] under bp.rows.
   out = RunProgram(
-      "HloModule m, num_partitions=2\n"
-      "ENTRY main {\n"
-      "  x = f32[8] parameter(0), sharding={devices=[2]<=[2]}\n"
-      "  ROOT c = s64[8] custom-call(x), custom_call_target=\"bp.rows\", "
-      "api_version=API_VERSION_TYPED_FFI\n"
-      "}\n",
+      Hlo("  x = f32[8] parameter(0), sharding={devices=[2]<=[2]}\n" +
+          CallLine("ROOT c", "s64[8]", "x", "bp.rows")),
       {Iota({8})});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ((*out)[0].ToVector<int64_t>(), std::vector<int64_t>(8, 8));
@@ -340,18 +339,13 @@ TEST(BatchPartitioning, AnUnevenSplitIsPaddedToWholeBlocks) {
     const int64_t n = c.limit - c.start;
     const std::string rows_shape = "[" + std::to_string(n) + "]";
     auto out = RunProgram(
-        "HloModule m, num_partitions=2\n"
-        "ENTRY main {\n"
-        "  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
-        "  y = f32[" +
+        Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+            "  y = f32[" +
             std::to_string(n) + ",3] slice(x), slice={[" +
             std::to_string(c.start) + ":" + std::to_string(c.limit) +
-            "], [0:3]}\n"
-            "  ROOT c = (f32" +
-            rows_shape + ", s64" + rows_shape +
-            ") custom-call(y), custom_call_target=\"bp.row_sums\", "
-            "api_version=API_VERSION_TYPED_FFI\n"
-            "}\n",
+            "], [0:3]}\n" +
+            CallLine("ROOT c", "(f32" + rows_shape + ", s64" + rows_shape + ")",
+                     "y", "bp.row_sums")),
         {Iota({8, 3})});
     ASSERT_TRUE(out.ok()) << n << ": " << out.status().ToString();
     // The root's tuple elements are the program's results.
@@ -369,14 +363,9 @@ TEST(BatchPartitioning, TheShardingReachesTheCallThroughBroadcastsAndReshapes) {
   // f32[8] split in two, broadcast to f32[8,3]; f32[8,3,2] split in two,
   // reshaped to f32[8,6].
   auto out = RunProgram(
-      "HloModule m, num_partitions=2\n"
-      "ENTRY main {\n"
-      "  x = f32[8] parameter(0), sharding={devices=[2]<=[2]}\n"
-      "  y = f32[8,3] broadcast(x), dimensions={0}\n"
-      "  ROOT c = (f32[8], s64[8]) custom-call(y), "
-      "custom_call_target=\"bp.row_sums\", "
-      "api_version=API_VERSION_TYPED_FFI\n"
-      "}\n",
+      Hlo("  x = f32[8] parameter(0), sharding={devices=[2]<=[2]}\n"
+          "  y = f32[8,3] broadcast(x), dimensions={0}\n" +
+          CallLine("ROOT c", "(f32[8], s64[8])", "y", "bp.row_sums")),
       {Iota({8})});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   std::vector<float> want;
@@ -384,26 +373,18 @@ TEST(BatchPartitioning, TheShardingReachesTheCallThroughBroadcastsAndReshapes) {
   EXPECT_EQ((*out).at(0).ToVector<float>(), want);
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
   out = RunProgram(
-      "HloModule m, num_partitions=2\n"
-      "ENTRY main {\n"
-      "  x = f32[8,3,2] parameter(0), sharding={devices=[2,1,1]<=[2]}\n"
-      "  y = f32[8,6] reshape(x)\n"
-      "  ROOT c = s64[8] custom-call(y), custom_call_target=\"bp.rows\", "
-      "api_version=API_VERSION_TYPED_FFI\n"
-      "}\n",
+      Hlo("  x = f32[8,3,2] parameter(0), sharding={devices=[2,1,1]<=[2]}\n"
+          "  y = f32[8,6] reshape(x)\n" +
+          CallLine("ROOT c", "s64[8]", "y", "bp.rows")),
       {Iota({8, 3, 2})});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ((*out)[0].ToVector<int64_t>(), std::vector<int64_t>(8, 4));
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 6}, {4, 6}}));
   // A reshape that moves the rows ([8,3] -> [24]) -> not followed: whole.
   out = RunProgram(
-      "HloModule m, num_partitions=2\n"
-      "ENTRY main {\n"
-      "  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
-      "  y = f32[4,6] reshape(x)\n"
-      "  ROOT c = s64[4] custom-call(y), custom_call_target=\"bp.rows\", "
-      "api_version=API_VERSION_TYPED_FFI\n"
-      "}\n",
+      Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+          "  y = f32[4,6] reshape(x)\n" +
+          CallLine("ROOT c", "s64[4]", "y", "bp.rows")),
       {Iota({8, 3})});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 6}}));
@@ -414,54 +395,44 @@ TEST(BatchPartitioning, CallsOutsideTheEntryRunWholeWithTheRightValues) {
   // values: xffi does not split these (it knows no sharding inside), and
   // the whole call gives the values the blocks would.
   auto out = RunProgram(
-      "HloModule m, num_partitions=2\n"
-      "callee {\n"
-      "  p = f32[8,3] parameter(0)\n"
-      "  ROOT c = (f32[8], s64[8]) custom-call(p), "
-      "custom_call_target=\"bp.row_sums\", "
-      "api_version=API_VERSION_TYPED_FFI\n"
-      "}\n"
-      "ENTRY main {\n"
-      "  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
-      "  ROOT r = (f32[8], s64[8]) call(x), to_apply=callee\n"
-      "}\n",
+      Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+          "  ROOT r = (f32[8], s64[8]) call(x), to_apply=callee\n",
+          "callee {\n"
+          "  p = f32[8,3] parameter(0)\n" +
+              CallLine("ROOT c", "(f32[8], s64[8])", "p", "bp.row_sums") +
+              "}\n"),
       {Iota({8, 3})});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ((*out).at(0).ToVector<float>(), WholeRowSums(8));
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}}));
 
   out = RunProgram(
-      "HloModule m, num_partitions=2\n"
-      "cond {\n"
-      "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
-      "  i = s32[] get-tuple-element(s), index=0\n"
-      "  two = s32[] constant(2)\n"
-      "  ROOT lt = pred[] compare(i, two), direction=LT\n"
-      "}\n"
-      "body {\n"
-      "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
-      "  i = s32[] get-tuple-element(s), index=0\n"
-      "  x = f32[8,3] get-tuple-element(s), index=1\n"
-      "  acc = f32[8] get-tuple-element(s), index=2\n"
-      "  c = (f32[8], s64[8]) custom-call(x), "
-      "custom_call_target=\"bp.row_sums\", "
-      "api_version=API_VERSION_TYPED_FFI\n"
-      "  sums = f32[8] get-tuple-element(c), index=0\n"
-      "  next = f32[8] add(acc, sums)\n"
-      "  one = s32[] constant(1)\n"
-      "  j = s32[] add(i, one)\n"
-      "  ROOT t = (s32[], f32[8,3], f32[8]) tuple(j, x, next)\n"
-      "}\n"
-      "ENTRY main {\n"
-      "  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
-      "  zero = s32[] constant(0)\n"
-      "  fz = f32[] constant(0)\n"
-      "  acc = f32[8] broadcast(fz), dimensions={}\n"
-      "  init = (s32[], f32[8,3], f32[8]) tuple(zero, x, acc)\n"
-      "  w = (s32[], f32[8,3], f32[8]) while(init), condition=cond, "
-      "body=body\n"
-      "  ROOT sums = f32[8] get-tuple-element(w), index=2\n"
-      "}\n",
+      Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+          "  zero = s32[] constant(0)\n"
+          "  fz = f32[] constant(0)\n"
+          "  acc = f32[8] broadcast(fz), dimensions={}\n"
+          "  init = (s32[], f32[8,3], f32[8]) tuple(zero, x, acc)\n"
+          "  w = (s32[], f32[8,3], f32[8]) while(init), condition=cond, "
+          "body=body\n"
+          "  ROOT sums = f32[8] get-tuple-element(w), index=2\n",
+          "cond {\n"
+          "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
+          "  i = s32[] get-tuple-element(s), index=0\n"
+          "  two = s32[] constant(2)\n"
+          "  ROOT lt = pred[] compare(i, two), direction=LT\n"
+          "}\n"
+          "body {\n"
+          "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
+          "  i = s32[] get-tuple-element(s), index=0\n"
+          "  x = f32[8,3] get-tuple-element(s), index=1\n"
+          "  acc = f32[8] get-tuple-element(s), index=2\n" +
+              CallLine("c", "(f32[8], s64[8])", "x", "bp.row_sums") +
+              "  sums = f32[8] get-tuple-element(c), index=0\n"
+              "  next = f32[8] add(acc, sums)\n"
+              "  one = s32[] constant(1)\n"
+              "  j = s32[] add(i, one)\n"
+              "  ROOT t = (s32[], f32[8,3], f32[8]) tuple(j, x, next)\n"
+              "}\n"),
       {Iota({8, 3})});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   std::vector<float> twice = WholeRowSums(8);
