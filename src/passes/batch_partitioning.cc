@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "passes/call_inlining.h"
 #include "xffi/runtime/partitioning.h"
 
 namespace xffi::passes {
@@ -301,21 +302,48 @@ bool Partition(Module& module, Computation* computation, Instruction* call,
   return true;
 }
 
+bool IsPartitionable(const Instruction* inst) {
+  return inst->opcode() == Opcode::kCustomCall &&
+         !IsGspmdMarker(inst->custom_call.target) &&
+         IsBatchPartitionable(inst->custom_call.target);
+}
+
+// Whether `callee` makes a batch-partitionable call, itself or through the
+// functions it calls.
+bool ReachesPartitionableCall(const Computation* callee, int depth = 64) {
+  for (const auto& inst : callee->instructions()) {
+    if (IsPartitionable(inst.get())) return true;
+    if (inst->opcode() == Opcode::kCall && depth > 0)
+      for (const Computation* called : inst->called_computations())
+        if (ReachesPartitionableCall(called, depth - 1)) return true;
+  }
+  return false;
+}
+
+// A call of a private function (JAX makes one of a nested jax.jit) that
+// leads to a batch-partitionable call: inlined into the entry, the call
+// meets its operands' shardings, as in XLA, which inlines first. Not the
+// body of a GSPMD shard_map (its operands come from SPMDFullToShardShape),
+// where calls run on the device's own values.
+bool LeadsToPartitionableCall(const Instruction* call) {
+  for (const Instruction* operand : call->operands())
+    if (operand->opcode() == Opcode::kCustomCall &&
+        operand->custom_call.target == "SPMDFullToShardShape")
+      return false;
+  return ReachesPartitionableCall(call->called_computations()[0]);
+}
+
 }  // namespace
 
 StatusOr<bool> BatchPartitioning::Run(Module& module) {
   Computation* entry = module.entry();
   if (entry == nullptr) return false;
+  bool changed = InlineEntryCalls(module, LeadsToPartitionableCall);
   std::vector<std::pair<Instruction*, int64_t>> calls;
-  for (const auto& inst : entry->instructions()) {
-    if (inst->opcode() != Opcode::kCustomCall ||
-        IsGspmdMarker(inst->custom_call.target))
-      continue;
-    const int64_t num_batch_dims =
-        BatchPartitionableDims(inst->custom_call.target);
-    if (num_batch_dims > 0) calls.emplace_back(inst.get(), num_batch_dims);
-  }
-  bool changed = false;
+  for (const auto& inst : entry->instructions())
+    if (IsPartitionable(inst.get()))
+      calls.emplace_back(inst.get(),
+                         BatchPartitionableDims(inst->custom_call.target));
   for (const auto& [call, num_batch_dims] : calls)
     changed = Partition(module, entry, call, num_batch_dims) || changed;
   return changed;

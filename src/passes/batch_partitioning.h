@@ -35,9 +35,12 @@
 // call is left whole (as XLA leaves one with no sharding) when no operand's
 // batch dimensions are split or an operand or result is not an array; and
 // when a result has fewer dimensions than batch dimensions (XLA calls it
-// replicated though each device computes it from its own block). Only calls
-// in the entry computation are split: one in a called computation or a loop
-// body runs whole, on the global values, which gives the same results.
+// replicated though each device computes it from its own block). Calls in
+// the entry computation are split, and those in functions it calls (JAX's
+// nested jax.jit), which the pass inlines into the entry first (XLA inlines
+// before it partitions); one in a loop body, a conditional's branch or a
+// shard_map runs whole, on the values it is given, which gives the same
+// results (XLA would split one in a loop body).
 #ifndef XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 #define XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 

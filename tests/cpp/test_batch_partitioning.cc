@@ -390,10 +390,9 @@ TEST(BatchPartitioning, TheShardingReachesTheCallThroughBroadcastsAndReshapes) {
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 6}}));
 }
 
-TEST(BatchPartitioning, CallsOutsideTheEntryRunWholeWithTheRightValues) {
-  // In a called computation and in a loop body, on a sharded parameter's
-  // values: xffi does not split these (it knows no sharding inside), and
-  // the whole call gives the values the blocks would.
+TEST(BatchPartitioning, CallsInFunctionsSplitAndInLoopBodiesRunWhole) {
+  // In a called function (JAX's nested jax.jit), on a sharded parameter's
+  // values: the function is inlined and the call split, as under XLA.
   auto out = RunProgram(
       Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
           "  ROOT r = (f32[8], s64[8]) call(x), to_apply=callee\n",
@@ -404,7 +403,10 @@ TEST(BatchPartitioning, CallsOutsideTheEntryRunWholeWithTheRightValues) {
       {Iota({8, 3})});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ((*out).at(0).ToVector<float>(), WholeRowSums(8));
-  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}}));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
+
+  // In a loop body xffi knows no sharding and does not split the call (XLA
+  // would); the whole call gives the values the blocks would.
 
   out = RunProgram(
       Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"

@@ -363,13 +363,29 @@ BATCH_DIMS_SCRIPT = textwrap.dedent("""
         (1, (3, 8), P(None, "b"), lambda v: v.T),
         (1, (8, 3, 2), P("b"), lambda v: v.reshape(8, 6)),
         (1, (8,), P("b"), lambda v: jnp.broadcast_to(v[:, None], (8, 3))),
+        # The call in a nested jax.jit: a private function JAX calls.
+        (1, (8, 3), P("b"), "nested"),
+        (2, (4, 6, 3), P(None, "b"), "nested"),
+        # In a shard_map the call runs on each device's block as written
+        # (its body is not split again).
+        (1, (8, 3), P("b"), "shard_map"),
     ]
     for number, (k, shape, spec, before) in enumerate(cases):
         p = primitive(k)
         x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
         sharding = NamedSharding(mesh, spec)
         xs = jax.device_put(x, sharding)
-        f = jax.jit(lambda v: p.bind(before(v)), in_shardings=sharding)
+        if before == "nested":
+            inner = jax.jit(lambda v: p.bind(v))
+            f = jax.jit(lambda v: inner(v * 2), in_shardings=sharding)
+            before = lambda v: v
+            assert "call @" in f.lower(xs).as_text(), "not a nested call"
+        elif before == "shard_map":
+            f = jax.jit(jax.shard_map(lambda v: p.bind(v), mesh=mesh,
+                                      in_specs=P("b"), out_specs=P("b")))
+            before = lambda v: v
+        else:
+            f = jax.jit(lambda v: p.bind(before(v)), in_shardings=sharding)
         lowered = f.lower(xs)
         seen()
         want = f(xs)
