@@ -8,26 +8,39 @@
 // operand and result, where another custom call would have its operands
 // gathered and run whole on each device. This pass does the same in the
 // one process xffi runs: such a call in the entry computation whose operand
-// carries a sharding that splits its leading dimension over n blocks
-// becomes a manual computation over the sharding's devices (blocks of the
-// leading dimension of every operand and result, replicated over the
-// devices that share a block) holding the call with the block shapes; the
+// carries a sharding that splits its batch dimensions into blocks becomes a
+// manual computation over the sharding's devices (blocks of the batch
+// dimensions of every operand and result, replicated over the devices that
+// share a block) holding the call with the block shapes; the
 // spmd-emulation pass after it runs one copy per device and concatenates
 // the results. Each copy's call frame has its block's shape. Devices that
 // share a block compute the same values: of a call without side effects
 // dead-code elimination leaves one copy per block.
 //
-// XLA reads the number of batch dimensions from the call's num_batch_dims
-// frontend attribute; xffi's IR keeps no frontend attributes, so the batch
-// is the leading dimension (what JAX's batch-partitionable lowerings write).
+// How many leading dimensions are batch dimensions is the registration's
+// (runtime/partitioning.h; XLA reads it from each call's num_batch_dims
+// frontend attribute, which xffi's IR does not keep). As XLA does
+// (custom_call_batch_partitioner.cc): the split is that of the first
+// operand with more dimensions than batch dimensions whose batch
+// dimensions are split; other dimensions of every operand are gathered
+// (whole in each block), and an operand with fewer dimensions than batch
+// dimensions is passed whole; a batch dimension the block count does not
+// divide is padded with zeros to whole blocks (every device's block has
+// the same shape, the last holds the padding) and the results are cut back.
 // The sharding is an operand's own (an entry parameter's mhlo.sharding,
-// sdy.sharding or HLO sharding=, a Sharding annotation's) or, through
-// elementwise ops, converts, copies and selects of the same dimensions,
-// that of the value it is computed from; xffi propagates shardings through
-// no other ops. A call is left whole (as XLA
-// leaves one with no sharding) when no operand's leading dimension is
-// split, an operand or result is not an array, or a leading dimension does
-// not divide into the blocks (XLA would pad it).
+// sdy.sharding or HLO sharding=, a Sharding annotation's) or that of the
+// value it is computed from through elementwise ops, converts, copies,
+// selects, transposes, broadcasts, slices and reshapes that keep the
+// leading dimensions; xffi propagates shardings through no other ops. A
+// call is left whole (as XLA leaves one with no sharding) when no operand's
+// batch dimensions are split or an operand or result is not an array; and
+// when a result has fewer dimensions than batch dimensions (XLA calls it
+// replicated though each device computes it from its own block). Calls in
+// the entry computation are split, and those in functions it calls (JAX's
+// nested jax.jit), which the pass inlines into the entry first (XLA inlines
+// before it partitions); one in a loop body, a conditional's branch or a
+// shard_map runs whole, on the values it is given, which gives the same
+// results (XLA would split one in a loop body).
 #ifndef XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 #define XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 

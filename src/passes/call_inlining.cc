@@ -3,6 +3,7 @@
 #include "passes/call_inlining.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -27,8 +28,15 @@ void PostOrder(Computation* computation,
 class UniqueNames {
  public:
   // The names in computations only calls reach are free: those go away
-  // with the calls, and their first copy may have them.
-  explicit UniqueNames(const Module& module) {
+  // with the calls, and their first copy may have them (unless
+  // `callees_stay`).
+  explicit UniqueNames(const Module& module, bool callees_stay = false) {
+    if (callees_stay) {
+      for (const auto& computation : module.computations())
+        for (const auto& op : computation->instructions())
+          used_.insert(op->name());
+      return;
+    }
     std::unordered_set<const Computation*> not_only_called;
     for (const auto& computation : module.computations())
       for (const auto& op : computation->instructions())
@@ -75,11 +83,14 @@ Instruction* InlineCall(Instruction* call, UniqueNames& names) {
   return value.at(callee.root());
 }
 
-bool InlineCallsIn(Computation& computation, UniqueNames& names) {
+bool InlineCallsIn(
+    Computation& computation, UniqueNames& names,
+    const std::function<bool(const Instruction*)>& select = nullptr) {
   std::vector<Instruction*> calls;
   for (const auto& op : computation.instructions())
     if (op->opcode() == Opcode::kCall &&
-        op->called_computations().size() == 1 && !op->sharding.has_value())
+        op->called_computations().size() == 1 && !op->sharding.has_value() &&
+        (select == nullptr || select(op.get())))
       calls.push_back(op.get());
   if (calls.empty()) return false;
   std::unordered_map<const Instruction*, Instruction*> replaced;
@@ -115,6 +126,15 @@ bool RemoveUnreachableComputations(Module& module) {
       module.AddComputation(std::move(computation));
   module.set_entry(entry);
   return true;
+}
+
+bool InlineEntryCalls(Module& module,
+                      const std::function<bool(const Instruction*)>& select) {
+  if (module.entry() == nullptr) return false;
+  UniqueNames names(module, /*callees_stay=*/true);
+  bool changed = false;
+  while (InlineCallsIn(*module.entry(), names, select)) changed = true;
+  return changed;
 }
 
 StatusOr<bool> CallInlining::Run(Module& module) {

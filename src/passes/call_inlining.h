@@ -14,6 +14,8 @@
 #ifndef XFFI_SRC_PASSES_CALL_INLINING_H_
 #define XFFI_SRC_PASSES_CALL_INLINING_H_
 
+#include <functional>
+
 #include "passes/pass_manager.h"
 
 namespace xffi::passes {
@@ -23,6 +25,12 @@ class CallInlining : public Pass {
   std::string_view name() const override { return "inline"; }
   StatusOr<bool> Run(Module& module) override;
 };
+
+// Inlines the calls of the entry computation that `select` picks, and then
+// those the inlined ops make that it picks, as the pass does; the callees
+// stay in the module. True when it inlined any.
+bool InlineEntryCalls(Module& module,
+                      const std::function<bool(const Instruction*)>& select);
 
 // Removes the computations the entry does not reach through any op's called
 // computations; true when it removed any.

@@ -1,14 +1,15 @@
 #include "xffi/runtime/partitioning.h"
 
+#include <map>
 #include <mutex>
-#include <set>
+#include <string>
 
 namespace xffi {
 namespace {
 
 struct BatchPartitionable {
   std::mutex mutex;
-  std::set<std::string, std::less<>> names;
+  std::map<std::string, int64_t, std::less<>> num_batch_dims;
 };
 
 BatchPartitionable& Registry() {
@@ -19,22 +20,40 @@ BatchPartitionable& Registry() {
 
 }  // namespace
 
-void RegisterBatchPartitionable(std::string_view target) {
+Status RegisterBatchPartitionable(std::string_view target,
+                                  int64_t num_batch_dims) {
+  if (target.empty())
+    return InvalidArgument(
+        "RegisterBatchPartitionable: the target name is empty");
+  if (num_batch_dims < 1)
+    return InvalidArgument("RegisterBatchPartitionable('" +
+                           std::string(target) +
+                           "'): num_batch_dims must be at least 1, got " +
+                           std::to_string(num_batch_dims));
   BatchPartitionable& registry = Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  registry.names.emplace(target);
+  registry.num_batch_dims[std::string(target)] = num_batch_dims;
+  return Status::Ok();
 }
 
 bool IsBatchPartitionable(std::string_view target) {
+  return BatchPartitionableDims(target) > 0;
+}
+
+int64_t BatchPartitionableDims(std::string_view target) {
   BatchPartitionable& registry = Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  return registry.names.find(target) != registry.names.end();
+  auto it = registry.num_batch_dims.find(target);
+  return it == registry.num_batch_dims.end() ? 0 : it->second;
 }
 
 std::vector<std::string> ListBatchPartitionable() {
   BatchPartitionable& registry = Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  return {registry.names.begin(), registry.names.end()};
+  std::vector<std::string> names;
+  for (const auto& [name, dims] : registry.num_batch_dims)
+    names.push_back(name);
+  return names;
 }
 
 }  // namespace xffi

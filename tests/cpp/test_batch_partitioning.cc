@@ -42,13 +42,45 @@ XFFI_DEFINE_HANDLER(
     kRows, Rows,
     ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::Buffer<ffi::S64>>());
 
+// Each row's sum, and the number of rows the call was given: values that
+// depend on the data, to check that padded blocks give the right rows.
+ffi::Error RowSums(ffi::Buffer<ffi::F32> x,
+                   ffi::Result<ffi::Buffer<ffi::F32>> sums,
+                   ffi::Result<ffi::Buffer<ffi::S64>> rows) {
+  const int64_t n = x.dimensions()[0];
+  const int64_t width = n == 0 ? 0 : x.element_count() / n;
+  {
+    std::lock_guard<std::mutex> lock(seen_mutex);
+    seen.emplace_back(x.dimensions().begin(), x.dimensions().end());
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    float sum = 0;
+    for (int64_t j = 0; j < width; ++j) sum += x.typed_data()[i * width + j];
+    sums->typed_data()[i] = sum;
+    rows->typed_data()[i] = n;
+  }
+  return ffi::Error::Success();
+}
+XFFI_DEFINE_HANDLER(kRowSums, RowSums,
+                    ffi::Ffi::Bind()
+                        .Arg<ffi::Buffer<ffi::F32>>()
+                        .Ret<ffi::Buffer<ffi::F32>>()
+                        .Ret<ffi::Buffer<ffi::S64>>());
+
 void Register() {
   static const bool done = [] {
     XLA_FFI_Handler_Bundle bundle{nullptr, nullptr, nullptr, kRows, nullptr};
     EXPECT_TRUE(xffi::RegisterHandler("bp.rows", "Host", bundle).ok());
     EXPECT_TRUE(xffi::RegisterHandler("bp.whole", "Host", bundle).ok());
-    xffi::RegisterBatchPartitionable("bp.rows");
-    xffi::RegisterBatchPartitionable("bp.rows");  // again: harmless
+    // Batched over its two leading dimensions.
+    EXPECT_TRUE(xffi::RegisterHandler("bp.rows2", "Host", bundle).ok());
+    EXPECT_TRUE(xffi::RegisterBatchPartitionable("bp.rows2", 2).ok());
+    XLA_FFI_Handler_Bundle sums{nullptr, nullptr, nullptr, kRowSums, nullptr};
+    EXPECT_TRUE(xffi::RegisterHandler("bp.row_sums", "Host", sums).ok());
+    EXPECT_TRUE(xffi::RegisterBatchPartitionable("bp.row_sums").ok());
+    EXPECT_TRUE(xffi::RegisterBatchPartitionable("bp.rows").ok());
+    // again: harmless
+    EXPECT_TRUE(xffi::RegisterBatchPartitionable("bp.rows").ok());
     return true;
   }();
   (void)done;
@@ -84,17 +116,23 @@ std::string StableHlo(const std::string& target,
          "    return %0 : tensor<8xi64>\n  }\n}\n";
 }
 
-StatusOr<std::vector<int64_t>> RunRows(const std::string& text,
-                                       std::vector<int64_t> x_dims = {8, 3}) {
+// Parses, compiles and runs `text` (StableHLO or HLO) on `args`.
+StatusOr<std::vector<Literal>> RunProgram(const std::string& text,
+                                          std::vector<Literal> args) {
   bp_test::Register();
   bp_test::TakeSeen();
-  StatusOr<Module> module = ParseProgram(text, "bp.mlir");
+  StatusOr<Module> module = ParseProgram(text, "bp.program");
   if (!module.ok()) return module.status();
   StatusOr<std::unique_ptr<Executable>> exe = Compile(std::move(*module));
   if (!exe.ok()) return exe.status();
-  std::vector<float> x(24, 1.0f);
+  return (*exe)->Execute(std::move(args));
+}
+
+StatusOr<std::vector<int64_t>> RunRows(const std::string& text,
+                                       std::vector<int64_t> x_dims = {8, 3}) {
   StatusOr<std::vector<Literal>> out =
-      (*exe)->Execute({Literal::FromVector<float>(std::move(x_dims), x)});
+      RunProgram(text, {Literal::FromVector<float>(
+                           std::move(x_dims), std::vector<float>(24, 1.0f))});
   if (!out.ok()) return out.status();
   return (*out)[0].ToVector<int64_t>();
 }
@@ -161,11 +199,11 @@ TEST(BatchPartitioning, TheShardingReachesTheCallThroughElementwiseOps) {
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_EQ(*rows, std::vector<int64_t>(8, 4));
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
-  // Not through a transpose (XLA's propagation would; xffi's does not).
+  // Through a transpose too: the parameter's columns are the call's rows.
   rows = RunRows(
       "module @m {\n"
       "  func.func public @main(%x: tensor<3x8xf32> {mhlo.sharding = "
-      "\"{devices=[2,1]<=[2]}\"}) -> tensor<8xi64> {\n"
+      "\"{devices=[1,2]<=[2]}\"}) -> tensor<8xi64> {\n"
       "    %y = stablehlo.transpose %x, dims = [1, 0] : (tensor<3x8xf32>) -> "
       "tensor<8x3xf32>\n"
       "    %0 = stablehlo.custom_call @bp.rows(%y) {api_version = 4 : i32} : "
@@ -173,7 +211,8 @@ TEST(BatchPartitioning, TheShardingReachesTheCallThroughElementwiseOps) {
       "    return %0 : tensor<8xi64>\n  }\n}\n",
       {3, 8});
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
-  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}}));
+  EXPECT_EQ(*rows, std::vector<int64_t>(8, 4));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
 }
 
 TEST(BatchPartitioning, OtherCallsAndUnsplitOperandsRunWhole) {
@@ -192,11 +231,234 @@ TEST(BatchPartitioning, OtherCallsAndUnsplitOperandsRunWhole) {
     EXPECT_EQ(*rows, std::vector<int64_t>(8, 8)) << sharding;
     EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}})) << sharding;
   }
-  // Three blocks do not divide 8 rows (XLA would pad): whole.
-  rows = RunRows(
+}
+
+// 0, 1, 2, ... in `dims`.
+Literal Iota(std::vector<int64_t> dims) {
+  int64_t count = 1;
+  for (int64_t d : dims) count *= d;
+  std::vector<float> values(static_cast<size_t>(count));
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i);
+  return Literal::FromVector<float>(std::move(dims), values);
+}
+
+// An HLO module on up to four devices: `computations`, then an entry of `entry`
+// lines.
+std::string Hlo(const std::string& entry,
+                const std::string& computations = "") {
+  return "HloModule m, num_partitions=4\n" + computations + "ENTRY main {\n" +
+         entry + "}\n";
+}
+
+// The line "  `name` = `result` custom-call(`operand`)" of `target`.
+std::string CallLine(const std::string& name, const std::string& result,
+                     const std::string& operand, const std::string& target) {
+  return "  " + name + " = " + result + " custom-call(" + operand +
+         "), custom_call_target=\"" + target +
+         "\", api_version=API_VERSION_TYPED_FFI\n";
+}
+
+// An HLO module whose entry takes x: `x_shape` with `sharding` and returns
+// bp.rows2's s64 `result_shape` of it.
+std::string Rows2Hlo(const std::string& x_shape, const std::string& sharding,
+                     const std::string& result_shape) {
+  return Hlo("  x = f32" + x_shape + " parameter(0), sharding=" + sharding +
+             "\n" + CallLine("ROOT c", "s64" + result_shape, "x", "bp.rows2"));
+}
+
+TEST(BatchPartitioning, SplitsEveryBatchDimensionTheRegistrationNames) {
+  // bp.rows2 has two batch dimensions: either may be split; the third is
+  // gathered, as XLA does (jax with 2 CPU devices: f32[4,6,3] sharded on
+  // its second dimension reaches the call as f32[4,3,3]).
+  struct Case {
+    std::string sharding;
+    Dims seen;
+    int64_t rows;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"{devices=[2,1,1]<=[2]}", {{2, 6, 3}, {2, 6, 3}}, 2},
+           {"{devices=[1,2,1]<=[2]}", {{4, 3, 3}, {4, 3, 3}}, 4},
+           {"{devices=[2,2,1]<=[4]}", Dims(4, {2, 3, 3}), 2},
+           {"{devices=[1,1,2]<=[2]}", {{4, 6, 3}}, 4},
+           {"{devices=[2,1,2]<=[4]}", {{2, 6, 3}, {2, 6, 3}}, 2},
+       }) {
+    auto out =
+        RunProgram(Rows2Hlo("[4,6,3]", c.sharding, "[4,6]"), {Iota({4, 6, 3})});
+    ASSERT_TRUE(out.ok()) << c.sharding << ": " << out.status().ToString();
+    EXPECT_EQ((*out)[0].ToVector<int64_t>(), std::vector<int64_t>(24, c.rows))
+        << c.sharding;
+    EXPECT_EQ(bp_test::TakeSeen(), c.seen) << c.sharding;
+  }
+}
+
+TEST(BatchPartitioning, ValuesWithNoMoreDimensionsThanBatchDimensions) {
+  // An operand with only batch dimensions does not decide the split (XLA
+  // calls it replicated): f32[4,6] under bp.rows2 runs whole.
+  auto out = RunProgram(Rows2Hlo("[4,6]", "{devices=[2,1]<=[2]}", "[4,6]"),
+                        {Iota({4, 6})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 6}}));
+  // Nor does it for one batch dimension: f32[8] under bp.rows.
+  out = RunProgram(
+      Hlo("  x = f32[8] parameter(0), sharding={devices=[2]<=[2]}\n" +
+          CallLine("ROOT c", "s64[8]", "x", "bp.rows")),
+      {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ((*out)[0].ToVector<int64_t>(), std::vector<int64_t>(8, 8));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8}}));
+  // A result with fewer dimensions than batch dimensions: whole.
+  out = RunProgram(Rows2Hlo("[4,6,3]", "{devices=[2,1,1]<=[2]}", "[4]"),
+                   {Iota({4, 6, 3})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ((*out)[0].ToVector<int64_t>(), std::vector<int64_t>(4, 4));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 6, 3}}));
+}
+
+// Row sums of `rows` x 3 iota values, as the whole call computes them.
+std::vector<float> WholeRowSums(int64_t rows, int64_t first_row = 0) {
+  std::vector<float> sums;
+  for (int64_t i = first_row; i < first_row + rows; ++i)
+    sums.push_back(static_cast<float>(3 * (3 * i + 1)));
+  return sums;
+}
+
+TEST(BatchPartitioning, AnUnevenSplitIsPaddedToWholeBlocks) {
+  // 8 rows in 3 blocks: every device's block has 3 rows (the last one row
+  // of padding), as XLA pads; the results are cut back to 8 rows.
+  auto rows = RunRows(
       StableHlo("bp.rows", "{mhlo.sharding = \"{devices=[3,1]<=[3]}\"}"));
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
-  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}}));
+  EXPECT_EQ(*rows, std::vector<int64_t>(8, 3));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{3, 3}, {3, 3}, {3, 3}}));
+  // 5 rows of a sharded parameter's 8 (a slice keeps the split, as in XLA:
+  // jax with 2 devices runs the call on f32[3,3] blocks), with two results.
+  struct Case {
+    int64_t start, limit, block;
+  };
+  for (const Case& c : {Case{0, 5, 3}, Case{1, 8, 4}, Case{0, 1, 1}}) {
+    const int64_t n = c.limit - c.start;
+    const std::string rows_shape = "[" + std::to_string(n) + "]";
+    auto out = RunProgram(
+        Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+            "  y = f32[" +
+            std::to_string(n) + ",3] slice(x), slice={[" +
+            std::to_string(c.start) + ":" + std::to_string(c.limit) +
+            "], [0:3]}\n" +
+            CallLine("ROOT c", "(f32" + rows_shape + ", s64" + rows_shape + ")",
+                     "y", "bp.row_sums")),
+        {Iota({8, 3})});
+    ASSERT_TRUE(out.ok()) << n << ": " << out.status().ToString();
+    // The root's tuple elements are the program's results.
+    const std::vector<Literal>& results = *out;
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_EQ(results[0].ToVector<float>(), WholeRowSums(n, c.start)) << n;
+    EXPECT_EQ(results[1].ToVector<int64_t>(),
+              std::vector<int64_t>(static_cast<size_t>(n), c.block))
+        << n;
+    EXPECT_EQ(bp_test::TakeSeen(), Dims(2, {c.block, 3})) << n;
+  }
+}
+
+TEST(BatchPartitioning, TheShardingReachesTheCallThroughBroadcastsAndReshapes) {
+  // f32[8] split in two, broadcast to f32[8,3]; f32[8,3,2] split in two,
+  // reshaped to f32[8,6].
+  auto out = RunProgram(
+      Hlo("  x = f32[8] parameter(0), sharding={devices=[2]<=[2]}\n"
+          "  y = f32[8,3] broadcast(x), dimensions={0}\n" +
+          CallLine("ROOT c", "(f32[8], s64[8])", "y", "bp.row_sums")),
+      {Iota({8})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  std::vector<float> want;
+  for (int i = 0; i < 8; ++i) want.push_back(3.0f * static_cast<float>(i));
+  EXPECT_EQ((*out).at(0).ToVector<float>(), want);
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
+  out = RunProgram(
+      Hlo("  x = f32[8,3,2] parameter(0), sharding={devices=[2,1,1]<=[2]}\n"
+          "  y = f32[8,6] reshape(x)\n" +
+          CallLine("ROOT c", "s64[8]", "y", "bp.rows")),
+      {Iota({8, 3, 2})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ((*out)[0].ToVector<int64_t>(), std::vector<int64_t>(8, 4));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 6}, {4, 6}}));
+  // A reshape that moves the rows ([8,3] -> [24]) -> not followed: whole.
+  out = RunProgram(
+      Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+          "  y = f32[4,6] reshape(x)\n" +
+          CallLine("ROOT c", "s64[4]", "y", "bp.rows")),
+      {Iota({8, 3})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 6}}));
+}
+
+TEST(BatchPartitioning, CallsInFunctionsSplitAndInLoopBodiesRunWhole) {
+  // In a called function (JAX's nested jax.jit), on a sharded parameter's
+  // values: the function is inlined and the call split, as under XLA.
+  auto out = RunProgram(
+      Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+          "  ROOT r = (f32[8], s64[8]) call(x), to_apply=callee\n",
+          "callee {\n"
+          "  p = f32[8,3] parameter(0)\n" +
+              CallLine("ROOT c", "(f32[8], s64[8])", "p", "bp.row_sums") +
+              "}\n"),
+      {Iota({8, 3})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ((*out).at(0).ToVector<float>(), WholeRowSums(8));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
+
+  // In a loop body xffi knows no sharding and does not split the call (XLA
+  // would); the whole call gives the values the blocks would.
+
+  out = RunProgram(
+      Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+          "  zero = s32[] constant(0)\n"
+          "  fz = f32[] constant(0)\n"
+          "  acc = f32[8] broadcast(fz), dimensions={}\n"
+          "  init = (s32[], f32[8,3], f32[8]) tuple(zero, x, acc)\n"
+          "  w = (s32[], f32[8,3], f32[8]) while(init), condition=cond, "
+          "body=body\n"
+          "  ROOT sums = f32[8] get-tuple-element(w), index=2\n",
+          "cond {\n"
+          "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
+          "  i = s32[] get-tuple-element(s), index=0\n"
+          "  two = s32[] constant(2)\n"
+          "  ROOT lt = pred[] compare(i, two), direction=LT\n"
+          "}\n"
+          "body {\n"
+          "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
+          "  i = s32[] get-tuple-element(s), index=0\n"
+          "  x = f32[8,3] get-tuple-element(s), index=1\n"
+          "  acc = f32[8] get-tuple-element(s), index=2\n" +
+              CallLine("c", "(f32[8], s64[8])", "x", "bp.row_sums") +
+              "  sums = f32[8] get-tuple-element(c), index=0\n"
+              "  next = f32[8] add(acc, sums)\n"
+              "  one = s32[] constant(1)\n"
+              "  j = s32[] add(i, one)\n"
+              "  ROOT t = (s32[], f32[8,3], f32[8]) tuple(j, x, next)\n"
+              "}\n"),
+      {Iota({8, 3})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  std::vector<float> twice = WholeRowSums(8);
+  for (float& v : twice) v *= 2;
+  EXPECT_EQ((*out)[0].ToVector<float>(), twice);
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}, {8, 3}}));
+}
+
+TEST(BatchPartitioning, TheRegistryKeepsTheNumberOfBatchDimensions) {
+  bp_test::Register();
+  EXPECT_EQ(BatchPartitionableDims("bp.rows"), 1);
+  EXPECT_EQ(BatchPartitionableDims("bp.rows2"), 2);
+  EXPECT_EQ(BatchPartitionableDims("bp.whole"), 0);
+  EXPECT_FALSE(IsBatchPartitionable("bp.whole"));
+  ASSERT_TRUE(RegisterBatchPartitionable("bp.renumbered", 3).ok());
+  ASSERT_TRUE(RegisterBatchPartitionable("bp.renumbered", 2).ok());
+  EXPECT_EQ(BatchPartitionableDims("bp.renumbered"), 2);  // the last wins
+  Status bad = RegisterBatchPartitionable("bp.none", 0);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_THAT(bad.message(),
+              ::testing::HasSubstr("'bp.none'): num_batch_dims must be at "
+                                   "least 1, got 0"));
+  EXPECT_FALSE(IsBatchPartitionable("bp.none"));
+  EXPECT_FALSE(RegisterBatchPartitionable("").ok());
 }
 
 TEST(BatchPartitioning, ThePassSaysWhetherItChangedTheModule) {

@@ -30,10 +30,11 @@ def rms_norm_jnp(x, eps=1e-5):
 def test_one_call_registers_every_handler(lib):
     assert sorted(lib.handlers) == sorted(
         ["jx.AddUserOffset", "jx.Address", "jx.AttrSummary", "jx.BatchAdd",
-         "jx.BlockRows", "jx.CopyBytes", "jx.CounterExecute", "jx.CounterInstantiate",
+         "jx.BlockRows", "jx.BlockShape", "jx.CopyBytes", "jx.CounterExecute", "jx.CounterInstantiate",
          "jx.Noop", "jx.Rendezvous", "jx.RmsNormBwd", "jx.RmsNormFwd",
          "jx.Scale", "jx.Stall", "jx.TokenCopy",
-         "jx.python_test.block_rows", "jx.python_test.counter",
+         "jx.python_test.block_rows", "jx.python_test.block_shape",
+         "jx.python_test.counter",
          "jx.python_test.rendezvous",
          "jx.python_test.rms_norm_bwd", "jx.python_test.rms_norm_fwd",
          "jx.python_test.scale"])

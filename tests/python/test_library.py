@@ -9,7 +9,7 @@ xffi = pytest.importorskip("xffi")
 def test_attributes_are_the_exported_handlers(test_plugin):
     assert sorted(test_plugin.handlers) == [
         "AddUserOffset", "Address", "AttrSummary", "BatchAdd", "BlockRows",
-        "CopyBytes", "CounterExecute", "CounterInstantiate", "Noop",
+        "BlockShape", "CopyBytes", "CounterExecute", "CounterInstantiate", "Noop",
         "Rendezvous", "RmsNormBwd", "RmsNormFwd", "Scale", "Stall",
         "TokenCopy"]
     assert type(test_plugin.Scale).__name__ == "PyCapsule"
@@ -26,8 +26,8 @@ def test_signatures_describe_each_handler(test_plugin):
 def test_registered_lists_what_loading_registered(test_plugin, test_plugin_path):
     registered = test_plugin.registered
     assert sorted(registered) == [
-        "python_test.block_rows", "python_test.counter",
-        "python_test.rendezvous",
+        "python_test.block_rows", "python_test.block_shape",
+        "python_test.counter", "python_test.rendezvous",
         "python_test.rms_norm_bwd", "python_test.rms_norm_fwd",
         "python_test.scale"]
     assert sorted(registered["python_test.counter"]["stages"]) == [

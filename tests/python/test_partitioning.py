@@ -17,6 +17,20 @@ import pytest
 xffi = pytest.importorskip("xffi")
 
 
+def _run_on_two_devices(script, *args):
+    """Runs `script` in a fresh interpreter whose JAX has two CPU devices
+    (JAX fixes its device count when it starts)."""
+    env = dict(os.environ)
+    env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") +
+                        " --xla_force_host_platform_device_count=2").strip()
+    env["JAX_PLATFORMS"] = "cpu"
+    env["PYTHONPATH"] = os.pathsep.join(
+        [os.path.dirname(os.path.dirname(xffi.__file__)),
+         env.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-c", script, *args], env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
 def _rules():
     return (lambda *a: None, lambda *a: None, lambda *a: None)
 
@@ -139,15 +153,7 @@ SCRIPT = textwrap.dedent("""
 
 def test_batch_partitionable_call_runs_per_shard_in_jax(rms_norm_library):
     pytest.importorskip("jax")
-    env = dict(os.environ)
-    env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") +
-                        " --xla_force_host_platform_device_count=2").strip()
-    env["PYTHONPATH"] = os.pathsep.join(
-        [os.path.dirname(os.path.dirname(xffi.__file__)),
-         env.get("PYTHONPATH", "")])
-    run = subprocess.run(
-        [sys.executable, "-c", SCRIPT, str(rms_norm_library.path)],
-        env=env, capture_output=True, text=True, timeout=300)
+    run = _run_on_two_devices(SCRIPT, str(rms_norm_library.path))
     assert run.returncode == 0, run.stderr[-3000:]
     shapes = dict(line.split() for line in run.stdout.splitlines())
     # Each device normalises its own 4 rows; without the registration XLA
@@ -275,15 +281,137 @@ def test_jax_sharded_programs_split_batch_partitionable_calls_in_xffi(
     per device on its block for a batch-partitionable call, as XLA runs it,
     and one call on the whole array for any other."""
     pytest.importorskip("jax")
-    env = dict(os.environ)
-    env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") +
-                        " --xla_force_host_platform_device_count=2").strip()
-    env["JAX_PLATFORMS"] = "cpu"
-    env["PYTHONPATH"] = os.pathsep.join(
-        [os.path.dirname(os.path.dirname(xffi.__file__)),
-         env.get("PYTHONPATH", "")])
-    run = subprocess.run(
-        [sys.executable, "-c", SHARDED_PROGRAM_SCRIPT, str(test_plugin_path)],
-        env=env, capture_output=True, text=True, timeout=300)
+    run = _run_on_two_devices(SHARDED_PROGRAM_SCRIPT, str(test_plugin_path))
     assert run.returncode == 0, run.stdout + run.stderr[-3000:]
     assert "sharded programs OK" in run.stdout
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: xffi.register_custom_call_as_batch_partitionable(
+        "part.k", num_batch_dims=0),
+     ValueError, r"\('part.k'\): num_batch_dims must be at least 1, got 0"),
+    (lambda: xffi.register_ffi_target_as_batch_partitionable(
+        "part.k", num_batch_dims=1.0),
+     TypeError, r"\('part.k'\): num_batch_dims must be int, got float"),
+    (lambda: xffi.register_custom_call_as_batch_partitionable(
+        "part.k", None, 2),
+     TypeError, "positional"),
+])
+def test_refuses_a_malformed_number_of_batch_dimensions(call, error,
+                                                        message):
+    with pytest.raises(error, match=message):
+        call()
+    assert "part.k" not in xffi.batch_partitionable_targets()
+
+
+BATCH_DIMS_SCRIPT = textwrap.dedent("""
+    import ctypes, re, sys
+    import numpy as np
+    import jax, jax.numpy as jnp
+    from jax.extend.core import Primitive
+    from jax.interpreters import mlir
+    from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
+    import xffi, xffi.jax
+
+    assert len(jax.devices()) == 2, jax.devices()
+    jax.config.update("jax_enable_x64", True)
+    # GSPMD reads num_batch_dims from the call (Shardy wants a rule too).
+    jax.config.update("jax_use_shardy_partitioner", False)
+    plugin = ctypes.CDLL(sys.argv[1])
+    xffi.jax.register_library(sys.argv[1], prefix="bp1.",
+                              register_in_xffi=True)
+    xffi.jax.register_library(sys.argv[1], prefix="bp2.",
+                              register_in_xffi=True)
+    xffi.register_ffi_target_as_batch_partitionable(
+        "bp1.python_test.block_shape")
+    xffi.register_ffi_target_as_batch_partitionable(
+        "bp2.python_test.block_shape", num_batch_dims=2)
+    xffi.jax.forward_partitioning()
+
+    def seen():
+        out = (ctypes.c_int64 * 256)()
+        n = plugin.python_test_block_shapes_seen(out, 256)
+        shapes, i = [], 0
+        while i < n:
+            shapes.append(tuple(out[i + 1:i + 1 + out[i]]))
+            i += 1 + out[i]
+        return sorted(shapes)
+
+    def primitive(k):
+        target = f"bp{k}.python_test.block_shape"
+        p = Primitive(target)
+        p.def_abstract_eval(
+            lambda x: jax.core.ShapedArray(x.shape[:k], np.int64))
+        def lower(ctx, x):
+            batch = mlir.ir_attribute({"num_batch_dims": str(k)})
+            return jax.ffi.ffi_lowering(target, extra_attributes={
+                "mhlo.frontend_attributes": batch})(ctx, x)
+        mlir.register_lowering(p, lower)
+        return p
+
+    mesh = jax.make_mesh((2,), ("b",), axis_types=(AxisType.Auto,))
+    cases = [
+        # k, shape, spec, what the program does before the call
+        (1, (8, 3), P("b"), lambda v: v),
+        (1, (8, 4), P(None, "b"), lambda v: v),   # non-batch: gathered
+        (1, (8,), P("b"), lambda v: v),           # only batch dims: whole
+        (2, (4, 6, 3), P("b"), lambda v: v),
+        (2, (4, 6, 3), P(None, "b"), lambda v: v),
+        (2, (4, 6, 4), P(None, None, "b"), lambda v: v),
+        (1, (8, 3), P("b"), lambda v: v[:5]),      # uneven: padded
+        (1, (8, 3), P("b"), lambda v: v[1:]),
+        (1, (3, 8), P(None, "b"), lambda v: v.T),
+        (1, (8, 3, 2), P("b"), lambda v: v.reshape(8, 6)),
+        (1, (8,), P("b"), lambda v: jnp.broadcast_to(v[:, None], (8, 3))),
+        # The call in a nested jax.jit: a private function JAX calls.
+        (1, (8, 3), P("b"), "nested"),
+        (2, (4, 6, 3), P(None, "b"), "nested"),
+        # In a shard_map the call runs on each device's block as written
+        # (its body is not split again).
+        (1, (8, 3), P("b"), "shard_map"),
+    ]
+    for number, (k, shape, spec, before) in enumerate(cases):
+        p = primitive(k)
+        x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+        sharding = NamedSharding(mesh, spec)
+        xs = jax.device_put(x, sharding)
+        if before == "nested":
+            inner = jax.jit(lambda v: p.bind(v))
+            f = jax.jit(lambda v: inner(v * 2), in_shardings=sharding)
+            before = lambda v: v
+            assert "call @" in f.lower(xs).as_text(), "not a nested call"
+        elif before == "shard_map":
+            f = jax.jit(jax.shard_map(lambda v: p.bind(v), mesh=mesh,
+                                      in_specs=P("b"), out_specs=P("b")))
+            before = lambda v: v
+        else:
+            f = jax.jit(lambda v: p.bind(before(v)), in_shardings=sharding)
+        lowered = f.lower(xs)
+        seen()
+        want = f(xs)
+        want.block_until_ready()
+        in_jax = seen()
+        program = xffi.Program.from_text(lowered.as_text())
+        got = program(x)
+        in_xffi = seen()
+        np.testing.assert_array_equal(got, np.asarray(want))
+        # XLA runs one call per device (2), xffi one per block: 2 blocks,
+        # or one call when the call runs whole.
+        whole = tuple(jax.eval_shape(before, x).shape)
+        blocks = 1 if in_jax == [whole, whole] else 2
+        assert in_xffi == in_jax[:blocks], (number, in_jax, in_xffi)
+        print(number, in_xffi)
+    print("batch dims OK")
+""")
+
+
+def test_batch_dimensions_split_as_jax_splits_them(test_plugin_path):
+    """For each case (one and two batch dimensions; a non-batch dimension
+    sharded; an operand of batch dimensions only; a batch the devices do not
+    divide; the sharding reaching the call through a slice, transpose,
+    reshape or broadcast), xffi runs the call JAX lowers for two CPU
+    devices on the block shapes XLA gives it, with XLA's results."""
+    pytest.importorskip("jax")
+    run = _run_on_two_devices(BATCH_DIMS_SCRIPT, str(test_plugin_path))
+    assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+    assert "batch dims OK" in run.stdout

@@ -244,10 +244,34 @@ ffi::Future StallImpl(ffi::Result<ffi::BufferR0<ffi::S64>>) {
   return future;
 }
 
+// Numbers the handlers below record for a test to take.
+class Recorded {
+ public:
+  // At once, so that calls running together do not interleave theirs.
+  void Add(const std::vector<int64_t>& numbers) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    numbers_.insert(numbers_.end(), numbers.begin(), numbers.end());
+  }
+  // Copies the numbers (oldest first, at most `capacity`) into `out`,
+  // forgets them, and returns how many there were.
+  int64_t Take(int64_t* out, int64_t capacity) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const int64_t count = static_cast<int64_t>(numbers_.size());
+    for (int64_t i = 0; i < count && i < capacity; ++i) {
+      out[i] = numbers_[static_cast<size_t>(i)];
+    }
+    numbers_.clear();
+    return count;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<int64_t> numbers_;
+};
+
 // The leading dimension of every call, so a test sees the blocks a
 // batch-partitioned call ran on; each element of the result is it too.
-std::mutex block_rows_mutex;
-std::vector<int64_t> block_rows_seen;
+Recorded block_rows_seen;
 
 ffi::Error BlockRowsImpl(ffi::AnyBuffer x,
                          ffi::Result<ffi::Buffer<ffi::S64>> rows) {
@@ -256,11 +280,23 @@ ffi::Error BlockRowsImpl(ffi::AnyBuffer x,
         "python_test.block_rows: x needs a leading dimension");
   }
   const int64_t n = x.dimensions()[0];
-  {
-    std::lock_guard<std::mutex> lock(block_rows_mutex);
-    block_rows_seen.push_back(n);
-  }
+  block_rows_seen.Add({n});
   std::fill_n(rows->typed_data(), rows->element_count(), n);
+  return ffi::Error::Success();
+}
+
+// The whole shape of every call's operand, for batch dimensions past the
+// first: each shape as its rank then its dimensions. Each element of the
+// result is the operand's element count.
+Recorded block_shapes_seen;
+
+ffi::Error BlockShapeImpl(ffi::AnyBuffer x,
+                          ffi::Result<ffi::Buffer<ffi::S64>> sizes) {
+  std::vector<int64_t> shape = {static_cast<int64_t>(x.dimensions().size())};
+  shape.insert(shape.end(), x.dimensions().begin(), x.dimensions().end());
+  block_shapes_seen.Add(shape);
+  std::fill_n(sizes->typed_data(), sizes->element_count(),
+              static_cast<int64_t>(x.element_count()));
   return ffi::Error::Success();
 }
 
@@ -291,17 +327,23 @@ XFFI_CPU_REGISTER_CUSTOM_CALL_TARGET(python_test_legacy_tokens);
 // at most `capacity`) into `out`, forgets them, and returns how many it saw.
 TEST_EXPORT int64_t python_test_block_rows_seen(int64_t* out,
                                                 int64_t capacity) {
-  std::lock_guard<std::mutex> lock(block_rows_mutex);
-  const int64_t count = static_cast<int64_t>(block_rows_seen.size());
-  for (int64_t i = 0; i < count && i < capacity; ++i) {
-    out[i] = block_rows_seen[static_cast<size_t>(i)];
-  }
-  block_rows_seen.clear();
-  return count;
+  return block_rows_seen.Take(out, capacity);
 }
 
 XFFI_DEFINE_HANDLER_SYMBOL(
     BlockRows, BlockRowsImpl,
+    ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::Buffer<ffi::S64>>());
+
+// Copies what python_test.block_shape recorded (see there; at most
+// `capacity` numbers) into `out`, forgets it, and returns how many numbers
+// there were.
+TEST_EXPORT int64_t python_test_block_shapes_seen(int64_t* out,
+                                                  int64_t capacity) {
+  return block_shapes_seen.Take(out, capacity);
+}
+
+XFFI_DEFINE_HANDLER_SYMBOL(
+    BlockShape, BlockShapeImpl,
     ffi::Ffi::Bind().Arg<ffi::AnyBuffer>().Ret<ffi::Buffer<ffi::S64>>());
 
 XFFI_DEFINE_HANDLER_SYMBOL(
@@ -393,6 +435,8 @@ XFFI_REGISTER_TYPE(::xffi::ffi::RuntimeApi(), "python_test.Offset", &Offset::id,
 
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.scale", "Host", Scale);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.block_rows", "Host", BlockRows);
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.block_shape", "Host",
+                                   BlockShape);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.rms_norm_fwd", "Host",
                                    RmsNormFwd);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.rms_norm_bwd", "Host",
