@@ -509,6 +509,19 @@ class DeviceComputation {
         thunks_.push_back(std::move(*thunk));
         return Status::Ok();
       }
+      case Opcode::kSort: {  // a tuple result when it sorts several arrays
+        std::vector<BufferId> operands = FlattenBuffers(buffers.operands);
+        for (BufferId id : operands)
+          if (id == kNoBuffer) return Unsupported(op, "token operands");
+        for (BufferId id : buffers.leaves)
+          if (id == kNoBuffer) return Unsupported(op, "token results");
+        StatusOr<Launcher> launcher =
+            MakeSortLauncher(op, operands, buffers.leaves);
+        if (!launcher.ok()) return launcher.status();
+        thunks_.push_back(
+            std::make_unique<LaunchThunk>(op, std::move(*launcher)));
+        return Status::Ok();
+      }
       default: {
         std::vector<BufferId> operands;
         for (const auto& list : buffers.operands) {

@@ -23,7 +23,8 @@ extern "C" const device::CudaKernelEntry kXffiDeviceBackendCudaEntries[] = {
     EntryOf<ElementwiseKernel>(), EntryOf<FusedLoopKernel>(),
     EntryOf<StridedCopyKernel>(), EntryOf<IotaKernel>(),
     EntryOf<ContractionKernel>(), EntryOf<DynamicWindowKernel>(),
-    EntryOf<GatherKernel>(),
+    EntryOf<GatherKernel>(),      EntryOf<ScatterKernel>(),
+    EntryOf<SortKernel>(),        EntryOf<ReduceWindowKernel>(),
 };
 extern "C" const size_t kXffiDeviceBackendCudaEntryCount =
     sizeof(kXffiDeviceBackendCudaEntries) /

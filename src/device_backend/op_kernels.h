@@ -40,6 +40,12 @@ std::optional<Launcher> MakeFusedLoopLauncher(
     const Instruction& fusion, const std::vector<compiler::BufferId>& operands,
     compiler::BufferId result);
 
+// A sort of one or more operands (`operands`, `results`: one buffer each,
+// a result possibly sharing its operand's buffer).
+StatusOr<Launcher> MakeSortLauncher(
+    const Instruction& op, const std::vector<compiler::BufferId>& operands,
+    const std::vector<compiler::BufferId>& results);
+
 // The refusal every unsupported construct gets: "the device backend cannot
 // run <op> at <line:column>: <why>".
 Status Unsupported(const Instruction& op, const std::string& why);
