@@ -1106,18 +1106,35 @@ struct GatherKernel {
   }
 };
 
-// A scalar region (scatter's and reduce-window's combiner, sort's
+// A scalar region (scatter's, reduce's and reduce-window's combiner, sort's
 // comparator) as steps over its parameters' values, interpreted as the
-// fused loop interprets its steps: kInput steps read params[args[0]].
-inline constexpr int kMaxRegionSteps = 16;
+// fused loop interprets its steps: kInput steps read params[args[0]]. Its
+// value is the last step's, or (a region returning a tuple) those of the
+// steps `results` lists.
+inline constexpr int kMaxRegionSteps = 32;
 inline constexpr int kMaxRegionParameters = 8;
+inline constexpr int kMaxRegionResults = kMaxRegionParameters / 2;
 
 struct RegionProgram {
   FusedStep steps[kMaxRegionSteps];
   int32_t count = 0;
+  int16_t results[kMaxRegionResults] = {};
+  int32_t result_count = 0;
 
   XFFI_HOST_DEVICE Value Run(const Value* params) const {
     Value values[kMaxRegionSteps];
+    Evaluate(params, values);
+    return values[count - 1];
+  }
+
+  // The tuple root's elements into out[0, result_count).
+  XFFI_HOST_DEVICE void RunAll(const Value* params, Value* out) const {
+    Value values[kMaxRegionSteps];
+    Evaluate(params, values);
+    for (int32_t r = 0; r < result_count; ++r) out[r] = values[results[r]];
+  }
+
+  XFFI_HOST_DEVICE void Evaluate(const Value* params, Value* values) const {
     for (int32_t s = 0; s < count; ++s) {
       const FusedStep& step = steps[s];
       if (step.kind == StepKind::kInput)
@@ -1131,7 +1148,6 @@ struct RegionProgram {
                                      values[step.args[2]]),
                       step.out_type);
     }
-    return values[count - 1];
   }
 };
 
@@ -1362,6 +1378,50 @@ struct ReduceWindowKernel {
     visit(in);
     visit(init);
     visit(out);
+  }
+};
+
+// reduce of several inputs together (argmax: values and indices): output
+// element i folds, from the inits, its reduced elements in row-major order
+// through the region (params: the accumulators, then the elements).
+struct VariadicReduceKernel {
+  static constexpr const char* kName = "xffi.device.variadic_reduce";
+  const uint8_t* in[kMaxRegionResults] = {};
+  const uint8_t* init[kMaxRegionResults] = {};  // scalars
+  uint8_t* out[kMaxRegionResults] = {};
+  DType types[kMaxRegionResults] = {};
+  int32_t operands = 0;
+  RegionProgram region;
+  int64_t n = 0;
+  int32_t out_rank = 0;
+  int64_t out_dims[kMaxRank] = {}, out_strides[kMaxRank] = {};
+  int32_t k_rank = 0;
+  int64_t k_count = 1;
+  int64_t k_dims[kMaxRank] = {}, k_strides[kMaxRank] = {};
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    const int64_t base = StridedOffset(i, out_rank, out_dims, out_strides);
+    Value params[kMaxRegionParameters];
+    for (int32_t k = 0; k < operands; ++k)
+      params[k] = Load(init[k], 0, types[k]);
+    for (int64_t j = 0; j < k_count; ++j) {
+      const int64_t at = base + StridedOffset(j, k_rank, k_dims, k_strides);
+      for (int32_t k = 0; k < operands; ++k)
+        params[operands + k] = Load(in[k], at, types[k]);
+      region.RunAll(params, params);
+    }
+    for (int32_t k = 0; k < operands; ++k)
+      Store(out[k], i, types[k], params[k]);
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    for (int k = 0; k < kMaxRegionResults; ++k) {
+      visit(in[k]);
+      visit(init[k]);
+      visit(out[k]);
+    }
   }
 };
 

@@ -732,6 +732,12 @@ class StepBuilder {
     return Append(instruction, step);
   }
 
+  // The step holding `instruction`'s value, or -1.
+  int16_t StepOf(const Instruction* instruction) const {
+    auto found = step_of_.find(instruction);
+    return found == step_of_.end() ? int16_t{-1} : found->second;
+  }
+
   // Makes `root`'s value the last step (a root that is a view of an earlier
   // step is copied through a convert to its own type).
   bool FinishAt(const Instruction* root) {
@@ -760,15 +766,26 @@ class StepBuilder {
   std::unordered_map<const Instruction*, int16_t> step_of_;
 };
 
-// A region of scalar parameters and elementwise ops as steps; nullopt for
-// anything else (tuples, non-scalar values, ops the kernels lack).
+// A region of scalar parameters and elementwise ops as steps, its root one
+// of them or a tuple of them; nullopt for anything else (non-scalar values,
+// ops the kernels lack).
 std::optional<RegionProgram> CompileRegion(const Computation& region) {
   if (region.parameters().size() > static_cast<size_t>(kMaxRegionParameters))
     return std::nullopt;
   RegionProgram program;
   StepBuilder builder(program.steps, &program.count, kMaxRegionSteps);
+  const Instruction* root = region.root();
   for (const auto& owned : region.instructions()) {
     const Instruction* instruction = owned.get();
+    if (instruction == root && root->opcode() == Opcode::kTuple) {
+      if (root->operand_count() > kMaxRegionResults) return std::nullopt;
+      for (const Instruction* element : root->operands()) {
+        const int16_t step = builder.StepOf(element);
+        if (step < 0) return std::nullopt;
+        program.results[program.result_count++] = step;
+      }
+      return program;
+    }
     if (!instruction->shape().IsArray() ||
         instruction->shape().num_elements() != 1)
       return std::nullopt;
@@ -804,7 +821,7 @@ StatusOr<Combiner> MakeCombiner(const Instruction& op,
     }
   }
   std::optional<RegionProgram> program = CompileRegion(region);
-  if (!program)
+  if (!program || program->result_count != 0)
     return Unsupported(op,
                        "its region is not scalar elementwise ops of at most " +
                            std::to_string(kMaxRegionSteps) + " steps");
@@ -997,9 +1014,11 @@ std::optional<Launcher> MakeFusedLoopLauncher(
   });
 }
 
-StatusOr<Launcher> MakeSortLauncher(const Instruction& op,
-                                    const std::vector<BufferId>& operands,
-                                    const std::vector<BufferId>& results) {
+namespace {
+
+StatusOr<Launcher> SortLauncher(const Instruction& op,
+                                const std::vector<BufferId>& operands,
+                                const std::vector<BufferId>& results) {
   if (op.operand_count() > kMaxSortOperands)
     return Unsupported(op, "more than " + std::to_string(kMaxSortOperands) +
                                " operands are not implemented");
@@ -1045,6 +1064,72 @@ StatusOr<Launcher> MakeSortLauncher(const Instruction& op,
     }
     return LaunchKernel(stream, SortKernel::kName, kernel.n, kernel);
   });
+}
+
+// reduce of N inputs (N inits follow them) into N results.
+StatusOr<Launcher> VariadicReduceLauncher(
+    const Instruction& op, const std::vector<BufferId>& operands,
+    const std::vector<BufferId>& results) {
+  const size_t count = results.size();
+  if (count > static_cast<size_t>(kMaxRegionResults))
+    return Unsupported(op, "more than " + std::to_string(kMaxRegionResults) +
+                               " inputs are not implemented");
+  if (operands.size() != 2 * count)
+    return Unsupported(op, "token or tuple operands");
+  VariadicReduceKernel kernel;
+  kernel.operands = static_cast<int32_t>(count);
+  for (size_t k = 0; k < count; ++k) {
+    StatusOr<DType> type =
+        TypeOf(op, op.operand(static_cast<int64_t>(k))->shape());
+    if (!type.ok()) return type.status();
+    kernel.types[k] = *type;
+  }
+  std::optional<RegionProgram> region =
+      CompileRegion(*op.called_computations()[0]);
+  if (!region || region->result_count != kernel.operands)
+    return Unsupported(
+        op, "its region is not scalar elementwise ops of at most " +
+                std::to_string(kMaxRegionSteps) + " steps returning a tuple");
+  kernel.region = *region;
+  const Shape& in = op.operand(0)->shape();
+  if (in.rank() > kMaxRank) return Unsupported(op, "rank above 8");
+  const std::vector<int64_t> strides = RowMajorStrides(in.dims());
+  kernel.n = 1;
+  for (size_t d = 0; d < in.dims().size(); ++d) {
+    if (Contains(op.dimensions, static_cast<int64_t>(d))) {
+      kernel.k_dims[kernel.k_rank] = in.dims()[d];
+      kernel.k_strides[kernel.k_rank++] = strides[d];
+      kernel.k_count *= in.dims()[d];
+    } else {
+      kernel.out_dims[kernel.out_rank] = in.dims()[d];
+      kernel.out_strides[kernel.out_rank++] = strides[d];
+      kernel.n *= in.dims()[d];
+    }
+  }
+  return Launcher([kernel, operands, results, count](
+                      device::Stream& stream, void* const* addresses) mutable {
+    for (size_t k = 0; k < count; ++k) {
+      kernel.in[k] = Bytes(addresses[operands[k]]);
+      kernel.init[k] = Bytes(addresses[operands[count + k]]);
+      kernel.out[k] = Bytes(addresses[results[k]]);
+    }
+    return LaunchKernel(stream, VariadicReduceKernel::kName, kernel.n, kernel);
+  });
+}
+
+}  // namespace
+
+StatusOr<Launcher> MakeTupleResultLauncher(
+    const Instruction& op, const std::vector<BufferId>& operands,
+    const std::vector<BufferId>& results) {
+  switch (op.opcode()) {
+    case Opcode::kSort:
+      return SortLauncher(op, operands, results);
+    case Opcode::kReduce:
+      return VariadicReduceLauncher(op, operands, results);
+    default:
+      return Unsupported(op, "a tuple result");
+  }
 }
 
 Status Unsupported(const Instruction& op, const std::string& why) {

@@ -40,9 +40,10 @@ std::optional<Launcher> MakeFusedLoopLauncher(
     const Instruction& fusion, const std::vector<compiler::BufferId>& operands,
     compiler::BufferId result);
 
-// A sort of one or more operands (`operands`, `results`: one buffer each,
-// a result possibly sharing its operand's buffer).
-StatusOr<Launcher> MakeSortLauncher(
+// An op with one result buffer per array of its tuple result (sort, with a
+// result possibly sharing its operand's buffer; a reduce of several
+// inputs). `operands` holds one buffer per operand.
+StatusOr<Launcher> MakeTupleResultLauncher(
     const Instruction& op, const std::vector<compiler::BufferId>& operands,
     const std::vector<compiler::BufferId>& results);
 

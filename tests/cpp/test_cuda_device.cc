@@ -73,6 +73,7 @@ TEST(CudaDevice, TheDeviceBackendsKernelsHaveGpuEntries) {
   ExpectCompiledEntry<ScatterKernel>();
   ExpectCompiledEntry<SortKernel>();
   ExpectCompiledEntry<ReduceWindowKernel>();
+  ExpectCompiledEntry<VariadicReduceKernel>();
   // Distinct functors, distinct entries.
   EXPECT_NE(xffi::cuda::FindCudaKernelEntry(ElementwiseKernel::kName)->entry,
             xffi::cuda::FindCudaKernelEntry(GatherKernel::kName)->entry);

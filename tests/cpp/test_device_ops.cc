@@ -355,6 +355,48 @@ ENTRY main {
       text, {Literal::FromVector<float>({2, 9, 8, 3}, Values(432, 3, 10))});
 }
 
+TEST_F(DeviceOpsTest, ArgmaxAsAReduceOfTwoInputsMatchesTheCpu) {
+  // jnp.argmax's region: the larger value (NaN wins), the lower index on
+  // ties; over rows (dimension 1) and columns (dimension 0).
+  const std::string text = R"(HloModule argmax
+argmax {
+  a = f32[] parameter(0)
+  i = s32[] parameter(1)
+  b = f32[] parameter(2)
+  j = s32[] parameter(3)
+  gt = pred[] compare(a, b), direction=GT
+  nan = pred[] compare(a, a), direction=NE
+  pick_a = pred[] or(gt, nan)
+  eq = pred[] compare(a, b), direction=EQ
+  lower = pred[] compare(i, j), direction=LT
+  tie = pred[] and(eq, lower)
+  keep = pred[] or(pick_a, tie)
+  v = f32[] select(keep, a, b)
+  k = s32[] select(keep, i, j)
+  ROOT t = (f32[], s32[]) tuple(v, k)
+}
+ENTRY main {
+  x = f32[5,33] parameter(0)
+  rows = s32[5,33] iota(), iota_dimension=1
+  cols = s32[5,33] iota(), iota_dimension=0
+  ninf = f32[] constant(-inf)
+  zero = s32[] constant(0)
+  r = (f32[5], s32[5]) reduce(x, rows, ninf, zero), dimensions={1}, to_apply=argmax
+  c = (f32[33], s32[33]) reduce(x, cols, ninf, zero), dimensions={0}, to_apply=argmax
+  ri = s32[5] get-tuple-element(r), index=1
+  ci = s32[33] get-tuple-element(c), index=1
+  rv = f32[5] get-tuple-element(r), index=0
+  ROOT o = (s32[5], s32[33], f32[5]) tuple(ri, ci, rv)
+}
+)";
+  std::vector<float> x = Values(165, 8, 12);
+  x[40] = std::numeric_limits<float>::quiet_NaN();
+  std::vector<Literal> got =
+      ExpectSameAsHost(text, {Literal::FromVector<float>({5, 33}, x)});
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].data<int32_t>()[1], 40 - 33) << "NaN wins its row";
+}
+
 TEST_F(DeviceOpsTest, WhatItStillLacksIsRefusedAtCompileNamingOpAndPlace) {
   struct Case {
     const char* text;
