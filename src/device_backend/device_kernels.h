@@ -1059,6 +1059,11 @@ struct GatherKernel {
   int32_t out_to_operand[kMaxRank] = {};
   int32_t out_to_indices[kMaxRank] = {};
   int32_t start_index_map[kMaxRank] = {};
+  // Batching dimensions: operand dimension operand_batching_dims[b] is at
+  // the position along indices dimension indices_batching_dims[b].
+  int32_t batching = 0;
+  int32_t operand_batching_dims[kMaxRank] = {};
+  int32_t indices_batching_dims[kMaxRank] = {};
 
   XFFI_HOST_DEVICE void operator()(int64_t i) const {
     if (i >= n) return;
@@ -1076,6 +1081,9 @@ struct GatherKernel {
       if (out_to_indices[o] >= 0)
         index_of_start[out_to_indices[o]] = out_index[o];
     }
+    for (int32_t b = 0; b < batching; ++b)
+      operand_index[operand_batching_dims[b]] +=
+          index_of_start[indices_batching_dims[b]];
     for (int32_t k = 0; k < starts; ++k) {
       if (index_vector_dim < indices_rank) index_of_start[index_vector_dim] = k;
       int64_t at = 0;
@@ -1201,6 +1209,8 @@ struct ScatterKernel {
   int64_t position_dims[kMaxRank] = {};
   int64_t position_update_strides[kMaxRank] = {};
   int64_t position_index_strides[kMaxRank] = {};
+  // Along batching dimensions a scatter position is also an operand place.
+  int64_t position_out_strides[kMaxRank] = {};
   int64_t moved = 1;  // window positions along the moved dimensions
   int32_t moved_rank = 0;
   int64_t moved_dims[kMaxRank] = {};
@@ -1220,7 +1230,8 @@ struct ScatterKernel {
     for (int64_t p = 0; p < positions; ++p) {
       const int64_t index_base = StridedOffset(p, position_rank, position_dims,
                                                position_index_strides);
-      int64_t window_out = 0;
+      int64_t window_out =
+          StridedOffset(p, position_rank, position_dims, position_out_strides);
       bool fits = true;
       for (int32_t k = 0; k < starts && fits; ++k) {
         const int64_t start = IndexValue(

@@ -590,8 +590,10 @@ StatusOr<Launcher> GatherLauncher(const Instruction& op,
                                   const std::vector<BufferId>& operands,
                                   BufferId result) {
   const GatherDimensionNumbers& numbers = op.gather_dimension_numbers;
-  if (!numbers.operand_batching_dims.empty())
-    return Unsupported(op, "batching dimensions are not implemented");
+  if (numbers.operand_batching_dims.size() > static_cast<size_t>(kMaxRank) ||
+      numbers.operand_batching_dims.size() !=
+          numbers.start_indices_batching_dims.size())
+    return Unsupported(op, "inconsistent batching dimensions");
   const Shape& operand = op.operand(0)->shape();
   const Shape& indices = op.operand(1)->shape();
   StatusOr<DType> index_type = TypeOf(op, indices);
@@ -615,14 +617,23 @@ StatusOr<Launcher> GatherLauncher(const Instruction& op,
   for (size_t k = 0; k < numbers.start_index_map.size(); ++k)
     kernel.start_index_map[k] =
         static_cast<int32_t>(numbers.start_index_map[k]);
+  kernel.batching = static_cast<int32_t>(numbers.operand_batching_dims.size());
+  for (size_t b = 0; b < numbers.operand_batching_dims.size(); ++b) {
+    kernel.operand_batching_dims[b] =
+        static_cast<int32_t>(numbers.operand_batching_dims[b]);
+    kernel.indices_batching_dims[b] =
+        static_cast<int32_t>(numbers.start_indices_batching_dims[b]);
+  }
   // Offset dimensions walk the operand's uncollapsed dimensions in order;
   // batch dimensions walk the indices' dimensions other than the index
   // vector's, in order.
   std::vector<int32_t> uncollapsed, batch;
+  auto listed = [](const std::vector<int64_t>& list, int64_t d) {
+    return std::find(list.begin(), list.end(), d) != list.end();
+  };
   for (int64_t d = 0; d < operand.rank(); ++d)
-    if (std::find(numbers.collapsed_slice_dims.begin(),
-                  numbers.collapsed_slice_dims.end(),
-                  d) == numbers.collapsed_slice_dims.end())
+    if (!listed(numbers.collapsed_slice_dims, d) &&
+        !listed(numbers.operand_batching_dims, d))
       uncollapsed.push_back(static_cast<int32_t>(d));
   for (int64_t d = 0; d < indices.rank(); ++d)
     if (d != numbers.index_vector_dim) batch.push_back(static_cast<int32_t>(d));
@@ -847,8 +858,9 @@ StatusOr<Launcher> ScatterLauncher(const Instruction& op,
   const ScatterDimensionNumbers& numbers = op.scatter_dimension_numbers;
   if (op.operand_count() != 3 || !op.shape().IsArray())
     return Unsupported(op, "only single-operand scatters are implemented");
-  if (!numbers.input_batching_dims.empty())
-    return Unsupported(op, "batching dimensions are not implemented");
+  if (numbers.input_batching_dims.size() !=
+      numbers.scatter_indices_batching_dims.size())
+    return Unsupported(op, "inconsistent batching dimensions");
   const Shape& operand = op.operand(0)->shape();
   const Shape& indices = op.operand(1)->shape();
   const Shape& updates = op.operand(2)->shape();
@@ -872,7 +884,8 @@ StatusOr<Launcher> ScatterLauncher(const Instruction& op,
   // index vector's, in order.
   std::vector<int64_t> window_operand_dims, position_index_dims;
   for (int64_t d = 0; d < operand.rank(); ++d)
-    if (!Contains(numbers.inserted_window_dims, d))
+    if (!Contains(numbers.inserted_window_dims, d) &&
+        !Contains(numbers.input_batching_dims, d))
       window_operand_dims.push_back(d);
   for (int64_t d = 0; d < indices.rank(); ++d)
     if (d != numbers.index_vector_dim) position_index_dims.push_back(d);
@@ -900,8 +913,16 @@ StatusOr<Launcher> ScatterLauncher(const Instruction& op,
     } else {
       if (next_position >= position_index_dims.size())
         return Unsupported(op, "inconsistent scatter dimensions");
-      const size_t id =
-          static_cast<size_t>(position_index_dims[next_position++]);
+      const int64_t index_dim = position_index_dims[next_position++];
+      const size_t id = static_cast<size_t>(index_dim);
+      const auto batching =
+          std::find(numbers.scatter_indices_batching_dims.begin(),
+                    numbers.scatter_indices_batching_dims.end(), index_dim);
+      if (batching != numbers.scatter_indices_batching_dims.end())
+        kernel.position_out_strides[kernel.position_rank] =
+            operand_strides[static_cast<
+                size_t>(numbers.input_batching_dims[static_cast<size_t>(
+                batching - numbers.scatter_indices_batching_dims.begin())])];
       kernel.position_dims[kernel.position_rank] = updates.dim(u);
       kernel.position_update_strides[kernel.position_rank] = update_strides[us];
       kernel.position_index_strides[kernel.position_rank++] = index_strides[id];

@@ -269,6 +269,32 @@ ENTRY main {
              Literal::FromVector<float>({4, 2, 3}, Values(24, 1, 8))});
 }
 
+TEST_F(DeviceOpsTest, GatherAndScatterWithBatchingDimensionsMatchTheCpu) {
+  // take_along_axis and its scatter-add transpose over a batch of 4 rows
+  // (the batch is operand dimension 0 and indices dimension 0); index 9 is
+  // out of bounds: gather clamps it, scatter skips it.
+  const std::string text = R"(HloModule batched
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[4,6] parameter(0)
+  idx = s32[4,3,1] parameter(1)
+  upd = f32[4,3] parameter(2)
+  g = f32[4,3] gather(x, idx), offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1}
+  s = f32[4,6] scatter(x, idx, upd), update_window_dims={}, inserted_window_dims={1}, scatter_dims_to_operand_dims={1}, input_batching_dims={0}, scatter_indices_batching_dims={0}, index_vector_dim=2, to_apply=add
+  ROOT t = (f32[4,3], f32[4,6]) tuple(g, s)
+}
+)";
+  ExpectSameAsHost(
+      text, {Literal::FromVector<float>({4, 6}, Values(24, 2, 13)),
+             Literal::FromVector<int32_t>({4, 3, 1},
+                                          {0, 5, 0, 2, 2, 9, 1, 3, 4, 5, 5, 5}),
+             Literal::FromVector<float>({4, 3}, Values(12, 2, 14))});
+}
+
 TEST_F(DeviceOpsTest, SortWithTotalOrderAndSeveralOperandsMatchesTheCpu) {
   // jnp.sort's comparator (TOTALORDER puts NaN last and -0 before 0) on
   // keys with repeats, carrying an iota: a stable sort keeps equal keys'
