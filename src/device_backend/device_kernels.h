@@ -399,6 +399,10 @@ enum class ElementOp : int32_t {
   kCompareTotalGt,
   kCompareTotalLe,
   kCompareTotalLt,
+  // unary, appended
+  kErf,
+  kPopulationCount,
+  kClz,
 };
 
 XFFI_HOST_DEVICE inline double Sign(double x) {
@@ -466,6 +470,8 @@ XFFI_HOST_DEVICE inline double FloatOp(ElementOp op, double a, double b) {
       return a != a || b != b ? a + b : (a < b ? a : b);
     case ElementOp::kAtan2:
       return atan2(a, b);
+    case ElementOp::kErf:
+      return erf(a);
     default:
       return 0;
   }
@@ -527,6 +533,21 @@ XFFI_HOST_DEVICE inline I IntegerOp(ElementOp op, I a, I b, int bits,
       const uint64_t mask =
           bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
       return static_cast<I>((static_cast<uint64_t>(a) & mask) >> shift);
+    }
+    case ElementOp::kPopulationCount:
+    case ElementOp::kClz: {
+      // Of the type's own `bits` (a signed value is sign-extended here).
+      const uint64_t x =
+          static_cast<uint64_t>(a) &
+          (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
+      int count = 0;
+      if (op == ElementOp::kPopulationCount) {
+        for (uint64_t rest = x; rest != 0; rest &= rest - 1) ++count;
+      } else {
+        for (int bit = bits - 1; bit >= 0 && ((x >> bit) & 1) == 0; --bit)
+          ++count;
+      }
+      return static_cast<I>(count);
     }
     case ElementOp::kShiftRightArithmetic: {
       const uint64_t shift = static_cast<uint64_t>(b);

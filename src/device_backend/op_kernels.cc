@@ -112,6 +112,9 @@ std::optional<ElementOp> ToElementOp(const Instruction& op) {
     XFFI_DEVICE_OP(Real)
     XFFI_DEVICE_OP(Imag)
     XFFI_DEVICE_OP(Complex)
+    XFFI_DEVICE_OP(Erf)
+    XFFI_DEVICE_OP(PopulationCount)
+    XFFI_DEVICE_OP(Clz)
 #undef XFFI_DEVICE_OP
     case Opcode::kCompare:
       if (op.comparison_type == ComparisonType::kTotalOrder) {
@@ -172,6 +175,7 @@ bool IsFloatOnly(ElementOp op) {
     case ElementOp::kIsFinite:
     case ElementOp::kPower:
     case ElementOp::kAtan2:
+    case ElementOp::kErf:
       return true;
     default:
       return false;
@@ -204,6 +208,8 @@ bool TakesComplex(ElementOp op) {
 
 bool IsIntegerOnly(ElementOp op) {
   switch (op) {
+    case ElementOp::kPopulationCount:
+    case ElementOp::kClz:
     case ElementOp::kNot:
     case ElementOp::kAnd:
     case ElementOp::kOr:

@@ -423,6 +423,27 @@ ENTRY main {
   EXPECT_EQ(got[0].data<int32_t>()[1], 40 - 33) << "NaN wins its row";
 }
 
+TEST_F(DeviceOpsTest, ErfPopcntAndClzMatchTheCpu) {
+  const std::string text = R"(HloModule bits
+ENTRY main {
+  x = f32[64] parameter(0)
+  i = s32[64] parameter(1)
+  e = f32[64] erf(x)
+  p = s32[64] popcnt(i)
+  c = s32[64] count-leading-zeros(i)
+  b = u8[64] convert(i)
+  pb = u8[64] popcnt(b)
+  cb = u8[64] count-leading-zeros(b)
+  ROOT t = (f32[64], s32[64], s32[64], u8[64], u8[64]) tuple(e, p, c, pb, cb)
+}
+)";
+  std::vector<int32_t> integers(64);
+  for (int k = 0; k < 64; ++k)
+    integers[k] = k < 2 ? k - 1 : (k * 2654435761u) >> (k % 31);
+  ExpectSameAsHost(text, {Literal::FromVector<float>({64}, Values(64, 3, 15)),
+                          Literal::FromVector<int32_t>({64}, integers)});
+}
+
 TEST_F(DeviceOpsTest, WhatItStillLacksIsRefusedAtCompileNamingOpAndPlace) {
   struct Case {
     const char* text;
