@@ -510,6 +510,7 @@ class DeviceComputation {
         return Status::Ok();
       }
       case Opcode::kSort:
+      case Opcode::kTopK:
       case Opcode::kReduce: {
         if (op.opcode() == Opcode::kReduce && !op.shape().IsTuple())
           return EmitSingleResultOp(op, buffers);

@@ -25,7 +25,7 @@ extern "C" const device::CudaKernelEntry kXffiDeviceBackendCudaEntries[] = {
     EntryOf<ContractionKernel>(),    EntryOf<DynamicWindowKernel>(),
     EntryOf<GatherKernel>(),         EntryOf<ScatterKernel>(),
     EntryOf<SortKernel>(),           EntryOf<ReduceWindowKernel>(),
-    EntryOf<VariadicReduceKernel>(),
+    EntryOf<VariadicReduceKernel>(), EntryOf<TopKKernel>(),
 };
 extern "C" const size_t kXffiDeviceBackendCudaEntryCount =
     sizeof(kXffiDeviceBackendCudaEntries) /

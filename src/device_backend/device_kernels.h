@@ -1457,6 +1457,67 @@ struct VariadicReduceKernel {
   }
 };
 
+// topk along the last dimension: thread i keeps row i's best k so far,
+// ordered, in the results themselves (values and s32 indices), inserting
+// each element after the ones that rank with it: XLA's order, a stable
+// sort by GT (LT for the smallest) in the total order (NaN largest, +0
+// above -0, equal values by index). O(length * k) per row.
+struct TopKKernel {
+  static constexpr const char* kName = "xffi.device.top_k";
+  const uint8_t* in = nullptr;
+  uint8_t* values = nullptr;
+  uint8_t* indices = nullptr;  // s32
+  DType type = DType::kF32;
+  int32_t element_size = 4;
+  int32_t largest = 1;
+  int64_t n = 0;  // rows
+  int64_t length = 0;
+  int64_t k = 0;
+
+  // Whether `a` ranks strictly before `b`.
+  XFFI_HOST_DEVICE bool Before(Value a, Value b) const {
+    const ValueClass c = ClassOf(type);
+    if (c == ValueClass::kFloat) {
+      a.s = TotalOrderKey(a.f);
+      b.s = TotalOrderKey(b.f);
+    }
+    if (c == ValueClass::kUnsigned) return largest ? a.u > b.u : a.u < b.u;
+    return largest ? a.s > b.s : a.s < b.s;
+  }
+
+  XFFI_HOST_DEVICE void Put(int64_t slot, const uint8_t* element,
+                            int32_t index) const {
+    for (int32_t b = 0; b < element_size; ++b)
+      values[slot * element_size + b] = element[b];
+    memcpy(indices + slot * 4, &index, 4);
+  }
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n || k == 0) return;
+    const int64_t row = i * length, out = i * k;
+    int64_t filled = 0;
+    for (int64_t j = 0; j < length; ++j) {
+      const Value v = Load(in, row + j, type);
+      if (filled == k && !Before(v, Load(values, out + k - 1, type))) continue;
+      int64_t slot = filled < k ? filled++ : k - 1;
+      for (; slot > 0 && Before(v, Load(values, out + slot - 1, type));
+           --slot) {
+        int32_t moved_index;
+        memcpy(&moved_index, indices + (out + slot - 1) * 4, 4);
+        Put(out + slot, values + (out + slot - 1) * element_size, moved_index);
+      }
+      Put(out + slot, in + (row + j) * element_size, static_cast<int32_t>(j));
+    }
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    visit(in);
+    visit(values);
+    visit(indices);
+  }
+};
+
 }  // namespace xffi::device_backend
 
 #endif  // XFFI_SRC_DEVICE_BACKEND_DEVICE_KERNELS_H_

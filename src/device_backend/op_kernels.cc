@@ -1144,6 +1144,36 @@ StatusOr<Launcher> VariadicReduceLauncher(
   });
 }
 
+StatusOr<Launcher> TopKLauncher(const Instruction& op,
+                                const std::vector<BufferId>& operands,
+                                const std::vector<BufferId>& results) {
+  if (operands.size() != 1 || results.size() != 2)
+    return Unsupported(op, "token or tuple operands");
+  const Shape& in = op.operand(0)->shape();
+  StatusOr<DType> type = TypeOf(op, in);
+  if (!type.ok()) return type.status();
+  if (*type == DType::kPred || ClassOf(*type) == ValueClass::kComplex)
+    return Unsupported(op, "pred and complex operands are not valid");
+  if (in.rank() == 0) return Unsupported(op, "a scalar operand");
+  TopKKernel kernel;
+  kernel.type = *type;
+  kernel.element_size =
+      static_cast<int32_t>(ElementByteSize(in.element_type()));
+  kernel.largest = op.top_k_largest ? 1 : 0;
+  kernel.length = in.dims().back();
+  kernel.k = op.top_k;
+  if (kernel.k < 0 || kernel.k > kernel.length)
+    return Unsupported(op, "k outside [0, the row length]");
+  kernel.n = kernel.length == 0 ? 0 : in.num_elements() / kernel.length;
+  return Launcher([kernel, operands, results](device::Stream& stream,
+                                              void* const* addresses) mutable {
+    kernel.in = Bytes(addresses[operands[0]]);
+    kernel.values = Bytes(addresses[results[0]]);
+    kernel.indices = Bytes(addresses[results[1]]);
+    return LaunchKernel(stream, TopKKernel::kName, kernel.n, kernel);
+  });
+}
+
 }  // namespace
 
 StatusOr<Launcher> MakeTupleResultLauncher(
@@ -1154,6 +1184,8 @@ StatusOr<Launcher> MakeTupleResultLauncher(
       return SortLauncher(op, operands, results);
     case Opcode::kReduce:
       return VariadicReduceLauncher(op, operands, results);
+    case Opcode::kTopK:
+      return TopKLauncher(op, operands, results);
     default:
       return Unsupported(op, "a tuple result");
   }

@@ -42,7 +42,7 @@ std::optional<Launcher> MakeFusedLoopLauncher(
 
 // An op with one result buffer per array of its tuple result (sort, with a
 // result possibly sharing its operand's buffer; a reduce of several
-// inputs). `operands` holds one buffer per operand.
+// inputs; topk). `operands` holds one buffer per operand.
 StatusOr<Launcher> MakeTupleResultLauncher(
     const Instruction& op, const std::vector<compiler::BufferId>& operands,
     const std::vector<compiler::BufferId>& results);

@@ -74,6 +74,7 @@ TEST(CudaDevice, TheDeviceBackendsKernelsHaveGpuEntries) {
   ExpectCompiledEntry<SortKernel>();
   ExpectCompiledEntry<ReduceWindowKernel>();
   ExpectCompiledEntry<VariadicReduceKernel>();
+  ExpectCompiledEntry<TopKKernel>();
   // Distinct functors, distinct entries.
   EXPECT_NE(xffi::cuda::FindCudaKernelEntry(ElementwiseKernel::kName)->entry,
             xffi::cuda::FindCudaKernelEntry(GatherKernel::kName)->entry);

@@ -444,6 +444,38 @@ ENTRY main {
                           Literal::FromVector<int32_t>({64}, integers)});
 }
 
+TEST_F(DeviceOpsTest, TopKLargestAndSmallestMatchTheCpu) {
+  // Repeats (ties go to the lower index), NaN (the largest), -0 and +0.
+  const std::string rows = R"(HloModule topk
+ENTRY main {
+  x = f32[3,40] parameter(0)
+  i = s32[3,40] parameter(1)
+  h = f16[3,40] convert(x)
+  a = (f32[3,5], s32[3,5]) topk(x), k=5, largest=true
+  b = (f16[3,4], s32[3,4]) topk(h), k=4, largest=false
+  c = (s32[3,40], s32[3,40]) topk(i), k=40, largest=true
+  av = f32[3,5] get-tuple-element(a), index=0
+  ai = s32[3,5] get-tuple-element(a), index=1
+  bv = f16[3,4] get-tuple-element(b), index=0
+  bi = s32[3,4] get-tuple-element(b), index=1
+  ci = s32[3,40] get-tuple-element(c), index=1
+  ROOT t = (f32[3,5], s32[3,5], f16[3,4], s32[3,4], s32[3,40]) tuple(av, ai, bv, bi, ci)
+}
+)";
+  std::vector<float> x = Values(120, 4, 16);
+  x[3] = std::numeric_limits<float>::quiet_NaN();
+  x[50] = -0.0f;
+  x[51] = 0.0f;
+  x[52] = -0.0f;
+  std::vector<int32_t> integers(120);
+  for (int k = 0; k < 120; ++k) integers[k] = (k * 7) % 11 - 5;
+  std::vector<Literal> got =
+      ExpectSameAsHost(rows, {Literal::FromVector<float>({3, 40}, x),
+                              Literal::FromVector<int32_t>({3, 40}, integers)});
+  ASSERT_EQ(got.size(), 5u);
+  EXPECT_EQ(got[1].data<int32_t>()[0], 3) << "NaN ranks first";
+}
+
 TEST_F(DeviceOpsTest, WhatItStillLacksIsRefusedAtCompileNamingOpAndPlace) {
   struct Case {
     const char* text;
