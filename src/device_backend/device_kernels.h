@@ -251,7 +251,11 @@ XFFI_HOST_DEVICE inline Value Convert(Value v, ValueClass from, DType to) {
   Value out;
   if (from == ValueClass::kComplex) {
     if (ClassOf(to) == ValueClass::kComplex) return v;
-    from = ValueClass::kFloat;  // to a real type: the real part
+    if (to == DType::kPred) {  // either part nonzero
+      out.u = v.f != 0 || v.im != 0;
+      return out;
+    }
+    from = ValueClass::kFloat;  // to another real type: the real part
   }
   if (to == DType::kPred) {
     out.u = from == ValueClass::kFloat    ? (v.f != 0)

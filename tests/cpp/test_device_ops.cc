@@ -172,6 +172,10 @@ ENTRY main {
   n = c64[4,16] negate(r)
   same = c64[4,16] complex(re, re)
   eq = pred[4,16] compare(z, same), direction=NE
+  zeros = f32[4,16] subtract(re, re)
+  imaginary = c64[4,16] complex(zeros, im)
+  nonzero = pred[4,16] convert(imaginary)
+  whole = s32[4,16] convert(z)
   a = f32[4,16] abs(z)
   rp = f32[4,16] real(l)
   ip = f32[4,16] imag(n)
@@ -179,7 +183,7 @@ ENTRY main {
   s = c64[4] reduce(z, zero), dimensions={1}, to_apply=addc
   wide = c128[4,16] convert(z)
   d = c128[4,16] multiply(wide, wide)
-  ROOT t = (c64[4,16], f32[4,16], f32[4,16], f32[4,16], c64[4], c128[4,16], pred[4,16]) tuple(e, a, rp, ip, s, d, eq)
+  ROOT t = (c64[4,16], f32[4,16], f32[4,16], f32[4,16], c64[4], c128[4,16], pred[4,16], pred[4,16], s32[4,16]) tuple(e, a, rp, ip, s, d, eq, nonzero, whole)
 }
 )";
   ExpectSameAsHost(text,
