@@ -509,23 +509,43 @@ class DeviceComputation {
         thunks_.push_back(std::move(*thunk));
         return Status::Ok();
       }
-      default: {
-        std::vector<BufferId> operands;
-        for (const auto& list : buffers.operands) {
-          if (list.size() != 1 || list[0] == kNoBuffer)
-            return Unsupported(op, "tuple or token operands");
-          operands.push_back(list[0]);
-        }
-        if (buffers.leaves.size() != 1 || buffers.leaves[0] == kNoBuffer)
-          return Unsupported(op, "a tuple or token result");
+      case Opcode::kSort:
+      case Opcode::kTopK:
+      case Opcode::kReduce: {
+        if (op.opcode() == Opcode::kReduce && !op.shape().IsTuple())
+          return EmitSingleResultOp(op, buffers);
+        std::vector<BufferId> operands = FlattenBuffers(buffers.operands);
+        for (BufferId id : operands)
+          if (id == kNoBuffer) return Unsupported(op, "token operands");
+        for (BufferId id : buffers.leaves)
+          if (id == kNoBuffer) return Unsupported(op, "token results");
         StatusOr<Launcher> launcher =
-            MakeOpLauncher(op, operands, buffers.leaves[0]);
+            MakeTupleResultLauncher(op, operands, buffers.leaves);
         if (!launcher.ok()) return launcher.status();
         thunks_.push_back(
             std::make_unique<LaunchThunk>(op, std::move(*launcher)));
         return Status::Ok();
       }
+      default:
+        return EmitSingleResultOp(op, buffers);
     }
+  }
+
+  Status EmitSingleResultOp(const Instruction& op,
+                            const InstructionBuffers& buffers) {
+    std::vector<BufferId> operands;
+    for (const auto& list : buffers.operands) {
+      if (list.size() != 1 || list[0] == kNoBuffer)
+        return Unsupported(op, "tuple or token operands");
+      operands.push_back(list[0]);
+    }
+    if (buffers.leaves.size() != 1 || buffers.leaves[0] == kNoBuffer)
+      return Unsupported(op, "a tuple or token result");
+    StatusOr<Launcher> launcher =
+        MakeOpLauncher(op, operands, buffers.leaves[0]);
+    if (!launcher.ok()) return launcher.status();
+    thunks_.push_back(std::make_unique<LaunchThunk>(op, std::move(*launcher)));
+    return Status::Ok();
   }
 
   const Computation& computation_;

@@ -20,10 +20,12 @@ device::CudaKernelEntry EntryOf() {
 }  // namespace
 
 extern "C" const device::CudaKernelEntry kXffiDeviceBackendCudaEntries[] = {
-    EntryOf<ElementwiseKernel>(), EntryOf<FusedLoopKernel>(),
-    EntryOf<StridedCopyKernel>(), EntryOf<IotaKernel>(),
-    EntryOf<ContractionKernel>(), EntryOf<DynamicWindowKernel>(),
-    EntryOf<GatherKernel>(),
+    EntryOf<ElementwiseKernel>(),    EntryOf<FusedLoopKernel>(),
+    EntryOf<StridedCopyKernel>(),    EntryOf<IotaKernel>(),
+    EntryOf<ContractionKernel>(),    EntryOf<DynamicWindowKernel>(),
+    EntryOf<GatherKernel>(),         EntryOf<ScatterKernel>(),
+    EntryOf<SortKernel>(),           EntryOf<ReduceWindowKernel>(),
+    EntryOf<VariadicReduceKernel>(), EntryOf<TopKKernel>(),
 };
 extern "C" const size_t kXffiDeviceBackendCudaEntryCount =
     sizeof(kXffiDeviceBackendCudaEntries) /

@@ -37,16 +37,27 @@ enum class DType : int32_t {
   kU64,
   kF32,
   kF64,
+  // Held as double while computed, rounded to nearest even when stored.
+  kF16,
+  kBF16,
+  // Held as a double pair (Value::f, Value::im).
+  kC64,
+  kC128,
 };
 
 // How a value of a type is held while computed.
-enum class ValueClass : int32_t { kFloat, kSigned, kUnsigned };
+enum class ValueClass : int32_t { kFloat, kSigned, kUnsigned, kComplex };
 
 XFFI_HOST_DEVICE inline ValueClass ClassOf(DType type) {
   switch (type) {
     case DType::kF32:
     case DType::kF64:
+    case DType::kF16:
+    case DType::kBF16:
       return ValueClass::kFloat;
+    case DType::kC64:
+    case DType::kC128:
+      return ValueClass::kComplex;
     case DType::kS8:
     case DType::kS16:
     case DType::kS32:
@@ -65,6 +76,8 @@ XFFI_HOST_DEVICE inline int BitsOf(DType type) {
       return 8;
     case DType::kS16:
     case DType::kU16:
+    case DType::kF16:
+    case DType::kBF16:
       return 16;
     case DType::kS32:
     case DType::kU32:
@@ -80,7 +93,79 @@ struct Value {
   double f = 0;
   int64_t s = 0;
   uint64_t u = 0;
+  double im = 0;  // complex: the imaginary part (f is the real one)
 };
+
+XFFI_HOST_DEVICE inline double DoubleFromBits(uint64_t bits) {
+  double x;
+  memcpy(&x, &bits, sizeof(x));
+  return x;
+}
+
+// binary16 (5 exponent, 10 mantissa bits) and bfloat16 (8, 7) from double,
+// rounded to nearest even in ONE step: a double result of +, -, *, / or
+// sqrt of such values is exact enough that this equals rounding the exact
+// result, as computing in f32 and rounding to the narrow type does.
+XFFI_HOST_DEVICE inline uint16_t EncodeNarrowFloat(double x, int mantissa_bits,
+                                                   int exponent_bits) {
+  uint64_t raw;
+  memcpy(&raw, &x, sizeof(raw));
+  const uint32_t sign = static_cast<uint32_t>(raw >> 63) << 15;
+  const int bias = (1 << (exponent_bits - 1)) - 1;
+  const uint32_t infinity = ((1u << exponent_bits) - 1) << mantissa_bits;
+  if (x != x)  // a quiet NaN of the same sign
+    return static_cast<uint16_t>(sign | infinity | (1u << (mantissa_bits - 1)));
+  const double magnitude = fabs(x);
+  if (magnitude == 0) return static_cast<uint16_t>(sign);
+  if (magnitude > 1.7976931348623157e308)
+    return static_cast<uint16_t>(sign | infinity);
+  int binary_exponent = 0;
+  frexp(magnitude, &binary_exponent);  // magnitude in [2^(e-1), 2^e)
+  int exponent = binary_exponent - 1;
+  // Below the smallest normal the quantum stays that of the smallest normal.
+  if (exponent < 1 - bias) exponent = 1 - bias;
+  double quanta = nearbyint(ldexp(magnitude, mantissa_bits - exponent));
+  int biased = exponent + bias;
+  const double implicit_one = ldexp(1.0, mantissa_bits);
+  if (quanta >= 2 * implicit_one) {  // rounded up into the next binade
+    quanta *= 0.5;
+    ++biased;
+  }
+  if (quanta < implicit_one)
+    biased = 0;  // subnormal
+  else
+    quanta -= implicit_one;
+  if (biased >= (1 << exponent_bits) - 1)
+    return static_cast<uint16_t>(sign | infinity);
+  return static_cast<uint16_t>(
+      sign | (static_cast<uint32_t>(biased) << mantissa_bits) |
+      static_cast<uint32_t>(quanta));
+}
+
+XFFI_HOST_DEVICE inline double DecodeNarrowFloat(uint16_t bits,
+                                                 int mantissa_bits,
+                                                 int exponent_bits) {
+  const int bias = (1 << (exponent_bits - 1)) - 1;
+  const uint32_t top = (1u << exponent_bits) - 1;
+  const uint32_t biased = (bits >> mantissa_bits) & top;
+  const uint32_t mantissa = bits & ((1u << mantissa_bits) - 1);
+  const uint64_t sign = static_cast<uint64_t>(bits >> 15) << 63;
+  if (biased == top)
+    return DoubleFromBits(sign | 0x7ff0000000000000ull |
+                          (mantissa != 0 ? 0x0008000000000000ull : 0));
+  const double value =
+      biased == 0
+          ? ldexp(static_cast<double>(mantissa), 1 - bias - mantissa_bits)
+          : ldexp(static_cast<double>(mantissa | (1u << mantissa_bits)),
+                  static_cast<int>(biased) - bias - mantissa_bits);
+  return sign != 0 ? -value : value;
+}
+
+XFFI_HOST_DEVICE inline double RoundToNarrowFloat(double x, DType type) {
+  return type == DType::kF16
+             ? DecodeNarrowFloat(EncodeNarrowFloat(x, 10, 5), 10, 5)
+             : DecodeNarrowFloat(EncodeNarrowFloat(x, 7, 8), 7, 8);
+}
 
 XFFI_HOST_DEVICE inline Value Load(const void* data, int64_t i, DType type) {
   Value v;
@@ -118,6 +203,20 @@ XFFI_HOST_DEVICE inline Value Load(const void* data, int64_t i, DType type) {
     case DType::kF64:
       v.f = static_cast<const double*>(data)[i];
       break;
+    case DType::kF16:
+      v.f = DecodeNarrowFloat(static_cast<const uint16_t*>(data)[i], 10, 5);
+      break;
+    case DType::kBF16:
+      v.f = DecodeNarrowFloat(static_cast<const uint16_t*>(data)[i], 7, 8);
+      break;
+    case DType::kC64:
+      v.f = static_cast<const float*>(data)[2 * i];
+      v.im = static_cast<const float*>(data)[2 * i + 1];
+      break;
+    case DType::kC128:
+      v.f = static_cast<const double*>(data)[2 * i];
+      v.im = static_cast<const double*>(data)[2 * i + 1];
+      break;
   }
   return v;
 }
@@ -150,6 +249,14 @@ XFFI_HOST_DEVICE inline uint64_t SaturateToUnsigned(double x, int bits) {
 // pred is `!= 0`).
 XFFI_HOST_DEVICE inline Value Convert(Value v, ValueClass from, DType to) {
   Value out;
+  if (from == ValueClass::kComplex) {
+    if (ClassOf(to) == ValueClass::kComplex) return v;
+    if (to == DType::kPred) {  // either part nonzero
+      out.u = v.f != 0 || v.im != 0;
+      return out;
+    }
+    from = ValueClass::kFloat;  // to another real type: the real part
+  }
   if (to == DType::kPred) {
     out.u = from == ValueClass::kFloat    ? (v.f != 0)
             : from == ValueClass::kSigned ? (v.s != 0)
@@ -157,12 +264,14 @@ XFFI_HOST_DEVICE inline Value Convert(Value v, ValueClass from, DType to) {
     return out;
   }
   switch (ClassOf(to)) {
+    case ValueClass::kComplex:  // the imaginary part stays 0
     case ValueClass::kFloat:
       out.f = from == ValueClass::kFloat    ? v.f
               : from == ValueClass::kSigned ? static_cast<double>(v.s)
                                             : static_cast<double>(v.u);
       // u64/s64 to f32 must round once, from the integer.
-      if (to == DType::kF32 && from != ValueClass::kFloat)
+      if ((to == DType::kF32 || to == DType::kC64) &&
+          from != ValueClass::kFloat)
         out.f = from == ValueClass::kSigned ? static_cast<float>(v.s)
                                             : static_cast<float>(v.u);
       break;
@@ -214,6 +323,20 @@ XFFI_HOST_DEVICE inline void Store(void* data, int64_t i, DType type, Value v) {
       break;
     case DType::kF64:
       static_cast<double*>(data)[i] = v.f;
+      break;
+    case DType::kF16:
+      static_cast<uint16_t*>(data)[i] = EncodeNarrowFloat(v.f, 10, 5);
+      break;
+    case DType::kBF16:
+      static_cast<uint16_t*>(data)[i] = EncodeNarrowFloat(v.f, 7, 8);
+      break;
+    case DType::kC64:
+      static_cast<float*>(data)[2 * i] = static_cast<float>(v.f);
+      static_cast<float*>(data)[2 * i + 1] = static_cast<float>(v.im);
+      break;
+    case DType::kC128:
+      static_cast<double*>(data)[2 * i] = v.f;
+      static_cast<double*>(data)[2 * i + 1] = v.im;
       break;
   }
 }
@@ -268,6 +391,22 @@ enum class ElementOp : int32_t {
   // ternary
   kSelect,
   kClamp,
+  // complex parts: real(x), imag(x), complex(re, im)
+  kReal,
+  kImag,
+  kComplex,
+  // compares with type=TOTALORDER: floats ordered -NaN < -inf < ... < -0 <
+  // +0 < ... < inf < NaN by their bits (other types compare as usual)
+  kCompareTotalEq,
+  kCompareTotalNe,
+  kCompareTotalGe,
+  kCompareTotalGt,
+  kCompareTotalLe,
+  kCompareTotalLt,
+  // unary, appended
+  kErf,
+  kPopulationCount,
+  kClz,
 };
 
 XFFI_HOST_DEVICE inline double Sign(double x) {
@@ -335,6 +474,8 @@ XFFI_HOST_DEVICE inline double FloatOp(ElementOp op, double a, double b) {
       return a != a || b != b ? a + b : (a < b ? a : b);
     case ElementOp::kAtan2:
       return atan2(a, b);
+    case ElementOp::kErf:
+      return erf(a);
     default:
       return 0;
   }
@@ -396,6 +537,21 @@ XFFI_HOST_DEVICE inline I IntegerOp(ElementOp op, I a, I b, int bits,
       const uint64_t mask =
           bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
       return static_cast<I>((static_cast<uint64_t>(a) & mask) >> shift);
+    }
+    case ElementOp::kPopulationCount:
+    case ElementOp::kClz: {
+      // Of the type's own `bits` (a signed value is sign-extended here).
+      const uint64_t x =
+          static_cast<uint64_t>(a) &
+          (bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
+      int count = 0;
+      if (op == ElementOp::kPopulationCount) {
+        for (uint64_t rest = x; rest != 0; rest &= rest - 1) ++count;
+      } else {
+        for (int bit = bits - 1; bit >= 0 && ((x >> bit) & 1) == 0; --bit)
+          ++count;
+      }
+      return static_cast<I>(count);
     }
     case ElementOp::kShiftRightArithmetic: {
       const uint64_t shift = static_cast<uint64_t>(b);
@@ -467,10 +623,92 @@ XFFI_HOST_DEVICE inline Value Normalize(Value v, DType type) {
     case DType::kF32:
       v.f = static_cast<float>(v.f);
       break;
+    case DType::kF16:
+    case DType::kBF16:
+      v.f = RoundToNarrowFloat(v.f, type);
+      break;
+    case DType::kC64:
+      v.f = static_cast<float>(v.f);
+      v.im = static_cast<float>(v.im);
+      break;
     default:
       break;
   }
   return v;
+}
+
+// Complex arithmetic on (f, im) pairs; abs, real and imag give a real f.
+XFFI_HOST_DEVICE inline Value ComplexOp(ElementOp op, Value a, Value b) {
+  Value r;
+  switch (op) {
+    case ElementOp::kNegate:
+      r.f = -a.f;
+      r.im = -a.im;
+      break;
+    case ElementOp::kAdd:
+      r.f = a.f + b.f;
+      r.im = a.im + b.im;
+      break;
+    case ElementOp::kSubtract:
+      r.f = a.f - b.f;
+      r.im = a.im - b.im;
+      break;
+    case ElementOp::kMultiply:
+      r.f = a.f * b.f - a.im * b.im;
+      r.im = a.f * b.im + a.im * b.f;
+      break;
+    case ElementOp::kDivide:
+      // Smith's method: scaling by the larger part of b avoids overflow.
+      if (fabs(b.f) >= fabs(b.im)) {
+        const double ratio = b.im / b.f, scale = b.f + b.im * ratio;
+        r.f = (a.f + a.im * ratio) / scale;
+        r.im = (a.im - a.f * ratio) / scale;
+      } else {
+        const double ratio = b.f / b.im, scale = b.f * ratio + b.im;
+        r.f = (a.f * ratio + a.im) / scale;
+        r.im = (a.im * ratio - a.f) / scale;
+      }
+      break;
+    case ElementOp::kAbs:
+      r.f = hypot(a.f, a.im);
+      break;
+    case ElementOp::kExp: {
+      const double magnitude = exp(a.f);
+      r.f = a.im == 0 ? magnitude : magnitude * cos(a.im);
+      r.im = a.im == 0 ? a.im : magnitude * sin(a.im);
+      break;
+    }
+    case ElementOp::kLog:
+      r.f = log(hypot(a.f, a.im));
+      r.im = atan2(a.im, a.f);
+      break;
+    case ElementOp::kSqrt: {
+      const double modulus = hypot(a.f, a.im);
+      if (modulus == 0) {
+        r.im = a.im;
+        break;
+      }
+      const double t = sqrt((fabs(a.f) + modulus) * 0.5);
+      if (a.f >= 0) {
+        r.f = t;
+        r.im = a.im / (2 * t);
+      } else {
+        r.f = fabs(a.im) / (2 * t);
+        r.im = a.im < 0 ? -t : t;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  return r;
+}
+
+// A float's place in the total order, as a signed integer.
+XFFI_HOST_DEVICE inline int64_t TotalOrderKey(double x) {
+  int64_t bits;
+  memcpy(&bits, &x, sizeof(bits));
+  return bits < 0 ? bits ^ INT64_MAX : bits;
 }
 
 // One elementwise op on values already loaded: `a`, `b`, `c` of type
@@ -483,6 +721,16 @@ XFFI_HOST_DEVICE inline Value ApplyElementOp(ElementOp op, DType in_type,
   switch (op) {
     case ElementOp::kSelect:
       return a.u != 0 ? b : c;
+    case ElementOp::kReal:
+      r.f = a.f;
+      return r;
+    case ElementOp::kImag:
+      r.f = value_class == ValueClass::kComplex ? a.im : 0.0;
+      return r;
+    case ElementOp::kComplex:
+      r.f = a.f;
+      r.im = b.f;
+      return r;
     case ElementOp::kConvert:
       return Convert(a, value_class, out_type);
     case ElementOp::kIsFinite:
@@ -503,7 +751,26 @@ XFFI_HOST_DEVICE inline Value ApplyElementOp(ElementOp op, DType in_type,
     default:
       break;
   }
-  if (op >= ElementOp::kCompareEq && op <= ElementOp::kCompareLt) {
+  if (op >= ElementOp::kCompareTotalEq && op <= ElementOp::kCompareTotalLt) {
+    const ElementOp plain = static_cast<ElementOp>(
+        static_cast<int32_t>(ElementOp::kCompareEq) +
+        (static_cast<int32_t>(op) -
+         static_cast<int32_t>(ElementOp::kCompareTotalEq)));
+    if (value_class == ValueClass::kFloat) {
+      a.s = TotalOrderKey(a.f);
+      b.s = TotalOrderKey(b.f);
+      r.u = CompareOp(plain, a, b, ValueClass::kSigned) ? 1 : 0;
+    } else {
+      r.u = CompareOp(plain, a, b, value_class) ? 1 : 0;
+    }
+  } else if (value_class == ValueClass::kComplex) {
+    if (op == ElementOp::kCompareEq || op == ElementOp::kCompareNe) {
+      const bool equal = a.f == b.f && a.im == b.im;
+      r.u = (op == ElementOp::kCompareEq) == equal ? 1 : 0;
+    } else {
+      r = ComplexOp(op, a, b);
+    }
+  } else if (op >= ElementOp::kCompareEq && op <= ElementOp::kCompareLt) {
     r.u = CompareOp(op, a, b, value_class) ? 1 : 0;
   } else if (in_type == DType::kPred) {
     // pred's logic ops on 0/1 (not flips the bit).
@@ -723,6 +990,8 @@ struct ContractionKernel {
                                            static_cast<uint64_t>(y.s));
         else
           acc.u += x.u * y.u;
+      } else if (c == ValueClass::kComplex) {
+        acc = ComplexOp(op, acc, a);
       } else if (out_type == DType::kPred) {
         acc.u = IntegerOp<uint64_t>(op, acc.u, a.u, 8, false);
       } else if (c == ValueClass::kFloat) {
@@ -815,6 +1084,11 @@ struct GatherKernel {
   int32_t out_to_operand[kMaxRank] = {};
   int32_t out_to_indices[kMaxRank] = {};
   int32_t start_index_map[kMaxRank] = {};
+  // Batching dimensions: operand dimension operand_batching_dims[b] is at
+  // the position along indices dimension indices_batching_dims[b].
+  int32_t batching = 0;
+  int32_t operand_batching_dims[kMaxRank] = {};
+  int32_t indices_batching_dims[kMaxRank] = {};
 
   XFFI_HOST_DEVICE void operator()(int64_t i) const {
     if (i >= n) return;
@@ -832,6 +1106,9 @@ struct GatherKernel {
       if (out_to_indices[o] >= 0)
         index_of_start[out_to_indices[o]] = out_index[o];
     }
+    for (int32_t b = 0; b < batching; ++b)
+      operand_index[operand_batching_dims[b]] +=
+          index_of_start[indices_batching_dims[b]];
     for (int32_t k = 0; k < starts; ++k) {
       if (index_vector_dim < indices_rank) index_of_start[index_vector_dim] = k;
       int64_t at = 0;
@@ -859,6 +1136,389 @@ struct GatherKernel {
     visit(operand);
     visit(indices);
     visit(out);
+  }
+};
+
+// A scalar region (scatter's, reduce's and reduce-window's combiner, sort's
+// comparator) as steps over its parameters' values, interpreted as the
+// fused loop interprets its steps: kInput steps read params[args[0]]. Its
+// value is the last step's, or (a region returning a tuple) those of the
+// steps `results` lists.
+inline constexpr int kMaxRegionSteps = 32;
+inline constexpr int kMaxRegionParameters = 8;
+inline constexpr int kMaxRegionResults = kMaxRegionParameters / 2;
+
+struct RegionProgram {
+  FusedStep steps[kMaxRegionSteps];
+  int32_t count = 0;
+  int16_t results[kMaxRegionResults] = {};
+  int32_t result_count = 0;
+
+  XFFI_HOST_DEVICE Value Run(const Value* params) const {
+    Value values[kMaxRegionSteps];
+    Evaluate(params, values);
+    return values[count - 1];
+  }
+
+  // The tuple root's elements into out[0, result_count).
+  XFFI_HOST_DEVICE void RunAll(const Value* params, Value* out) const {
+    Value values[kMaxRegionSteps];
+    Evaluate(params, values);
+    for (int32_t r = 0; r < result_count; ++r) out[r] = values[results[r]];
+  }
+
+  XFFI_HOST_DEVICE void Evaluate(const Value* params, Value* values) const {
+    for (int32_t s = 0; s < count; ++s) {
+      const FusedStep& step = steps[s];
+      if (step.kind == StepKind::kInput)
+        values[s] = params[step.args[0]];
+      else if (step.kind == StepKind::kConstant)
+        values[s] = step.constant;
+      else
+        values[s] =
+            Normalize(ApplyElementOp(step.op, step.in_type, step.out_type,
+                                     values[step.args[0]], values[step.args[1]],
+                                     values[step.args[2]]),
+                      step.out_type);
+    }
+  }
+};
+
+// How a combiner merges an old value with a new one: a byte copy (a region
+// returning its second parameter), one elementwise op, or the region.
+enum class CombineKind : int32_t { kSet, kOp, kRegion };
+
+struct Combiner {
+  CombineKind kind = CombineKind::kOp;
+  ElementOp op = ElementOp::kAdd;
+  RegionProgram region;
+
+  XFFI_HOST_DEVICE Value Apply(DType type, Value old_value,
+                               Value new_value) const {
+    if (kind == CombineKind::kSet) return new_value;
+    if (kind == CombineKind::kOp)
+      return Normalize(
+          ApplyElementOp(op, type, type, old_value, new_value, Value()), type);
+    const Value params[2] = {old_value, new_value};
+    return region.Run(params);
+  }
+};
+
+XFFI_HOST_DEVICE inline int64_t IndexValue(const uint8_t* data, int64_t i,
+                                           DType type) {
+  const Value raw = Load(data, i, type);
+  return ClassOf(type) == ValueClass::kSigned ? raw.s
+                                              : static_cast<int64_t>(raw.u);
+}
+
+// scatter of one operand (its result already holds the operand's copy),
+// deterministic: thread i owns the window positions along the operand
+// dimensions no start index moves (`free`), which no other thread writes,
+// and applies every scatter position's update to them in order of the
+// scatter position, then of the window along the moved dimensions — the
+// order the CPU backend applies them in, so colliding indices combine in
+// the same order on both. A window that does not fit is skipped whole.
+struct ScatterKernel {
+  static constexpr const char* kName = "xffi.device.scatter";
+  uint8_t* out = nullptr;
+  const uint8_t* indices = nullptr;
+  const uint8_t* updates = nullptr;
+  DType type = DType::kF32, index_type = DType::kS32;
+  Combiner combiner;
+  int64_t n = 0;  // threads: the free window positions
+  int32_t free_rank = 0;
+  int64_t free_dims[kMaxRank] = {};
+  int64_t free_update_strides[kMaxRank] = {}, free_out_strides[kMaxRank] = {};
+  int64_t positions = 0;  // scatter positions (update dims walking indices)
+  int32_t position_rank = 0;
+  int64_t position_dims[kMaxRank] = {};
+  int64_t position_update_strides[kMaxRank] = {};
+  int64_t position_index_strides[kMaxRank] = {};
+  // Along batching dimensions a scatter position is also an operand place.
+  int64_t position_out_strides[kMaxRank] = {};
+  int64_t moved = 1;  // window positions along the moved dimensions
+  int32_t moved_rank = 0;
+  int64_t moved_dims[kMaxRank] = {};
+  int64_t moved_update_strides[kMaxRank] = {};
+  int64_t moved_out_strides[kMaxRank] = {};
+  int32_t starts = 0;  // entries of an index vector
+  int64_t index_vector_stride = 0;
+  int64_t start_out_strides[kMaxRank] = {};
+  int64_t start_max[kMaxRank] = {};
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    const int64_t free_update =
+        StridedOffset(i, free_rank, free_dims, free_update_strides);
+    const int64_t free_out =
+        StridedOffset(i, free_rank, free_dims, free_out_strides);
+    for (int64_t p = 0; p < positions; ++p) {
+      const int64_t index_base = StridedOffset(p, position_rank, position_dims,
+                                               position_index_strides);
+      int64_t window_out =
+          StridedOffset(p, position_rank, position_dims, position_out_strides);
+      bool fits = true;
+      for (int32_t k = 0; k < starts && fits; ++k) {
+        const int64_t start = IndexValue(
+            indices, index_base + k * index_vector_stride, index_type);
+        fits = start >= 0 && start <= start_max[k];
+        window_out += start * start_out_strides[k];
+      }
+      if (!fits) continue;
+      const int64_t update_base =
+          free_update + StridedOffset(p, position_rank, position_dims,
+                                      position_update_strides);
+      for (int64_t w = 0; w < moved; ++w) {
+        const int64_t to =
+            free_out + window_out +
+            StridedOffset(w, moved_rank, moved_dims, moved_out_strides);
+        const int64_t from =
+            update_base +
+            StridedOffset(w, moved_rank, moved_dims, moved_update_strides);
+        Store(out, to, type,
+              combiner.Apply(type, Load(out, to, type),
+                             Load(updates, from, type)));
+      }
+    }
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    visit(out);
+    visit(indices);
+    visit(updates);
+  }
+};
+
+// sort along one dimension: thread i sorts row i (the elements along the
+// dimension at one position of the others) of every operand together, in
+// place in the results (which already hold the operands' copies), by a
+// binary insertion sort: stable whatever the sort's is_stable, no scratch
+// memory, O(length log length) comparator runs but O(length^2) moves.
+inline constexpr int kMaxSortOperands = kMaxRegionParameters / 2;
+inline constexpr int kMaxSortElementSize = 16;  // c128
+
+struct SortKernel {
+  static constexpr const char* kName = "xffi.device.sort";
+  uint8_t* out[kMaxSortOperands] = {};
+  DType types[kMaxSortOperands] = {};
+  int32_t element_sizes[kMaxSortOperands] = {};
+  int32_t operands = 1;
+  RegionProgram less;  // params: lhs 0, rhs 0, lhs 1, rhs 1, ...
+  int64_t n = 0;       // rows
+  int64_t length = 0;  // elements per row
+  int64_t inner = 1;   // the dimension's stride (elements)
+
+  XFFI_HOST_DEVICE bool Less(const Value* lhs, const Value* rhs) const {
+    Value params[kMaxRegionParameters];
+    for (int32_t k = 0; k < operands; ++k) {
+      params[2 * k] = lhs[k];
+      params[2 * k + 1] = rhs[k];
+    }
+    return less.Run(params).u != 0;
+  }
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    const int64_t base = (i / inner) * length * inner + i % inner;
+    for (int64_t j = 1; j < length; ++j) {
+      Value key[kMaxSortOperands], probe[kMaxSortOperands];
+      for (int32_t k = 0; k < operands; ++k)
+        key[k] = Load(out[k], base + j * inner, types[k]);
+      // After every element not greater than the key: stable.
+      int64_t low = 0, high = j;
+      while (low < high) {
+        const int64_t mid = low + (high - low) / 2;
+        for (int32_t k = 0; k < operands; ++k)
+          probe[k] = Load(out[k], base + mid * inner, types[k]);
+        if (Less(key, probe))
+          high = mid;
+        else
+          low = mid + 1;
+      }
+      if (low == j) continue;
+      for (int32_t k = 0; k < operands; ++k) {
+        const int32_t size = element_sizes[k];
+        uint8_t saved[kMaxSortElementSize];
+        uint8_t* row = out[k];
+        for (int32_t b = 0; b < size; ++b)
+          saved[b] = row[(base + j * inner) * size + b];
+        for (int64_t t = j; t > low; --t)
+          for (int32_t b = 0; b < size; ++b)
+            row[(base + t * inner) * size + b] =
+                row[(base + (t - 1) * inner) * size + b];
+        for (int32_t b = 0; b < size; ++b)
+          row[(base + low * inner) * size + b] = saved[b];
+      }
+    }
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    for (int k = 0; k < kMaxSortOperands; ++k) visit(out[k]);
+  }
+};
+
+// reduce-window of one operand: output element i folds, from the init
+// value, the operand elements its window covers, in row-major window order
+// (padding and the holes of base dilation contribute nothing).
+struct ReduceWindowKernel {
+  static constexpr const char* kName = "xffi.device.reduce_window";
+  const uint8_t* in = nullptr;
+  const uint8_t* init = nullptr;  // a scalar
+  uint8_t* out = nullptr;
+  DType type = DType::kF32;
+  Combiner combiner;
+  int64_t n = 0;
+  int32_t rank = 0;
+  int64_t window_count = 1;
+  int64_t in_dims[kMaxRank] = {}, out_dims[kMaxRank] = {};
+  int64_t window_sizes[kMaxRank] = {}, strides[kMaxRank] = {};
+  int64_t padding_low[kMaxRank] = {};
+  int64_t window_dilations[kMaxRank] = {}, base_dilations[kMaxRank] = {};
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    int64_t out_index[kMaxRank] = {};
+    int64_t rest = i;
+    for (int32_t d = rank - 1; d >= 0; --d) {
+      out_index[d] = rest % out_dims[d];
+      rest /= out_dims[d];
+    }
+    Value acc = Load(init, 0, type);
+    for (int64_t w = 0; w < window_count; ++w) {
+      int64_t rest_w = w, from = 0, stride = 1;
+      bool inside = true;
+      for (int32_t d = rank - 1; d >= 0 && inside; --d) {
+        const int64_t offset = rest_w % window_sizes[d];
+        rest_w /= window_sizes[d];
+        // The position in the padded, base-dilated operand.
+        const int64_t dilated = out_index[d] * strides[d] +
+                                offset * window_dilations[d] - padding_low[d];
+        if (dilated < 0 || dilated % base_dilations[d] != 0) {
+          inside = false;
+          break;
+        }
+        const int64_t position = dilated / base_dilations[d];
+        if (position >= in_dims[d]) inside = false;
+        from += position * stride;
+        stride *= in_dims[d];
+      }
+      if (inside) acc = combiner.Apply(type, acc, Load(in, from, type));
+    }
+    Store(out, i, type, acc);
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    visit(in);
+    visit(init);
+    visit(out);
+  }
+};
+
+// reduce of several inputs together (argmax: values and indices): output
+// element i folds, from the inits, its reduced elements in row-major order
+// through the region (params: the accumulators, then the elements).
+struct VariadicReduceKernel {
+  static constexpr const char* kName = "xffi.device.variadic_reduce";
+  const uint8_t* in[kMaxRegionResults] = {};
+  const uint8_t* init[kMaxRegionResults] = {};  // scalars
+  uint8_t* out[kMaxRegionResults] = {};
+  DType types[kMaxRegionResults] = {};
+  int32_t operands = 0;
+  RegionProgram region;
+  int64_t n = 0;
+  int32_t out_rank = 0;
+  int64_t out_dims[kMaxRank] = {}, out_strides[kMaxRank] = {};
+  int32_t k_rank = 0;
+  int64_t k_count = 1;
+  int64_t k_dims[kMaxRank] = {}, k_strides[kMaxRank] = {};
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    const int64_t base = StridedOffset(i, out_rank, out_dims, out_strides);
+    Value params[kMaxRegionParameters];
+    for (int32_t k = 0; k < operands; ++k)
+      params[k] = Load(init[k], 0, types[k]);
+    for (int64_t j = 0; j < k_count; ++j) {
+      const int64_t at = base + StridedOffset(j, k_rank, k_dims, k_strides);
+      for (int32_t k = 0; k < operands; ++k)
+        params[operands + k] = Load(in[k], at, types[k]);
+      region.RunAll(params, params);
+    }
+    for (int32_t k = 0; k < operands; ++k)
+      Store(out[k], i, types[k], params[k]);
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    for (int k = 0; k < kMaxRegionResults; ++k) {
+      visit(in[k]);
+      visit(init[k]);
+      visit(out[k]);
+    }
+  }
+};
+
+// topk along the last dimension: thread i keeps row i's best k so far,
+// ordered, in the results themselves (values and s32 indices), inserting
+// each element after the ones that rank with it: XLA's order, a stable
+// sort by GT (LT for the smallest) in the total order (NaN largest, +0
+// above -0, equal values by index). O(length * k) per row.
+struct TopKKernel {
+  static constexpr const char* kName = "xffi.device.top_k";
+  const uint8_t* in = nullptr;
+  uint8_t* values = nullptr;
+  uint8_t* indices = nullptr;  // s32
+  DType type = DType::kF32;
+  int32_t element_size = 4;
+  int32_t largest = 1;
+  int64_t n = 0;  // rows
+  int64_t length = 0;
+  int64_t k = 0;
+
+  // Whether `a` ranks strictly before `b`.
+  XFFI_HOST_DEVICE bool Before(Value a, Value b) const {
+    const ValueClass c = ClassOf(type);
+    if (c == ValueClass::kFloat) {
+      a.s = TotalOrderKey(a.f);
+      b.s = TotalOrderKey(b.f);
+    }
+    if (c == ValueClass::kUnsigned) return largest ? a.u > b.u : a.u < b.u;
+    return largest ? a.s > b.s : a.s < b.s;
+  }
+
+  XFFI_HOST_DEVICE void Put(int64_t slot, const uint8_t* element,
+                            int32_t index) const {
+    for (int32_t b = 0; b < element_size; ++b)
+      values[slot * element_size + b] = element[b];
+    memcpy(indices + slot * 4, &index, 4);
+  }
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n || k == 0) return;
+    const int64_t row = i * length, out = i * k;
+    int64_t filled = 0;
+    for (int64_t j = 0; j < length; ++j) {
+      const Value v = Load(in, row + j, type);
+      if (filled == k && !Before(v, Load(values, out + k - 1, type))) continue;
+      int64_t slot = filled < k ? filled++ : k - 1;
+      for (; slot > 0 && Before(v, Load(values, out + slot - 1, type));
+           --slot) {
+        int32_t moved_index;
+        memcpy(&moved_index, indices + (out + slot - 1) * 4, 4);
+        Put(out + slot, values + (out + slot - 1) * element_size, moved_index);
+      }
+      Put(out + slot, in + (row + j) * element_size, static_cast<int32_t>(j));
+    }
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    visit(in);
+    visit(values);
+    visit(indices);
   }
 };
 

@@ -52,6 +52,14 @@ std::optional<DType> ToDType(ElementType type) {
       return DType::kF32;
     case ElementType::kF64:
       return DType::kF64;
+    case ElementType::kF16:
+      return DType::kF16;
+    case ElementType::kBF16:
+      return DType::kBF16;
+    case ElementType::kC64:
+      return DType::kC64;
+    case ElementType::kC128:
+      return DType::kC128;
     default:
       return std::nullopt;
   }
@@ -101,8 +109,31 @@ std::optional<ElementOp> ToElementOp(const Instruction& op) {
     XFFI_DEVICE_OP(Atan2)
     XFFI_DEVICE_OP(Select)
     XFFI_DEVICE_OP(Clamp)
+    XFFI_DEVICE_OP(Real)
+    XFFI_DEVICE_OP(Imag)
+    XFFI_DEVICE_OP(Complex)
+    XFFI_DEVICE_OP(Erf)
+    XFFI_DEVICE_OP(PopulationCount)
+    XFFI_DEVICE_OP(Clz)
 #undef XFFI_DEVICE_OP
     case Opcode::kCompare:
+      if (op.comparison_type == ComparisonType::kTotalOrder) {
+        switch (op.comparison_direction) {
+          case ComparisonDirection::kEq:
+            return ElementOp::kCompareTotalEq;
+          case ComparisonDirection::kNe:
+            return ElementOp::kCompareTotalNe;
+          case ComparisonDirection::kGe:
+            return ElementOp::kCompareTotalGe;
+          case ComparisonDirection::kGt:
+            return ElementOp::kCompareTotalGt;
+          case ComparisonDirection::kLe:
+            return ElementOp::kCompareTotalLe;
+          case ComparisonDirection::kLt:
+            return ElementOp::kCompareTotalLt;
+        }
+        return std::nullopt;
+      }
       switch (op.comparison_direction) {
         case ComparisonDirection::kEq:
           return ElementOp::kCompareEq;
@@ -144,6 +175,31 @@ bool IsFloatOnly(ElementOp op) {
     case ElementOp::kIsFinite:
     case ElementOp::kPower:
     case ElementOp::kAtan2:
+    case ElementOp::kErf:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The ops complex operands take.
+bool TakesComplex(ElementOp op) {
+  switch (op) {
+    case ElementOp::kNegate:
+    case ElementOp::kAbs:
+    case ElementOp::kExp:
+    case ElementOp::kLog:
+    case ElementOp::kSqrt:
+    case ElementOp::kConvert:
+    case ElementOp::kAdd:
+    case ElementOp::kSubtract:
+    case ElementOp::kMultiply:
+    case ElementOp::kDivide:
+    case ElementOp::kCompareEq:
+    case ElementOp::kCompareNe:
+    case ElementOp::kSelect:
+    case ElementOp::kReal:
+    case ElementOp::kImag:
       return true;
     default:
       return false;
@@ -152,6 +208,8 @@ bool IsFloatOnly(ElementOp op) {
 
 bool IsIntegerOnly(ElementOp op) {
   switch (op) {
+    case ElementOp::kPopulationCount:
+    case ElementOp::kClz:
     case ElementOp::kNot:
     case ElementOp::kAnd:
     case ElementOp::kOr:
@@ -165,6 +223,23 @@ bool IsIntegerOnly(ElementOp op) {
   }
 }
 
+// Why `kind` cannot take operands of `type`, if it cannot.
+std::optional<std::string> OperandTypeProblem(ElementOp kind, DType type) {
+  const ValueClass value_class = ClassOf(type);
+  if (value_class == ValueClass::kComplex) {
+    if (!TakesComplex(kind))
+      return std::string("complex operands are not implemented for this op");
+    return std::nullopt;
+  }
+  if (kind == ElementOp::kComplex && type != DType::kF32 && type != DType::kF64)
+    return std::string("complex takes f32 or f64 parts");
+  if (IsFloatOnly(kind) && value_class != ValueClass::kFloat)
+    return std::string("only float operands are implemented");
+  if (IsIntegerOnly(kind) && value_class == ValueClass::kFloat)
+    return std::string("float operands are not valid");
+  return std::nullopt;
+}
+
 std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
   std::vector<int64_t> strides(dims.size(), 1);
   for (size_t d = dims.size(); d-- > 1;) strides[d - 1] = strides[d] * dims[d];
@@ -174,28 +249,24 @@ std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
 StatusOr<DType> TypeOf(const Instruction& op, const Shape& shape) {
   std::optional<DType> type = ToDType(shape.element_type());
   if (!type)
-    return Unsupported(op, "element type " + shape.ToString(false) +
-                               " is not one of pred, s8-s64, u8-u64, f32, f64");
+    return Unsupported(op,
+                       "element type " + shape.ToString(false) +
+                           " is not one of pred, s8-s64, u8-u64, f16, bf16, "
+                           "f32, f64, c64, c128");
   return *type;
 }
 
 StatusOr<Launcher> ElementwiseLauncher(const Instruction& op, ElementOp kind,
                                        const std::vector<BufferId>& operands,
                                        BufferId result) {
-  if (op.opcode() == Opcode::kCompare &&
-      op.comparison_type == ComparisonType::kTotalOrder)
-    return Unsupported(op, "TOTALORDER comparisons are not implemented");
   // The arithmetic type: select's and clamp's are their value operands'.
   const Instruction* typed = op.operand(op.opcode() == Opcode::kSelect ? 1 : 0);
   StatusOr<DType> in_type = TypeOf(op, typed->shape());
   if (!in_type.ok()) return in_type.status();
   StatusOr<DType> out_type = TypeOf(op, op.shape());
   if (!out_type.ok()) return out_type.status();
-  const ValueClass value_class = ClassOf(*in_type);
-  if (IsFloatOnly(kind) && value_class != ValueClass::kFloat)
-    return Unsupported(op, "only float operands are implemented");
-  if (IsIntegerOnly(kind) && value_class == ValueClass::kFloat)
-    return Unsupported(op, "float operands are not valid");
+  if (std::optional<std::string> problem = OperandTypeProblem(kind, *in_type))
+    return Unsupported(op, *problem);
   ElementwiseKernel kernel;
   kernel.op = kind;
   kernel.in_type = *in_type;
@@ -213,6 +284,17 @@ StatusOr<Launcher> ElementwiseLauncher(const Instruction& op, ElementOp kind,
     kernel.out = Bytes(addresses[result]);
     return LaunchKernel(stream, ElementwiseKernel::kName, kernel.n, kernel);
   });
+}
+
+// The contraction kernel's dot accumulates real values only.
+bool HasNarrowOrComplexOperand(const Instruction& op) {
+  for (const Instruction* operand : op.operands()) {
+    const ElementType type = operand->shape().element_type();
+    if (type == ElementType::kF16 || type == ElementType::kBF16 ||
+        type == ElementType::kC64 || type == ElementType::kC128)
+      return true;
+  }
+  return false;
 }
 
 // A strided copy whose pointers come from buffers `src` and `dst`.
@@ -387,6 +469,9 @@ StatusOr<Launcher> ReduceLauncher(const Instruction& op,
                        "implemented");
   StatusOr<DType> type = TypeOf(op, op.shape());
   if (!type.ok()) return type.status();
+  if (ClassOf(*type) == ValueClass::kComplex && *combiner != ElementOp::kAdd &&
+      *combiner != ElementOp::kMultiply)
+    return Unsupported(op, "complex reduces only add or multiply");
   const Shape& in = op.operand(0)->shape();
   if (in.rank() > kMaxRank) return Unsupported(op, "rank above 8");
   const std::vector<int64_t> strides = RowMajorStrides(in.dims());
@@ -511,8 +596,10 @@ StatusOr<Launcher> GatherLauncher(const Instruction& op,
                                   const std::vector<BufferId>& operands,
                                   BufferId result) {
   const GatherDimensionNumbers& numbers = op.gather_dimension_numbers;
-  if (!numbers.operand_batching_dims.empty())
-    return Unsupported(op, "batching dimensions are not implemented");
+  if (numbers.operand_batching_dims.size() > static_cast<size_t>(kMaxRank) ||
+      numbers.operand_batching_dims.size() !=
+          numbers.start_indices_batching_dims.size())
+    return Unsupported(op, "inconsistent batching dimensions");
   const Shape& operand = op.operand(0)->shape();
   const Shape& indices = op.operand(1)->shape();
   StatusOr<DType> index_type = TypeOf(op, indices);
@@ -536,14 +623,23 @@ StatusOr<Launcher> GatherLauncher(const Instruction& op,
   for (size_t k = 0; k < numbers.start_index_map.size(); ++k)
     kernel.start_index_map[k] =
         static_cast<int32_t>(numbers.start_index_map[k]);
+  kernel.batching = static_cast<int32_t>(numbers.operand_batching_dims.size());
+  for (size_t b = 0; b < numbers.operand_batching_dims.size(); ++b) {
+    kernel.operand_batching_dims[b] =
+        static_cast<int32_t>(numbers.operand_batching_dims[b]);
+    kernel.indices_batching_dims[b] =
+        static_cast<int32_t>(numbers.start_indices_batching_dims[b]);
+  }
   // Offset dimensions walk the operand's uncollapsed dimensions in order;
   // batch dimensions walk the indices' dimensions other than the index
   // vector's, in order.
   std::vector<int32_t> uncollapsed, batch;
+  auto listed = [](const std::vector<int64_t>& list, int64_t d) {
+    return std::find(list.begin(), list.end(), d) != list.end();
+  };
   for (int64_t d = 0; d < operand.rank(); ++d)
-    if (std::find(numbers.collapsed_slice_dims.begin(),
-                  numbers.collapsed_slice_dims.end(),
-                  d) == numbers.collapsed_slice_dims.end())
+    if (!listed(numbers.collapsed_slice_dims, d) &&
+        !listed(numbers.operand_batching_dims, d))
       uncollapsed.push_back(static_cast<int32_t>(d));
   for (int64_t d = 0; d < indices.rank(); ++d)
     if (d != numbers.index_vector_dim) batch.push_back(static_cast<int32_t>(d));
@@ -578,6 +674,334 @@ std::optional<Value> ScalarConstant(const Instruction& constant, DType type) {
   return Load(constant.literal.data(), 0, type);
 }
 
+// Turns a computation's elementwise instructions into FusedSteps, in
+// order: what the fused loop and the scalar regions interpret.
+class StepBuilder {
+ public:
+  StepBuilder(FusedStep* steps, int32_t* count, int32_t capacity)
+      : steps_(steps), count_(count), capacity_(capacity) {}
+
+  // A step reading input `number`.
+  bool AddInput(const Instruction* parameter, int16_t number) {
+    std::optional<DType> type = ToDType(parameter->shape().element_type());
+    if (!type) return false;
+    FusedStep step;
+    step.kind = StepKind::kInput;
+    step.in_type = step.out_type = *type;
+    step.args[0] = number;
+    return Append(parameter, step);
+  }
+
+  // A constant, a view of an earlier step, or an elementwise op on earlier
+  // steps; false for anything else.
+  bool Add(const Instruction* instruction) {
+    const Shape& shape = instruction->shape();
+    if (!shape.IsArray()) return false;
+    std::optional<DType> type = ToDType(shape.element_type());
+    if (!type) return false;
+    FusedStep step;
+    step.out_type = step.in_type = *type;
+    switch (instruction->opcode()) {
+      case Opcode::kConstant: {
+        std::optional<Value> value = ScalarConstant(*instruction, *type);
+        if (!value) return false;
+        step.kind = StepKind::kConstant;
+        step.constant = *value;
+        return Append(instruction, step);
+      }
+      case Opcode::kBroadcast:
+      case Opcode::kReshape:
+      case Opcode::kBitcastConvert:
+      case Opcode::kCopy: {
+        // Same elements in the same row-major order (or a scalar spread):
+        // the operand's step serves.
+        const Instruction* operand = instruction->operand(0);
+        const int64_t from = operand->shape().num_elements();
+        if (instruction->opcode() == Opcode::kBitcastConvert &&
+            operand->shape().element_type() != shape.element_type())
+          return false;
+        if (from != 1 && from != shape.num_elements()) return false;
+        if (instruction->opcode() == Opcode::kBroadcast && from != 1 &&
+            operand->shape().dims() != shape.dims())
+          return false;
+        auto found = step_of_.find(operand);
+        if (found == step_of_.end()) return false;
+        step_of_[instruction] = found->second;
+        return true;
+      }
+      default:
+        break;
+    }
+    std::optional<ElementOp> kind = ToElementOp(*instruction);
+    if (!kind || instruction->operand_count() > 3) return false;
+    const Instruction* typed =
+        instruction->operand(instruction->opcode() == Opcode::kSelect ? 1 : 0);
+    std::optional<DType> in_type = ToDType(typed->shape().element_type());
+    if (!in_type || OperandTypeProblem(*kind, *in_type)) return false;
+    step.kind = StepKind::kOp;
+    step.op = *kind;
+    step.in_type = *in_type;
+    for (int64_t k = 0; k < instruction->operand_count(); ++k) {
+      auto found = step_of_.find(instruction->operand(k));
+      if (found == step_of_.end()) return false;
+      step.args[k] = found->second;
+    }
+    return Append(instruction, step);
+  }
+
+  // The step holding `instruction`'s value, or -1.
+  int16_t StepOf(const Instruction* instruction) const {
+    auto found = step_of_.find(instruction);
+    return found == step_of_.end() ? int16_t{-1} : found->second;
+  }
+
+  // Makes `root`'s value the last step (a root that is a view of an earlier
+  // step is copied through a convert to its own type).
+  bool FinishAt(const Instruction* root) {
+    auto found = step_of_.find(root);
+    if (found == step_of_.end() || *count_ == 0) return false;
+    if (found->second == *count_ - 1) return true;
+    FusedStep step;
+    step.kind = StepKind::kOp;
+    step.op = ElementOp::kConvert;
+    step.in_type = step.out_type = steps_[found->second].out_type;
+    step.args[0] = found->second;
+    return Append(root, step);
+  }
+
+ private:
+  bool Append(const Instruction* instruction, const FusedStep& step) {
+    if (*count_ >= capacity_) return false;
+    step_of_[instruction] = static_cast<int16_t>(*count_);
+    steps_[(*count_)++] = step;
+    return true;
+  }
+
+  FusedStep* steps_;
+  int32_t* count_;
+  int32_t capacity_;
+  std::unordered_map<const Instruction*, int16_t> step_of_;
+};
+
+// A region of scalar parameters and elementwise ops as steps, its root one
+// of them or a tuple of them; nullopt for anything else (non-scalar values,
+// ops the kernels lack).
+std::optional<RegionProgram> CompileRegion(const Computation& region) {
+  if (region.parameters().size() > static_cast<size_t>(kMaxRegionParameters))
+    return std::nullopt;
+  RegionProgram program;
+  StepBuilder builder(program.steps, &program.count, kMaxRegionSteps);
+  const Instruction* root = region.root();
+  for (const auto& owned : region.instructions()) {
+    const Instruction* instruction = owned.get();
+    if (instruction == root && root->opcode() == Opcode::kTuple) {
+      if (root->operand_count() > kMaxRegionResults) return std::nullopt;
+      for (const Instruction* element : root->operands()) {
+        const int16_t step = builder.StepOf(element);
+        if (step < 0) return std::nullopt;
+        program.results[program.result_count++] = step;
+      }
+      return program;
+    }
+    if (!instruction->shape().IsArray() ||
+        instruction->shape().num_elements() != 1)
+      return std::nullopt;
+    const bool added =
+        instruction->opcode() == Opcode::kParameter
+            ? builder.AddInput(instruction, static_cast<int16_t>(
+                                                instruction->parameter_number))
+            : builder.Add(instruction);
+    if (!added) return std::nullopt;
+  }
+  if (!builder.FinishAt(region.root())) return std::nullopt;
+  return program;
+}
+
+// A two-parameter combiner region (old value, new value) over `type`: one
+// op or a copy where it is one, else the region interpreted.
+StatusOr<Combiner> MakeCombiner(const Instruction& op,
+                                const Computation& region, DType type) {
+  Combiner combiner;
+  const Instruction* root = region.root();
+  if (region.parameters().size() != 2)
+    return Unsupported(op, "only regions of one value pair are implemented");
+  if (root == region.parameters()[1]) {
+    combiner.kind = CombineKind::kSet;
+    return combiner;
+  }
+  if (std::optional<ElementOp> fast = ReduceCombiner(region)) {
+    if (!OperandTypeProblem(*fast, type) &&
+        (ClassOf(type) != ValueClass::kComplex || *fast == ElementOp::kAdd ||
+         *fast == ElementOp::kMultiply)) {
+      combiner.op = *fast;
+      return combiner;
+    }
+  }
+  std::optional<RegionProgram> program = CompileRegion(region);
+  if (!program || program->result_count != 0)
+    return Unsupported(op,
+                       "its region is not scalar elementwise ops of at most " +
+                           std::to_string(kMaxRegionSteps) + " steps");
+  combiner.kind = CombineKind::kRegion;
+  combiner.region = *program;
+  return combiner;
+}
+
+// The operand's bytes into the result, unless they share a buffer.
+Status CopyUnlessSame(device::Stream& stream, void* const* addresses,
+                      BufferId from, BufferId to, size_t size) {
+  if (size == 0 || addresses[from] == addresses[to]) return Status::Ok();
+  return stream.CopyDeviceToDevice(addresses[to], addresses[from], size);
+}
+
+bool Contains(const std::vector<int64_t>& list, int64_t value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+StatusOr<Launcher> ScatterLauncher(const Instruction& op,
+                                   const std::vector<BufferId>& operands,
+                                   BufferId result) {
+  const ScatterDimensionNumbers& numbers = op.scatter_dimension_numbers;
+  if (op.operand_count() != 3 || !op.shape().IsArray())
+    return Unsupported(op, "only single-operand scatters are implemented");
+  if (numbers.input_batching_dims.size() !=
+      numbers.scatter_indices_batching_dims.size())
+    return Unsupported(op, "inconsistent batching dimensions");
+  const Shape& operand = op.operand(0)->shape();
+  const Shape& indices = op.operand(1)->shape();
+  const Shape& updates = op.operand(2)->shape();
+  StatusOr<DType> type = TypeOf(op, operand);
+  if (!type.ok()) return type.status();
+  StatusOr<DType> index_type = TypeOf(op, indices);
+  if (!index_type.ok()) return index_type.status();
+  StatusOr<Combiner> combiner =
+      MakeCombiner(op, *op.called_computations()[0], *type);
+  if (!combiner.ok()) return combiner.status();
+  ScatterKernel kernel;
+  kernel.type = *type;
+  kernel.index_type = *index_type;
+  kernel.combiner = *combiner;
+  const std::vector<int64_t> operand_strides = RowMajorStrides(operand.dims());
+  const std::vector<int64_t> index_strides = RowMajorStrides(indices.dims());
+  const std::vector<int64_t> update_strides = RowMajorStrides(updates.dims());
+  const std::vector<int64_t>& moved_dims = numbers.scatter_dims_to_operand_dims;
+  // Update window dims walk the operand's dims that are not inserted, in
+  // order; the other update dims walk the indices' dims other than the
+  // index vector's, in order.
+  std::vector<int64_t> window_operand_dims, position_index_dims;
+  for (int64_t d = 0; d < operand.rank(); ++d)
+    if (!Contains(numbers.inserted_window_dims, d) &&
+        !Contains(numbers.input_batching_dims, d))
+      window_operand_dims.push_back(d);
+  for (int64_t d = 0; d < indices.rank(); ++d)
+    if (d != numbers.index_vector_dim) position_index_dims.push_back(d);
+  std::vector<int64_t> window_size(static_cast<size_t>(operand.rank()), 1);
+  size_t next_window = 0, next_position = 0;
+  kernel.positions = 1;
+  for (int64_t u = 0; u < updates.rank(); ++u) {
+    const size_t us = static_cast<size_t>(u);
+    if (Contains(numbers.update_window_dims, u)) {
+      if (next_window >= window_operand_dims.size())
+        return Unsupported(op, "inconsistent update window dimensions");
+      const int64_t d = window_operand_dims[next_window++];
+      const size_t ds = static_cast<size_t>(d);
+      window_size[ds] = updates.dim(u);
+      if (Contains(moved_dims, d)) {
+        kernel.moved_dims[kernel.moved_rank] = updates.dim(u);
+        kernel.moved_update_strides[kernel.moved_rank] = update_strides[us];
+        kernel.moved_out_strides[kernel.moved_rank++] = operand_strides[ds];
+        kernel.moved *= updates.dim(u);
+      } else {
+        kernel.free_dims[kernel.free_rank] = updates.dim(u);
+        kernel.free_update_strides[kernel.free_rank] = update_strides[us];
+        kernel.free_out_strides[kernel.free_rank++] = operand_strides[ds];
+      }
+    } else {
+      if (next_position >= position_index_dims.size())
+        return Unsupported(op, "inconsistent scatter dimensions");
+      const int64_t index_dim = position_index_dims[next_position++];
+      const size_t id = static_cast<size_t>(index_dim);
+      const auto batching =
+          std::find(numbers.scatter_indices_batching_dims.begin(),
+                    numbers.scatter_indices_batching_dims.end(), index_dim);
+      if (batching != numbers.scatter_indices_batching_dims.end())
+        kernel.position_out_strides[kernel.position_rank] =
+            operand_strides[static_cast<
+                size_t>(numbers.input_batching_dims[static_cast<size_t>(
+                batching - numbers.scatter_indices_batching_dims.begin())])];
+      kernel.position_dims[kernel.position_rank] = updates.dim(u);
+      kernel.position_update_strides[kernel.position_rank] = update_strides[us];
+      kernel.position_index_strides[kernel.position_rank++] = index_strides[id];
+      kernel.positions *= updates.dim(u);
+    }
+  }
+  kernel.n = 1;
+  for (int32_t d = 0; d < kernel.free_rank; ++d)
+    kernel.n *= kernel.free_dims[d];
+  kernel.starts = static_cast<int32_t>(moved_dims.size());
+  if (kernel.starts > kMaxRank) return Unsupported(op, "rank above 8");
+  kernel.index_vector_stride =
+      numbers.index_vector_dim < indices.rank()
+          ? index_strides[static_cast<size_t>(numbers.index_vector_dim)]
+          : 0;
+  for (size_t k = 0; k < moved_dims.size(); ++k) {
+    const size_t d = static_cast<size_t>(moved_dims[k]);
+    kernel.start_out_strides[k] = operand_strides[d];
+    kernel.start_max[k] = operand.dims()[d] - window_size[d];
+  }
+  if (kernel.positions == 0 || kernel.moved == 0) kernel.n = 0;
+  const size_t bytes = operand.byte_size();
+  return Launcher([kernel, operands, result, bytes](
+                      device::Stream& stream, void* const* addresses) mutable {
+    XFFI_RETURN_IF_ERROR(
+        CopyUnlessSame(stream, addresses, operands[0], result, bytes));
+    kernel.out = Bytes(addresses[result]);
+    kernel.indices = Bytes(addresses[operands[1]]);
+    kernel.updates = Bytes(addresses[operands[2]]);
+    return LaunchKernel(stream, ScatterKernel::kName, kernel.n, kernel);
+  });
+}
+
+StatusOr<Launcher> ReduceWindowLauncher(const Instruction& op,
+                                        const std::vector<BufferId>& operands,
+                                        BufferId result) {
+  if (op.operand_count() != 2 || !op.shape().IsArray())
+    return Unsupported(op, "only single-input reduce-windows are implemented");
+  const Shape& in = op.operand(0)->shape();
+  StatusOr<DType> type = TypeOf(op, in);
+  if (!type.ok()) return type.status();
+  StatusOr<Combiner> combiner =
+      MakeCombiner(op, *op.called_computations()[0], *type);
+  if (!combiner.ok()) return combiner.status();
+  if (op.window.size() != static_cast<size_t>(in.rank()))
+    return Unsupported(op, "a window of another rank than its operand");
+  ReduceWindowKernel kernel;
+  kernel.type = *type;
+  kernel.combiner = *combiner;
+  kernel.n = op.shape().num_elements();
+  kernel.rank = static_cast<int32_t>(in.rank());
+  for (size_t d = 0; d < op.window.size(); ++d) {
+    const WindowDimension& window = op.window[d];
+    if (window.window_reversal)
+      return Unsupported(op, "window reversal is not valid here");
+    kernel.in_dims[d] = in.dims()[d];
+    kernel.out_dims[d] = op.shape().dims()[d];
+    kernel.window_sizes[d] = window.size;
+    kernel.strides[d] = window.stride;
+    kernel.padding_low[d] = window.padding_low;
+    kernel.window_dilations[d] = window.window_dilation;
+    kernel.base_dilations[d] = window.base_dilation;
+    kernel.window_count *= window.size;
+  }
+  return Launcher([kernel, operands, result](device::Stream& stream,
+                                             void* const* addresses) mutable {
+    kernel.in = Bytes(addresses[operands[0]]);
+    kernel.init = Bytes(addresses[operands[1]]);
+    kernel.out = Bytes(addresses[result]);
+    return LaunchKernel(stream, ReduceWindowKernel::kName, kernel.n, kernel);
+  });
+}
+
 }  // namespace
 
 std::optional<Launcher> MakeFusedLoopLauncher(
@@ -590,14 +1014,7 @@ std::optional<Launcher> MakeFusedLoopLauncher(
   const int64_t n = fusion.shape().num_elements();
   FusedLoopKernel kernel;
   kernel.n = n;
-  // The step holding each instruction's value.
-  std::unordered_map<const Instruction*, int16_t> step_of;
-  auto add = [&](const Instruction* instruction, FusedStep step) {
-    if (kernel.count >= kMaxFusedSteps) return false;
-    step_of[instruction] = static_cast<int16_t>(kernel.count);
-    kernel.steps[kernel.count++] = step;
-    return true;
-  };
+  StepBuilder builder(kernel.steps, &kernel.count, kMaxFusedSteps);
   for (const auto& owned : fused.instructions()) {
     const Instruction* instruction = owned.get();
     const Shape& shape = instruction->shape();
@@ -605,87 +1022,16 @@ std::optional<Launcher> MakeFusedLoopLauncher(
     const int64_t elements = shape.num_elements();
     // Every value is indexed by the result's linear index, or is a scalar.
     if (elements != n && elements != 1) return std::nullopt;
-    std::optional<DType> type = ToDType(shape.element_type());
-    if (!type) return std::nullopt;
-    FusedStep step;
-    step.out_type = step.in_type = *type;
-    switch (instruction->opcode()) {
-      case Opcode::kParameter: {
-        const int64_t number = instruction->parameter_number;
-        step.kind = StepKind::kInput;
-        step.args[0] = static_cast<int16_t>(number);
-        kernel.input_scalar[number] = elements == 1 && n != 1;
-        if (!add(instruction, step)) return std::nullopt;
-        continue;
-      }
-      case Opcode::kConstant: {
-        std::optional<Value> value = ScalarConstant(*instruction, *type);
-        if (!value) return std::nullopt;
-        step.kind = StepKind::kConstant;
-        step.constant = *value;
-        if (!add(instruction, step)) return std::nullopt;
-        continue;
-      }
-      case Opcode::kBroadcast:
-      case Opcode::kReshape:
-      case Opcode::kBitcastConvert:
-      case Opcode::kCopy: {
-        // Same elements in the same row-major order (or a scalar spread):
-        // the operand's step serves.
-        const Instruction* operand = instruction->operand(0);
-        const int64_t from = operand->shape().num_elements();
-        if (instruction->opcode() == Opcode::kBitcastConvert &&
-            operand->shape().element_type() != shape.element_type())
-          return std::nullopt;
-        if (from != 1 && from != elements) return std::nullopt;
-        if (instruction->opcode() == Opcode::kBroadcast && from != 1 &&
-            operand->shape().dims() != shape.dims())
-          return std::nullopt;
-        auto found = step_of.find(operand);
-        if (found == step_of.end()) return std::nullopt;
-        step_of[instruction] = found->second;
-        continue;
-      }
-      default:
-        break;
+    if (instruction->opcode() == Opcode::kParameter) {
+      const int64_t number = instruction->parameter_number;
+      kernel.input_scalar[number] = elements == 1 && n != 1;
+      if (!builder.AddInput(instruction, static_cast<int16_t>(number)))
+        return std::nullopt;
+    } else if (!builder.Add(instruction)) {
+      return std::nullopt;
     }
-    std::optional<ElementOp> kind = ToElementOp(*instruction);
-    if (!kind || instruction->operand_count() > 3) return std::nullopt;
-    if (instruction->opcode() == Opcode::kCompare &&
-        instruction->comparison_type == ComparisonType::kTotalOrder)
-      return std::nullopt;
-    const Instruction* typed =
-        instruction->operand(instruction->opcode() == Opcode::kSelect ? 1 : 0);
-    std::optional<DType> in_type = ToDType(typed->shape().element_type());
-    if (!in_type) return std::nullopt;
-    const ValueClass value_class = ClassOf(*in_type);
-    if (IsFloatOnly(*kind) && value_class != ValueClass::kFloat)
-      return std::nullopt;
-    if (IsIntegerOnly(*kind) && value_class == ValueClass::kFloat)
-      return std::nullopt;
-    step.kind = StepKind::kOp;
-    step.op = *kind;
-    step.in_type = *in_type;
-    for (int64_t k = 0; k < instruction->operand_count(); ++k) {
-      auto found = step_of.find(instruction->operand(k));
-      if (found == step_of.end()) return std::nullopt;
-      step.args[k] = found->second;
-    }
-    if (!add(instruction, step)) return std::nullopt;
   }
-  // The root must be the last step.
-  auto root = step_of.find(fused.root());
-  if (root == step_of.end() || kernel.count == 0) return std::nullopt;
-  if (root->second != kernel.count - 1) {
-    // A root that is an alias of an earlier step: copy it through a
-    // convert to its own type.
-    FusedStep step;
-    step.kind = StepKind::kOp;
-    step.op = ElementOp::kConvert;
-    step.in_type = step.out_type = kernel.steps[root->second].out_type;
-    step.args[0] = root->second;
-    if (!add(fused.root(), step)) return std::nullopt;
-  }
+  if (!builder.FinishAt(fused.root())) return std::nullopt;
   return Launcher([kernel, operands, result](device::Stream& stream,
                                              void* const* addresses) mutable {
     for (size_t k = 0; k < operands.size(); ++k)
@@ -693,6 +1039,156 @@ std::optional<Launcher> MakeFusedLoopLauncher(
     kernel.out = Bytes(addresses[result]);
     return LaunchKernel(stream, FusedLoopKernel::kName, kernel.n, kernel);
   });
+}
+
+namespace {
+
+StatusOr<Launcher> SortLauncher(const Instruction& op,
+                                const std::vector<BufferId>& operands,
+                                const std::vector<BufferId>& results) {
+  if (op.operand_count() > kMaxSortOperands)
+    return Unsupported(op, "more than " + std::to_string(kMaxSortOperands) +
+                               " operands are not implemented");
+  for (const Instruction* operand : op.operands())
+    if (operand->shape().rank() > kMaxRank)
+      return Unsupported(op, "rank above 8");
+  if (operands.size() != static_cast<size_t>(op.operand_count()) ||
+      results.size() != operands.size())
+    return Unsupported(op, "token or tuple operands");
+  SortKernel kernel;
+  kernel.operands = static_cast<int32_t>(op.operand_count());
+  for (int64_t k = 0; k < op.operand_count(); ++k) {
+    const Shape& shape = op.operand(k)->shape();
+    StatusOr<DType> type = TypeOf(op, shape);
+    if (!type.ok()) return type.status();
+    kernel.types[k] = *type;
+    kernel.element_sizes[k] =
+        static_cast<int32_t>(ElementByteSize(shape.element_type()));
+  }
+  std::optional<RegionProgram> less =
+      CompileRegion(*op.called_computations()[0]);
+  if (!less)
+    return Unsupported(op,
+                       "its comparator is not scalar elementwise ops of at "
+                       "most " +
+                           std::to_string(kMaxRegionSteps) + " steps");
+  kernel.less = *less;
+  const Shape& shape = op.operand(0)->shape();
+  const size_t dimension = static_cast<size_t>(op.dimensions[0]);
+  kernel.length = shape.dims()[dimension];
+  for (size_t d = dimension + 1; d < shape.dims().size(); ++d)
+    kernel.inner *= shape.dims()[d];
+  kernel.n = kernel.length == 0 ? 0 : shape.num_elements() / kernel.length;
+  std::vector<size_t> sizes;
+  for (const Instruction* operand : op.operands())
+    sizes.push_back(operand->shape().byte_size());
+  return Launcher([kernel, operands, results, sizes](
+                      device::Stream& stream, void* const* addresses) mutable {
+    for (size_t k = 0; k < operands.size(); ++k) {
+      XFFI_RETURN_IF_ERROR(
+          CopyUnlessSame(stream, addresses, operands[k], results[k], sizes[k]));
+      kernel.out[k] = Bytes(addresses[results[k]]);
+    }
+    return LaunchKernel(stream, SortKernel::kName, kernel.n, kernel);
+  });
+}
+
+// reduce of N inputs (N inits follow them) into N results.
+StatusOr<Launcher> VariadicReduceLauncher(
+    const Instruction& op, const std::vector<BufferId>& operands,
+    const std::vector<BufferId>& results) {
+  const size_t count = results.size();
+  if (count > static_cast<size_t>(kMaxRegionResults))
+    return Unsupported(op, "more than " + std::to_string(kMaxRegionResults) +
+                               " inputs are not implemented");
+  if (operands.size() != 2 * count)
+    return Unsupported(op, "token or tuple operands");
+  VariadicReduceKernel kernel;
+  kernel.operands = static_cast<int32_t>(count);
+  for (size_t k = 0; k < count; ++k) {
+    StatusOr<DType> type =
+        TypeOf(op, op.operand(static_cast<int64_t>(k))->shape());
+    if (!type.ok()) return type.status();
+    kernel.types[k] = *type;
+  }
+  std::optional<RegionProgram> region =
+      CompileRegion(*op.called_computations()[0]);
+  if (!region || region->result_count != kernel.operands)
+    return Unsupported(
+        op, "its region is not scalar elementwise ops of at most " +
+                std::to_string(kMaxRegionSteps) + " steps returning a tuple");
+  kernel.region = *region;
+  const Shape& in = op.operand(0)->shape();
+  if (in.rank() > kMaxRank) return Unsupported(op, "rank above 8");
+  const std::vector<int64_t> strides = RowMajorStrides(in.dims());
+  kernel.n = 1;
+  for (size_t d = 0; d < in.dims().size(); ++d) {
+    if (Contains(op.dimensions, static_cast<int64_t>(d))) {
+      kernel.k_dims[kernel.k_rank] = in.dims()[d];
+      kernel.k_strides[kernel.k_rank++] = strides[d];
+      kernel.k_count *= in.dims()[d];
+    } else {
+      kernel.out_dims[kernel.out_rank] = in.dims()[d];
+      kernel.out_strides[kernel.out_rank++] = strides[d];
+      kernel.n *= in.dims()[d];
+    }
+  }
+  return Launcher([kernel, operands, results, count](
+                      device::Stream& stream, void* const* addresses) mutable {
+    for (size_t k = 0; k < count; ++k) {
+      kernel.in[k] = Bytes(addresses[operands[k]]);
+      kernel.init[k] = Bytes(addresses[operands[count + k]]);
+      kernel.out[k] = Bytes(addresses[results[k]]);
+    }
+    return LaunchKernel(stream, VariadicReduceKernel::kName, kernel.n, kernel);
+  });
+}
+
+StatusOr<Launcher> TopKLauncher(const Instruction& op,
+                                const std::vector<BufferId>& operands,
+                                const std::vector<BufferId>& results) {
+  if (operands.size() != 1 || results.size() != 2)
+    return Unsupported(op, "token or tuple operands");
+  const Shape& in = op.operand(0)->shape();
+  StatusOr<DType> type = TypeOf(op, in);
+  if (!type.ok()) return type.status();
+  if (*type == DType::kPred || ClassOf(*type) == ValueClass::kComplex)
+    return Unsupported(op, "pred and complex operands are not valid");
+  if (in.rank() == 0) return Unsupported(op, "a scalar operand");
+  TopKKernel kernel;
+  kernel.type = *type;
+  kernel.element_size =
+      static_cast<int32_t>(ElementByteSize(in.element_type()));
+  kernel.largest = op.top_k_largest ? 1 : 0;
+  kernel.length = in.dims().back();
+  kernel.k = op.top_k;
+  if (kernel.k < 0 || kernel.k > kernel.length)
+    return Unsupported(op, "k outside [0, the row length]");
+  kernel.n = kernel.length == 0 ? 0 : in.num_elements() / kernel.length;
+  return Launcher([kernel, operands, results](device::Stream& stream,
+                                              void* const* addresses) mutable {
+    kernel.in = Bytes(addresses[operands[0]]);
+    kernel.values = Bytes(addresses[results[0]]);
+    kernel.indices = Bytes(addresses[results[1]]);
+    return LaunchKernel(stream, TopKKernel::kName, kernel.n, kernel);
+  });
+}
+
+}  // namespace
+
+StatusOr<Launcher> MakeTupleResultLauncher(
+    const Instruction& op, const std::vector<BufferId>& operands,
+    const std::vector<BufferId>& results) {
+  switch (op.opcode()) {
+    case Opcode::kSort:
+      return SortLauncher(op, operands, results);
+    case Opcode::kReduce:
+      return VariadicReduceLauncher(op, operands, results);
+    case Opcode::kTopK:
+      return TopKLauncher(op, operands, results);
+    default:
+      return Unsupported(op, "a tuple result");
+  }
 }
 
 Status Unsupported(const Instruction& op, const std::string& why) {
@@ -759,7 +1255,14 @@ StatusOr<Launcher> MakeOpLauncher(const Instruction& op,
     case Opcode::kReduce:
       return ReduceLauncher(op, operands, result);
     case Opcode::kDot:
+      if (HasNarrowOrComplexOperand(op))
+        return Unsupported(op,
+                           "f16, bf16 and complex dots are not implemented");
       return DotLauncher(op, operands, result);
+    case Opcode::kScatter:
+      return ScatterLauncher(op, operands, result);
+    case Opcode::kReduceWindow:
+      return ReduceWindowLauncher(op, operands, result);
     default:
       return Unsupported(op, "no device kernel for this op yet");
   }

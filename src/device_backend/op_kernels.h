@@ -40,6 +40,13 @@ std::optional<Launcher> MakeFusedLoopLauncher(
     const Instruction& fusion, const std::vector<compiler::BufferId>& operands,
     compiler::BufferId result);
 
+// An op with one result buffer per array of its tuple result (sort, with a
+// result possibly sharing its operand's buffer; a reduce of several
+// inputs; topk). `operands` holds one buffer per operand.
+StatusOr<Launcher> MakeTupleResultLauncher(
+    const Instruction& op, const std::vector<compiler::BufferId>& operands,
+    const std::vector<compiler::BufferId>& results);
+
 // The refusal every unsupported construct gets: "the device backend cannot
 // run <op> at <line:column>: <why>".
 Status Unsupported(const Instruction& op, const std::string& why);

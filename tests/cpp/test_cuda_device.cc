@@ -70,6 +70,11 @@ TEST(CudaDevice, TheDeviceBackendsKernelsHaveGpuEntries) {
   ExpectCompiledEntry<ContractionKernel>();
   ExpectCompiledEntry<DynamicWindowKernel>();
   ExpectCompiledEntry<GatherKernel>();
+  ExpectCompiledEntry<ScatterKernel>();
+  ExpectCompiledEntry<SortKernel>();
+  ExpectCompiledEntry<ReduceWindowKernel>();
+  ExpectCompiledEntry<VariadicReduceKernel>();
+  ExpectCompiledEntry<TopKKernel>();
   // Distinct functors, distinct entries.
   EXPECT_NE(xffi::cuda::FindCudaKernelEntry(ElementwiseKernel::kName)->entry,
             xffi::cuda::FindCudaKernelEntry(GatherKernel::kName)->entry);

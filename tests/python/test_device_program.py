@@ -64,18 +64,42 @@ def test_unknown_platform_is_a_value_error():
 
 
 def test_unsupported_op_is_refused_naming_op_and_place():
-    text = """HloModule sort
-lt {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = pred[] compare(a, b), direction=LT
-}
+    text = """HloModule fft
 ENTRY main {
-  x = f32[8] parameter(0)
-  ROOT s = f32[8] sort(x), dimensions={0}, to_apply=lt
+  x = c64[8] parameter(0)
+  ROOT s = c64[8] fft(x), fft_type=FFT, fft_length={8}
 }
 """
     with pytest.raises(NotImplementedError,
-                       match=r"cannot run op 's' \(sort\) in computation 'main' "
-                             r"at prog.hlo:9:8"):
+                       match=r"cannot run op 's' \(fft\) in computation 'main' "
+                             r"at prog.hlo:4:8"):
         xffi.Program.from_text(text, source_name="prog.hlo", platform="sim")
+
+
+def test_sort_of_f16_keys_with_values_on_sim_matches_numpy():
+    # jnp.sort's TOTALORDER comparator over f16 keys carrying f32 values:
+    # a stable sort, NaN last.
+    text = """HloModule sort
+lt {
+  a = f16[] parameter(0)
+  b = f16[] parameter(1)
+  c = f32[] parameter(2)
+  d = f32[] parameter(3)
+  ROOT l = pred[] compare(a, b), direction=LT, type=TOTALORDER
+}
+ENTRY main {
+  k = f16[3,50] parameter(0)
+  v = f32[3,50] parameter(1)
+  ROOT s = (f16[3,50], f32[3,50]) sort(k, v), dimensions={1}, is_stable=true, to_apply=lt
+}
+"""
+    rng = np.random.default_rng(1)
+    keys = rng.integers(-5, 5, (3, 50)).astype(np.float16)
+    keys[1, 7] = np.nan
+    values = rng.standard_normal((3, 50)).astype(np.float32)
+    got_keys, got_values = xffi.Program.from_text(text, platform="sim")(
+        keys, values)
+    order = np.argsort(keys, axis=1, kind="stable")
+    np.testing.assert_array_equal(got_keys, np.take_along_axis(keys, order, 1))
+    np.testing.assert_array_equal(got_values,
+                                  np.take_along_axis(values, order, 1))

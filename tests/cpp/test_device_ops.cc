@@ -1,0 +1,523 @@
+// The device backend's element types and ops beyond the elementwise core
+// (f16, bf16, c64, c128; scatter, sort, reduce-window) on SimDevice: each
+// program runs on both backends, unfused and fused, and the device's results
+// must be the CPU backend's.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/compare.h"
+#include "compiler/compiler.h"
+#include "device/sim_device.h"
+#include "device_backend/device_backend.h"
+#include "device_backend/device_executor.h"
+#include "xffi/program/executable.h"
+#include "xffi/program/text.h"
+
+namespace xffi::device_backend {
+namespace {
+
+using ::testing::HasSubstr;
+
+class DeviceOpsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto device = device::SimDevice::Create();
+    ASSERT_TRUE(device.ok()) << device.status().message();
+    std::shared_ptr<device::Device> shared(std::move(*device));
+    DeviceBackendOptions options;
+    options.device = [shared](const CompileOptions&)
+        -> StatusOr<std::shared_ptr<device::Device>> { return shared; };
+    backend_ = std::make_unique<DeviceBackend>(std::move(options));
+  }
+
+  StatusOr<std::unique_ptr<Executable>> CompileForDevice(
+      const std::string& text, bool fuse_loops = true) {
+    StatusOr<Module> module = ParseProgram(text, "program.hlo");
+    if (!module.ok()) return module.status();
+    CompileOptions options;
+    options.platform = Platform::kCuda;
+    options.fuse_loops = fuse_loops;
+    return compiler::CompileWithBackend(std::move(*module), options, *backend_);
+  }
+
+  // `text` on SimDevice (with and without loop fusion) and on the CPU, on
+  // `arguments`: every result must match. Returns the device's results.
+  std::vector<Literal> ExpectSameAsHost(const std::string& text,
+                                        const std::vector<Literal>& arguments,
+                                        int64_t* fused_loops = nullptr) {
+    StatusOr<Module> module = ParseProgram(text, "program.hlo");
+    EXPECT_TRUE(module.ok()) << module.status().message();
+    if (!module.ok()) return {};
+    auto host = Compile(std::move(*module));
+    EXPECT_TRUE(host.ok()) << host.status().message();
+    if (!host.ok()) return {};
+    StatusOr<std::vector<Literal>> want = (*host)->Execute(arguments);
+    EXPECT_TRUE(want.ok()) << want.status().message();
+    if (!want.ok()) return {};
+    std::vector<Literal> last;
+    for (bool fuse : {false, true}) {
+      auto device = CompileForDevice(text, fuse);
+      EXPECT_TRUE(device.ok()) << device.status().message();
+      if (!device.ok()) return {};
+      StatusOr<std::vector<Literal>> got = (*device)->Execute(arguments);
+      EXPECT_TRUE(got.ok()) << got.status().message();
+      if (!got.ok()) return {};
+      EXPECT_EQ(got->size(), want->size());
+      for (size_t k = 0; k < got->size() && k < want->size(); ++k) {
+        Comparison comparison = CompareLiterals((*got)[k], (*want)[k]);
+        EXPECT_TRUE(comparison.ok) << (fuse ? "fused" : "unfused") << " result "
+                                   << k << ": " << comparison.detail;
+      }
+      if (fuse && fused_loops != nullptr)
+        *fused_loops = GetDeviceExecutorStats(**device).fused_loops;
+      last = std::move(*got);
+    }
+    return last;
+  }
+
+  std::unique_ptr<DeviceBackend> backend_;
+};
+
+// Deterministic values in [-scale, scale), with a few exact repeats.
+std::vector<float> Values(size_t n, float scale, uint32_t seed) {
+  std::vector<float> values(n);
+  uint32_t state = seed * 2654435761u + 1;
+  for (size_t i = 0; i < n; ++i) {
+    state = state * 1664525u + 1013904223u;
+    values[i] = scale * (static_cast<float>(state >> 8) / 8388608.0f - 1.0f);
+    if (i % 7 == 3) values[i] = values[i / 2];
+  }
+  return values;
+}
+
+TEST_F(DeviceOpsTest, HalfAndBfloat16ElementwiseAndReduceMatchTheCpu) {
+  const std::string text = R"(HloModule narrow
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+maxh {
+  a = f16[] parameter(0)
+  b = f16[] parameter(1)
+  ROOT m = f16[] maximum(a, b)
+}
+ENTRY main {
+  x = f32[6,40] parameter(0)
+  y = f32[6,40] parameter(1)
+  h = f16[6,40] convert(x)
+  g = f16[6,40] convert(y)
+  p = f16[6,40] multiply(h, g)
+  q = f16[6,40] add(p, h)
+  e = f16[6,40] exponential(g)
+  d = f16[6,40] divide(q, e)
+  b = bf16[6,40] convert(x)
+  c = bf16[6,40] convert(y)
+  bs = bf16[6,40] subtract(b, c)
+  bt = bf16[6,40] tanh(bs)
+  lt = pred[6,40] compare(h, g), direction=LT
+  s = f16[6,40] select(lt, d, h)
+  big = f32[6,40] multiply(x, x)
+  huge = f16[6,40] convert(big)
+  ninf = f16[] constant(-inf)
+  rows = f16[6] reduce(s, ninf), dimensions={1}, to_apply=maxh
+  wide = f32[6,40] convert(bt)
+  zero = f32[] constant(0)
+  sums = f32[6] reduce(wide, zero), dimensions={1}, to_apply=add
+  ROOT t = (f16[6,40], bf16[6,40], f16[6], f32[6], f16[6,40]) tuple(s, bt, rows, sums, huge)
+}
+)";
+  // Products up to 90000 overflow f16 (max 65504) to inf; tiny values are
+  // its subnormals.
+  std::vector<float> x = Values(240, 300.0f, 1), y = Values(240, 3.0f, 2);
+  x[5] = 1e-6f;
+  x[6] = -3e-7f;
+  y[7] = std::numeric_limits<float>::quiet_NaN();
+  int64_t fused = 0;
+  std::vector<Literal> results =
+      ExpectSameAsHost(text,
+                       {Literal::FromVector<float>({6, 40}, x),
+                        Literal::FromVector<float>({6, 40}, y)},
+                       &fused);
+  EXPECT_GT(fused, 0) << "the chains fuse into interpreting kernels";
+  ASSERT_EQ(results.size(), 5u);
+  EXPECT_EQ(results[0].shape().element_type(), ElementType::kF16);
+  EXPECT_EQ(results[1].shape().element_type(), ElementType::kBF16);
+}
+
+TEST_F(DeviceOpsTest, ComplexElementwiseAndReduceMatchTheCpu) {
+  const std::string text = R"(HloModule complex
+addc {
+  a = c64[] parameter(0)
+  b = c64[] parameter(1)
+  ROOT s = c64[] add(a, b)
+}
+ENTRY main {
+  re = f32[4,16] parameter(0)
+  im = f32[4,16] parameter(1)
+  z = c64[4,16] complex(re, im)
+  w = c64[4,16] multiply(z, z)
+  v = c64[4,16] divide(w, z)
+  u = c64[4,16] subtract(v, z)
+  e = c64[4,16] exponential(u)
+  l = c64[4,16] log(z)
+  r = c64[4,16] sqrt(z)
+  n = c64[4,16] negate(r)
+  same = c64[4,16] complex(re, re)
+  eq = pred[4,16] compare(z, same), direction=NE
+  zeros = f32[4,16] subtract(re, re)
+  imaginary = c64[4,16] complex(zeros, im)
+  nonzero = pred[4,16] convert(imaginary)
+  whole = s32[4,16] convert(z)
+  a = f32[4,16] abs(z)
+  rp = f32[4,16] real(l)
+  ip = f32[4,16] imag(n)
+  zero = c64[] constant((0, 0))
+  s = c64[4] reduce(z, zero), dimensions={1}, to_apply=addc
+  wide = c128[4,16] convert(z)
+  d = c128[4,16] multiply(wide, wide)
+  ROOT t = (c64[4,16], f32[4,16], f32[4,16], f32[4,16], c64[4], c128[4,16], pred[4,16], pred[4,16], s32[4,16]) tuple(e, a, rp, ip, s, d, eq, nonzero, whole)
+}
+)";
+  ExpectSameAsHost(text,
+                   {Literal::FromVector<float>({4, 16}, Values(64, 2, 3)),
+                    Literal::FromVector<float>({4, 16}, Values(64, 2, 4))});
+}
+
+// Rows scattered with colliding indices and one index out of bounds: a
+// window that does not fit is skipped whole, and colliding updates combine
+// in the order of their scatter positions on both backends.
+// `root` combines a (the operand's value) and b (the update); none: the
+// region returns b (a set).
+std::string RowScatter(const std::string& type, const std::string& root) {
+  return R"(HloModule scatter
+combine {
+  a = )" +
+         type + R"([] parameter(0)
+  )" + (root.empty() ? "ROOT " : "") +
+         "b = " + type + "[] parameter(1)\n" +
+         (root.empty() ? "" : "  ROOT c = " + type + "[] " + root + "\n") +
+         R"(}
+ENTRY main {
+  operand = )" +
+         type + R"([5,3] parameter(0)
+  indices = s32[6,1] parameter(1)
+  updates = )" +
+         type + R"([6,3] parameter(2)
+  ROOT s = )" +
+         type +
+         R"([5,3] scatter(operand, indices, updates), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=combine
+}
+)";
+}
+
+TEST_F(DeviceOpsTest, ScatterRowsWithCollisionsMatchesTheCpu) {
+  const std::vector<Literal> arguments = {
+      Literal::FromVector<float>({5, 3}, Values(15, 4, 5)),
+      Literal::FromVector<int32_t>({6, 1}, {1, 3, 1, 7, -1, 1}),
+      Literal::FromVector<float>({6, 3}, Values(18, 4, 6))};
+  for (const char* region :
+       {"add(a, b)", "maximum(a, b)", "minimum(a, b)", "multiply(a, b)",
+        // set: the last of the colliding updates wins, on both
+        "",
+        // general regions, interpreted
+        "subtract(a, b)", "copy(b)"}) {
+    SCOPED_TRACE(region);
+    std::vector<Literal> got =
+        ExpectSameAsHost(RowScatter("f32", region), arguments);
+    ASSERT_EQ(got.size(), 1u);
+    // Row 0 has no update; rows 1 and 3 have; -1 and 7 do not fit.
+    const float* out = got[0].data<float>();
+    const float* operand = arguments[0].data<float>();
+    EXPECT_EQ(out[0], operand[0]);
+    EXPECT_EQ(out[12], operand[12]);
+  }
+  // Integer scatter-add with collisions: exact.
+  const std::vector<Literal> integers = {
+      Literal::FromVector<int32_t>({5, 3}, std::vector<int32_t>(15, 10)),
+      Literal::FromVector<int32_t>({6, 1}, {1, 3, 1, 7, -1, 1}),
+      Literal::FromVector<int32_t>({6, 3}, std::vector<int32_t>(18, 1))};
+  std::vector<Literal> got =
+      ExpectSameAsHost(RowScatter("s32", "add(a, b)"), integers);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].data<int32_t>()[3], 13);  // row 1: three updates
+  EXPECT_EQ(got[0].data<int32_t>()[9], 11);  // row 3: one
+}
+
+TEST_F(DeviceOpsTest, ScatterOfElementsAndOverlappingWindowsMatchesTheCpu) {
+  // Windows of 2 along the scattered dimension overlap (starts 0, 1, 1, 3):
+  // one thread applies them all, in order. Two index vector entries.
+  const std::string text = R"(HloModule windows
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  operand = f32[6,4] parameter(0)
+  indices = s32[4,2] parameter(1)
+  updates = f32[4,2,3] parameter(2)
+  ROOT s = f32[6,4] scatter(operand, indices, updates), update_window_dims={1,2}, inserted_window_dims={}, scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=add
+}
+)";
+  ExpectSameAsHost(
+      text, {Literal::FromVector<float>({6, 4}, Values(24, 1, 7)),
+             Literal::FromVector<int32_t>({4, 2}, {0, 0, 1, 1, 1, 0, 3, 2}),
+             Literal::FromVector<float>({4, 2, 3}, Values(24, 1, 8))});
+}
+
+TEST_F(DeviceOpsTest, GatherAndScatterWithBatchingDimensionsMatchTheCpu) {
+  // take_along_axis and its scatter-add transpose over a batch of 4 rows
+  // (the batch is operand dimension 0 and indices dimension 0); index 9 is
+  // out of bounds: gather clamps it, scatter skips it.
+  const std::string text = R"(HloModule batched
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[4,6] parameter(0)
+  idx = s32[4,3,1] parameter(1)
+  upd = f32[4,3] parameter(2)
+  g = f32[4,3] gather(x, idx), offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1}
+  s = f32[4,6] scatter(x, idx, upd), update_window_dims={}, inserted_window_dims={1}, scatter_dims_to_operand_dims={1}, input_batching_dims={0}, scatter_indices_batching_dims={0}, index_vector_dim=2, to_apply=add
+  ROOT t = (f32[4,3], f32[4,6]) tuple(g, s)
+}
+)";
+  ExpectSameAsHost(
+      text, {Literal::FromVector<float>({4, 6}, Values(24, 2, 13)),
+             Literal::FromVector<int32_t>({4, 3, 1},
+                                          {0, 5, 0, 2, 2, 9, 1, 3, 4, 5, 5, 5}),
+             Literal::FromVector<float>({4, 3}, Values(12, 2, 14))});
+}
+
+TEST_F(DeviceOpsTest, SortWithTotalOrderAndSeveralOperandsMatchesTheCpu) {
+  // jnp.sort's comparator (TOTALORDER puts NaN last and -0 before 0) on
+  // keys with repeats, carrying an iota: a stable sort keeps equal keys'
+  // iota ascending.
+  const std::string text = R"(HloModule sort
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT, type=TOTALORDER
+}
+desc {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT gt = pred[] compare(a, b), direction=GT
+}
+ENTRY main {
+  x = f32[3,37] parameter(0)
+  i = s32[3,37] iota(), iota_dimension=1
+  s = (f32[3,37], s32[3,37]) sort(x, i), dimensions={1}, is_stable=true, to_apply=less
+  keys = f32[3,37] get-tuple-element(s), index=0
+  order = s32[3,37] get-tuple-element(s), index=1
+  y = f32[3,37] parameter(1)
+  columns = f32[3,37] sort(y), dimensions={0}, to_apply=desc
+  ROOT t = (f32[3,37], s32[3,37], f32[3,37]) tuple(keys, order, columns)
+}
+)";
+  std::vector<float> x = Values(111, 5, 9);
+  x[4] = std::numeric_limits<float>::quiet_NaN();
+  x[8] = -0.0f;
+  x[9] = 0.0f;
+  x[10] = -std::numeric_limits<float>::infinity();
+  // The GT comparator is a strict weak order only without NaNs.
+  std::vector<Literal> got = ExpectSameAsHost(
+      text, {Literal::FromVector<float>({3, 37}, x),
+             Literal::FromVector<float>({3, 37}, Values(111, 5, 11))});
+  ASSERT_EQ(got.size(), 3u);
+  const float* keys = got[0].data<float>();
+  const int32_t* order = got[1].data<int32_t>();
+  EXPECT_TRUE(std::isnan(keys[36])) << "NaN sorts last";
+  EXPECT_EQ(keys[0], -std::numeric_limits<float>::infinity());
+  for (int row = 0; row < 3; ++row) {
+    for (int j = 1; j < 37; ++j) {
+      const int at = row * 37 + j;
+      if (keys[at - 1] == keys[at] &&
+          std::signbit(keys[at]) == std::signbit(keys[at - 1])) {
+        EXPECT_LT(order[at - 1], order[at]) << "stable at " << at;
+      }
+    }
+  }
+}
+
+TEST_F(DeviceOpsTest, ReduceWindowPoolingMatchesTheCpu) {
+  const std::string text = R"(HloModule pool
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+mad {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  h = f32[] constant(0.5)
+  p = f32[] multiply(a, h)
+  ROOT s = f32[] add(p, b)
+}
+ENTRY main {
+  x = f32[2,9,8,3] parameter(0)
+  ninf = f32[] constant(-inf)
+  zero = f32[] constant(0)
+  pool = f32[2,4,4,3] reduce-window(x, ninf), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x0_1x1_1x0_0}, to_apply=max
+  avg = f32[2,9,8,3] reduce-window(x, zero), window={size=1x3x3x1 pad=0_0x1_1x1_1x0_0}, to_apply=add
+  dil = f32[2,8,7,3] reduce-window(x, zero), window={size=1x2x2x1 stride=1x2x2x1 pad=0_0x0_0x0_0x0_0 lhs_dilate=1x2x2x1 rhs_dilate=1x2x1x1}, to_apply=mad
+  ROOT t = (f32[2,4,4,3], f32[2,9,8,3], f32[2,8,7,3]) tuple(pool, avg, dil)
+}
+)";
+  ExpectSameAsHost(
+      text, {Literal::FromVector<float>({2, 9, 8, 3}, Values(432, 3, 10))});
+}
+
+TEST_F(DeviceOpsTest, ArgmaxAsAReduceOfTwoInputsMatchesTheCpu) {
+  // jnp.argmax's region: the larger value (NaN wins), the lower index on
+  // ties; over rows (dimension 1) and columns (dimension 0).
+  const std::string text = R"(HloModule argmax
+argmax {
+  a = f32[] parameter(0)
+  i = s32[] parameter(1)
+  b = f32[] parameter(2)
+  j = s32[] parameter(3)
+  gt = pred[] compare(a, b), direction=GT
+  nan = pred[] compare(a, a), direction=NE
+  pick_a = pred[] or(gt, nan)
+  eq = pred[] compare(a, b), direction=EQ
+  lower = pred[] compare(i, j), direction=LT
+  tie = pred[] and(eq, lower)
+  keep = pred[] or(pick_a, tie)
+  v = f32[] select(keep, a, b)
+  k = s32[] select(keep, i, j)
+  ROOT t = (f32[], s32[]) tuple(v, k)
+}
+ENTRY main {
+  x = f32[5,33] parameter(0)
+  rows = s32[5,33] iota(), iota_dimension=1
+  cols = s32[5,33] iota(), iota_dimension=0
+  ninf = f32[] constant(-inf)
+  zero = s32[] constant(0)
+  r = (f32[5], s32[5]) reduce(x, rows, ninf, zero), dimensions={1}, to_apply=argmax
+  c = (f32[33], s32[33]) reduce(x, cols, ninf, zero), dimensions={0}, to_apply=argmax
+  ri = s32[5] get-tuple-element(r), index=1
+  ci = s32[33] get-tuple-element(c), index=1
+  rv = f32[5] get-tuple-element(r), index=0
+  ROOT o = (s32[5], s32[33], f32[5]) tuple(ri, ci, rv)
+}
+)";
+  std::vector<float> x = Values(165, 8, 12);
+  x[40] = std::numeric_limits<float>::quiet_NaN();
+  std::vector<Literal> got =
+      ExpectSameAsHost(text, {Literal::FromVector<float>({5, 33}, x)});
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].data<int32_t>()[1], 40 - 33) << "NaN wins its row";
+}
+
+TEST_F(DeviceOpsTest, ErfPopcntAndClzMatchTheCpu) {
+  const std::string text = R"(HloModule bits
+ENTRY main {
+  x = f32[64] parameter(0)
+  i = s32[64] parameter(1)
+  e = f32[64] erf(x)
+  p = s32[64] popcnt(i)
+  c = s32[64] count-leading-zeros(i)
+  b = u8[64] convert(i)
+  pb = u8[64] popcnt(b)
+  cb = u8[64] count-leading-zeros(b)
+  ROOT t = (f32[64], s32[64], s32[64], u8[64], u8[64]) tuple(e, p, c, pb, cb)
+}
+)";
+  std::vector<int32_t> integers(64);
+  for (int k = 0; k < 64; ++k)
+    integers[k] = k < 2 ? k - 1 : (k * 2654435761u) >> (k % 31);
+  ExpectSameAsHost(text, {Literal::FromVector<float>({64}, Values(64, 3, 15)),
+                          Literal::FromVector<int32_t>({64}, integers)});
+}
+
+TEST_F(DeviceOpsTest, TopKLargestAndSmallestMatchTheCpu) {
+  // Repeats (ties go to the lower index), NaN (the largest), -0 and +0.
+  const std::string rows = R"(HloModule topk
+ENTRY main {
+  x = f32[3,40] parameter(0)
+  i = s32[3,40] parameter(1)
+  h = f16[3,40] convert(x)
+  a = (f32[3,5], s32[3,5]) topk(x), k=5, largest=true
+  b = (f16[3,4], s32[3,4]) topk(h), k=4, largest=false
+  c = (s32[3,40], s32[3,40]) topk(i), k=40, largest=true
+  av = f32[3,5] get-tuple-element(a), index=0
+  ai = s32[3,5] get-tuple-element(a), index=1
+  bv = f16[3,4] get-tuple-element(b), index=0
+  bi = s32[3,4] get-tuple-element(b), index=1
+  ci = s32[3,40] get-tuple-element(c), index=1
+  ROOT t = (f32[3,5], s32[3,5], f16[3,4], s32[3,4], s32[3,40]) tuple(av, ai, bv, bi, ci)
+}
+)";
+  std::vector<float> x = Values(120, 4, 16);
+  x[3] = std::numeric_limits<float>::quiet_NaN();
+  x[50] = -0.0f;
+  x[51] = 0.0f;
+  x[52] = -0.0f;
+  std::vector<int32_t> integers(120);
+  for (int k = 0; k < 120; ++k) integers[k] = (k * 7) % 11 - 5;
+  std::vector<Literal> got =
+      ExpectSameAsHost(rows, {Literal::FromVector<float>({3, 40}, x),
+                              Literal::FromVector<int32_t>({3, 40}, integers)});
+  ASSERT_EQ(got.size(), 5u);
+  EXPECT_EQ(got[1].data<int32_t>()[0], 3) << "NaN ranks first";
+}
+
+TEST_F(DeviceOpsTest, WhatItStillLacksIsRefusedAtCompileNamingOpAndPlace) {
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  const Case cases[] = {
+      {R"(HloModule conv
+ENTRY main {
+  x = f32[1,8,1] parameter(0)
+  k = f32[3,1,1] parameter(1)
+  ROOT c = f32[1,6,1] convolution(x, k), window={size=3}, dim_labels=b0f_0io->b0f
+}
+)",
+       "the device backend cannot run op 'c' (convolution) in computation "
+       "'main' at program.hlo:5:"},
+      {R"(HloModule dot
+ENTRY main {
+  x = f16[2,3] parameter(0)
+  y = f16[3,2] parameter(1)
+  ROOT d = f16[2,2] dot(x, y), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+)",
+       "f16, bf16 and complex dots are not implemented"},
+      {R"(HloModule maxc
+ENTRY main {
+  x = c64[8] parameter(0)
+  ROOT m = c64[8] maximum(x, x)
+}
+)",
+       "complex operands are not implemented for this op"},
+  };
+  for (const Case& c : cases) {
+    auto device = CompileForDevice(c.text);
+    ASSERT_FALSE(device.ok()) << c.text;
+    EXPECT_EQ(device.status().code(), XLA_FFI_Error_Code_UNIMPLEMENTED);
+    EXPECT_THAT(device.status().message(), HasSubstr(c.message));
+  }
+}
+
+}  // namespace
+}  // namespace xffi::device_backend

@@ -1,0 +1,3 @@
+# Programs run on SimDevice against the CPU backend.
+target_sources(${unit} PRIVATE ${PROJECT_SOURCE_DIR}/src/cli/compare.cc)
+target_link_libraries(${unit} PRIVATE xffi_device)
