@@ -518,8 +518,16 @@ class DeviceComputation {
         }
         if (buffers.leaves.size() != 1 || buffers.leaves[0] == kNoBuffer)
           return Unsupported(op, "a tuple or token result");
+        // Scratch lies in the executable's block beside the arena, one
+        // region per op: ops run one after another on one stream.
+        ReserveScratch scratch = [this, &env](size_t bytes) {
+          const BufferId id = static_cast<BufferId>(addresses_.size());
+          addresses_.push_back(nullptr);
+          placed_.emplace_back(id, env.plan.Reserve(bytes));
+          return id;
+        };
         StatusOr<Launcher> launcher =
-            MakeOpLauncher(op, operands, buffers.leaves[0]);
+            MakeOpLauncher(op, operands, buffers.leaves[0], scratch);
         if (!launcher.ok()) return launcher.status();
         thunks_.push_back(
             std::make_unique<LaunchThunk>(op, std::move(*launcher)));

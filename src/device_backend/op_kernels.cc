@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "device_backend/device_kernels.h"
+#include "device_backend/dot_as_gemm.h"
 #include "runtime/status_macros.h"
 
 namespace xffi::device_backend {
@@ -410,9 +411,14 @@ StatusOr<Launcher> ReduceLauncher(const Instruction& op,
                              operands[1], result);
 }
 
+// Through the device's GEMM (cuBLAS) where the types allow; the contraction
+// functor for the rest (integer dots, mixed operand types).
 StatusOr<Launcher> DotLauncher(const Instruction& op,
                                const std::vector<BufferId>& operands,
-                               BufferId result) {
+                               BufferId result, const ReserveScratch& scratch) {
+  if (std::optional<Launcher> gemm =
+          MakeGemmDotLauncher(op, operands, result, scratch))
+    return std::move(*gemm);
   const DotDimensionNumbers& numbers = op.dot_dimension_numbers;
   const Shape& lhs = op.operand(0)->shape();
   const Shape& rhs = op.operand(1)->shape();
@@ -702,7 +708,8 @@ Status Unsupported(const Instruction& op, const std::string& why) {
 
 StatusOr<Launcher> MakeOpLauncher(const Instruction& op,
                                   const std::vector<BufferId>& operands,
-                                  BufferId result) {
+                                  BufferId result,
+                                  const ReserveScratch& scratch) {
   if (op.shape().IsArray() && op.shape().rank() > kMaxRank)
     return Unsupported(op, "rank above 8");
   for (const Instruction* operand : op.operands())
@@ -759,7 +766,7 @@ StatusOr<Launcher> MakeOpLauncher(const Instruction& op,
     case Opcode::kReduce:
       return ReduceLauncher(op, operands, result);
     case Opcode::kDot:
-      return DotLauncher(op, operands, result);
+      return DotLauncher(op, operands, result, scratch);
     default:
       return Unsupported(op, "no device kernel for this op yet");
   }

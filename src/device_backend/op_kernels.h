@@ -25,12 +25,18 @@ namespace xffi::device_backend {
 using Launcher =
     std::function<Status(device::Stream& stream, void* const* addresses)>;
 
+// Device memory an op needs beyond its operands and result (a dot's
+// operand relaid out for the GEMM), reserved when the program compiles: the
+// buffer whose address `addresses` will hold, private to the op.
+using ReserveScratch = std::function<compiler::BufferId(size_t bytes)>;
+
 // The op's launcher. `operands` holds one buffer per operand, `result` the
 // op's (array) result. UNIMPLEMENTED naming the op and its location for an
-// op, element type or attribute the device kernels do not take.
+// op, element type or attribute the device kernels do not take. Without
+// `scratch`, ops that would need it take a slower way or are refused.
 StatusOr<Launcher> MakeOpLauncher(
     const Instruction& op, const std::vector<compiler::BufferId>& operands,
-    compiler::BufferId result);
+    compiler::BufferId result, const ReserveScratch& scratch = {});
 
 // A loop fusion of elementwise ops (and scalar broadcasts, reshapes) as one
 // kernel that interprets the fused ops per element; nullopt when the fusion
