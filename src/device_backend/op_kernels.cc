@@ -586,14 +586,8 @@ std::optional<Value> ScalarConstant(const Instruction& constant, DType type) {
 
 }  // namespace
 
-std::optional<Launcher> MakeFusedLoopLauncher(
-    const Instruction& fusion, const std::vector<BufferId>& operands,
-    BufferId result) {
-  if (fusion.fusion_kind != FusionKind::kLoop || !fusion.shape().IsArray() ||
-      operands.size() > static_cast<size_t>(kMaxFusedInputs))
-    return std::nullopt;
-  const Computation& fused = *fusion.called_computations()[0];
-  const int64_t n = fusion.shape().num_elements();
+std::optional<FusedLoopKernel> CompileFusedLoop(const Computation& fused,
+                                                int64_t n) {
   FusedLoopKernel kernel;
   kernel.n = n;
   // The step holding each instruction's value.
@@ -618,6 +612,7 @@ std::optional<Launcher> MakeFusedLoopLauncher(
     switch (instruction->opcode()) {
       case Opcode::kParameter: {
         const int64_t number = instruction->parameter_number;
+        if (number >= kMaxFusedInputs) return std::nullopt;
         step.kind = StepKind::kInput;
         step.args[0] = static_cast<int16_t>(number);
         kernel.input_scalar[number] = elements == 1 && n != 1;
@@ -692,8 +687,20 @@ std::optional<Launcher> MakeFusedLoopLauncher(
     step.args[0] = root->second;
     if (!add(fused.root(), step)) return std::nullopt;
   }
-  return Launcher([kernel, operands, result](device::Stream& stream,
-                                             void* const* addresses) mutable {
+  return kernel;
+}
+
+std::optional<Launcher> MakeFusedLoopLauncher(
+    const Instruction& fusion, const std::vector<BufferId>& operands,
+    BufferId result) {
+  if (fusion.fusion_kind != FusionKind::kLoop || !fusion.shape().IsArray() ||
+      operands.size() > static_cast<size_t>(kMaxFusedInputs))
+    return std::nullopt;
+  std::optional<FusedLoopKernel> compiled = CompileFusedLoop(
+      *fusion.called_computations()[0], fusion.shape().num_elements());
+  if (!compiled) return std::nullopt;
+  return Launcher([kernel = *compiled, operands, result](
+                      device::Stream& stream, void* const* addresses) mutable {
     for (size_t k = 0; k < operands.size(); ++k)
       kernel.inputs[k] = Bytes(addresses[operands[k]]);
     kernel.out = Bytes(addresses[result]);

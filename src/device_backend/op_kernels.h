@@ -16,6 +16,7 @@
 
 #include "compiler/buffer_assignment.h"
 #include "device/device.h"
+#include "device_backend/device_kernels.h"
 #include "xffi/program/ir.h"
 
 namespace xffi::device_backend {
@@ -45,6 +46,13 @@ StatusOr<Launcher> MakeOpLauncher(
 std::optional<Launcher> MakeFusedLoopLauncher(
     const Instruction& fusion, const std::vector<compiler::BufferId>& operands,
     compiler::BufferId result);
+
+// The elementwise ops of `fused` (as a loop fusion may hold them) over `n`
+// elements as the one kernel that interprets them; nullopt when it holds
+// anything else. Its host code serves the host too: the device executor
+// evaluates a loop condition of scalar ops with it.
+std::optional<FusedLoopKernel> CompileFusedLoop(const Computation& fused,
+                                                int64_t n);
 
 // The refusal every unsupported construct gets: "the device backend cannot
 // run <op> at <line:column>: <why>".

@@ -18,6 +18,7 @@
 #include "device/sim_device.h"
 #include "device_backend/device_backend.h"
 #include "device_backend/dot_as_gemm.h"
+#include "device_backend_test_util.h"
 #include "ir/float_types.h"
 #include "xffi/program/executable.h"
 #include "xffi/program/text.h"
@@ -25,38 +26,14 @@
 namespace xffi::device_backend {
 namespace {
 
-class DeviceDotTest : public ::testing::Test {
+class DeviceDotTest : public testing::SimDeviceBackendTest {
  protected:
-  void SetUp() override {
-    auto device = device::SimDevice::Create();
-    ASSERT_TRUE(device.ok()) << device.status().message();
-    device_ = std::shared_ptr<device::SimDevice>(std::move(*device));
-    DeviceBackendOptions options;
-    std::shared_ptr<device::SimDevice> shared = device_;
-    options.device = [shared](const CompileOptions&)
-        -> StatusOr<std::shared_ptr<device::Device>> {
-      return std::shared_ptr<device::Device>(shared);
-    };
-    backend_ = std::make_unique<DeviceBackend>(std::move(options));
-  }
-
-  StatusOr<std::unique_ptr<Executable>> CompileForDevice(
-      const std::string& text) {
-    StatusOr<Module> module = ParseProgram(text, "dot.hlo");
-    if (!module.ok()) return module.status();
-    CompileOptions options;
-    options.platform = Platform::kCuda;
-    return compiler::CompileWithBackend(std::move(*module), options, *backend_);
-  }
-
   // The program on SimDevice and on the Host executor, on the same random
   // arguments: equal results (the values make every sum exact).
   void ExpectMatchesHost(const std::string& text, const std::string& what) {
     auto device = CompileForDevice(text);
     ASSERT_TRUE(device.ok()) << what << ": " << device.status().message();
-    StatusOr<Module> module = ParseProgram(text, "dot.hlo");
-    ASSERT_TRUE(module.ok()) << module.status().message();
-    auto host = Compile(std::move(*module));
+    auto host = CompileForHost(text);
     ASSERT_TRUE(host.ok()) << what << ": " << host.status().message();
     std::mt19937 random(7);
     std::vector<Literal> arguments;
@@ -73,9 +50,6 @@ class DeviceDotTest : public ::testing::Test {
   }
 
   static Literal RandomLiteral(const Shape& shape, std::mt19937& random);
-
-  std::shared_ptr<device::SimDevice> device_;
-  std::unique_ptr<DeviceBackend> backend_;
 };
 
 // Values that are multiples of 1/8 in [-2, 2]: exact in every float type,
