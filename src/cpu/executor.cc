@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "compiler/backend_util.h"
+#include "compiler/control_flow.h"
 #include "compiler/in_place.h"
 #include "cpu/codegen/program_kernels.h"
 #include "cpu/custom_call_thunk.h"
@@ -147,18 +148,13 @@ class ConditionalThunk : public Thunk {
   }
 
   Status Run(void* const* addresses) override {
-    size_t chosen;
-    if (is_pred_) {
-      chosen = *static_cast<const unsigned char*>(addresses[index_]) ? 0 : 1;
-    } else {
-      int32_t index;
+    int32_t index = 0;
+    if (is_pred_)
+      index = *static_cast<const unsigned char*>(addresses[index_]);
+    else
       std::memcpy(&index, addresses[index_], sizeof(index));
-      // Out of range picks the last branch, as in HLO.
-      chosen = index < 0 || static_cast<size_t>(index) >= branches_.size()
-                   ? branches_.size() - 1
-                   : static_cast<size_t>(index);
-    }
-    const Branch& branch = branches_[chosen];
+    const Branch& branch =
+        branches_[compiler::ChosenBranch(is_pred_, index, branches_.size())];
     Resolve(branch.argument_ids, addresses, arguments_);
     Resolve(result_ids_, addresses, results_);
     return branch.computation->Run(arguments_.data(), results_.data());

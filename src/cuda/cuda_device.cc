@@ -8,7 +8,9 @@
 #include <utility>
 #include <vector>
 
+#include "cuda/cublas_library.h"
 #include "cuda/kernel_entries.h"
+#include "runtime/status_macros.h"
 
 namespace xffi::cuda {
 namespace {
@@ -84,6 +86,7 @@ class CudaStream final : public Stream {
       : device_(device), stream_(stream) {}
   ~CudaStream() override {
     cudaStreamSynchronize(stream_);
+    cublas_.reset();
     cudaStreamDestroy(stream_);
   }
 
@@ -120,6 +123,21 @@ class CudaStream final : public Stream {
                          dim3(static_cast<unsigned>(dims.threads_per_block)),
                          args, dims.shared_memory_bytes, stream_));
     return Status::Ok();
+  }
+  Status MatrixMultiply(const device::Gemm& gemm) override {
+    XFFI_RETURN_IF_ERROR(device::ValidateGemm(gemm));
+    if (cublas_ == nullptr) {
+      // The stream's first product: cuBLAS is loaded and bound to it now.
+      StatusOr<std::shared_ptr<const CublasLibrary>> library =
+          CublasLibrary::Default();
+      if (!library.ok()) return library.status();
+      XFFI_RETURN_IF_ERROR(SetDevice());
+      StatusOr<std::unique_ptr<CublasHandle>> handle =
+          (*library)->CreateHandle(stream_);
+      if (!handle.ok()) return handle.status();
+      cublas_ = std::move(*handle);
+    }
+    return cublas_->Multiply(gemm);
   }
   Status AddHostCallback(std::function<void()> callback) override {
     // Kept until the stream dies: a captured graph may replay it.
@@ -170,8 +188,11 @@ class CudaStream final : public Stream {
   }
 
  private:
+  Status SetDevice();
+
   CudaDevice& device_;
   cudaStream_t stream_;
+  std::unique_ptr<CublasHandle> cublas_;  // made by the first product
   std::mutex mutex_;
   std::vector<std::unique_ptr<std::function<void()>>> callbacks_;
 };
@@ -225,6 +246,11 @@ class CudaDevice final : public Device {
 };
 
 Device& CudaStream::device() const { return device_; }
+
+Status CudaStream::SetDevice() {
+  XFFI_CUDA_RETURN_IF_ERROR(cudaSetDevice(device_.ordinal()));
+  return Status::Ok();
+}
 
 }  // namespace
 

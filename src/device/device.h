@@ -19,6 +19,7 @@
 #include <memory>
 #include <string_view>
 
+#include "device/gemm.h"
 #include "device/kernel.h"
 #include "xffi/runtime/status.h"
 
@@ -60,6 +61,10 @@ class Stream {
   // `functor` points to a value of the kernel's functor type.
   virtual Status Launch(const KernelSpec& kernel, const LaunchDims& dims,
                         const void* functor) = 0;
+  // For each batch member, C = op(A) . op(B) (gemm.h): cuBLAS on CUDA,
+  // loaded when a stream first multiplies. Enqueued like a launch; an
+  // invalid product fails here, naming the field.
+  virtual Status MatrixMultiply(const Gemm& gemm) = 0;
   // Runs on a host thread when the stream reaches it; must not call the
   // device (CUDA forbids it, SimDevice reports it).
   virtual Status AddHostCallback(std::function<void()> callback) = 0;

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "device/host_gemm.h"
 #include "runtime/status_macros.h"
 
 namespace xffi::device {
@@ -58,6 +59,7 @@ class SimStream final : public Stream {
   Status Memset(void* device_dst, uint8_t value, size_t size) override;
   Status Launch(const KernelSpec& kernel, const LaunchDims& dims,
                 const void* functor) override;
+  Status MatrixMultiply(const Gemm& gemm) override;
   Status AddHostCallback(std::function<void()> callback) override;
   Status RecordEvent(Event& event) override;
   Status WaitEvent(Event& event) override;
@@ -377,6 +379,42 @@ Status SimStream::Launch(const KernelSpec& kernel, const LaunchDims& dims,
   const int64_t threads = dims.threads();
   device_.Enqueue(*this, SimOp{what, [run, copy, threads] {
                                  run(copy.get(), 0, threads);
+                                 return Status::Ok();
+                               }});
+  return Status::Ok();
+}
+
+Status SimStream::MatrixMultiply(const Gemm& gemm) {
+  std::lock_guard<std::recursive_mutex> lock(device_.mutex_);
+  XFFI_RETURN_IF_ERROR(device_.Enter("MatrixMultiply", false));
+  XFFI_RETURN_IF_ERROR(ValidateGemm(gemm));
+  const std::string what = DescribeGemm(gemm);
+  // The simulator's view of each matrix: a matrix that is not wholly in one
+  // device allocation fails here, naming it (a GPU would fault later).
+  Gemm host = gemm;
+  auto view = [&](const void* data, const GemmMatrix& matrix, int64_t rows,
+                  int64_t cols, size_t element_size,
+                  const char* name) -> StatusOr<char*> {
+    const size_t extent =
+        GemmMatrixExtent(matrix, rows, cols, gemm.batch, element_size);
+    if (extent == 0) return static_cast<char*>(nullptr);
+    return device_.memory_->Resolve(data, extent, what + "'s " + name);
+  };
+  const size_t ab_size = GemmTypeSize(gemm.ab_type);
+  XFFI_ASSIGN_OR_RETURN(
+      char* a, view(gemm.a.data, gemm.a, gemm.m, gemm.k, ab_size, "A"));
+  XFFI_ASSIGN_OR_RETURN(
+      char* b, view(gemm.b.data, gemm.b, gemm.k, gemm.n, ab_size, "B"));
+  GemmMatrix c_matrix;
+  c_matrix.ld = gemm.ldc;
+  c_matrix.batch_stride = gemm.c_batch_stride;
+  XFFI_ASSIGN_OR_RETURN(char* c, view(gemm.c, c_matrix, gemm.m, gemm.n,
+                                      GemmTypeSize(gemm.c_type), "C"));
+  host.a.data = a;
+  host.b.data = b;
+  host.c = c;
+  device_.Enqueue(*this, SimOp{what, [host] {
+                                 RunHostGemm(host);
                                  return Status::Ok();
                                }});
   return Status::Ok();

@@ -12,6 +12,7 @@
 
 #include "compiler/backend_util.h"
 #include "compiler/buffer_assignment.h"
+#include "compiler/control_flow.h"
 #include "compiler/in_place.h"
 #include "device/graph_cache.h"
 #include "device/platform_context.h"
@@ -148,15 +149,51 @@ class ConditionalThunk : public Thunk {
   std::vector<void*> results_;
 };
 
-// As on the CPU: the body reads state set A and writes set B, then the
-// roles swap; only the predicate crosses to the host each iteration.
+// A loop condition of scalar ops over scalar leaves of the state: its
+// leaves are read back and the fused-loop kernel's host code computes the
+// predicate, so an iteration runs no condition kernels, only one read-back
+// of a few bytes (which the predicate's read-back cost anyway).
+struct HostLoopCondition {
+  FusedLoopKernel kernel;
+  std::vector<size_t> leaves;
+  std::vector<size_t> sizes;
+};
+
+std::optional<HostLoopCondition> CompileHostLoopCondition(
+    const Computation& condition) {
+  std::optional<compiler::ScalarLoopCondition> scalar =
+      compiler::ExtractScalarLoopCondition(
+          condition, [](const Instruction& op) {
+            return op.shape().IsArray() && op.shape().num_elements() == 1;
+          });
+  if (!scalar.has_value() ||
+      scalar->leaves.size() > static_cast<size_t>(kMaxFusedInputs))
+    return std::nullopt;
+  std::optional<FusedLoopKernel> kernel =
+      CompileFusedLoop(*scalar->computation, 1);
+  if (!kernel.has_value() ||
+      kernel->steps[kernel->count - 1].out_type != DType::kPred)
+    return std::nullopt;
+  HostLoopCondition host{*kernel, std::move(scalar->leaves), {}};
+  for (const Instruction* parameter : scalar->computation->parameters()) {
+    host.sizes.push_back(parameter->shape().byte_size());
+    if (host.sizes.back() > sizeof(uint64_t)) return std::nullopt;
+  }
+  return host;
+}
+
+// The loop itself is the CPU's (compiler::RunSwappingLoop); only the
+// predicate, or the condition's scalar leaves, cross to the host each
+// iteration.
 class WhileThunk : public Thunk {
  public:
-  WhileThunk(const Instruction& op, DeviceComputation* condition,
-             DeviceComputation* body, std::vector<BufferId> state,
-             std::vector<BufferId> next, BufferId pred,
-             std::vector<size_t> sizes)
+  WhileThunk(const Instruction& op,
+             std::optional<HostLoopCondition> host_condition,
+             DeviceComputation* condition, DeviceComputation* body,
+             std::vector<BufferId> state, std::vector<BufferId> next,
+             BufferId pred, std::vector<size_t> sizes)
       : op_(op),
+        host_condition_(std::move(host_condition)),
         condition_(condition),
         body_(body),
         state_ids_(std::move(state)),
@@ -166,14 +203,20 @@ class WhileThunk : public Thunk {
   Status Run(RunEnv& env, void* const* addresses) override;
 
  private:
+  StatusOr<bool> Condition(RunEnv& env, const void* const* state);
+
   const Instruction& op_;
-  DeviceComputation* condition_;
+  std::optional<HostLoopCondition> host_condition_;
+  DeviceComputation* condition_;  // null when host_condition_ is set
   DeviceComputation* body_;
   std::vector<BufferId> state_ids_, next_ids_;
   BufferId pred_;
   std::vector<size_t> sizes_;
   std::vector<void*> a_, b_;
   std::vector<const void*> current_;
+  void* pred_address_ = nullptr;
+  // The condition's leaves on the host, 8 bytes each (scalars).
+  std::vector<uint64_t> host_leaves_;
 };
 
 // Waits for the work a custom call enqueued, so that its asynchronous
@@ -345,7 +388,8 @@ struct BuildEnv {
   // is captured only when its handler has the COMMAND_BUFFER_COMPATIBLE
   // trait (legacy targets never: XLA runs them outside command buffers).
   std::string not_capturable;
-  int64_t fused_loops = 0;  // loop fusions run as one interpreting kernel
+  int64_t fused_loops = 0;      // loop fusions run as one interpreting kernel
+  int64_t host_conditions = 0;  // while conditions evaluated on the host
   MemoryPlan plan;
   std::vector<ConstantUpload> constants;
   std::unordered_map<const Computation*, std::unique_ptr<DeviceComputation>>
@@ -488,9 +532,19 @@ class DeviceComputation {
       }
       case Opcode::kWhile: {
         env.not_capturable = "a while loop reads its predicate back";
-        StatusOr<DeviceComputation*> condition =
-            env.Get(op.called_computations()[0]);
-        if (!condition.ok()) return condition.status();
+        // A condition of scalar ops runs on the host; only another one is
+        // compiled.
+        std::optional<HostLoopCondition> host_condition =
+            CompileHostLoopCondition(*op.called_computations()[0]);
+        DeviceComputation* condition = nullptr;
+        if (!host_condition.has_value()) {
+          StatusOr<DeviceComputation*> compiled =
+              env.Get(op.called_computations()[0]);
+          if (!compiled.ok()) return compiled.status();
+          condition = *compiled;
+        } else {
+          ++env.host_conditions;
+        }
         StatusOr<DeviceComputation*> body =
             env.Get(op.called_computations()[1]);
         if (!body.ok()) return body.status();
@@ -498,8 +552,8 @@ class DeviceComputation {
         std::vector<BufferId> next(buffers.temps.begin(),
                                    buffers.temps.begin() + n);
         thunks_.push_back(std::make_unique<WhileThunk>(
-            op, *condition, *body, buffers.leaves, std::move(next),
-            buffers.temps[n], LeafByteSizes(op.shape())));
+            op, std::move(host_condition), condition, *body, buffers.leaves,
+            std::move(next), buffers.temps[n], LeafByteSizes(op.shape())));
         return Status::Ok();
       }
       case Opcode::kCustomCall: {
@@ -513,7 +567,7 @@ class DeviceComputation {
       case Opcode::kTopK:
       case Opcode::kReduce: {
         if (op.opcode() == Opcode::kReduce && !op.shape().IsTuple())
-          return EmitSingleResultOp(op, buffers);
+          return EmitSingleResultOp(op, buffers, env);
         std::vector<BufferId> operands = FlattenBuffers(buffers.operands);
         for (BufferId id : operands)
           if (id == kNoBuffer) return Unsupported(op, "token operands");
@@ -527,12 +581,12 @@ class DeviceComputation {
         return Status::Ok();
       }
       default:
-        return EmitSingleResultOp(op, buffers);
+        return EmitSingleResultOp(op, buffers, env);
     }
   }
 
   Status EmitSingleResultOp(const Instruction& op,
-                            const InstructionBuffers& buffers) {
+                            const InstructionBuffers& buffers, BuildEnv& env) {
     std::vector<BufferId> operands;
     for (const auto& list : buffers.operands) {
       if (list.size() != 1 || list[0] == kNoBuffer)
@@ -541,8 +595,16 @@ class DeviceComputation {
     }
     if (buffers.leaves.size() != 1 || buffers.leaves[0] == kNoBuffer)
       return Unsupported(op, "a tuple or token result");
+    // Scratch lies in the executable's block beside the arena, one region
+    // per op: ops run one after another on one stream.
+    ReserveScratch scratch = [this, &env](size_t bytes) {
+      const BufferId id = static_cast<BufferId>(addresses_.size());
+      addresses_.push_back(nullptr);
+      placed_.emplace_back(id, env.plan.Reserve(bytes));
+      return id;
+    };
     StatusOr<Launcher> launcher =
-        MakeOpLauncher(op, operands, buffers.leaves[0]);
+        MakeOpLauncher(op, operands, buffers.leaves[0], scratch);
     if (!launcher.ok()) return launcher.status();
     thunks_.push_back(std::make_unique<LaunchThunk>(op, std::move(*launcher)));
     return Status::Ok();
@@ -579,49 +641,58 @@ Status CallThunk::Run(RunEnv& env, void* const* addresses) {
 }
 
 Status ConditionalThunk::Run(RunEnv& env, void* const* addresses) {
-  size_t chosen;
+  int32_t index = 0;
   if (is_pred_) {
     unsigned char pred = 0;
     XFFI_RETURN_IF_ERROR(ReadBack(env, op_, addresses[index_], &pred, 1));
-    chosen = pred ? 0 : 1;
+    index = pred;
   } else {
-    int32_t index = 0;
     XFFI_RETURN_IF_ERROR(
         ReadBack(env, op_, addresses[index_], &index, sizeof(index)));
-    // Out of range picks the last branch, as in HLO.
-    chosen = index < 0 || static_cast<size_t>(index) >= branches_.size()
-                 ? branches_.size() - 1
-                 : static_cast<size_t>(index);
   }
-  const Branch& branch = branches_[chosen];
+  const Branch& branch =
+      branches_[compiler::ChosenBranch(is_pred_, index, branches_.size())];
   Resolve(branch.argument_ids, addresses, arguments_);
   Resolve(result_ids_, addresses, results_);
   return branch.computation->Run(env, arguments_.data(), results_.data());
 }
 
+StatusOr<bool> WhileThunk::Condition(RunEnv& env, const void* const* state) {
+  if (host_condition_.has_value()) {
+    const std::vector<size_t>& leaves = host_condition_->leaves;
+    host_leaves_.resize(leaves.size());
+    for (size_t i = 0; i < leaves.size(); ++i)
+      XFFI_RETURN_IF_ERROR(env.stream.CopyDeviceToHost(
+          &host_leaves_[i], state[leaves[i]], host_condition_->sizes[i]));
+    XFFI_RETURN_IF_ERROR(AtOp(op_, env.stream.Synchronize()));
+    FusedLoopKernel& kernel = host_condition_->kernel;
+    for (size_t i = 0; i < leaves.size(); ++i)
+      kernel.inputs[i] = reinterpret_cast<const uint8_t*>(&host_leaves_[i]);
+    unsigned char go = 0;
+    kernel.out = &go;
+    kernel(0);
+    return go != 0;
+  }
+  void* pred = pred_address_;
+  XFFI_RETURN_IF_ERROR(condition_->Run(env, state, &pred));
+  unsigned char go = 0;
+  XFFI_RETURN_IF_ERROR(ReadBack(env, op_, pred, &go, 1));
+  return go != 0;
+}
+
 Status WhileThunk::Run(RunEnv& env, void* const* addresses) {
   Resolve(state_ids_, addresses, a_);
   Resolve(next_ids_, addresses, b_);
-  void* pred = addresses[pred_];
-  std::vector<void*>* current = &a_;
-  std::vector<void*>* next = &b_;
-  current_.resize(a_.size());
-  while (true) {
-    for (size_t i = 0; i < current->size(); ++i) current_[i] = (*current)[i];
-    XFFI_RETURN_IF_ERROR(condition_->Run(env, current_.data(), &pred));
-    unsigned char go = 0;
-    XFFI_RETURN_IF_ERROR(ReadBack(env, op_, pred, &go, 1));
-    if (go == 0) break;
-    XFFI_RETURN_IF_ERROR(body_->Run(env, current_.data(), next->data()));
-    std::swap(current, next);
-  }
-  if (current != &a_) {
-    for (size_t i = 0; i < sizes_.size(); ++i)
-      if (a_[i] != b_[i] && sizes_[i] > 0)
-        XFFI_RETURN_IF_ERROR(
-            env.stream.CopyDeviceToDevice(a_[i], b_[i], sizes_[i]));
-  }
-  return Status::Ok();
+  if (condition_ != nullptr) pred_address_ = addresses[pred_];
+  return compiler::RunSwappingLoop(
+      a_, b_, current_, sizes_,
+      [&](const void* const* state) { return Condition(env, state); },
+      [&](const void* const* state, void* const* next) {
+        return body_->Run(env, state, next);
+      },
+      [&](void* to, const void* from, size_t size) {
+        return env.stream.CopyDeviceToDevice(to, from, size);
+      });
 }
 
 class DeviceExecutable : public Executable {
@@ -662,6 +733,7 @@ class DeviceExecutable : public Executable {
     computations_ = std::move(env.compiled);
     capturable_ = env.not_capturable.empty();
     fused_loops_ = env.fused_loops;
+    host_conditions_ = env.host_conditions;
 
     StatusOr<std::unique_ptr<device::Stream>> stream = device_->CreateStream();
     if (!stream.ok()) return stream.status();
@@ -757,6 +829,7 @@ class DeviceExecutable : public Executable {
     stats.device_bytes = device_bytes_;
     stats.computations = static_cast<int64_t>(computations_.size());
     stats.fused_loops = fused_loops_;
+    stats.host_conditions = host_conditions_;
     stats.graph_captures = graphs_.captures();
     stats.graph_replays = graphs_.replays();
     for (const auto& [computation, compiled] : computations_)
@@ -842,6 +915,7 @@ class DeviceExecutable : public Executable {
   std::vector<const Shape*> parameter_leaves_, result_leaves_;
   bool capturable_ = false;
   int64_t fused_loops_ = 0;
+  int64_t host_conditions_ = 0;
   device::GraphCache graphs_;
   mutable std::mutex mutex_;  // one run at a time
 };

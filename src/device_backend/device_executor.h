@@ -12,8 +12,10 @@
 // the device kernels, custom calls with the stream their handler asks for),
 // and results come back device to host. While and conditional read their
 // predicate or branch index back to the host, which waits for the stream
-// there. Each custom call is followed by a synchronisation, so that an
-// asynchronous failure of the work it enqueued is reported naming its target.
+// there; a while condition of scalar ops is computed on the host from its
+// scalar leaves, read back instead (compiler/control_flow.h). Each custom call
+// is followed by a synchronisation, so that an asynchronous failure of the work
+// it enqueued is reported naming its target.
 //
 // Command buffers: a program with no while or conditional whose custom calls
 // all have the COMMAND_BUFFER_COMPATIBLE trait is captured into a device
@@ -38,6 +40,8 @@ struct DeviceExecutorStats {
   int64_t computations = 0;
   int64_t thunks = 0;
   int64_t fused_loops = 0;  // loop fusions run as one interpreting kernel
+  // While conditions of scalar ops computed on the host from their leaves.
+  int64_t host_conditions = 0;
   int64_t graph_captures = 0, graph_replays = 0;
 };
 // Zeros for an executable this executor did not make.

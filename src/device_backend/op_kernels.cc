@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "device_backend/device_kernels.h"
+#include "device_backend/dot_as_gemm.h"
 #include "runtime/status_macros.h"
 
 namespace xffi::device_backend {
@@ -495,9 +496,18 @@ StatusOr<Launcher> ReduceLauncher(const Instruction& op,
                              operands[1], result);
 }
 
+// Through the device's GEMM (cuBLAS) where the types allow; the contraction
+// functor for the rest (integer dots, mixed operand types).
 StatusOr<Launcher> DotLauncher(const Instruction& op,
                                const std::vector<BufferId>& operands,
-                               BufferId result) {
+                               BufferId result, const ReserveScratch& scratch) {
+  if (std::optional<Launcher> gemm =
+          MakeGemmDotLauncher(op, operands, result, scratch))
+    return std::move(*gemm);
+  // The per-element functor is checked for integer and f32/f64 dots only.
+  if (HasNarrowOrComplexOperand(op))
+    return Unsupported(op,
+                       "f16, bf16 and complex dots that are not one GEMM");
   const DotDimensionNumbers& numbers = op.dot_dimension_numbers;
   const Shape& lhs = op.operand(0)->shape();
   const Shape& rhs = op.operand(1)->shape();
@@ -1004,14 +1014,8 @@ StatusOr<Launcher> ReduceWindowLauncher(const Instruction& op,
 
 }  // namespace
 
-std::optional<Launcher> MakeFusedLoopLauncher(
-    const Instruction& fusion, const std::vector<BufferId>& operands,
-    BufferId result) {
-  if (fusion.fusion_kind != FusionKind::kLoop || !fusion.shape().IsArray() ||
-      operands.size() > static_cast<size_t>(kMaxFusedInputs))
-    return std::nullopt;
-  const Computation& fused = *fusion.called_computations()[0];
-  const int64_t n = fusion.shape().num_elements();
+std::optional<FusedLoopKernel> CompileFusedLoop(const Computation& fused,
+                                                int64_t n) {
   FusedLoopKernel kernel;
   kernel.n = n;
   StepBuilder builder(kernel.steps, &kernel.count, kMaxFusedSteps);
@@ -1024,6 +1028,7 @@ std::optional<Launcher> MakeFusedLoopLauncher(
     if (elements != n && elements != 1) return std::nullopt;
     if (instruction->opcode() == Opcode::kParameter) {
       const int64_t number = instruction->parameter_number;
+      if (number >= kMaxFusedInputs) return std::nullopt;
       kernel.input_scalar[number] = elements == 1 && n != 1;
       if (!builder.AddInput(instruction, static_cast<int16_t>(number)))
         return std::nullopt;
@@ -1032,8 +1037,20 @@ std::optional<Launcher> MakeFusedLoopLauncher(
     }
   }
   if (!builder.FinishAt(fused.root())) return std::nullopt;
-  return Launcher([kernel, operands, result](device::Stream& stream,
-                                             void* const* addresses) mutable {
+  return kernel;
+}
+
+std::optional<Launcher> MakeFusedLoopLauncher(
+    const Instruction& fusion, const std::vector<BufferId>& operands,
+    BufferId result) {
+  if (fusion.fusion_kind != FusionKind::kLoop || !fusion.shape().IsArray() ||
+      operands.size() > static_cast<size_t>(kMaxFusedInputs))
+    return std::nullopt;
+  std::optional<FusedLoopKernel> compiled = CompileFusedLoop(
+      *fusion.called_computations()[0], fusion.shape().num_elements());
+  if (!compiled) return std::nullopt;
+  return Launcher([kernel = *compiled, operands, result](
+                      device::Stream& stream, void* const* addresses) mutable {
     for (size_t k = 0; k < operands.size(); ++k)
       kernel.inputs[k] = Bytes(addresses[operands[k]]);
     kernel.out = Bytes(addresses[result]);
@@ -1198,7 +1215,8 @@ Status Unsupported(const Instruction& op, const std::string& why) {
 
 StatusOr<Launcher> MakeOpLauncher(const Instruction& op,
                                   const std::vector<BufferId>& operands,
-                                  BufferId result) {
+                                  BufferId result,
+                                  const ReserveScratch& scratch) {
   if (op.shape().IsArray() && op.shape().rank() > kMaxRank)
     return Unsupported(op, "rank above 8");
   for (const Instruction* operand : op.operands())
@@ -1255,10 +1273,7 @@ StatusOr<Launcher> MakeOpLauncher(const Instruction& op,
     case Opcode::kReduce:
       return ReduceLauncher(op, operands, result);
     case Opcode::kDot:
-      if (HasNarrowOrComplexOperand(op))
-        return Unsupported(op,
-                           "f16, bf16 and complex dots are not implemented");
-      return DotLauncher(op, operands, result);
+      return DotLauncher(op, operands, result, scratch);
     case Opcode::kScatter:
       return ScatterLauncher(op, operands, result);
     case Opcode::kReduceWindow:

@@ -16,6 +16,7 @@
 
 #include "compiler/buffer_assignment.h"
 #include "device/device.h"
+#include "device_backend/device_kernels.h"
 #include "xffi/program/ir.h"
 
 namespace xffi::device_backend {
@@ -25,12 +26,18 @@ namespace xffi::device_backend {
 using Launcher =
     std::function<Status(device::Stream& stream, void* const* addresses)>;
 
+// Device memory an op needs beyond its operands and result (a dot's
+// operand relaid out for the GEMM), reserved when the program compiles: the
+// buffer whose address `addresses` will hold, private to the op.
+using ReserveScratch = std::function<compiler::BufferId(size_t bytes)>;
+
 // The op's launcher. `operands` holds one buffer per operand, `result` the
 // op's (array) result. UNIMPLEMENTED naming the op and its location for an
-// op, element type or attribute the device kernels do not take.
+// op, element type or attribute the device kernels do not take. Without
+// `scratch`, ops that would need it take a slower way or are refused.
 StatusOr<Launcher> MakeOpLauncher(
     const Instruction& op, const std::vector<compiler::BufferId>& operands,
-    compiler::BufferId result);
+    compiler::BufferId result, const ReserveScratch& scratch = {});
 
 // A loop fusion of elementwise ops (and scalar broadcasts, reshapes) as one
 // kernel that interprets the fused ops per element; nullopt when the fusion
@@ -46,6 +53,13 @@ std::optional<Launcher> MakeFusedLoopLauncher(
 StatusOr<Launcher> MakeTupleResultLauncher(
     const Instruction& op, const std::vector<compiler::BufferId>& operands,
     const std::vector<compiler::BufferId>& results);
+
+// The elementwise ops of `fused` (as a loop fusion may hold them) over `n`
+// elements as the one kernel that interprets them; nullopt when it holds
+// anything else. Its host code serves the host too: the device executor
+// evaluates a loop condition of scalar ops with it.
+std::optional<FusedLoopKernel> CompileFusedLoop(const Computation& fused,
+                                                int64_t n);
 
 // The refusal every unsupported construct gets: "the device backend cannot
 // run <op> at <line:column>: <why>".

@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <string>
+#include <vector>
 
 #ifdef XFFI_HAVE_CUDA_DEVICE
+#include "cuda/cublas_library.h"
 #include "cuda/cuda_device.h"
 #include "cuda/kernel_entries.h"
+#include "device/host_gemm.h"
 #include "device_backend/device_kernels.h"
 #endif
 
@@ -86,6 +90,98 @@ TEST(CudaDevice, TheDeviceBackendsKernelsHaveGpuEntries) {
 #endif
   EXPECT_EQ(xffi::cuda::FindCudaKernelEntry("xffi.device.no_such_kernel"),
             nullptr);
+}
+
+// cuBLAS is found and its entry points resolve here (the toolkit ships it);
+// without a GPU, the handle a stream would make fails with cuBLAS's own
+// status, naming the library.
+TEST(Cublas, LoadsLazilyAndFailsClearlyWithoutAGpu) {
+  auto library = xffi::cuda::CublasLibrary::Default();
+  ASSERT_TRUE(library.ok()) << library.status().message();
+  const std::vector<std::string> paths =
+      xffi::cuda::CublasLibrary::DefaultPaths();
+  EXPECT_THAT(paths, ::testing::Contains((*library)->path()));
+  std::cout << "cuBLAS: " << (*library)->path() << "\n";
+  if (xffi::cuda::CudaDeviceCount().ok())
+    GTEST_SKIP() << "a GPU is present: the conformance suite multiplies";
+  auto handle = (*library)->CreateHandle(nullptr);
+  ASSERT_FALSE(handle.ok());
+  EXPECT_THAT(handle.status().message(),
+              MatchesRegex("cuBLAS \\(" + (*library)->path() +
+                           "\\): cublasCreate returned [0-9]+ "
+                           "\\(CUBLAS_STATUS_[A-Z_]+\\)"));
+}
+
+TEST(Cublas, AMissingLibraryOrSymbolIsNamed) {
+  auto missing =
+      xffi::cuda::CublasLibrary::Load({"/nonexistent/libcublas.so.13"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), XLA_FFI_Error_Code_NOT_FOUND);
+  EXPECT_THAT(missing.status().message(),
+              ::testing::HasSubstr(
+                  "cannot load cuBLAS: tried /nonexistent/libcublas.so.13: "));
+  // cuBLASLt sits beside cuBLAS and exports none of its entry points.
+  std::string lt = xffi::cuda::CublasLibrary::DefaultPaths()[0];
+  lt.replace(lt.find("libcublas"), 9, "libcublasLt");
+  auto wrong = xffi::cuda::CublasLibrary::Load({lt});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().message(),
+            "cuBLAS library " + lt + " has no symbol cublasCreate_v2");
+}
+
+// The row-major product handed to cuBLAS's column-major call: a host
+// emulation of cublasGemmStridedBatchedEx (column-major, op N or T) fed the
+// mapped arguments gives the host GEMM's row-major result, for every
+// transpose pair, a batch and padded leading dimensions.
+void ColumnMajorGemm(const xffi::cuda::CublasGemmArgs& args, double* c) {
+  const auto* first = static_cast<const double*>(args.first);
+  const auto* second = static_cast<const double*>(args.second);
+  auto at = [](const double* x, bool transposed, int64_t ld, int64_t row,
+               int64_t col) {
+    return transposed ? x[row * ld + col] : x[col * ld + row];
+  };
+  for (int64_t b = 0; b < args.batch; ++b)
+    for (int64_t i = 0; i < args.m; ++i)
+      for (int64_t j = 0; j < args.n; ++j) {
+        double sum = 0;
+        for (int64_t p = 0; p < args.k; ++p)
+          sum += at(first + b * args.stride_first, args.transpose_first,
+                    args.ld_first, i, p) *
+                 at(second + b * args.stride_second, args.transpose_second,
+                    args.ld_second, p, j);
+        c[b * args.stride_c + j * args.ldc + i] = sum;
+      }
+}
+
+TEST(Cublas, RowMajorProductsMapToItsColumnMajorCall) {
+  using xffi::device::Gemm;
+  for (bool a_transposed : {false, true})
+    for (bool b_transposed : {false, true}) {
+      const int64_t m = 3, n = 4, k = 5, batch = 2, pad = 2;
+      std::vector<double> a(200), b(200);
+      for (size_t i = 0; i < a.size(); ++i) {
+        a[i] = static_cast<double>((i * 7) % 11) - 5;
+        b[i] = static_cast<double>((i * 5) % 13) - 6;
+      }
+      Gemm gemm;
+      gemm.ab_type = gemm.c_type = xffi::device::GemmType::kF64;
+      gemm.m = m;
+      gemm.n = n;
+      gemm.k = k;
+      gemm.batch = batch;
+      gemm.a = {a.data(), a_transposed, (a_transposed ? m : k) + pad, 60};
+      gemm.b = {b.data(), b_transposed, (b_transposed ? k : n) + pad, 70};
+      gemm.ldc = n + pad;
+      gemm.c_batch_stride = m * (n + pad);
+      std::vector<double> want(100, 0), got(100, 0);
+      gemm.c = want.data();
+      ASSERT_TRUE(xffi::device::ValidateGemm(gemm).ok());
+      xffi::device::RunHostGemm(gemm);
+      gemm.c = got.data();
+      ColumnMajorGemm(xffi::cuda::ColumnMajorArgs(gemm), got.data());
+      EXPECT_EQ(got, want) << "A transposed " << a_transposed
+                           << ", B transposed " << b_transposed;
+    }
 }
 
 #else

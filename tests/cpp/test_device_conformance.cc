@@ -186,6 +186,57 @@ TEST_P(DeviceConformance, LaunchChecksTheFunctorType) {
                                    "functor of another type"));
 }
 
+// C[b] = A[b] . B[b]^T with A stored transposed, batch 2, padded leading
+// dimensions: the product every device must compute, in stream order after
+// the uploads and before the download.
+TEST_P(DeviceConformance, MatrixMultiplyRunsInStreamOrder) {
+  // A[b] is 2x3 (stored 3x2 with ld 3), B[b] is 3x2 (stored 2x3, ld 4).
+  const std::vector<float> a_values = {1,  2, 0, 3, 4, 0, 5, 6, 0,
+                                       -1, 0, 0, 0, 1, 0, 2, 2, 0};
+  const std::vector<float> b_values = {1, 0, 1, 9, 0, 1,  1, 9,
+                                       2, 2, 2, 9, 1, -1, 0, 9};
+  float* a = Upload(*stream_, a_values);
+  float* b = Upload(*stream_, b_values);
+  float* c = Upload(*stream_, std::vector<float>(8, -7));
+  Gemm gemm;
+  gemm.m = 2;
+  gemm.n = 2;
+  gemm.k = 3;
+  gemm.batch = 2;
+  gemm.a = {a, /*transposed=*/true, /*ld=*/3, /*batch_stride=*/9};
+  gemm.b = {b, /*transposed=*/true, /*ld=*/4, /*batch_stride=*/8};
+  gemm.c = c;
+  gemm.ldc = 2;
+  gemm.c_batch_stride = 4;
+  ASSERT_TRUE(stream_->MatrixMultiply(gemm).ok());
+  // A[0] = [[1,3,5],[2,4,6]], B[0] = [[1,0],[0,1],[1,1]];
+  // A[1] = [[-1,0,2],[0,1,2]], B[1] = [[2,1],[2,-1],[2,0]].
+  EXPECT_THAT(FromDevice(*stream_, c, 8),
+              ElementsAre(6, 8, 8, 10, 2, -1, 6, -1));
+}
+
+TEST_P(DeviceConformance, MatrixMultiplyRefusesAnInvalidProduct) {
+  float* a = Upload(*stream_, std::vector<float>(6, 1));
+  Gemm gemm;
+  gemm.m = 2;
+  gemm.n = 2;
+  gemm.k = 3;
+  gemm.a = {a, false, 2, 0};  // rows of 3 in 2 elements
+  gemm.b = {a, false, 2, 0};
+  gemm.c = a;
+  gemm.ldc = 2;
+  Status status = stream_->MatrixMultiply(gemm);
+  EXPECT_EQ(status.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
+  EXPECT_THAT(status.message(), ::testing::HasSubstr("A's leading dimension"));
+  gemm.a.ld = 3;
+  gemm.ab_type = GemmType::kF32;
+  gemm.c_type = GemmType::kF64;
+  status = stream_->MatrixMultiply(gemm);
+  EXPECT_EQ(status.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
+  EXPECT_THAT(status.message(),
+              ::testing::HasSubstr("f32 operands with a f64"));
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Devices, DeviceConformance, ::testing::ValuesIn(Factories()),
     [](const ::testing::TestParamInfo<DeviceFactory>& info) {

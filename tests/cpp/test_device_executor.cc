@@ -22,6 +22,7 @@
 #include "device/sim_device.h"
 #include "device_backend/device_backend.h"
 #include "device_backend/device_executor.h"
+#include "device_backend_test_util.h"
 #include "xffi/custom_call_status.h"
 #include "xffi/ffi.h"
 #include "xffi/program/executable.h"
@@ -54,40 +55,7 @@ XLA_FFI_Handler_Bundle ExecuteOnly(XLA_FFI_Handler* handler) {
 }
 
 // Compiles for CUDA on one SimDevice the test can look into.
-class DeviceExecutorTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto device = device::SimDevice::Create();
-    ASSERT_TRUE(device.ok()) << device.status().message();
-    device_ = std::shared_ptr<device::SimDevice>(std::move(*device));
-    DeviceBackendOptions options;
-    std::shared_ptr<device::SimDevice> shared = device_;
-    options.device = [shared](const CompileOptions&)
-        -> StatusOr<std::shared_ptr<device::Device>> {
-      return std::shared_ptr<device::Device>(shared);
-    };
-    backend_ = std::make_unique<DeviceBackend>(std::move(options));
-  }
-
-  StatusOr<std::unique_ptr<Executable>> CompileForDevice(
-      const std::string& text) {
-    StatusOr<Module> module = ParseProgram(text, "program.hlo");
-    if (!module.ok()) return module.status();
-    CompileOptions options;
-    options.platform = Platform::kCuda;
-    return compiler::CompileWithBackend(std::move(*module), options, *backend_);
-  }
-
-  static StatusOr<std::unique_ptr<Executable>> CompileForHost(
-      const std::string& text) {
-    StatusOr<Module> module = ParseProgram(text, "program.hlo");
-    if (!module.ok()) return module.status();
-    return Compile(std::move(*module));
-  }
-
-  std::shared_ptr<device::SimDevice> device_;
-  std::unique_ptr<DeviceBackend> backend_;
-};
+using DeviceExecutorTest = testing::SimDeviceBackendTest;
 
 // Both executors on the same arguments; every result within the default
 // tolerance of the other's.
@@ -259,6 +227,75 @@ ENTRY main {
                           Literal::FromVector<bool>({}, {false})});
   ASSERT_TRUE(result.ok());
   EXPECT_EQ((*result)[0].data<float>()[1], 64.0f);  // -(-2 * 2^5)
+}
+
+// A while condition of scalar ops is computed on the host from its leaves
+// read back (no condition kernels); one that reads a tensor still runs on
+// the device. Both give the host executor's results.
+TEST_F(DeviceExecutorTest, ScalarLoopConditionsAreComputedOnTheHost) {
+  const std::string loop = R"(HloModule loops
+scalar_cond {
+  s = (s32[], f32[4], f32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  e = f32[] get-tuple-element(s), index=2
+  n = s32[] constant(6)
+  lt = pred[] compare(i, n), direction=LT
+  tol = f32[] constant(100)
+  big = pred[] compare(e, tol), direction=LT
+  ROOT both = pred[] and(lt, big)
+}
+tensor_cond {
+  s = (s32[], f32[4], f32[]) parameter(0)
+  x = f32[4] get-tuple-element(s), index=1
+  zero = f32[] constant(0)
+  r = f32[] reduce(x, zero), dimensions={0}, to_apply=add
+  limit = f32[] constant(50)
+  ROOT lt = pred[] compare(r, limit), direction=LT
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+body {
+  s = (s32[], f32[4], f32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[4] get-tuple-element(s), index=1
+  e = f32[] get-tuple-element(s), index=2
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  y = f32[4] add(x, x)
+  three = f32[] constant(3)
+  f = f32[] multiply(e, three)
+  ROOT t = (s32[], f32[4], f32[]) tuple(next, y, f)
+}
+ENTRY main {
+  x = f32[4] parameter(0)
+  e = f32[] parameter(1)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4], f32[]) tuple(zero, x, e)
+  loop = (s32[], f32[4], f32[]) while(init), condition=CONDITION, body=body
+  ROOT r = f32[4] get-tuple-element(loop), index=1
+}
+)";
+  for (const char* condition : {"scalar_cond", "tensor_cond"}) {
+    std::string text = loop;
+    text.replace(text.find("CONDITION"), 9, condition);
+    auto device = CompileForDevice(text);
+    ASSERT_TRUE(device.ok()) << device.status().message();
+    auto host = CompileForHost(text);
+    ASSERT_TRUE(host.ok()) << host.status().message();
+    EXPECT_EQ(GetDeviceExecutorStats(**device).host_conditions,
+              std::string(condition) == "scalar_cond" ? 1 : 0);
+    // The scalar condition stops on e (1 -> 3 -> 9 -> 27 -> 81 -> 243),
+    // or on i when e starts small.
+    for (float e : {1.0f, 0.01f}) {
+      std::vector<Literal> arguments;
+      arguments.push_back(Literal::FromVector<float>({4}, {1, -2, 0.5f, 3}));
+      arguments.push_back(Literal::FromVector<float>({}, {e}));
+      ExpectSameResults(**device, **host, arguments, condition);
+    }
+  }
 }
 
 TEST_F(DeviceExecutorTest, LegacyGpuTargetGetsTheStreamAndOpaque) {

@@ -495,14 +495,13 @@ ENTRY main {
 )",
        "the device backend cannot run op 'c' (convolution) in computation "
        "'main' at program.hlo:5:"},
-      {R"(HloModule dot
+      {R"(HloModule fft
 ENTRY main {
-  x = f16[2,3] parameter(0)
-  y = f16[3,2] parameter(1)
-  ROOT d = f16[2,2] dot(x, y), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  x = c64[8] parameter(0)
+  ROOT f = c64[8] fft(x), fft_type=FFT, fft_length={8}
 }
 )",
-       "f16, bf16 and complex dots are not implemented"},
+       "the device backend cannot run op 'f' (fft)"},
       {R"(HloModule maxc
 ENTRY main {
   x = c64[8] parameter(0)

@@ -274,6 +274,35 @@ struct Nothing {
   void VisitDevicePointers(Visit&&) {}
 };
 
+// A product is enqueued like a launch: it runs when the stream does, after
+// the work before it, and its matrices must lie in device memory.
+TEST_F(SimDeviceTest, MatrixMultiplyIsEnqueuedAndBoundsChecked) {
+  float* a = ToDevice(*device_, *stream_, {1, 2, 3, 4});
+  float* c = ToDevice(*device_, *stream_, {0, 0, 0, 0});
+  Gemm gemm;
+  gemm.m = gemm.n = gemm.k = 2;
+  gemm.a = {a, false, 2, 0};
+  gemm.b = {a, false, 2, 0};
+  gemm.c = c;
+  gemm.ldc = 2;
+  ASSERT_TRUE(stream_->MatrixMultiply(gemm).ok());
+  EXPECT_EQ(device_->pending_work(), 1u) << "nothing runs when enqueued";
+  EXPECT_THAT(FromDevice(*stream_, c, 4), ElementsAre(7, 10, 15, 22));
+
+  std::vector<float> host(4, 1);
+  gemm.b.data = host.data();
+  Status status = stream_->MatrixMultiply(gemm);
+  EXPECT_EQ(status.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
+  EXPECT_THAT(status.message(), HasSubstr("f32 gemm 1x(2x2 . 2x2)'s B"));
+  // A matrix running past its allocation.
+  gemm.b.data = a;
+  gemm.batch = 2;
+  gemm.a.batch_stride = 4;
+  status = stream_->MatrixMultiply(gemm);
+  EXPECT_EQ(status.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
+  EXPECT_THAT(status.message(), HasSubstr("'s A"));
+}
+
 TEST(KernelRegistry, RegistersOnceAndFindsByName) {
   ASSERT_TRUE(RegisterKernel(testing::SaxpyKernel()).ok());
   EXPECT_TRUE(RegisterKernel(testing::SaxpyKernel()).ok());  // same spec
