@@ -5,7 +5,8 @@
 // compute in float (element_traits.h): they differ only in how a byte
 // decodes (a table) and how a float encodes (NarrowFloatFromDouble, which
 // takes the format at run time anyway). An elementwise op on one of them
-// gives what it gives on f32, encoded. So their template kernels share one
+// computes what it computes on f32, and its result is stored as XLA:CPU
+// stores it (byte_float_arithmetic.h). So their template kernels share one
 // compiled loop per op, reading the format from a ByteFloatFormat, instead
 // of one loop per (op, format): those loops were nearly half of the
 // elementwise sources' instantiations and of the build's time, for types

@@ -4,6 +4,7 @@
 #include <bit>
 #include <type_traits>
 
+#include "cpu/byte_float_arithmetic.h"
 #include "cpu/byte_float_format.h"
 #include "cpu/element_traits.h"
 #include "cpu/elementwise_internal.h"
@@ -56,14 +57,23 @@ Kernel BinaryLoopKernel(int64_t n, Opcode opcode, Fn fn) {
 using ByteTraits = ElementTraits<ElementType::kU8>;
 
 // Op on a byte-float format (byte_float_format.h): computed as on f32,
-// encoded in the operands' format.
+// stored as XLA:CPU stores its widened result (byte_float_arithmetic.h).
 template <template <typename> class Op>
 Kernel ByteFloatBinaryKernel(int64_t n, Opcode opcode, ByteFloatFormat format) {
   using Fn = Op<ByteFloatComputeTraits>;
   static_assert(std::is_same_v<typename Fn::Out, ByteFloatComputeTraits>);
+  using F32 = ByteFloatComputeTraits;
+  constexpr bool kMaxOrMin = std::is_same_v<Fn, ops::Maximum<F32>> ||
+                             std::is_same_v<Fn, ops::Minimum<F32>>;
+  constexpr bool kCommutative = std::is_same_v<Fn, ops::Add<F32>> ||
+                                std::is_same_v<Fn, ops::Multiply<F32>>;
   return BinaryLoopKernel<ByteTraits, ByteTraits>(
       n, opcode, [format](uint8_t a, uint8_t b) {
-        return format.Store(Fn{}(format.Load(a), format.Load(b)));
+        const float x = format.Load(a);
+        float result = Fn{}(x, format.Load(b));
+        if constexpr (kMaxOrMin) result = XlaMaxMinResult(result);
+        if constexpr (kCommutative) result = XlaCommutativeResult(x, result);
+        return StoreByteFloatResult(format, result);
       });
 }
 

@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "cpu/element_traits.h"
+#include "cpu/float_max_min.h"
 #include "cpu/math_functions.h"
 
 namespace xffi::cpu::ops {
@@ -419,7 +420,7 @@ struct Maximum {
   XFFI_BINARY_PROLOGUE
   V operator()(V a, V b) const {
     if constexpr (Tr::kIsFloat)
-      return (a > b || a != a || (a == b && !std::signbit(a))) ? a : b;
+      return XlaFloatMax(a, b);
     else
       return a > b ? a : b;
   }
@@ -431,7 +432,7 @@ struct Minimum {
   XFFI_BINARY_PROLOGUE
   V operator()(V a, V b) const {
     if constexpr (Tr::kIsFloat)
-      return (a < b || a != a || (a == b && std::signbit(a))) ? a : b;
+      return XlaFloatMin(a, b);
     else
       return a < b ? a : b;
   }

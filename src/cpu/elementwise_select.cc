@@ -1,7 +1,9 @@
 // select and clamp: the two elementwise ops whose operands may be scalars
 // broadcast across the result (select's predicate, clamp's bounds).
 #include <cstring>
+#include <type_traits>
 
+#include "cpu/byte_float_arithmetic.h"
 #include "cpu/byte_float_format.h"
 #include "cpu/element_traits.h"
 #include "cpu/elementwise_internal.h"
@@ -65,9 +67,15 @@ Kernel ClampKernel(int64_t n, Codec codec) {
     const ops::Maximum<Tr> max;
     const ops::Minimum<Tr> min;
     auto clamp = [&](int64_t i) {
-      return codec.Store(
+      const auto value =
           min(max(codec.Load(x[i]), codec.Load(At<kScalarMin>(low, i))),
-              codec.Load(At<kScalarMax>(high, i))));
+              codec.Load(At<kScalarMax>(high, i)));
+      // A byte float's clamp is XLA:CPU's widened max and min, stored back
+      // (byte_float_arithmetic.h).
+      if constexpr (std::is_same_v<Codec, ByteFloatFormat>)
+        return StoreByteFloatResult(codec, XlaMaxMinResult(value));
+      else
+        return codec.Store(value);
     };
     ParallelFor(args.pool, n, [&](int64_t begin, int64_t end) {
       int64_t i = begin;

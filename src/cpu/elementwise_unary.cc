@@ -3,6 +3,7 @@
 // compiles.
 #include <type_traits>
 
+#include "cpu/byte_float_arithmetic.h"
 #include "cpu/byte_float_format.h"
 #include "cpu/element_traits.h"
 #include "cpu/elementwise_internal.h"
@@ -14,7 +15,8 @@ namespace xffi::cpu::internal {
 namespace {
 
 // Op on a byte-float format (byte_float_format.h): computed as on f32,
-// encoded in the operand's format (or as pred, for the predicates).
+// stored as XLA:CPU stores its widened result (byte_float_arithmetic.h), or
+// as pred for the predicates.
 template <template <typename> class Op>
 Kernel ByteFloatUnaryKernel(int64_t n, Opcode opcode, ByteFloatFormat format) {
   using Fn = Op<ByteFloatComputeTraits>;
@@ -30,7 +32,7 @@ Kernel ByteFloatUnaryKernel(int64_t n, Opcode opcode, ByteFloatFormat format) {
         if constexpr (Out::kIsPred)
           return Out::Store(Fn{}(format.Load(x)));
         else
-          return format.Store(Fn{}(format.Load(x)));
+          return StoreByteFloatResult(format, Fn{}(format.Load(x)));
       });
     });
     return Status();

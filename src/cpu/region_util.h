@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cpu/float_max_min.h"
 #include "cpu/kernel.h"
 #include "cpu/scalar_program.h"
 
@@ -103,20 +104,17 @@ struct ScalarOps {
     else
       return a * b;
   }
-  // NaN propagates, as in XLA's maximum/minimum.
   static T Max(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(a)) return a;
-      if (std::isnan(b)) return b;
-    }
-    return a > b ? a : b;
+    if constexpr (std::is_floating_point_v<T>)
+      return XlaFloatMax(a, b);
+    else
+      return a > b ? a : b;
   }
   static T Min(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(a)) return a;
-      if (std::isnan(b)) return b;
-    }
-    return a < b ? a : b;
+    if constexpr (std::is_floating_point_v<T>)
+      return XlaFloatMin(a, b);
+    else
+      return a < b ? a : b;
   }
   static T And(T a, T b) {
     if constexpr (std::is_integral_v<T>)

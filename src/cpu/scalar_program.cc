@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "cpu/float_max_min.h"
 #include "cpu/total_order.h"
 #include "ir/compare_values.h"
 
@@ -458,17 +459,10 @@ void ScalarProgram::Execute(const std::vector<Step>& steps,
       case Op::kMinimum: {
         const ScalarValue b = r[s.b];
         const bool max = s.op == Op::kMaximum;
-        // NaN propagates, as in XLA.
         if (s.kind == Kind::kF32) {
-          v.f32 = std::isnan(a.f32)   ? a.f32
-                  : std::isnan(b.f32) ? b.f32
-                  : max               ? (a.f32 > b.f32 ? a.f32 : b.f32)
-                                      : (a.f32 < b.f32 ? a.f32 : b.f32);
+          v.f32 = max ? XlaFloatMax(a.f32, b.f32) : XlaFloatMin(a.f32, b.f32);
         } else if (s.kind == Kind::kF64) {
-          v.f64 = std::isnan(a.f64)   ? a.f64
-                  : std::isnan(b.f64) ? b.f64
-                  : max               ? (a.f64 > b.f64 ? a.f64 : b.f64)
-                                      : (a.f64 < b.f64 ? a.f64 : b.f64);
+          v.f64 = max ? XlaFloatMax(a.f64, b.f64) : XlaFloatMin(a.f64, b.f64);
         } else if (s.kind == Kind::kSigned) {
           v.i = max ? std::max(a.i, b.i) : std::min(a.i, b.i);
         } else {

@@ -111,6 +111,31 @@ TEST(ReduceKernel, MaxPropagatesNaN) {
   EXPECT_EQ(out[1], 6);
 }
 
+// XLA:CPU's own reduce emitter orders -0 below +0 (jax 0.10.2: jnp.max of
+// [0., -0., 0., -0.] is 0., jnp.min is -0.), whichever zero comes last; f32
+// and f64 take the fast path, the rows long enough for its vector lanes.
+TEST(ReduceKernel, MaxAndMinOfSignedZerosFollowTheTotalOrder) {
+  for (Opcode opcode : {Opcode::kMaximum, Opcode::kMinimum}) {
+    auto region = BinaryRegion(opcode, ElementType::kF32);
+    OpUnderTest t;
+    auto* r = Reduce(t, F32({3, 20}), F32({3}), {1}, region.get());
+    std::vector<float> x(60);
+    for (int i = 0; i < 20; ++i) {
+      x[i] = i % 2 == 0 ? 0.0f : -0.0f;       // ends with -0
+      x[20 + i] = i % 2 == 0 ? -0.0f : 0.0f;  // ends with +0
+      x[40 + i] = opcode == Opcode::kMaximum ? -0.0f : 0.0f;
+    }
+    Literal in = Literal::FromVector<float>({3, 20}, x);
+    Literal init = Literal::Scalar<float>(
+        opcode == Opcode::kMaximum ? -INFINITY : INFINITY);
+    std::vector<float> out = RunOne(*r, {&in, &init}).ToVector<float>();
+    const bool min = opcode == Opcode::kMinimum;
+    EXPECT_EQ(std::signbit(out[0]), min) << OpcodeName(opcode);
+    EXPECT_EQ(std::signbit(out[1]), min) << OpcodeName(opcode);
+    EXPECT_EQ(std::signbit(out[2]), !min) << OpcodeName(opcode);
+  }
+}
+
 TEST(ReduceKernel, PredAllAndAny) {
   auto all = BinaryRegion(Opcode::kAnd, ElementType::kPred);
   auto any = BinaryRegion(Opcode::kOr, ElementType::kPred);

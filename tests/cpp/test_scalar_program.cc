@@ -115,6 +115,18 @@ TEST(ScalarProgram, MaxMinPropagateNaNAndNegateAbs) {
   EXPECT_TRUE(std::isnan((Run2<float, float>(*program, NAN, 2))));
   EXPECT_TRUE(std::isnan((Run2<float, float>(*program, 2, NAN))));
 
+  // -0 orders below +0 in either operand order, as XLA's maximum.
+  EXPECT_FALSE(std::signbit((Run2<float, float>(*program, 0.0f, -0.0f))));
+  EXPECT_FALSE(std::signbit((Run2<float, float>(*program, -0.0f, 0.0f))));
+  Region n;
+  auto* c = n.Param(ElementType::kF64);
+  auto* d = n.Param(ElementType::kF64);
+  auto min = n.Compile(n.Op(Opcode::kMinimum, ElementType::kF64, {c, d}));
+  ASSERT_TRUE(min);
+  EXPECT_TRUE(std::signbit((Run2<double, double>(*min, 0.0, -0.0))));
+  EXPECT_TRUE(std::signbit((Run2<double, double>(*min, -0.0, 0.0))));
+  EXPECT_TRUE(std::isnan((Run2<double, double>(*min, 1.0, NAN))));
+
   Region m;
   auto* x = m.Param(ElementType::kS32);
   m.Param(ElementType::kS32);
