@@ -318,6 +318,14 @@ struct Runtime {
     idle.push_back(instance);
   }
 
+  // Whether a custom call a run abandoned (timeout) is still running.
+  bool HasAbandonedCallRunning() {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (RunInstance* instance : waiting)
+      if (!instance->env.abandoned_future->IsReady()) return true;
+    return false;
+  }
+
  private:
   StatusOr<std::unique_ptr<RunInstance>> Build() {
     auto made = std::make_unique<RunInstance>();
@@ -380,6 +388,42 @@ class RunLease {
   Status status_;
 };
 
+// Executables destroyed while a custom call they abandoned was still
+// running: the handler may yet write into their buffers, frames and state,
+// so those are freed only once every such call has completed (checked when
+// another executable is destroyed). The module goes too: thunks refer to
+// its instructions.
+struct OrphanedRuntime {
+  Module module;
+  std::unique_ptr<Runtime> runtime;
+};
+
+std::mutex orphans_mutex;
+// Never destroyed: at exit a handler may still be running.
+std::vector<OrphanedRuntime>& Orphans() {
+  static auto* orphans = new std::vector<OrphanedRuntime>;
+  return *orphans;
+}
+
+void KeepUntilAbandonedCallsComplete(Module module,
+                                     std::unique_ptr<Runtime> runtime) {
+  std::vector<OrphanedRuntime> done;  // destroyed outside the lock
+  {
+    std::lock_guard<std::mutex> lock(orphans_mutex);
+    std::vector<OrphanedRuntime>& orphans = Orphans();
+    for (size_t i = 0; i < orphans.size(); ++i) {
+      if (orphans[i].runtime->HasAbandonedCallRunning()) continue;
+      done.push_back(std::move(orphans[i]));
+      orphans.erase(orphans.begin() + static_cast<std::ptrdiff_t>(i--));
+    }
+    if (runtime->HasAbandonedCallRunning()) {
+      orphans.push_back({std::move(module), std::move(runtime)});
+      return;
+    }
+  }
+  runtime.reset();  // before the module, whose instructions thunks refer to
+}
+
 class CpuExecutable : public Executable {
  public:
   CpuExecutable(Module module, std::unique_ptr<Runtime> runtime)
@@ -398,6 +442,9 @@ class CpuExecutable : public Executable {
       argument_needs_data_.push_back(leaf->IsArray() && leaf->byte_size() > 0);
     for (const Shape* leaf : result_leaves_)
       result_needs_data_.push_back(leaf->IsArray() && leaf->byte_size() > 0);
+  }
+  ~CpuExecutable() override {
+    KeepUntilAbandonedCallsComplete(std::move(module_), std::move(runtime_));
   }
 
   const Module& module() const override { return module_; }
