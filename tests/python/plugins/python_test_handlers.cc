@@ -3,7 +3,8 @@
 // backward pair for custom_vjp, a batch-aware add for every vmap_method, a
 // stateful counter (instantiate + execute), a user-data reader, a
 // rendezvous of two concurrent calls, an asynchronous call that never
-// completes until the test releases it, a stateful one that computes late, a
+// completes until the test releases it, a stateful one that computes late,
+// one that throws, a
 // handler that reports the block it was called on (batch partitioning) and a
 // legacy target with tokens.
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -245,6 +247,18 @@ ffi::Future StallImpl(ffi::Result<ffi::BufferR0<ffi::S64>>) {
   return future;
 }
 
+// y = x + 1, throwing for a negative x[0]: the binding turns the exception
+// into the call's error.
+ffi::Error ThrowsImpl(ffi::Buffer<ffi::F32> x, ffi::ResultBuffer<ffi::F32> y) {
+  if (x.element_count() > 0 && x.typed_data()[0] < 0) {
+    throw std::runtime_error("negative input thrown");
+  }
+  for (size_t i = 0; i < x.element_count(); ++i) {
+    y->typed_data()[i] = x.typed_data()[i] + 1;
+  }
+  return ffi::Error::Success();
+}
+
 // python_test.late_copy: y = 2x + (the calls its state saw before). While
 // python_test_hold_late(n) holds them, calls return a pending future and
 // compute only when python_test_release_late() runs them, reading x and
@@ -436,6 +450,10 @@ XFFI_DEFINE_HANDLER_SYMBOL(
     CounterExecute, BumpCounter,
     ffi::Ffi::Bind().Ctx<ffi::State<Counter>>().Ret<ffi::BufferR0<ffi::S64>>());
 
+XFFI_DEFINE_HANDLER_SYMBOL(
+    Throws, ThrowsImpl,
+    ffi::Ffi::Bind().Arg<ffi::Buffer<ffi::F32>>().Ret<ffi::Buffer<ffi::F32>>());
+
 XFFI_DEFINE_HANDLER_SYMBOL(LateCopyInstantiate, MakeLateState,
                            ffi::Ffi::BindInstantiate());
 
@@ -472,6 +490,7 @@ XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.counter", "Host",
                                    XLA_FFI_Handler_Bundle{
                                        CounterInstantiate, nullptr, nullptr,
                                        CounterExecute, nullptr});
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.throws", "Host", Throws);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.late_copy", "Host",
                                    XLA_FFI_Handler_Bundle{
                                        LateCopyInstantiate, nullptr, nullptr,
