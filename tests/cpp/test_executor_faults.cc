@@ -377,18 +377,19 @@ TEST(ExecutorFaults,
   const int destroyed_before = late_states_destroyed;
   CompileOptions options;
   options.custom_call_timeout = std::chrono::milliseconds(20);
-  // The argument outlives the late call, as CompileOptions asks of callers.
-  Literal x = Literal::Vector<float>({1, 2, 3, 4});
+  // The arguments outlive the late call, as CompileOptions asks of callers
+  // (Execute({x}) would pass a temporary copy the late call then reads).
+  const std::vector<Literal> arguments = {Literal::Vector<float>({1, 2, 3, 4})};
   {
     auto exe = CompileCalling("kf.late", options);
     ASSERT_TRUE(exe.ok()) << exe.status().ToString();
     exec_faults_test::hold_late = true;
-    auto stalled = (*exe)->Execute({x});
+    auto stalled = (*exe)->Execute(arguments);
     exec_faults_test::hold_late = false;
     ASSERT_FALSE(stalled.ok());
     EXPECT_EQ(stalled.status().code(), XLA_FFI_Error_Code_DEADLINE_EXCEEDED);
     EXPECT_THAT(stalled.status().message(), HasSubstr("custom call 'kf.late'"));
-    auto out = (*exe)->Execute({x});  // another instance meanwhile
+    auto out = (*exe)->Execute(arguments);  // another instance meanwhile
     ASSERT_TRUE(out.ok()) << out.status().ToString();
     EXPECT_EQ((*out)[0].ToVector<float>(), (std::vector<float>{4, 6, 8, 10}));
   }
