@@ -87,15 +87,23 @@ def test_the_process_is_usable_after_a_timeout(release_stalled):
 
 
 def test_without_a_timeout_a_late_completion_is_waited_for(release_stalled):
-    import threading
-
     program = xffi.Program.from_text(STALL)
     x = np.arange(4, dtype=np.float32)
+    error = _error_once_released(lambda: program(x), release_stalled)
+    # The handler's future failed: the run reports that error, naming the
+    # target.
+    assert "python_test.stall" in str(error)
+    assert "released by the test" in str(error)
+
+
+def _error_once_released(call, release_stalled):
+    """Runs `call` on a thread, releases the stalled call it makes, and
+    returns the error it raised."""
     outcome = {}
 
     def run():
         try:
-            program(x)
+            call()
         except Exception as e:  # noqa: BLE001 - the error is the outcome
             outcome["error"] = e
 
@@ -108,10 +116,7 @@ def test_without_a_timeout_a_late_completion_is_waited_for(release_stalled):
         released = release_stalled()
     thread.join(10.0)
     assert released == 1 and not thread.is_alive()
-    # The handler's future failed: the run reports that error, naming the
-    # target.
-    assert "python_test.stall" in str(outcome["error"])
-    assert "released by the test" in str(outcome["error"])
+    return outcome.get("error")
 
 
 @pytest.fixture
@@ -238,24 +243,8 @@ def test_the_process_wide_timeout_bounds_calls_made_without_one(
     # A call's own 0 means no timeout: it waits for the late completion.
     patient = xffi.ffi_call("python_test.stall", result,
                             custom_call_timeout=0)
-    outcome = {}
-
-    def run():
-        try:
-            patient()
-        except Exception as e:  # noqa: BLE001 - the error is the outcome
-            outcome["error"] = e
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    deadline = time.monotonic() + 10.0
-    released = 0
-    while released == 0 and time.monotonic() < deadline:
-        time.sleep(0.1)
-        released = release_stalled()
-    thread.join(10.0)
-    assert released == 1 and not thread.is_alive()
-    assert "released by the test" in str(outcome["error"])
+    error = _error_once_released(patient, release_stalled)
+    assert "released by the test" in str(error)
     # Back to no timeout: calls made without one wait again.
     process_wide_timeout(0)
     assert xffi.custom_call_timeout() == 0
