@@ -239,9 +239,9 @@ struct RunInstance {
   CompiledComputation* entry = nullptr;
   std::vector<const void*> argument_addresses;
   std::vector<void*> result_addresses;
-  // Execute's results of a run that abandoned a custom call, which may
-  // still write them.
-  std::vector<Literal> abandoned_results;
+  // Execute's results (and argument copies) of a run that abandoned a
+  // custom call, which may still write (and read) them.
+  std::vector<Literal> abandoned_results, abandoned_arguments;
 };
 
 // State of an executable that handlers and thunks point into, and its pool
@@ -278,6 +278,7 @@ struct Runtime {
         if (!waiting[i]->env.abandoned_future->IsReady()) continue;
         waiting[i]->env.abandoned_future.reset();
         waiting[i]->abandoned_results.clear();
+        waiting[i]->abandoned_arguments.clear();
         idle.push_back(waiting[i]);
         waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i--));
       }
@@ -315,6 +316,7 @@ struct Runtime {
     }
     instance->env.abandoned_future.reset();
     instance->abandoned_results.clear();
+    instance->abandoned_arguments.clear();
     idle.push_back(instance);
   }
 
@@ -533,8 +535,13 @@ class CpuExecutable : public Executable {
  private:
   StatusOr<std::vector<Literal>> Run(RunInstance& run,
                                      const std::vector<Literal>& arguments) {
+    // A call abandoned at the timeout may go on reading the arguments, whose
+    // literals are often temporaries of the caller's: with a timeout the
+    // run reads copies, which it keeps.
+    std::vector<Literal> copies;
+    if (runtime_->custom_call_timeout.count() > 0) copies = arguments;
     size_t leaf = 0;
-    for (const Literal& argument : arguments)
+    for (const Literal& argument : copies.empty() ? arguments : copies)
       CollectLeaves(argument, run.argument_addresses, leaf);
     std::vector<Literal> results;
     results.reserve(result_leaves_.size());
@@ -548,8 +555,10 @@ class CpuExecutable : public Executable {
     Status status = run.entry->Run(run.argument_addresses.data(),
                                    run.result_addresses.data());
     if (!status.ok()) {
-      if (run.env.abandoned_future != nullptr)
+      if (run.env.abandoned_future != nullptr) {
         run.abandoned_results = std::move(results);
+        run.abandoned_arguments = std::move(copies);
+      }
       return status;
     }
     return results;

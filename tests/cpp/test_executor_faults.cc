@@ -377,24 +377,25 @@ TEST(ExecutorFaults,
   const int destroyed_before = late_states_destroyed;
   CompileOptions options;
   options.custom_call_timeout = std::chrono::milliseconds(20);
-  // The arguments outlive the late call, as CompileOptions asks of callers
-  // (Execute({x}) would pass a temporary copy the late call then reads).
-  const std::vector<Literal> arguments = {Literal::Vector<float>({1, 2, 3, 4})};
+  // Execute({x}) passes a temporary copy of x, freed when Execute returns:
+  // with a timeout the run reads its own copy, which it keeps.
+  Literal x = Literal::Vector<float>({1, 2, 3, 4});
   {
     auto exe = CompileCalling("kf.late", options);
     ASSERT_TRUE(exe.ok()) << exe.status().ToString();
     exec_faults_test::hold_late = true;
-    auto stalled = (*exe)->Execute(arguments);
+    auto stalled = (*exe)->Execute({x});
     exec_faults_test::hold_late = false;
     ASSERT_FALSE(stalled.ok());
     EXPECT_EQ(stalled.status().code(), XLA_FFI_Error_Code_DEADLINE_EXCEEDED);
     EXPECT_THAT(stalled.status().message(), HasSubstr("custom call 'kf.late'"));
-    auto out = (*exe)->Execute(arguments);  // another instance meanwhile
+    auto out = (*exe)->Execute({x});  // another instance meanwhile
     ASSERT_TRUE(out.ok()) << out.status().ToString();
     EXPECT_EQ((*out)[0].ToVector<float>(), (std::vector<float>{4, 6, 8, 10}));
   }
-  // Destroyed with the call still pending: its buffers, frame and state are
-  // kept (ASan would see the late write below land in freed memory).
+  // Destroyed with the call still pending: its buffers, frame, state and
+  // argument copy are kept (ASan or TSan would see the late call below
+  // read or write freed memory).
   EXPECT_EQ(late_states_made - made_before, 1);
   EXPECT_EQ(late_states_destroyed - destroyed_before, 0);
   EXPECT_EQ(exec_faults_test::ReleaseHeld(), 1u);
