@@ -12,6 +12,10 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -35,8 +39,61 @@ namespace {
 static_assert(sizeof(npy_intp) == sizeof(int64_t), "LP64 only");
 
 // The context eager calls on this thread use (xffi.execution_context);
-// null: the process-wide default one.
+// null: the process-wide default one. Its Python object too, which a call
+// that times out keeps alive (its handler may still read the user data).
 thread_local ExecutionContext* current_context = nullptr;
+thread_local PyObject* current_context_object = nullptr;
+
+// How long an eager call waits for a handler that returned a future, when
+// its ffi_call gave no custom_call_timeout (xffi.set_custom_call_timeout);
+// nanoseconds, 0: as long as it takes.
+std::atomic<int64_t> default_timeout_ns{0};
+
+// A call that timed out: its handler may still read the arguments, the
+// frame and the state and write the results until it completes its future,
+// so all of them are kept until then. Touched with the GIL held.
+struct AbandonedCall {
+  std::shared_ptr<AsyncValue> future;
+  std::shared_ptr<const void> frame;
+  std::unique_ptr<CallSiteState> state;
+  std::vector<nb::object> objects;  // arguments, results, the context
+};
+
+// Never destroyed: at exit a call may still be pending, and the Python
+// objects in it must not be released after the interpreter is gone.
+std::vector<AbandonedCall>& AbandonedCalls() {
+  static auto* calls = new std::vector<AbandonedCall>;
+  return *calls;
+}
+
+// Frees what completed calls kept; their states' deleters run here, once.
+void ReleaseCompletedAbandonedCalls() {
+  std::vector<AbandonedCall>& calls = AbandonedCalls();
+  calls.erase(std::remove_if(calls.begin(), calls.end(),
+                             [](const AbandonedCall& call) {
+                               return call.future->IsReady();
+                             }),
+              calls.end());
+}
+
+std::string SecondsText(std::chrono::nanoseconds duration) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g",
+                std::chrono::duration<double>(duration).count());
+  return text;
+}
+
+int64_t TimeoutNanoseconds(double seconds, const char* where) {
+  if (!(seconds >= 0) || seconds > 1e9) {
+    ThrowValueError(std::string(where) +
+                    ": custom_call_timeout must be a number of seconds "
+                    "between 0 (no timeout) and 1e9, got " +
+                    std::to_string(seconds));
+  }
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::duration<double>(seconds))
+      .count();
+}
 
 ExecutionContext& DefaultContext() {
   static ExecutionContext* context = new ExecutionContext(Platform::kHost);
@@ -89,7 +146,7 @@ class Caller : public VectorcallEntry {
          bool single_result, bool tuple_result, int api_version,
          std::string backend_config, std::vector<std::pair<int, int>> aliases,
          bool donate, nb::object fallback, bool strict, int num_input_layouts,
-         int num_output_layouts, nb::object token_type)
+         int num_output_layouts, nb::object token_type, double timeout)
       : target_(std::move(target)),
         platform_(std::move(platform)),
         single_result_(single_result),
@@ -103,6 +160,7 @@ class Caller : public VectorcallEntry {
         fallback_(std::move(fallback)),
         token_type_(std::move(token_type)) {
     vectorcall = CallerVectorcall;
+    if (timeout >= 0) timeout_ns_ = TimeoutNanoseconds(timeout, "ffi_call");
     for (auto [in, o] : aliases_) {
       if (o < 0) continue;
       if (donated_.size() <= static_cast<size_t>(o)) donated_.resize(o + 1);
@@ -146,6 +204,13 @@ class Caller : public VectorcallEntry {
   const std::vector<ResultSpec>& results() const { return results_; }
   bool single_result() const { return single_result_; }
   bool tuple_result() const { return tuple_result_; }
+  // Seconds; None when the process-wide setting applies.
+  nb::object timeout() const {
+    if (timeout_ns_ < 0) return nb::none();
+    return nb::float_(
+        std::chrono::duration<double>(std::chrono::nanoseconds(timeout_ns_))
+            .count());
+  }
 
   // `kwargs` is null when the call has no keyword arguments (tp_call).
   nb::object Call(nb::handle self, PyObject* const* argv, size_t n,
@@ -188,6 +253,7 @@ class Caller : public VectorcallEntry {
       nb::gil_scoped_release release;
       lock.lock();
     }
+    if (!AbandonedCalls().empty()) ReleaseCompletedAbandonedCalls();
     if (!CacheHit(view, n, kwargs)) Rebuild(view, n, kwargs);
 
     // Results, then the addresses that changed since the last call.
@@ -263,6 +329,7 @@ class Caller : public VectorcallEntry {
         nb::gil_scoped_release release;
         status = RunTyped(context);
       }
+      if (abandoned_future_ != nullptr) Abandon(argv, n, out, num_results);
       ThrowIfError(status);
     } else {
       // Tokens stay null, as XLA passes them to a legacy target.
@@ -589,9 +656,46 @@ class Caller : public VectorcallEntry {
     options.context = context;
     options.state = state_.get();
     CallResult result = CallHandler(*record_, frame_->get(), options);
-    Status status =
-        result.future != nullptr ? result.future->Wait() : result.status;
-    return InCall(status, stage);
+    if (result.future == nullptr) return InCall(result.status, stage);
+    const std::chrono::nanoseconds timeout(
+        timeout_ns_ >= 0 ? timeout_ns_
+                         : default_timeout_ns.load(std::memory_order_relaxed));
+    if (timeout.count() == 0) return InCall(result.future->Wait(), stage);
+    std::optional<Status> done = result.future->WaitFor(timeout);
+    if (done.has_value()) return InCall(*done, stage);
+    abandoned_future_ = std::move(result.future);
+    std::string when = stage == XLA_FFI_ExecutionStage_EXECUTE
+                           ? ""
+                           : " in stage " + ExecutionStageName(stage);
+    return Status(XLA_FFI_Error_Code_DEADLINE_EXCEEDED,
+                  "ffi_call('" + target_ + "')" + when +
+                      " did not complete within the custom-call timeout (" +
+                      SecondsText(timeout) +
+                      " s); the call was abandoned (its arguments, results "
+                      "and state are kept until the handler completes)");
+  }
+
+  // After a timeout (with the GIL): hands everything the pending handler
+  // may touch to AbandonedCalls, and starts a new call site for the next
+  // call (a new frame and state: instantiate runs again), so it never
+  // shares them with the late handler.
+  void Abandon(PyObject* const* argv, size_t n, const nb::object* out,
+               size_t num_results) {
+    AbandonedCall call;
+    call.future = std::move(abandoned_future_);
+    abandoned_future_.reset();
+    call.frame = frame_->keep_alive();
+    call.state = std::move(state_);
+    call.objects.reserve(n + num_results + 1);
+    for (size_t i = 0; i < n; ++i) call.objects.push_back(nb::borrow(argv[i]));
+    for (size_t r = 0; r < num_results; ++r) call.objects.push_back(out[r]);
+    if (current_context_object != nullptr)
+      call.objects.push_back(nb::borrow(current_context_object));
+    AbandonedCalls().push_back(std::move(call));
+    frame_.reset();
+    state_ = std::make_unique<CallSiteState>();
+    instantiated_ = false;
+    cache_valid_ = false;
   }
 
   // The handler's error, saying which call it came from (a message from a
@@ -657,6 +761,10 @@ class Caller : public VectorcallEntry {
   std::optional<LegacyCallFrame> legacy_frame_;
   std::unique_ptr<CallSiteState> state_;
   bool instantiated_ = false;
+  // Nanoseconds to wait for a handler's future; -1: default_timeout_ns.
+  int64_t timeout_ns_ = -1;
+  // Set (without the GIL) by a stage that timed out; see Abandon.
+  std::shared_ptr<AsyncValue> abandoned_future_;
   std::mutex mutex_;  // see Call
 };
 
@@ -744,7 +852,7 @@ void BindCall(nb::module_& m) {
                          nb::type_slots(caller_slots))
           .def(nb::init<std::string, std::string, nb::object, bool, bool, int,
                         std::string, std::vector<std::pair<int, int>>, bool,
-                        nb::object, bool, int, int, nb::object>(),
+                        nb::object, bool, int, int, nb::object, double>(),
                nb::arg("target"), nb::arg("platform"),
                nb::arg("results").none(), nb::arg("single_result"),
                nb::arg("tuple_result"), nb::arg("api_version"),
@@ -752,12 +860,14 @@ void BindCall(nb::module_& m) {
                nb::arg("fallback"), nb::arg("strict") = false,
                nb::arg("num_input_layouts") = -1,
                nb::arg("num_output_layouts") = -1,
-               nb::arg("token_type").none() = nb::none())
+               nb::arg("token_type").none() = nb::none(),
+               nb::arg("timeout") = -1.0)
 
           .def("results_for", &Caller::ResultsFor)
           .def_prop_ro("target", &Caller::target)
           .def_prop_ro("single_result", &Caller::single_result)
-          .def_prop_ro("tuple_result", &Caller::tuple_result);
+          .def_prop_ro("tuple_result", &Caller::tuple_result)
+          .def_prop_ro("custom_call_timeout", &Caller::timeout);
   EnableVectorcall(caller);
 
   nb::class_<FrameOverArrays>(m, "_FrameOverArrays")
@@ -852,9 +962,43 @@ void BindCall(nb::module_& m) {
             context.is_none()
                 ? nullptr
                 : &nb::inst_ptr<PyExecutionContext>(context)->context;
+        // xffi.execution_context holds a reference while it is current.
+        current_context_object = context.is_none() ? nullptr : context.ptr();
         return nb::none();
       },
       nb::arg("context").none());
+
+  m.def(
+      "set_custom_call_timeout",
+      [](double seconds) {
+        default_timeout_ns.store(
+            TimeoutNanoseconds(seconds, "set_custom_call_timeout"),
+            std::memory_order_relaxed);
+      },
+      nb::arg("seconds"),
+      "How long an eager call (an ffi_call made without custom_call_timeout) "
+      "and a Program compiled without one wait for a handler that returned a "
+      "future before failing with TimeoutError naming the target; seconds, "
+      "0 (the default) for as long as it takes. Process-wide.");
+  m.def(
+      "custom_call_timeout",
+      [] {
+        return std::chrono::duration<double>(
+                   std::chrono::nanoseconds(
+                       default_timeout_ns.load(std::memory_order_relaxed)))
+            .count();
+      },
+      "The process-wide timeout set_custom_call_timeout set (seconds; 0: "
+      "none).");
+  m.def(
+      "_abandoned_calls",
+      [] {
+        ReleaseCompletedAbandonedCalls();
+        return AbandonedCalls().size();
+      },
+      "How many eager calls that timed out are still pending (their "
+      "arguments, results, frames and states are kept until they "
+      "complete).");
 }
 
 }  // namespace xffi::python

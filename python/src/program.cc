@@ -156,6 +156,18 @@ class PyExecutable {
     }
   }
 
+  // The arrays of runs that timed out outlive the program: its handler may
+  // still be using them after the executable is gone (the executor keeps
+  // its own buffers until then, cpu/executor.cc), and nothing here learns
+  // when it completes, so they are kept for the process's life.
+  ~PyExecutable() {
+    if (abandoned_.empty()) return;
+    static auto* kept = new std::vector<nb::object>;  // touched with the GIL
+    for (nb::object& object : abandoned_) kept->push_back(std::move(object));
+  }
+  PyExecutable(const PyExecutable&) = delete;
+  PyExecutable& operator=(const PyExecutable&) = delete;
+
   Executable& executable() { return *executable_; }
 
   nb::object Call(nb::args args) {

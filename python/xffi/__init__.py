@@ -59,8 +59,10 @@ from ._call import (  # noqa: E402
     ShapeDtypeStruct,
     Token,
     abstract_token,
+    custom_call_timeout,
     execution_context,
     ffi_call,
+    set_custom_call_timeout,
 )
 from ._vmap import vmap  # noqa: E402
 from ._partitioning import (  # noqa: E402
@@ -105,6 +107,7 @@ __all__ = [
     "Token",
     "abstract_token",
     "custom_call_partitioners",
+    "custom_call_timeout",
     "custom_call_targets",
     "describe_targets",
     "execution_context",
@@ -119,5 +122,6 @@ __all__ = [
     "register_ffi_target_as_batch_partitionable",
     "register_ffi_type",
     "restore_builtin_targets",
+    "set_custom_call_timeout",
     "vmap",
 ]

@@ -18,6 +18,11 @@ ExecutionContext = _core.ExecutionContext
 # "1": every ffi_call made without strict= takes attributes as JAX does.
 STRICT_ENVIRONMENT_VARIABLE = "XFFI_STRICT_ATTRIBUTES"
 
+# Seconds: the process-wide custom-call timeout at import (see
+# set_custom_call_timeout), for code that calls jax.ffi.ffi_call's signature
+# unchanged and cannot pass xffi's keyword.
+TIMEOUT_ENVIRONMENT_VARIABLE = "XFFI_CUSTOM_CALL_TIMEOUT"
+
 _XLA_TOKEN = 17  # XLA_FFI_DataType_TOKEN
 
 
@@ -274,7 +279,8 @@ def ffi_call(target_name: str,
              custom_call_api_version: int = 4,
              legacy_backend_config: Optional[str] = None,
              donate_aliased_inputs: bool = False,
-             strict: Optional[bool] = None):
+             strict: Optional[bool] = None,
+             custom_call_timeout: Optional[float] = None):
     """A callable that runs `target_name` eagerly in xffi's runtime.
 
     Mirrors jax.ffi.ffi_call: the callable takes the operands as positional
@@ -327,6 +333,18 @@ def ffi_call(target_name: str,
     xffi runs unchanged under JAX. `strict=None` (the default) reads the
     environment variable XFFI_STRICT_ATTRIBUTES ("1" turns it on), for test
     suites.
+
+    `custom_call_timeout` (xffi's own option, in seconds; 0: none) bounds
+    how long a call waits for a handler that returned a future: one still
+    pending then fails with TimeoutError naming the target and the bound.
+    None (the default) takes the process-wide setting,
+    xffi.set_custom_call_timeout() (initially the environment variable
+    XFFI_CUSTOM_CALL_TIMEOUT, else 0), read at each call. A synchronous
+    handler, or a legacy target, is never interrupted. The abandoned handler
+    may still read the arguments and write the results: xffi keeps them,
+    the call frame and the call's state alive until it completes its future
+    (a donated argument may still be written then), and the next call of the
+    same callable starts with a new state (its instantiate stage runs again).
     """
     target = target_name.decode() if isinstance(target_name, bytes) \
         else str(target_name)
@@ -373,10 +391,17 @@ def ffi_call(target_name: str,
     if strict is None:
         strict = os.environ.get(STRICT_ENVIRONMENT_VARIABLE, "") == "1"
 
+    if custom_call_timeout is None:
+        timeout = -1.0  # the process-wide setting, at each call
+    else:
+        timeout = _timeout_seconds(f"ffi_call('{target}')",
+                                   custom_call_timeout)
+
     call = _core._Caller(target, "cpu", results, single, as_tuple,
                          custom_call_api_version, config, aliases,
                          bool(donate_aliased_inputs), _fallback, bool(strict),
-                         num_input_layouts, num_output_layouts, Token)
+                         num_input_layouts, num_output_layouts, Token,
+                         timeout)
     if custom_call_api_version < 4:
         call._legacy_options = {
             "custom_call_api_version": custom_call_api_version,
@@ -390,6 +415,47 @@ def ffi_call(target_name: str,
     call.strict = bool(strict)
     return _wrap_layouts(call, target, input_layouts, output_layouts,
                          results, several_results)
+
+
+def _timeout_seconds(where: str, seconds: Any) -> float:
+    try:
+        value = float(seconds)
+    except (TypeError, ValueError):
+        raise TypeError(f"{where}: custom_call_timeout must be a number of "
+                        f"seconds, got {seconds!r}") from None
+    if not value >= 0 or value > 1e9:
+        raise ValueError(f"{where}: custom_call_timeout must be between 0 "
+                         f"(no timeout) and 1e9 seconds, got {seconds!r}")
+    return value
+
+
+def set_custom_call_timeout(seconds: float) -> None:
+    """How long eager calls made without `custom_call_timeout` (and Programs
+    compiled without one) wait for a handler that returned a future before
+    failing with TimeoutError naming the target; seconds, 0 for as long as
+    it takes. Process-wide; eager calls read it at each call, Programs when
+    they are compiled. Its initial value is the environment variable
+    XFFI_CUSTOM_CALL_TIMEOUT (else 0), so code written for jax.ffi.ffi_call
+    can be bounded without changing it."""
+    _core.set_custom_call_timeout(
+        _timeout_seconds("set_custom_call_timeout", seconds))
+
+
+def custom_call_timeout() -> float:
+    """The process-wide timeout (seconds; 0: none); see
+    set_custom_call_timeout."""
+    return _core.custom_call_timeout()
+
+
+def _timeout_from_environment() -> None:
+    text = os.environ.get(TIMEOUT_ENVIRONMENT_VARIABLE, "").strip()
+    if text:
+        _core.set_custom_call_timeout(
+            _timeout_seconds(f"environment variable "
+                             f"{TIMEOUT_ENVIRONMENT_VARIABLE}", text))
+
+
+_timeout_from_environment()
 
 
 def _as_array(value: Any, call=None, index: int = -1) -> np.ndarray:

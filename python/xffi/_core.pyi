@@ -82,7 +82,7 @@ class _Caller:
     def __call__(self, /, *args, **kwargs):
         """Call self as a function."""
 
-    def __init__(self, target: str, platform: str, results: object | None, single_result: bool, tuple_result: bool, api_version: int, backend_config: str, aliases: Sequence[tuple[int, int]], donate: bool, fallback: object, strict: bool = False, num_input_layouts: int = -1, num_output_layouts: int = -1, token_type: object | None = None) -> None: ...
+    def __init__(self, target: str, platform: str, results: object | None, single_result: bool, tuple_result: bool, api_version: int, backend_config: str, aliases: Sequence[tuple[int, int]], donate: bool, fallback: object, strict: bool = False, num_input_layouts: int = -1, num_output_layouts: int = -1, token_type: object | None = None, timeout: float = -1.0) -> None: ...
 
     def results_for(self, *args) -> list: ...
 
@@ -94,6 +94,9 @@ class _Caller:
 
     @property
     def tuple_result(self) -> bool: ...
+
+    @property
+    def custom_call_timeout(self) -> object: ...
 
 class _FrameOverArrays:
     @property
@@ -133,6 +136,21 @@ class ExecutionContext:
     def device_ordinal(self, arg: int, /) -> None: ...
 
 def _set_current_context(context: object | None) -> object: ...
+
+def set_custom_call_timeout(seconds: float) -> None:
+    """
+    How long an eager call (an ffi_call made without custom_call_timeout) and a Program compiled without one wait for a handler that returned a future before failing with TimeoutError naming the target; seconds, 0 (the default) for as long as it takes. Process-wide.
+    """
+
+def custom_call_timeout() -> float:
+    """
+    The process-wide timeout set_custom_call_timeout set (seconds; 0: none).
+    """
+
+def _abandoned_calls() -> int:
+    """
+    How many eager calls that timed out are still pending (their arguments, results, frames and states are kept until they complete).
+    """
 
 class Shape:
     """

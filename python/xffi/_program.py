@@ -11,7 +11,7 @@ xffi's compiler and run on its CPU executor.
     program = xffi.Program(b.build(y))
 """
 
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
@@ -38,10 +38,11 @@ class Program:
 
     `memory_limit` (bytes; 0: the machine's physical memory, negative: none)
     refuses, with MemoryError giving both figures, a program whose buffers
-    need more. `custom_call_timeout` (seconds; 0: none) fails a call with
-    TimeoutError naming the target when an asynchronous custom call has not
-    completed by then; the program keeps that call's arrays alive, since the
-    handler may still use them.
+    need more. `custom_call_timeout` (seconds; 0: none; None: the
+    process-wide xffi.set_custom_call_timeout() setting when compiled) fails
+    a call with TimeoutError naming the target when an asynchronous custom
+    call has not completed by then; the program keeps that call's arrays
+    alive, since the handler may still use them.
 
     `platform` chooses where it runs: "host" (or "cpu", the default), "cuda"
     (or "gpu": GPU 0, with the handlers registered for CUDA; without a GPU,
@@ -52,8 +53,11 @@ class Program:
 
     def __init__(self, module: Module, *, intra_op_threads: int = 0,
                  eliminate_dead_code: bool = True, memory_limit: int = 0,
-                 custom_call_timeout: float = 0.0, platform: str = "host"):
+                 custom_call_timeout: Optional[float] = None,
+                 platform: str = "host"):
         self.module = module
+        if custom_call_timeout is None:
+            custom_call_timeout = _core.custom_call_timeout()
         self._executable = module.compile(
             intra_op_threads=intra_op_threads,
             eliminate_dead_code=eliminate_dead_code,

@@ -235,9 +235,9 @@ struct RunInstance {
   CompiledComputation* entry = nullptr;
   std::vector<const void*> argument_addresses;
   std::vector<void*> result_addresses;
-  // Execute's results of a run that abandoned a custom call, which may
-  // still write them.
-  std::vector<Literal> abandoned_results;
+  // Execute's results (and argument copies) of a run that abandoned a
+  // custom call, which may still write (and read) them.
+  std::vector<Literal> abandoned_results, abandoned_arguments;
 };
 
 // State of an executable that handlers and thunks point into, and its pool
@@ -274,6 +274,7 @@ struct Runtime {
         if (!waiting[i]->env.abandoned_future->IsReady()) continue;
         waiting[i]->env.abandoned_future.reset();
         waiting[i]->abandoned_results.clear();
+        waiting[i]->abandoned_arguments.clear();
         idle.push_back(waiting[i]);
         waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i--));
       }
@@ -311,7 +312,16 @@ struct Runtime {
     }
     instance->env.abandoned_future.reset();
     instance->abandoned_results.clear();
+    instance->abandoned_arguments.clear();
     idle.push_back(instance);
+  }
+
+  // Whether a custom call a run abandoned (timeout) is still running.
+  bool HasAbandonedCallRunning() {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (RunInstance* instance : waiting)
+      if (!instance->env.abandoned_future->IsReady()) return true;
+    return false;
   }
 
  private:
@@ -376,6 +386,42 @@ class RunLease {
   Status status_;
 };
 
+// Executables destroyed while a custom call they abandoned was still
+// running: the handler may yet write into their buffers, frames and state,
+// so those are freed only once every such call has completed (checked when
+// another executable is destroyed). The module goes too: thunks refer to
+// its instructions.
+struct OrphanedRuntime {
+  Module module;
+  std::unique_ptr<Runtime> runtime;
+};
+
+std::mutex orphans_mutex;
+// Never destroyed: at exit a handler may still be running.
+std::vector<OrphanedRuntime>& Orphans() {
+  static auto* orphans = new std::vector<OrphanedRuntime>;
+  return *orphans;
+}
+
+void KeepUntilAbandonedCallsComplete(Module module,
+                                     std::unique_ptr<Runtime> runtime) {
+  std::vector<OrphanedRuntime> done;  // destroyed outside the lock
+  {
+    std::lock_guard<std::mutex> lock(orphans_mutex);
+    std::vector<OrphanedRuntime>& orphans = Orphans();
+    for (size_t i = 0; i < orphans.size(); ++i) {
+      if (orphans[i].runtime->HasAbandonedCallRunning()) continue;
+      done.push_back(std::move(orphans[i]));
+      orphans.erase(orphans.begin() + static_cast<std::ptrdiff_t>(i--));
+    }
+    if (runtime->HasAbandonedCallRunning()) {
+      orphans.push_back({std::move(module), std::move(runtime)});
+      return;
+    }
+  }
+  runtime.reset();  // before the module, whose instructions thunks refer to
+}
+
 class CpuExecutable : public Executable {
  public:
   CpuExecutable(Module module, std::unique_ptr<Runtime> runtime)
@@ -394,6 +440,9 @@ class CpuExecutable : public Executable {
       argument_needs_data_.push_back(leaf->IsArray() && leaf->byte_size() > 0);
     for (const Shape* leaf : result_leaves_)
       result_needs_data_.push_back(leaf->IsArray() && leaf->byte_size() > 0);
+  }
+  ~CpuExecutable() override {
+    KeepUntilAbandonedCallsComplete(std::move(module_), std::move(runtime_));
   }
 
   const Module& module() const override { return module_; }
@@ -482,8 +531,13 @@ class CpuExecutable : public Executable {
  private:
   StatusOr<std::vector<Literal>> Run(RunInstance& run,
                                      const std::vector<Literal>& arguments) {
+    // A call abandoned at the timeout may go on reading the arguments, whose
+    // literals are often temporaries of the caller's: with a timeout the
+    // run reads copies, which it keeps.
+    std::vector<Literal> copies;
+    if (runtime_->custom_call_timeout.count() > 0) copies = arguments;
     size_t leaf = 0;
-    for (const Literal& argument : arguments)
+    for (const Literal& argument : copies.empty() ? arguments : copies)
       CollectLeaves(argument, run.argument_addresses, leaf);
     std::vector<Literal> results;
     results.reserve(result_leaves_.size());
@@ -497,8 +551,10 @@ class CpuExecutable : public Executable {
     Status status = run.entry->Run(run.argument_addresses.data(),
                                    run.result_addresses.data());
     if (!status.ok()) {
-      if (run.env.abandoned_future != nullptr)
+      if (run.env.abandoned_future != nullptr) {
         run.abandoned_results = std::move(results);
+        run.abandoned_arguments = std::move(copies);
+      }
       return status;
     }
     return results;

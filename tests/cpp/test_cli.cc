@@ -110,6 +110,14 @@ const char kFailProgram[] = R"(module @fail {
 }
 )";
 
+const char kStallProgram[] = R"(module @stall {
+  func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.custom_call @cli_stall(%arg0) {mhlo.backend_config = {}} : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+)";
+
 const char kTokenProgram[] = R"(module @token {
   func.func public @main(%arg0: tensor<4xf32>, %arg1: !stablehlo.token) -> tensor<4xf32> {
     %0 = stablehlo.custom_call @cli_counter(%arg0) {mhlo.backend_config = {start = 0.0 : f32}} : (tensor<4xf32>) -> tensor<4xf32>
@@ -617,6 +625,20 @@ TEST_F(CliTest, UnresolvedTargetsAndHandlerErrorsNameTheTarget) {
   EXPECT_THAT(failed.output, Not(HasSubstr("result 0:")));
 }
 
+TEST_F(CliTest, CustomCallTimeoutBoundsACallThatNeverCompletes) {
+  std::string stall = Write("stall.mlir", kStallProgram);
+  std::string x = WriteNpy("x.npy", F32Vector({1, 2, 3, 4}));
+  Outcome stalled = Xffi("run " + stall + kPlugin + " --input " + x +
+                         " --custom-call-timeout 0.1");
+  EXPECT_EQ(stalled.status, 1);
+  EXPECT_THAT(stalled.output, HasSubstr("execution 1 of 1 failed: "));
+  EXPECT_THAT(stalled.output, HasSubstr("custom call 'cli_stall'"));
+  EXPECT_THAT(stalled.output, HasSubstr(stall + ":3:"));
+  EXPECT_THAT(
+      stalled.output,
+      HasSubstr("did not complete within the custom-call timeout (0.1"));
+}
+
 TEST_F(CliTest, OutputDirectoryThatCannotBeCreated) {
   std::string file = Write("a_file", "x");
   Outcome outcome =
@@ -645,7 +667,7 @@ TEST_F(CliTest, InspectListsTypedHandlersWithSignatures) {
 TEST_F(CliTest, InspectShowsStagesTraitsAndExportsOnly) {
   Outcome outcome = Xffi(std::string("inspect ") + XFFI_CLI_HANDLERS);
   EXPECT_EQ(outcome.status, 0) << outcome.output;
-  EXPECT_THAT(outcome.output, HasSubstr("  registered (4):\n"));
+  EXPECT_THAT(outcome.output, HasSubstr("  registered (5):\n"));
   EXPECT_THAT(outcome.output,
               HasSubstr("    Host ffi cli_counter [api 0.3, traits "
                         "COMMAND_BUFFER_COMPATIBLE, stages "

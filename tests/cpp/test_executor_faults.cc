@@ -97,6 +97,73 @@ XFFI_DEFINE_HANDLER(
         .Arg<ffi::Buffer<ffi::F32, 1>>()
         .Ret<ffi::Buffer<ffi::F32, 1>>());
 
+// y = x + the state's value, computed when the test releases it (while
+// `hold_late` is set) through the call's frame: a call that completes after
+// its run gave up, writing into the buffers, frame and state it was given.
+std::atomic<bool> hold_late{false};
+std::atomic<int> late_states_made{0}, late_states_destroyed{0};
+struct LateState {
+  static ffi::TypeId id;
+  LateState() { ++late_states_made; }
+  ~LateState() { ++late_states_destroyed; }
+  float value = 1.0f;
+};
+ffi::TypeId LateState::id = {};
+XFFI_REGISTER_TYPE(xffi::GetApi(), "test_executor_faults.LateState",
+                   &LateState::id, ffi::MakeTypeInfo<LateState>());
+struct HeldCall {
+  ffi::Buffer<ffi::F32, 1> x;
+  ffi::ResultBuffer<ffi::F32, 1> y;
+  LateState* state;
+  ffi::Promise promise;
+};
+std::mutex held_mutex;
+std::vector<HeldCall> held;
+void AddState(const ffi::Buffer<ffi::F32, 1>& x,
+              ffi::ResultBuffer<ffi::F32, 1>& y, const LateState& state) {
+  for (int64_t i = 0; i < x.dimensions()[0]; ++i)
+    y->typed_data()[i] = x.typed_data()[i] + state.value;
+}
+XFFI_DEFINE_HANDLER(
+    kLateInstantiate,
+    []() -> ffi::ErrorOr<std::unique_ptr<LateState>> {
+      return std::make_unique<LateState>();
+    },
+    ffi::Ffi::BindInstantiate());
+XFFI_DEFINE_HANDLER(
+    kLateExecute,
+    [](LateState* state, ffi::Buffer<ffi::F32, 1> x,
+       ffi::ResultBuffer<ffi::F32, 1> y) {
+      ffi::Promise promise;
+      ffi::Future future(promise);
+      if (hold_late) {
+        std::lock_guard<std::mutex> lock(held_mutex);
+        held.push_back({x, y, state, promise});
+        return future;
+      }
+      AddState(x, y, *state);
+      promise.SetAvailable();
+      return future;
+    },
+    ffi::Ffi::Bind()
+        .Ctx<ffi::State<LateState>>()
+        .Arg<ffi::Buffer<ffi::F32, 1>>()
+        .Ret<ffi::Buffer<ffi::F32, 1>>());
+
+// Runs the held calls now; returns how many there were.
+size_t ReleaseHeld() {
+  std::vector<HeldCall> calls;
+  {
+    std::lock_guard<std::mutex> lock(held_mutex);
+    calls.swap(held);
+  }
+  for (HeldCall& call : calls) {
+    AddState(call.x, call.y, *call.state);
+    call.promise.SetAvailable();
+  }
+  return calls.size();
+}
+
 // Stages: instantiate makes the state (and fails while
 // instantiate_failures > 0), prepare and initialize fail while their
 // counters are positive; execute adds the state's offset.
@@ -177,6 +244,9 @@ void Register() {
     XLA_FFI_Handler_Bundle stages{kStagesInstantiate, kStagesPrepare,
                                   kStagesInitialize, kStagesExecute, nullptr};
     EXPECT_TRUE(xffi::RegisterHandler("kf.stages", "Host", stages).ok());
+    XLA_FFI_Handler_Bundle late{kLateInstantiate, nullptr, nullptr,
+                                kLateExecute, nullptr};
+    EXPECT_TRUE(xffi::RegisterHandler("kf.late", "Host", late).ok());
     return true;
   }();
   (void)done;
@@ -297,6 +367,41 @@ TEST(ExecutorFaults, CallThatNeverCompletesTimesOutNamingTheTarget) {
   }
   auto after = (*exe)->Execute({x});
   ASSERT_TRUE(after.ok()) << after.status().ToString();
+}
+
+TEST(ExecutorFaults,
+     CallCompletingAfterItsExecutableIsGoneWritesIntoKeptBuffers) {
+  using exec_faults_test::late_states_destroyed;
+  using exec_faults_test::late_states_made;
+  const int made_before = late_states_made;
+  const int destroyed_before = late_states_destroyed;
+  CompileOptions options;
+  options.custom_call_timeout = std::chrono::milliseconds(20);
+  // Execute({x}) passes a temporary copy of x, freed when Execute returns:
+  // with a timeout the run reads its own copy, which it keeps.
+  Literal x = Literal::Vector<float>({1, 2, 3, 4});
+  {
+    auto exe = CompileCalling("kf.late", options);
+    ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+    exec_faults_test::hold_late = true;
+    auto stalled = (*exe)->Execute({x});
+    exec_faults_test::hold_late = false;
+    ASSERT_FALSE(stalled.ok());
+    EXPECT_EQ(stalled.status().code(), XLA_FFI_Error_Code_DEADLINE_EXCEEDED);
+    EXPECT_THAT(stalled.status().message(), HasSubstr("custom call 'kf.late'"));
+    auto out = (*exe)->Execute({x});  // another instance meanwhile
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    EXPECT_EQ((*out)[0].ToVector<float>(), (std::vector<float>{4, 6, 8, 10}));
+  }
+  // Destroyed with the call still pending: its buffers, frame, state and
+  // argument copy are kept (ASan or TSan would see the late call below
+  // read or write freed memory).
+  EXPECT_EQ(late_states_made - made_before, 1);
+  EXPECT_EQ(late_states_destroyed - destroyed_before, 0);
+  EXPECT_EQ(exec_faults_test::ReleaseHeld(), 1u);
+  // Freed once the call has completed, when another executable goes.
+  { auto other = CompileCalling("kf.returns_error"); }
+  EXPECT_EQ(late_states_destroyed - destroyed_before, 1);
 }
 
 // Two f32[256,256] temporaries (256 KiB each) live at once: a and b (the

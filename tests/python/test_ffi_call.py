@@ -298,6 +298,16 @@ def test_state_lives_per_call_site(test_plugin):
         other(start=-1)
 
 
+def test_a_handler_that_throws_fails_only_its_call(test_plugin):
+    add_one = xffi.ffi_call("python_test.throws", S((4,), np.float32))
+    x = np.arange(4, dtype=np.float32)
+    for _ in range(2):  # the callable, and its frame, stay usable
+        with pytest.raises(RuntimeError,
+                           match=r"python_test\.throws.*negative input thrown"):
+            add_one(-x - 1)
+        np.testing.assert_array_equal(add_one(x), x + 1)
+
+
 def test_user_data_through_an_execution_context(test_plugin):
     lib = ctypes.CDLL(test_plugin.path)
     lib.python_test_new_offset.restype = ctypes.c_void_p

@@ -31,13 +31,14 @@ def test_one_call_registers_every_handler(lib):
     assert sorted(lib.handlers) == sorted(
         ["jx.AddUserOffset", "jx.Address", "jx.AttrSummary", "jx.BatchAdd",
          "jx.BlockRows", "jx.BlockShape", "jx.CopyBytes", "jx.CounterExecute", "jx.CounterInstantiate",
+         "jx.LateCopyExecute", "jx.LateCopyInstantiate",
          "jx.Noop", "jx.Rendezvous", "jx.RmsNormBwd", "jx.RmsNormFwd",
-         "jx.Scale", "jx.Stall", "jx.TokenCopy",
+         "jx.Scale", "jx.Stall", "jx.Throws", "jx.TokenCopy",
          "jx.python_test.block_rows", "jx.python_test.block_shape",
          "jx.python_test.counter",
-         "jx.python_test.rendezvous",
+         "jx.python_test.late_copy", "jx.python_test.rendezvous",
          "jx.python_test.rms_norm_bwd", "jx.python_test.rms_norm_fwd",
-         "jx.python_test.scale"])
+         "jx.python_test.scale", "jx.python_test.throws"])
     assert lib["jx.Scale"].signature == (
         "execute(Buffer<F32> arg0, Attr<float> factor, Attr<int32_t> offset) "
         "-> (Buffer<F32>)")

@@ -9,9 +9,9 @@ xffi = pytest.importorskip("xffi")
 def test_attributes_are_the_exported_handlers(test_plugin):
     assert sorted(test_plugin.handlers) == [
         "AddUserOffset", "Address", "AttrSummary", "BatchAdd", "BlockRows",
-        "BlockShape", "CopyBytes", "CounterExecute", "CounterInstantiate", "Noop",
-        "Rendezvous", "RmsNormBwd", "RmsNormFwd", "Scale", "Stall",
-        "TokenCopy"]
+        "BlockShape", "CopyBytes", "CounterExecute", "CounterInstantiate",
+        "LateCopyExecute", "LateCopyInstantiate", "Noop", "Rendezvous",
+        "RmsNormBwd", "RmsNormFwd", "Scale", "Stall", "Throws", "TokenCopy"]
     assert type(test_plugin.Scale).__name__ == "PyCapsule"
     assert "Scale" in dir(test_plugin)
 
@@ -27,9 +27,9 @@ def test_registered_lists_what_loading_registered(test_plugin, test_plugin_path)
     registered = test_plugin.registered
     assert sorted(registered) == [
         "python_test.block_rows", "python_test.block_shape",
-        "python_test.counter", "python_test.rendezvous",
+        "python_test.counter", "python_test.late_copy", "python_test.rendezvous",
         "python_test.rms_norm_bwd", "python_test.rms_norm_fwd",
-        "python_test.scale"]
+        "python_test.scale", "python_test.throws"]
     assert sorted(registered["python_test.counter"]["stages"]) == [
         "execute", "instantiate"]
     assert registered["python_test.scale"]["platform"] == "Host"

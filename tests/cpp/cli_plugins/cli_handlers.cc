@@ -8,9 +8,13 @@
 //                the tests look for to tell whether a program ran at all
 //   cli_threads  y = x + the threads of the pool handlers see: what
 //                `xffi run --threads N` sets
+//   cli_stall    returns a future nothing ever completes: what
+//                `xffi run --custom-call-timeout` bounds
 //   CliExported  exported by symbol only (never registered)
 #include <cstdio>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "xffi/ffi.h"
 
@@ -68,6 +72,18 @@ ffi::Error NegateImpl(ffi::Buffer<ffi::S32> x, ffi::ResultBuffer<ffi::S32> y) {
   return ffi::Error::Success();
 }
 
+// The promises of stalled calls, kept so that their futures stay pending.
+std::mutex stalled_mutex;
+std::vector<ffi::Promise>* stalled = new std::vector<ffi::Promise>;
+
+ffi::Future StallImpl(ffi::Buffer<ffi::F32>, ffi::ResultBuffer<ffi::F32>) {
+  ffi::Promise promise;
+  ffi::Future future(promise);
+  std::lock_guard<std::mutex> lock(stalled_mutex);
+  stalled->push_back(std::move(promise));
+  return future;
+}
+
 XFFI_DEFINE_HANDLER(kCounterInstantiate, CounterInstantiate,
                     ffi::Ffi::BindInstantiate().Attr<float>("start"));
 XFFI_DEFINE_HANDLER(kCounterExecute, CounterExecute,
@@ -91,6 +107,10 @@ XFFI_DEFINE_HANDLER(kThreads, ThreadsImpl,
                         .Arg<ffi::Buffer<ffi::F32>>()
                         .Ret<ffi::Buffer<ffi::F32>>());
 
+XFFI_DEFINE_HANDLER(
+    kStall, StallImpl,
+    ffi::Ffi::Bind().Arg<ffi::Buffer<ffi::F32>>().Ret<ffi::Buffer<ffi::F32>>());
+
 XFFI_REGISTER_TYPE(ffi::RuntimeApi(), "cli_test.Counter", &Counter::id,
                    ffi::MakeTypeInfo<Counter>());
 XFFI_REGISTER_HANDLER_WITH_RUNTIME(
@@ -101,6 +121,7 @@ XFFI_REGISTER_HANDLER_WITH_RUNTIME(
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("cli_fail", "Host", kFail);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("cli_mark", "Host", kMark);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("cli_threads", "Host", kThreads);
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("cli_stall", "Host", kStall);
 
 }  // namespace
 

@@ -3,8 +3,10 @@
 // backward pair for custom_vjp, a batch-aware add for every vmap_method, a
 // stateful counter (instantiate + execute), a user-data reader, a
 // rendezvous of two concurrent calls, an asynchronous call that never
-// completes until the test releases it, a handler that reports the block
-// it was called on (batch partitioning) and a legacy target with tokens.
+// completes until the test releases it, a stateful one that computes late,
+// one that throws, a
+// handler that reports the block it was called on (batch partitioning) and a
+// legacy target with tokens.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -15,6 +17,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -269,6 +272,75 @@ class Recorded {
   std::vector<int64_t> numbers_;
 };
 
+// y = x + 1, throwing for a negative x[0]: the binding turns the exception
+// into the call's error.
+ffi::Error ThrowsImpl(ffi::Buffer<ffi::F32> x, ffi::ResultBuffer<ffi::F32> y) {
+  if (x.element_count() > 0 && x.typed_data()[0] < 0) {
+    throw std::runtime_error("negative input thrown");
+  }
+  for (size_t i = 0; i < x.element_count(); ++i) {
+    y->typed_data()[i] = x.typed_data()[i] + 1;
+  }
+  return ffi::Error::Success();
+}
+
+// python_test.late_copy: y = 2x + (the calls its state saw before). While
+// python_test_hold_late(n) holds them, calls return a pending future and
+// compute only when python_test_release_late() runs them, reading x and
+// writing y through the call frame then: a handler that completes after
+// the caller gave up, touching the frame, the buffers and the state late.
+std::atomic<int64_t> late_states_alive{0};
+
+struct LateState {
+  static ffi::TypeId id;
+  LateState() { ++late_states_alive; }
+  ~LateState() { --late_states_alive; }
+  LateState(const LateState&) = delete;
+  LateState& operator=(const LateState&) = delete;
+  float calls = 0;
+};
+ffi::TypeId LateState::id = {};
+
+ffi::ErrorOr<std::unique_ptr<LateState>> MakeLateState() {
+  return std::make_unique<LateState>();
+}
+
+struct LateCall {
+  ffi::Buffer<ffi::F32> x;
+  ffi::ResultBuffer<ffi::F32> y;
+  LateState* state;
+  ffi::Promise promise;
+};
+
+std::mutex late_mutex;
+int64_t late_hold = 0;
+std::vector<LateCall> late_calls;
+
+void RunLateCopy(const ffi::Buffer<ffi::F32>& x, ffi::ResultBuffer<ffi::F32>& y,
+                 LateState* state) {
+  for (size_t i = 0; i < x.element_count(); ++i) {
+    y->typed_data()[i] = 2 * x.typed_data()[i] + state->calls;
+  }
+  state->calls += 1;
+}
+
+ffi::Future LateCopyImpl(LateState* state, ffi::Buffer<ffi::F32> x,
+                         ffi::ResultBuffer<ffi::F32> y) {
+  ffi::Promise promise;
+  ffi::Future future(promise);
+  {
+    std::lock_guard<std::mutex> lock(late_mutex);
+    if (late_hold > 0) {
+      --late_hold;
+      late_calls.push_back({x, y, state, std::move(promise)});
+      return future;
+    }
+  }
+  RunLateCopy(x, y, state);
+  promise.SetAvailable();
+  return future;
+}
+
 // The leading dimension of every call, so a test sees the blocks a
 // batch-partitioned call ran on; each element of the result is it too.
 Recorded block_rows_seen;
@@ -420,6 +492,19 @@ XFFI_DEFINE_HANDLER_SYMBOL(
     CounterExecute, BumpCounter,
     ffi::Ffi::Bind().Ctx<ffi::State<Counter>>().Ret<ffi::BufferR0<ffi::S64>>());
 
+XFFI_DEFINE_HANDLER_SYMBOL(
+    Throws, ThrowsImpl,
+    ffi::Ffi::Bind().Arg<ffi::Buffer<ffi::F32>>().Ret<ffi::Buffer<ffi::F32>>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(LateCopyInstantiate, MakeLateState,
+                           ffi::Ffi::BindInstantiate());
+
+XFFI_DEFINE_HANDLER_SYMBOL(LateCopyExecute, LateCopyImpl,
+                           ffi::Ffi::Bind()
+                               .Ctx<ffi::State<LateState>>()
+                               .Arg<ffi::Buffer<ffi::F32>>()
+                               .Ret<ffi::Buffer<ffi::F32>>());
+
 XFFI_DEFINE_HANDLER_SYMBOL(AddUserOffset, AddUserOffsetImpl,
                            ffi::Ffi::Bind()
                                .Ctx<ffi::UserData<Offset>>()
@@ -432,6 +517,8 @@ XFFI_REGISTER_TYPE(::xffi::ffi::RuntimeApi(), "python_test.Counter",
                    &Counter::id, ffi::MakeTypeInfo<Counter>());
 XFFI_REGISTER_TYPE(::xffi::ffi::RuntimeApi(), "python_test.Offset", &Offset::id,
                    ffi::MakeTypeInfo<Offset>());
+XFFI_REGISTER_TYPE(::xffi::ffi::RuntimeApi(), "python_test.LateState",
+                   &LateState::id, ffi::MakeTypeInfo<LateState>());
 
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.scale", "Host", Scale);
 XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.block_rows", "Host", BlockRows);
@@ -447,6 +534,11 @@ XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.counter", "Host",
                                    XLA_FFI_Handler_Bundle{
                                        CounterInstantiate, nullptr, nullptr,
                                        CounterExecute, nullptr});
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.throws", "Host", Throws);
+XFFI_REGISTER_HANDLER_WITH_RUNTIME("python_test.late_copy", "Host",
+                                   XLA_FFI_Handler_Bundle{
+                                       LateCopyInstantiate, nullptr, nullptr,
+                                       LateCopyExecute, nullptr});
 
 // How many times Scale and BatchAdd executed, so tests can tell one batched
 // call from a loop of calls.
@@ -464,6 +556,32 @@ TEST_EXPORT int64_t python_test_release_stalled() {
     promise.SetError(ffi::Error::Cancelled("released by the test"));
   }
   return static_cast<int64_t>(pending.size());
+}
+
+// The next `n` calls of python_test.late_copy wait for
+// python_test_release_late.
+TEST_EXPORT void python_test_hold_late(int64_t n) {
+  std::lock_guard<std::mutex> lock(late_mutex);
+  late_hold = n;
+}
+
+// Runs every held call of python_test.late_copy (reading and writing
+// through its frame now) and completes it; returns how many there were.
+TEST_EXPORT int64_t python_test_release_late() {
+  std::vector<LateCall> held;
+  {
+    std::lock_guard<std::mutex> lock(late_mutex);
+    held.swap(late_calls);
+  }
+  for (LateCall& call : held) {
+    RunLateCopy(call.x, call.y, call.state);
+    call.promise.SetAvailable();
+  }
+  return static_cast<int64_t>(held.size());
+}
+
+TEST_EXPORT int64_t python_test_late_states_alive() {
+  return late_states_alive.load();
 }
 
 // User data for AddUserOffset, owned by whoever inserts it (deleted with
