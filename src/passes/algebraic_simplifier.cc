@@ -223,63 +223,36 @@ Instruction* Simplifier::Arithmetic(Instruction* op) {
   return result;
 }
 
-// A reduce whose reduced dims all have size 1 folds each result element
-// from the init value and one input element: reducer(init, x), which is x
-// when the reducer is one arithmetic op of its two parameters and init is
-// that op's exact identity (the identities Arithmetic uses). Then it is a
-// reshape, which fuses into whatever reads it (XLA's simplifier makes the
-// same rewrite; take_along_axis's bounds check is such a reduce).
+// A reduce that keeps as many elements as its inputs have (every reduced
+// dim has size 1, or none is reduced) is a reshape of each input, whatever
+// its init values and reducer: XLA's simplifier makes this rewrite on the
+// premise that init is the reducer's identity, so jax.jit gives
+// reduce([[1.]], init=5, add) = [1.] and keeps a -0.0 summed from +0.0.
+// Programs JAX lowers rely on XLA's answer; the reshape also fuses into
+// whatever reads it (take_along_axis's bounds check is such a reduce).
 Instruction* Simplifier::ReduceOfOneElement(Instruction* op) {
-  if (op->operand_count() != 2 || !op->shape().IsArray() ||
+  const int64_t inputs = op->operand_count() / 2;
+  if (inputs < 1 || op->operand_count() != 2 * inputs ||
       op->called_computations().size() != 1)
     return nullptr;
-  Instruction* input = op->operand(0);
-  if (!input->shape().IsArray() ||
-      input->shape().num_elements() != op->shape().num_elements() ||
-      input->shape().element_type() != op->shape().element_type())
-    return nullptr;
-  const Computation* reducer = op->called_computations()[0];
-  const Instruction* root = reducer == nullptr ? nullptr : reducer->root();
-  if (root == nullptr || root->operand_count() != 2 ||
-      root->operand(0) == root->operand(1))
-    return nullptr;
-  for (const Instruction* operand : root->operands())
-    if (operand->opcode() != Opcode::kParameter) return nullptr;
-  if (reducer->parameters().size() != 2) return nullptr;
-  // The reducer's op applied to the init value and a stand-in for x: when
-  // Arithmetic reduces that to x, init is the identity.
-  const ElementType type = op->shape().element_type();
-  const bool is_float = type == ElementType::kF32 || type == ElementType::kF64;
-  const bool is_pred = type == ElementType::kPred;
-  const Instruction* init = op->operand(1);
-  bool identity = false;
-  switch (root->opcode()) {
-    case Opcode::kAdd:
-      identity = !is_pred &&
-                 Is(init, type, is_float ? Value::kNegativeZero : Value::kZero);
-      break;
-    case Opcode::kMultiply:
-      identity = !is_pred && Is(init, type, Value::kOne);
-      break;
-    case Opcode::kOr:
-    case Opcode::kXor:
-      identity = !is_float && Is(init, type, Value::kZero);
-      break;
-    case Opcode::kAnd:
-      identity = !is_float && Is(init, type, Value::kAllBitsSet);
-      break;
-    case Opcode::kMaximum:
-      identity = !is_pred && Is(init, type, Value::kLowest);
-      break;
-    case Opcode::kMinimum:
-      identity = !is_pred && Is(init, type, Value::kHighest);
-      break;
-    default:
-      break;
+  std::vector<Instruction*> reshapes;
+  for (int64_t k = 0; k < inputs; ++k) {
+    Instruction* input = op->operand(k);
+    const Shape& result =
+        op->shape().IsTuple() ? op->shape().tuple_shape(k) : op->shape();
+    if (!input->shape().IsArray() || !result.IsArray() ||
+        input->shape().num_elements() != result.num_elements() ||
+        input->shape().element_type() != result.element_type())
+      return nullptr;
   }
-  if (!identity || (!is_float && !is_pred && !IsIntegralType(type)))
-    return nullptr;
-  return Emit(op, Opcode::kReshape, op->shape(), {input}, op->name());
+  if (!op->shape().IsTuple())
+    return Emit(op, Opcode::kReshape, op->shape(), {op->operand(0)},
+                op->name());
+  for (int64_t k = 0; k < inputs; ++k)
+    reshapes.push_back(Emit(op, Opcode::kReshape, op->shape().tuple_shape(k),
+                            {op->operand(k)},
+                            op->name() + ".input" + std::to_string(k)));
+  return Emit(op, Opcode::kTuple, op->shape(), std::move(reshapes), op->name());
 }
 
 // Whether `to` is `from` with dims of size 1 inserted; then sets *dims to

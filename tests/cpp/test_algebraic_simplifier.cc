@@ -138,10 +138,10 @@ ENTRY main {
   EXPECT_EQ(out[9].ToVector<int32_t>(), out[6].ToVector<int32_t>());
 }
 
-// A reduce over dims of size 1 with its reducer's identity as init is a
-// reshape (and of true, add of -0.0, max of -inf); with another init (add of
-// +0.0, which turns -0.0 into +0.0) or over a real dim it stays.
-TEST(AlgebraicSimplifier, ReduceOverSizeOneDimsWithIdentityInit) {
+// A reduce over dims of size 1 is a reshape of its input whatever the init
+// (as XLA: jax.jit keeps -0.0 summed from +0.0 and ignores a sum's init of
+// 5); over a real dim it stays.
+TEST(AlgebraicSimplifier, ReduceOverSizeOneDimsIsAReshape) {
   Module module = ParseHloForTest(R"(HloModule reduces
 
 and_r {
@@ -181,7 +181,7 @@ ENTRY main {
   EXPECT_TRUE(VerifyModule(module).ok());
   EXPECT_EQ(
       RootOperandOpcodes(module),
-      (std::vector<Opcode>{Opcode::kReshape, Opcode::kReshape, Opcode::kReduce,
+      (std::vector<Opcode>{Opcode::kReshape, Opcode::kReshape, Opcode::kReshape,
                            Opcode::kReshape, Opcode::kReduce}));
   const uint8_t p[] = {1, 0, 1};
   std::vector<Literal> args;
@@ -195,9 +195,49 @@ ENTRY main {
   EXPECT_EQ(std::memcmp(out[0].data(), p, 3), 0);
   EXPECT_EQ(Bits(out[1].ToVector<float>()),
             Bits(std::vector<float>(x, x + 3)));  // -0.0 and NaN kept
-  EXPECT_FALSE(std::signbit(out[2].ToVector<float>()[0]));
+  EXPECT_EQ(Bits(out[2].ToVector<float>()),
+            Bits(std::vector<float>(x, x + 3)));  // +0.0 + -0.0 kept -0.0
   EXPECT_EQ(Bits(out[3].ToVector<float>()),
             Bits(std::vector<float>(x, x + 3)));  // max(-inf, x) is x
+}
+
+// Variadic too, and an init that is no identity is ignored, as XLA ignores
+// it: jax.jit gives (2, 2) for reducing ([[2.]], [[2.]]) with inits (0, 1)
+// and the reducer (a0 + b0, a1 * b1 + 3).
+TEST(AlgebraicSimplifier, VariadicReduceOverSizeOneDimsIgnoresItsInits) {
+  Module module = ParseHloForTest(R"(HloModule reduces
+
+pair_r {
+  a0 = f32[] parameter(0)
+  a1 = s32[] parameter(1)
+  b0 = f32[] parameter(2)
+  b1 = s32[] parameter(3)
+  s = f32[] add(a0, b0)
+  m = s32[] multiply(a1, b1)
+  three = s32[] constant(3)
+  t = s32[] add(m, three)
+  ROOT r = (f32[], s32[]) tuple(s, t)
+}
+
+ENTRY main {
+  x = f32[1,2]{1,0} parameter(0)
+  i = s32[1,2]{1,0} parameter(1)
+  five = f32[] constant(5)
+  one = s32[] constant(1)
+  ROOT r = (f32[2]{0}, s32[2]{0}) reduce(x, i, five, one), dimensions={0}, to_apply=pair_r
+}
+)");
+  SimplifyAlgebra(module);
+  EXPECT_TRUE(VerifyModule(module).ok());
+  EXPECT_EQ(module.entry()->root()->opcode(), Opcode::kTuple);
+  std::vector<Literal> args;
+  args.push_back(Literal::FromVector<float>({1, 2}, {2.0f, -0.0f}));
+  args.push_back(Literal::FromVector<int32_t>({1, 2}, {2, -7}));
+  std::vector<Literal> out = CompileAndRun(std::move(module), args);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(Bits(out[0].ToVector<float>()),
+            Bits(std::vector<float>{2.0f, -0.0f}));
+  EXPECT_EQ(out[1].ToVector<int32_t>(), (std::vector<int32_t>{2, -7}));
 }
 
 // max(x, -inf) and min(x, +inf) are x (NaN and -0.0 kept), and so are

@@ -153,6 +153,13 @@ TEST_F(CliTest, HelpDescribesEveryCommandAndOption) {
         "Example:", "Exit status:"}) {
     EXPECT_THAT(run.output, HasSubstr(option));
   }
+  // Each option is described once (--platform's paragraph was printed twice).
+  for (const char* option :
+       {"  --platform P ", "  --threads N ", "  --profile "}) {
+    const size_t first = run.output.find(option);
+    EXPECT_NE(first, std::string::npos) << option;
+    EXPECT_EQ(run.output.find(option, first + 1), std::string::npos) << option;
+  }
   EXPECT_EQ(Xffi("help run").output, run.output);
   EXPECT_EQ(Xffi("run a.mlir -h").output, run.output);
 
