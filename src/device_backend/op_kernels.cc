@@ -506,8 +506,7 @@ StatusOr<Launcher> DotLauncher(const Instruction& op,
     return std::move(*gemm);
   // The per-element functor is checked for integer and f32/f64 dots only.
   if (HasNarrowOrComplexOperand(op))
-    return Unsupported(op,
-                       "f16, bf16 and complex dots that are not one GEMM");
+    return Unsupported(op, "f16, bf16 and complex dots that are not one GEMM");
   const DotDimensionNumbers& numbers = op.dot_dimension_numbers;
   const Shape& lhs = op.operand(0)->shape();
   const Shape& rhs = op.operand(1)->shape();
