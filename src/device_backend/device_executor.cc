@@ -1,6 +1,7 @@
 // The device executor: thunks over device buffers, runs, the Executable.
 #include "device_backend/device_executor.h"
 
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -32,6 +33,15 @@ using compiler::BufferKind;
 using compiler::InstructionBuffers;
 using compiler::kNoBuffer;
 
+// What a custom call the run gave up on (custom_call_timeout) may still
+// read and write until it completes: its frame and state. The executable adds
+// its device block, stream and context (executable's Abandon).
+struct AbandonedCall {
+  std::shared_ptr<AsyncValue> future;
+  std::shared_ptr<const void> frame;
+  std::unique_ptr<CallSiteState> state;
+};
+
 // What a thunk runs with.
 struct RunEnv {
   device::Device& device;
@@ -39,6 +49,10 @@ struct RunEnv {
   device::DeviceExecutionContext& context;
   // The stream records into a graph: nothing may wait for it.
   bool capturing = false;
+  // Zero: wait for a custom call's future as long as it takes.
+  std::chrono::nanoseconds custom_call_timeout{0};
+  // Set by the custom call that timed out; the run then fails.
+  std::unique_ptr<AbandonedCall>* abandoned = nullptr;
 };
 
 class Thunk {
@@ -245,7 +259,8 @@ class FfiCallThunk : public Thunk {
       : op_(op),
         leaves_(buffers),
         record_(record),
-        frame_(compiler::BuildCustomCallFrame(op)) {}
+        frame_(compiler::BuildCustomCallFrame(op)),
+        state_(std::make_unique<CallSiteState>()) {}
 
   Status Run(RunEnv& env, void* const* addresses) override {
     for (size_t i = 0; i < leaves_.operands.size(); ++i)
@@ -270,11 +285,21 @@ class FfiCallThunk : public Thunk {
     CallOptions options;
     options.stage = stage;
     options.context = &env.context.context();
-    options.state = &state_;
+    options.state = state_.get();
     options.handler_api_minor = record_.api_minor;
     options.target_name = record_.name;
     CallResult result = CallHandler(record_, frame_.get(), options);
-    Status status = result.future ? result.future->Wait() : result.status;
+    Status status = std::move(result.status);
+    if (status.ok() && result.future != nullptr) {
+      if (env.custom_call_timeout.count() > 0 && env.abandoned != nullptr) {
+        std::optional<Status> done =
+            result.future->WaitFor(env.custom_call_timeout);
+        if (!done.has_value()) return Abandon(env, std::move(result.future));
+        status = std::move(*done);
+      } else {
+        status = result.future->Wait();
+      }
+    }
     if (status.ok()) return status;
     std::string when = stage == XLA_FFI_ExecutionStage_EXECUTE
                            ? ""
@@ -283,11 +308,28 @@ class FfiCallThunk : public Thunk {
                                      status.message());
   }
 
+  // The pending call keeps this frame and state; the next run gets fresh
+  // ones and runs the stages before execute again.
+  Status Abandon(RunEnv& env, std::shared_ptr<AsyncValue> future) {
+    *env.abandoned = std::make_unique<AbandonedCall>(AbandonedCall{
+        std::move(future), frame_.keep_alive(), std::move(state_)});
+    frame_ = compiler::BuildCustomCallFrame(op_);
+    state_ = std::make_unique<CallSiteState>();
+    stages_done_ = 0;
+    return Status(XLA_FFI_Error_Code_DEADLINE_EXCEEDED,
+                  CustomCallSite(op_) +
+                      " did not complete within the custom-call timeout (" +
+                      std::to_string(
+                          std::chrono::duration<double>(env.custom_call_timeout)
+                              .count()) +
+                      " s); the run was abandoned");
+  }
+
   const Instruction& op_;
   CustomCallLeaves leaves_;
   const HandlerRecord& record_;
   CallFrame frame_;
-  CallSiteState state_;
+  std::unique_ptr<CallSiteState> state_;
   int stages_done_ = 0;
 };
 
@@ -701,14 +743,12 @@ class DeviceExecutable : public Executable {
       : module_(std::move(module)), device_(std::move(device)) {}
 
   ~DeviceExecutable() override {
-    // Work still queued reads the block: finish it before freeing.
+    // Work still queued reads the block: finish it before freeing (which
+    // happens later if a call abandoned at the timeout still holds it).
     if (stream_ != nullptr) (void)stream_->Synchronize();
-    context_.reset();
-    stream_.reset();
-    if (block_ != nullptr) (void)device_->Free(block_);
   }
 
-  Status Init(const CompileOptions& /*options*/) {
+  Status Init(const CompileOptions& options) {
     const Computation& entry = *module_.entry();
     for (const Instruction* parameter : entry.parameters()) {
       parameter_shapes_.push_back(parameter->shape());
@@ -725,43 +765,33 @@ class DeviceExecutable : public Executable {
     StatusOr<DeviceComputation*> compiled = env.Get(&entry);
     if (!compiled.ok()) return compiled.status();
     entry_ = *compiled;
-    std::vector<size_t> parameter_offsets, result_offsets;
     for (const Shape* leaf : parameter_leaves_)
-      parameter_offsets.push_back(env.plan.Reserve(leaf->byte_size()));
+      parameter_offsets_.push_back(env.plan.Reserve(leaf->byte_size()));
     for (const Shape* leaf : result_leaves_)
-      result_offsets.push_back(env.plan.Reserve(leaf->byte_size()));
+      result_offsets_.push_back(env.plan.Reserve(leaf->byte_size()));
     computations_ = std::move(env.compiled);
+    constants_ = std::move(env.constants);
     capturable_ = env.not_capturable.empty();
     fused_loops_ = env.fused_loops;
     host_conditions_ = env.host_conditions;
+    custom_call_timeout_ = options.custom_call_timeout;
+    device_bytes_ = env.plan.size();
+    // Weighed before anything is allocated on the device. 0 leaves the
+    // limit to the device's own memory, which Allocate reports.
+    const int64_t limit = options.memory_limit_bytes;
+    if (limit > 0 && device_bytes_ > static_cast<size_t>(limit))
+      return Status(XLA_FFI_Error_Code_RESOURCE_EXHAUSTED,
+                    "the program's device buffers need " +
+                        std::to_string(device_bytes_) +
+                        " bytes, over the memory limit of " +
+                        std::to_string(limit) + " bytes");
 
     StatusOr<std::unique_ptr<device::Stream>> stream = device_->CreateStream();
     if (!stream.ok()) return stream.status();
     stream_ = std::move(*stream);
     context_ =
-        std::make_unique<device::DeviceExecutionContext>(*device_, *stream_);
-    device_bytes_ = env.plan.size();
-    if (device_bytes_ > 0) {
-      StatusOr<void*> block = device_->Allocate(device_bytes_);
-      if (!block.ok())
-        return Status(block.status().code(),
-                      "cannot allocate the program's " +
-                          std::to_string(device_bytes_) + " bytes on " +
-                          std::string(device_->name()) + ": " +
-                          block.status().message());
-      block_ = static_cast<char*>(*block);
-    }
-    for (auto& [computation, device_computation] : computations_)
-      device_computation->Bind(block_);
-    for (size_t offset : parameter_offsets)
-      parameter_addresses_.push_back(block_ + offset);
-    for (size_t offset : result_offsets)
-      result_addresses_.push_back(block_ + offset);
-    for (const ConstantUpload& constant : env.constants)
-      if (constant.size > 0)
-        XFFI_RETURN_IF_ERROR(stream_->CopyHostToDevice(
-            block_ + constant.offset, constant.data, constant.size));
-    return stream_->Synchronize();
+        std::make_shared<device::DeviceExecutionContext>(*device_, *stream_);
+    return PlaceBlock();
   }
 
   const Module& module() const override { return module_; }
@@ -832,6 +862,7 @@ class DeviceExecutable : public Executable {
     stats.host_conditions = host_conditions_;
     stats.graph_captures = graphs_.captures();
     stats.graph_replays = graphs_.replays();
+    stats.abandoned_calls = abandoned_calls_;
     for (const auto& [computation, compiled] : computations_)
       stats.thunks += static_cast<int64_t>(compiled->num_thunks());
     return stats;
@@ -848,12 +879,79 @@ class DeviceExecutable : public Executable {
     leaves.push_back(literal.shape().IsArray() ? literal.data() : nullptr);
   }
 
+  // The program's device block: allocated, every computation bound to it,
+  // constants uploaded. At compile time, and again at the run after one
+  // that abandoned a custom call (which keeps the old block).
+  Status PlaceBlock() {
+    if (placed_) return Status::Ok();
+    std::shared_ptr<char> block;
+    if (device_bytes_ > 0) {
+      StatusOr<void*> allocated = device_->Allocate(device_bytes_);
+      if (!allocated.ok())
+        return Status(allocated.status().code(),
+                      "cannot allocate the program's " +
+                          std::to_string(device_bytes_) + " bytes on " +
+                          std::string(device_->name()) + ": " +
+                          allocated.status().message());
+      std::shared_ptr<device::Device> device = device_;
+      block.reset(static_cast<char*>(*allocated), [device](char* data) {
+        // Free waits for work still using it.
+        (void)device->Free(data);
+      });
+    }
+    char* base = block.get();
+    for (auto& [computation, device_computation] : computations_)
+      device_computation->Bind(base);
+    parameter_addresses_.clear();
+    result_addresses_.clear();
+    for (size_t offset : parameter_offsets_)
+      parameter_addresses_.push_back(base + offset);
+    for (size_t offset : result_offsets_)
+      result_addresses_.push_back(base + offset);
+    for (const ConstantUpload& constant : constants_)
+      if (constant.size > 0)
+        XFFI_RETURN_IF_ERROR(stream_->CopyHostToDevice(
+            base + constant.offset, constant.data, constant.size));
+    XFFI_RETURN_IF_ERROR(stream_->Synchronize());
+    block_ = std::move(block);
+    placed_ = true;
+    return Status::Ok();
+  }
+
+  // A custom call timed out: it may still use the block, its frame and
+  // state, the stream and the context until its future completes, so those
+  // are kept until then (even past this executable), and the next run gets
+  // a fresh block. Execute's host results and the caller's arguments are not
+  // touched by device work after the run's copies, so need no keeping.
+  void Abandon(std::unique_ptr<AbandonedCall> call) {
+    struct Kept {
+      std::shared_ptr<device::Device> device;
+      std::shared_ptr<device::Stream> stream;
+      std::shared_ptr<device::DeviceExecutionContext> context;
+      std::shared_ptr<char> block;
+      std::shared_ptr<const void> frame;
+      std::unique_ptr<CallSiteState> state;
+    };
+    auto kept = std::make_shared<Kept>(
+        Kept{device_, stream_, context_, std::move(block_),
+             std::move(call->frame), std::move(call->state)});
+    block_ = nullptr;
+    placed_ = false;
+    ++abandoned_calls_;
+    call->future->OnReady([kept](const Status&) mutable { kept.reset(); });
+  }
+
   // Host arguments in, the program on the stream, host results out.
   Status Run(const std::vector<const void*>& arguments,
              const std::vector<void*>& results) {
     std::lock_guard<std::mutex> lock(mutex_);
+    XFFI_RETURN_IF_ERROR(PlaceBlock());
+    std::unique_ptr<AbandonedCall> abandoned;
     RunEnv env{*device_, *stream_, *context_};
+    env.custom_call_timeout = custom_call_timeout_;
+    env.abandoned = &abandoned;
     Status status = RunLocked(env, arguments, results);
+    if (abandoned != nullptr) Abandon(std::move(abandoned));
     if (status.ok()) return status;
     // Leave the stream idle for the next run; its own error (if any) is
     // the one already reported.
@@ -877,8 +975,10 @@ class DeviceExecutable : public Executable {
       // never moves, so one capture serves every run; the cache would
       // capture again if it did.
       XFFI_RETURN_IF_ERROR(
-          graphs_.Run(*stream_, {block_}, [&](device::Stream& stream) {
+          graphs_.Run(*stream_, {block_.get()}, [&](device::Stream& stream) {
             RunEnv capture{*device_, stream, *context_, true};
+            capture.custom_call_timeout = env.custom_call_timeout;
+            capture.abandoned = env.abandoned;
             return entry_->Run(capture, parameters.data(),
                                result_addresses_.data());
           }));
@@ -905,11 +1005,17 @@ class DeviceExecutable : public Executable {
   std::unordered_map<const Computation*, std::unique_ptr<DeviceComputation>>
       computations_;
   DeviceComputation* entry_ = nullptr;
-  std::unique_ptr<device::Stream> stream_;
-  std::unique_ptr<device::DeviceExecutionContext> context_;
-  char* block_ = nullptr;
+  // Shared with calls abandoned at the timeout, which keep them.
+  std::shared_ptr<device::Stream> stream_;
+  std::shared_ptr<device::DeviceExecutionContext> context_;
+  std::shared_ptr<char> block_;
+  bool placed_ = false;  // block_ allocated (if any bytes) and bound
   size_t device_bytes_ = 0;
+  std::vector<ConstantUpload> constants_;
+  std::vector<size_t> parameter_offsets_, result_offsets_;
   std::vector<void*> parameter_addresses_, result_addresses_;
+  std::chrono::nanoseconds custom_call_timeout_{0};
+  int64_t abandoned_calls_ = 0;
   std::vector<Shape> parameter_shapes_;
   Shape result_shape_;
   std::vector<const Shape*> parameter_leaves_, result_leaves_;

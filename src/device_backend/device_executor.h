@@ -23,6 +23,15 @@
 // handlers are then called only while capturing, as under XLA, and an
 // asynchronous failure is reported for the run rather than a target.
 //
+// Limits (CompileOptions): memory_limit_bytes > 0 bounds the one allocation
+// and is checked before anything is allocated on the device; 0 leaves it to
+// the device's memory (a failed allocation is an error naming the size), and
+// negative is no limit. custom_call_timeout bounds the wait for a typed
+// handler's future: a call still pending then fails the run with
+// DEADLINE_EXCEEDED naming the target, and keeps the block, its frame and
+// state, the stream and the context alive until it completes; the next run
+// allocates a fresh block. (Legacy targets return no future: unbounded.)
+//
 // Runs of one executable are serialised (one set of buffers, one stream).
 #ifndef XFFI_SRC_DEVICE_BACKEND_DEVICE_EXECUTOR_H_
 #define XFFI_SRC_DEVICE_BACKEND_DEVICE_EXECUTOR_H_
@@ -43,6 +52,8 @@ struct DeviceExecutorStats {
   // While conditions of scalar ops computed on the host from their leaves.
   int64_t host_conditions = 0;
   int64_t graph_captures = 0, graph_replays = 0;
+  // Custom calls given up on at CompileOptions::custom_call_timeout.
+  int64_t abandoned_calls = 0;
 };
 // Zeros for an executable this executor did not make.
 DeviceExecutorStats GetDeviceExecutorStats(const Executable& executable);
