@@ -1,6 +1,7 @@
 // The device executor: thunks over device buffers, runs, the Executable.
 #include "device_backend/device_executor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -737,16 +738,36 @@ Status WhileThunk::Run(RunEnv& env, void* const* addresses) {
       });
 }
 
+// Everything one run uses: the thunks (with their call frames, handler
+// states and loop buffers), the device block they address, a stream and
+// its context, the graphs captured on them. Concurrent runs of one
+// executable take one instance each, as the CPU executor's runs do.
+struct RunInstance {
+  std::unordered_map<const Computation*, std::unique_ptr<DeviceComputation>>
+      computations;
+  DeviceComputation* entry = nullptr;
+  std::vector<ConstantUpload> constants;
+  std::vector<size_t> parameter_offsets, result_offsets;
+  size_t device_bytes = 0;
+  // Shared with calls abandoned at the timeout, which keep them.
+  std::shared_ptr<device::Stream> stream;
+  std::shared_ptr<device::DeviceExecutionContext> context;
+  std::shared_ptr<char> block;
+  bool placed = false;  // block allocated (if any bytes) and bound
+  std::vector<void*> parameter_addresses, result_addresses;
+  device::GraphCache graphs;
+
+  ~RunInstance() {
+    // Work still queued reads the block: finish it before freeing (which
+    // happens later if a call abandoned at the timeout still holds it).
+    if (stream != nullptr) (void)stream->Synchronize();
+  }
+};
+
 class DeviceExecutable : public Executable {
  public:
   DeviceExecutable(Module module, std::shared_ptr<device::Device> device)
       : module_(std::move(module)), device_(std::move(device)) {}
-
-  ~DeviceExecutable() override {
-    // Work still queued reads the block: finish it before freeing (which
-    // happens later if a call abandoned at the timeout still holds it).
-    if (stream_ != nullptr) (void)stream_->Synchronize();
-  }
 
   Status Init(const CompileOptions& options) {
     const Computation& entry = *module_.entry();
@@ -758,24 +779,16 @@ class DeviceExecutable : public Executable {
     result_shape_ = entry.root()->shape();
     for (const Shape* leaf : result_shape_.Leaves())
       result_leaves_.push_back(leaf);
-
     in_place_ = std::make_unique<compiler::InPlaceAnalysis>(module_);
+    custom_call_timeout_ = options.custom_call_timeout;
+
     BuildEnv env;
-    env.in_place = in_place_.get();
-    StatusOr<DeviceComputation*> compiled = env.Get(&entry);
-    if (!compiled.ok()) return compiled.status();
-    entry_ = *compiled;
-    for (const Shape* leaf : parameter_leaves_)
-      parameter_offsets_.push_back(env.plan.Reserve(leaf->byte_size()));
-    for (const Shape* leaf : result_leaves_)
-      result_offsets_.push_back(env.plan.Reserve(leaf->byte_size()));
-    computations_ = std::move(env.compiled);
-    constants_ = std::move(env.constants);
+    StatusOr<std::unique_ptr<RunInstance>> first = BuildThunks(env);
+    if (!first.ok()) return first.status();
     capturable_ = env.not_capturable.empty();
     fused_loops_ = env.fused_loops;
     host_conditions_ = env.host_conditions;
-    custom_call_timeout_ = options.custom_call_timeout;
-    device_bytes_ = env.plan.size();
+    device_bytes_ = (*first)->device_bytes;
     // Weighed before anything is allocated on the device. 0 leaves the
     // limit to the device's own memory, which Allocate reports.
     const int64_t limit = options.memory_limit_bytes;
@@ -785,13 +798,10 @@ class DeviceExecutable : public Executable {
                         std::to_string(device_bytes_) +
                         " bytes, over the memory limit of " +
                         std::to_string(limit) + " bytes");
-
-    StatusOr<std::unique_ptr<device::Stream>> stream = device_->CreateStream();
-    if (!stream.ok()) return stream.status();
-    stream_ = std::move(*stream);
-    context_ =
-        std::make_shared<device::DeviceExecutionContext>(*device_, *stream_);
-    return PlaceBlock();
+    XFFI_RETURN_IF_ERROR(Place(**first));
+    instances_.push_back(std::move(*first));
+    idle_.push_back(instances_.back().get());
+    return Status::Ok();
   }
 
   const Module& module() const override { return module_; }
@@ -799,7 +809,12 @@ class DeviceExecutable : public Executable {
     return parameter_shapes_;
   }
   const Shape& result_shape() const override { return result_shape_; }
-  ExecutionContext& context() override { return context_->context(); }
+  // The first instance's: the one a run takes whenever no other run holds
+  // it. Runs concurrent with it get contexts of their own (their stream),
+  // without what was added to this one.
+  ExecutionContext& context() override {
+    return instances_.front()->context->context();
+  }
 
   StatusOr<std::vector<Literal>> Execute(
       const std::vector<Literal>& arguments) override {
@@ -857,13 +872,17 @@ class DeviceExecutable : public Executable {
     std::lock_guard<std::mutex> lock(mutex_);
     DeviceExecutorStats stats;
     stats.device_bytes = device_bytes_;
-    stats.computations = static_cast<int64_t>(computations_.size());
+    const RunInstance& first = *instances_.front();
+    stats.computations = static_cast<int64_t>(first.computations.size());
     stats.fused_loops = fused_loops_;
     stats.host_conditions = host_conditions_;
-    stats.graph_captures = graphs_.captures();
-    stats.graph_replays = graphs_.replays();
     stats.abandoned_calls = abandoned_calls_;
-    for (const auto& [computation, compiled] : computations_)
+    stats.run_instances = static_cast<int64_t>(instances_.size());
+    for (const auto& instance : instances_) {
+      stats.graph_captures += instance->graphs.captures();
+      stats.graph_replays += instance->graphs.replays();
+    }
+    for (const auto& [computation, compiled] : first.computations)
       stats.thunks += static_cast<int64_t>(compiled->num_thunks());
     return stats;
   }
@@ -879,18 +898,56 @@ class DeviceExecutable : public Executable {
     leaves.push_back(literal.shape().IsArray() ? literal.data() : nullptr);
   }
 
-  // The program's device block: allocated, every computation bound to it,
-  // constants uploaded. At compile time, and again at the run after one
+  // The thunks of one more instance, and its layout of the block.
+  StatusOr<std::unique_ptr<RunInstance>> BuildThunks(BuildEnv& env) {
+    env.in_place = in_place_.get();
+    StatusOr<DeviceComputation*> entry = env.Get(module_.entry());
+    if (!entry.ok()) return entry.status();
+    auto instance = std::make_unique<RunInstance>();
+    instance->entry = *entry;
+    for (const Shape* leaf : parameter_leaves_)
+      instance->parameter_offsets.push_back(
+          env.plan.Reserve(leaf->byte_size()));
+    for (const Shape* leaf : result_leaves_)
+      instance->result_offsets.push_back(env.plan.Reserve(leaf->byte_size()));
+    instance->computations = std::move(env.compiled);
+    instance->constants = std::move(env.constants);
+    instance->device_bytes = env.plan.size();
+    return instance;
+  }
+
+  // A run found every instance busy: one more, with its own stream and
+  // block (RESOURCE_EXHAUSTED naming the size when the device cannot hold
+  // it).
+  StatusOr<RunInstance*> AddInstance() {
+    BuildEnv env;
+    StatusOr<std::unique_ptr<RunInstance>> made = BuildThunks(env);
+    if (!made.ok()) return made.status();
+    XFFI_RETURN_IF_ERROR(Place(**made));
+    instances_.push_back(std::move(*made));
+    return instances_.back().get();
+  }
+
+  // The instance's stream and context, then its block: allocated, every
+  // computation bound to it, constants uploaded. Again at the run after one
   // that abandoned a custom call (which keeps the old block).
-  Status PlaceBlock() {
-    if (placed_) return Status::Ok();
+  Status Place(RunInstance& instance) {
+    if (instance.placed) return Status::Ok();
+    if (instance.stream == nullptr) {
+      StatusOr<std::unique_ptr<device::Stream>> stream =
+          device_->CreateStream();
+      if (!stream.ok()) return stream.status();
+      instance.stream = std::move(*stream);
+      instance.context = std::make_shared<device::DeviceExecutionContext>(
+          *device_, *instance.stream);
+    }
     std::shared_ptr<char> block;
-    if (device_bytes_ > 0) {
-      StatusOr<void*> allocated = device_->Allocate(device_bytes_);
+    if (instance.device_bytes > 0) {
+      StatusOr<void*> allocated = device_->Allocate(instance.device_bytes);
       if (!allocated.ok())
         return Status(allocated.status().code(),
                       "cannot allocate the program's " +
-                          std::to_string(device_bytes_) + " bytes on " +
+                          std::to_string(instance.device_bytes) + " bytes on " +
                           std::string(device_->name()) + ": " +
                           allocated.status().message());
       std::shared_ptr<device::Device> device = device_;
@@ -900,30 +957,31 @@ class DeviceExecutable : public Executable {
       });
     }
     char* base = block.get();
-    for (auto& [computation, device_computation] : computations_)
+    for (auto& [computation, device_computation] : instance.computations)
       device_computation->Bind(base);
-    parameter_addresses_.clear();
-    result_addresses_.clear();
-    for (size_t offset : parameter_offsets_)
-      parameter_addresses_.push_back(base + offset);
-    for (size_t offset : result_offsets_)
-      result_addresses_.push_back(base + offset);
-    for (const ConstantUpload& constant : constants_)
+    instance.parameter_addresses.clear();
+    instance.result_addresses.clear();
+    for (size_t offset : instance.parameter_offsets)
+      instance.parameter_addresses.push_back(base + offset);
+    for (size_t offset : instance.result_offsets)
+      instance.result_addresses.push_back(base + offset);
+    for (const ConstantUpload& constant : instance.constants)
       if (constant.size > 0)
-        XFFI_RETURN_IF_ERROR(stream_->CopyHostToDevice(
+        XFFI_RETURN_IF_ERROR(instance.stream->CopyHostToDevice(
             base + constant.offset, constant.data, constant.size));
-    XFFI_RETURN_IF_ERROR(stream_->Synchronize());
-    block_ = std::move(block);
-    placed_ = true;
+    XFFI_RETURN_IF_ERROR(instance.stream->Synchronize());
+    instance.block = std::move(block);
+    instance.placed = true;
     return Status::Ok();
   }
 
   // A custom call timed out: it may still use the block, its frame and
   // state, the stream and the context until its future completes, so those
-  // are kept until then (even past this executable), and the next run gets
-  // a fresh block. Execute's host results and the caller's arguments are not
-  // touched by device work after the run's copies, so need no keeping.
-  void Abandon(std::unique_ptr<AbandonedCall> call) {
+  // are kept until then (even past this executable), and the instance's
+  // next run gets a fresh block. Execute's host results and the caller's
+  // arguments are not touched by device work after the run's copies, so
+  // need no keeping.
+  void Abandon(RunInstance& instance, std::unique_ptr<AbandonedCall> call) {
     struct Kept {
       std::shared_ptr<device::Device> device;
       std::shared_ptr<device::Stream> stream;
@@ -932,67 +990,94 @@ class DeviceExecutable : public Executable {
       std::shared_ptr<const void> frame;
       std::unique_ptr<CallSiteState> state;
     };
-    auto kept = std::make_shared<Kept>(
-        Kept{device_, stream_, context_, std::move(block_),
-             std::move(call->frame), std::move(call->state)});
-    block_ = nullptr;
-    placed_ = false;
-    ++abandoned_calls_;
+    auto kept = std::make_shared<Kept>(Kept{
+        device_, instance.stream, instance.context, std::move(instance.block),
+        std::move(call->frame), std::move(call->state)});
+    instance.block = nullptr;
+    instance.placed = false;
     call->future->OnReady([kept](const Status&) mutable { kept.reset(); });
   }
 
-  // Host arguments in, the program on the stream, host results out.
+  // An idle instance (the first when it is idle), or a new one.
+  StatusOr<RunInstance*> Acquire() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (idle_.empty()) return AddInstance();
+    auto first =
+        std::find(idle_.begin(), idle_.end(), instances_.front().get());
+    if (first == idle_.end()) first = idle_.end() - 1;
+    RunInstance* instance = *first;
+    idle_.erase(first);
+    return instance;
+  }
+
+  void Release(RunInstance* instance, std::unique_ptr<AbandonedCall> call) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (call != nullptr) {
+      Abandon(*instance, std::move(call));
+      ++abandoned_calls_;
+    }
+    idle_.push_back(instance);
+  }
+
+  // Host arguments in, the program on the instance's stream, host results
+  // out.
   Status Run(const std::vector<const void*>& arguments,
              const std::vector<void*>& results) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    XFFI_RETURN_IF_ERROR(PlaceBlock());
+    StatusOr<RunInstance*> acquired = Acquire();
+    if (!acquired.ok()) return acquired.status();
+    RunInstance& instance = **acquired;
     std::unique_ptr<AbandonedCall> abandoned;
-    RunEnv env{*device_, *stream_, *context_};
-    env.custom_call_timeout = custom_call_timeout_;
-    env.abandoned = &abandoned;
-    Status status = RunLocked(env, arguments, results);
-    if (abandoned != nullptr) Abandon(std::move(abandoned));
-    if (status.ok()) return status;
-    // Leave the stream idle for the next run; its own error (if any) is
-    // the one already reported.
-    (void)stream_->Synchronize();
+    Status status = Place(instance);
+    if (status.ok()) {
+      RunEnv env{*device_, *instance.stream, *instance.context};
+      env.custom_call_timeout = custom_call_timeout_;
+      env.abandoned = &abandoned;
+      status = RunOn(instance, env, arguments, results);
+      if (!status.ok()) {
+        // Leave the stream idle for the next run; its own error (if any)
+        // is the one already reported.
+        (void)instance.stream->Synchronize();
+      }
+    }
+    Release(&instance, std::move(abandoned));
     return status;
   }
 
-  Status RunLocked(RunEnv& env, const std::vector<const void*>& arguments,
-                   const std::vector<void*>& results) {
+  Status RunOn(RunInstance& instance, RunEnv& env,
+               const std::vector<const void*>& arguments,
+               const std::vector<void*>& results) {
+    device::Stream& stream = *instance.stream;
     for (size_t i = 0; i < arguments.size(); ++i) {
       const size_t size = parameter_leaves_[i]->byte_size();
       if (size > 0)
-        XFFI_RETURN_IF_ERROR(stream_->CopyHostToDevice(parameter_addresses_[i],
-                                                       arguments[i], size));
+        XFFI_RETURN_IF_ERROR(stream.CopyHostToDevice(
+            instance.parameter_addresses[i], arguments[i], size));
     }
-    std::vector<const void*> parameters(parameter_addresses_.begin(),
-                                        parameter_addresses_.end());
+    std::vector<const void*> parameters(instance.parameter_addresses.begin(),
+                                        instance.parameter_addresses.end());
     if (capturable_) {
       // Command buffer: the program's work is captured once and replayed.
-      // Every address it uses lies in the executable's one block, which
-      // never moves, so one capture serves every run; the cache would
-      // capture again if it did.
-      XFFI_RETURN_IF_ERROR(
-          graphs_.Run(*stream_, {block_.get()}, [&](device::Stream& stream) {
-            RunEnv capture{*device_, stream, *context_, true};
+      // Every address it uses lies in the instance's one block, which
+      // moves only after an abandoned call; the cache captures again then.
+      XFFI_RETURN_IF_ERROR(instance.graphs.Run(
+          stream, {instance.block.get()}, [&](device::Stream& capturing) {
+            RunEnv capture{*device_, capturing, *instance.context, true};
             capture.custom_call_timeout = env.custom_call_timeout;
             capture.abandoned = env.abandoned;
-            return entry_->Run(capture, parameters.data(),
-                               result_addresses_.data());
+            return instance.entry->Run(capture, parameters.data(),
+                                       instance.result_addresses.data());
           }));
     } else {
-      XFFI_RETURN_IF_ERROR(
-          entry_->Run(env, parameters.data(), result_addresses_.data()));
+      XFFI_RETURN_IF_ERROR(instance.entry->Run(
+          env, parameters.data(), instance.result_addresses.data()));
     }
     for (size_t r = 0; r < results.size(); ++r) {
       const size_t size = result_leaves_[r]->byte_size();
       if (size > 0)
-        XFFI_RETURN_IF_ERROR(
-            stream_->CopyDeviceToHost(results[r], result_addresses_[r], size));
+        XFFI_RETURN_IF_ERROR(stream.CopyDeviceToHost(
+            results[r], instance.result_addresses[r], size));
     }
-    Status done = stream_->Synchronize();
+    Status done = stream.Synchronize();
     if (done.ok()) return done;
     return Status(done.code(), "the program's work on " +
                                    std::string(device_->name()) +
@@ -1002,28 +1087,18 @@ class DeviceExecutable : public Executable {
   Module module_;
   std::shared_ptr<device::Device> device_;
   std::unique_ptr<compiler::InPlaceAnalysis> in_place_;
-  std::unordered_map<const Computation*, std::unique_ptr<DeviceComputation>>
-      computations_;
-  DeviceComputation* entry_ = nullptr;
-  // Shared with calls abandoned at the timeout, which keep them.
-  std::shared_ptr<device::Stream> stream_;
-  std::shared_ptr<device::DeviceExecutionContext> context_;
-  std::shared_ptr<char> block_;
-  bool placed_ = false;  // block_ allocated (if any bytes) and bound
-  size_t device_bytes_ = 0;
-  std::vector<ConstantUpload> constants_;
-  std::vector<size_t> parameter_offsets_, result_offsets_;
-  std::vector<void*> parameter_addresses_, result_addresses_;
-  std::chrono::nanoseconds custom_call_timeout_{0};
-  int64_t abandoned_calls_ = 0;
   std::vector<Shape> parameter_shapes_;
   Shape result_shape_;
   std::vector<const Shape*> parameter_leaves_, result_leaves_;
+  std::chrono::nanoseconds custom_call_timeout_{0};
   bool capturable_ = false;
   int64_t fused_loops_ = 0;
   int64_t host_conditions_ = 0;
-  device::GraphCache graphs_;
-  mutable std::mutex mutex_;  // one run at a time
+  size_t device_bytes_ = 0;   // one instance's block
+  mutable std::mutex mutex_;  // the pool below
+  std::vector<std::unique_ptr<RunInstance>> instances_;
+  std::vector<RunInstance*> idle_;
+  int64_t abandoned_calls_ = 0;
 };
 
 }  // namespace

@@ -2,13 +2,13 @@
 // CudaDevice), written against the Device seam only.
 //
 // Compile: every computation the entry reaches gets its buffer assignment
-// (compiler/buffer_assignment.h) and a list of device thunks. All of the
-// executable's device memory is ONE allocation, made at compile time and laid
-// out at offsets: each computation's arena, the constants (uploaded once),
-// and a slot per entry parameter leaf and result leaf.
+// (compiler/buffer_assignment.h) and a list of device thunks. All of a run
+// instance's device memory (below) is ONE allocation, the first made at
+// compile time, laid out at offsets: each computation's arena, the constants
+// (uploaded once), and a slot per entry parameter leaf and result leaf.
 //
 // Run: arguments are copied host to device into their slots, the thunks
-// enqueue their work on the executable's stream (core ops as launches of
+// enqueue their work on the instance's stream (core ops as launches of
 // the device kernels, custom calls with the stream their handler asks for),
 // and results come back device to host. While and conditional read their
 // predicate or branch index back to the host, which waits for the stream
@@ -23,7 +23,7 @@
 // handlers are then called only while capturing, as under XLA, and an
 // asynchronous failure is reported for the run rather than a target.
 //
-// Limits (CompileOptions): memory_limit_bytes > 0 bounds the one allocation
+// Limits (CompileOptions): memory_limit_bytes > 0 bounds one allocation
 // and is checked before anything is allocated on the device; 0 leaves it to
 // the device's memory (a failed allocation is an error naming the size), and
 // negative is no limit. custom_call_timeout bounds the wait for a typed
@@ -31,8 +31,12 @@
 // DEADLINE_EXCEEDED naming the target, and keeps the block, its frame and
 // state, the stream and the context alive until it completes; the next run
 // allocates a fresh block. (Legacy targets return no future: unbounded.)
+// memory_limit_bytes weighs one instance: each concurrent run takes one.
 //
-// Runs of one executable are serialised (one set of buffers, one stream).
+// Concurrent runs: each run takes a run instance (its own thunks, block,
+// stream and context) from a pool that grows by one when every instance is
+// busy, as the CPU executor's runs do; a run made serially always gets the
+// first one, whose context is the executable's context().
 #ifndef XFFI_SRC_DEVICE_BACKEND_DEVICE_EXECUTOR_H_
 #define XFFI_SRC_DEVICE_BACKEND_DEVICE_EXECUTOR_H_
 
@@ -45,7 +49,7 @@ namespace xffi::device_backend {
 
 // What an executable did, for tests and tools.
 struct DeviceExecutorStats {
-  size_t device_bytes = 0;  // the one allocation
+  size_t device_bytes = 0;  // one run instance's allocation
   int64_t computations = 0;
   int64_t thunks = 0;
   int64_t fused_loops = 0;  // loop fusions run as one interpreting kernel
@@ -54,6 +58,9 @@ struct DeviceExecutorStats {
   int64_t graph_captures = 0, graph_replays = 0;
   // Custom calls given up on at CompileOptions::custom_call_timeout.
   int64_t abandoned_calls = 0;
+  // Sets of buffers, stream and thunks made for runs (one per concurrent
+  // run at the most).
+  int64_t run_instances = 0;
 };
 // Zeros for an executable this executor did not make.
 DeviceExecutorStats GetDeviceExecutorStats(const Executable& executable);

@@ -18,8 +18,11 @@ namespace xffi::device_backend::testing {
 
 class SimDeviceBackendTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    auto device = device::SimDevice::Create();
+  void SetUp() override { UseDevice(); }
+
+  // Compiles onto a fresh SimDevice from now on.
+  void UseDevice(device::SimDeviceOptions device_options = {}) {
+    auto device = device::SimDevice::Create(device_options);
     ASSERT_TRUE(device.ok()) << device.status().message();
     device_ = std::shared_ptr<device::SimDevice>(std::move(*device));
     DeviceBackendOptions options;
@@ -32,10 +35,9 @@ class SimDeviceBackendTest : public ::testing::Test {
   }
 
   StatusOr<std::unique_ptr<Executable>> CompileForDevice(
-      const std::string& text) {
+      const std::string& text, CompileOptions options = {}) {
     StatusOr<Module> module = ParseProgram(text, "program.hlo");
     if (!module.ok()) return module.status();
-    CompileOptions options;
     options.platform = Platform::kCuda;
     return compiler::CompileWithBackend(std::move(*module), options, *backend_);
   }

@@ -6,21 +6,22 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
-#include "compiler/compiler.h"
 #include "device/device.h"
 #include "device/sim_device.h"
 #include "device_backend/device_backend.h"
 #include "device_backend/device_executor.h"
+#include "device_backend_test_util.h"
 #include "xffi/ffi.h"
 #include "xffi/program/executable.h"
-#include "xffi/program/text.h"
 #include "xffi/runtime/registry.h"
 
 namespace xffi::device_backend {
@@ -69,7 +70,7 @@ struct HeldCall {
   AddOneKernel kernel;
   ffi::Promise promise;
 };
-bool hang = false;
+std::atomic<bool> hang{false};
 std::mutex held_mutex;
 std::vector<HeldCall> held;
 
@@ -128,7 +129,7 @@ ENTRY main {
 }
 )";
 
-class DeviceRunsTest : public ::testing::Test {
+class DeviceRunsTest : public testing::SimDeviceBackendTest {
  protected:
   static void SetUpTestSuite() {
     ASSERT_TRUE(
@@ -136,27 +137,6 @@ class DeviceRunsTest : public ::testing::Test {
             "devruns_may_hang", "CUDA",
             XLA_FFI_Handler_Bundle{nullptr, nullptr, nullptr, MayHang, nullptr})
             .ok());
-  }
-
-  void UseDevice(device::SimDeviceOptions options = {}) {
-    auto made = device::SimDevice::Create(options);
-    ASSERT_TRUE(made.ok()) << made.status().message();
-    device_ = std::shared_ptr<device::SimDevice>(std::move(*made));
-    DeviceBackendOptions backend_options;
-    std::shared_ptr<device::SimDevice> shared = device_;
-    backend_options.device = [shared](const CompileOptions&)
-        -> StatusOr<std::shared_ptr<device::Device>> {
-      return std::shared_ptr<device::Device>(shared);
-    };
-    backend_ = std::make_unique<DeviceBackend>(std::move(backend_options));
-  }
-
-  StatusOr<std::unique_ptr<Executable>> CompileForDevice(
-      const std::string& text, CompileOptions options = {}) {
-    StatusOr<Module> module = ParseProgram(text, "program.hlo");
-    if (!module.ok()) return module.status();
-    options.platform = Platform::kCuda;
-    return compiler::CompileWithBackend(std::move(*module), options, *backend_);
   }
 
   void ExpectSmallRuns() {
@@ -178,13 +158,9 @@ class DeviceRunsTest : public ::testing::Test {
     hang = false;
     ReleaseHeld();
   }
-
-  std::shared_ptr<device::SimDevice> device_;
-  std::unique_ptr<DeviceBackend> backend_;
 };
 
 TEST_F(DeviceRunsTest, MemoryLimitRefusesAtCompileBeforeAnyAllocation) {
-  UseDevice();
   const size_t needed = LargeProgramBytes();
   ASSERT_GT(needed, 0u);
   ASSERT_EQ(device_->bytes_in_use(), 0u);
@@ -209,7 +185,6 @@ TEST_F(DeviceRunsTest, MemoryLimitRefusesAtCompileBeforeAnyAllocation) {
 }
 
 TEST_F(DeviceRunsTest, OutOfDeviceMemoryIsAnErrorAndTheDeviceStaysUsable) {
-  UseDevice();
   const size_t needed = LargeProgramBytes();
   device::SimDeviceOptions small_device;
   small_device.memory_bytes = needed / 2 / 4096 * 4096;
@@ -243,7 +218,6 @@ void ExpectSquaresOfSuccessors(const std::vector<Literal>& results) {
 }
 
 TEST_F(DeviceRunsTest, TimeoutAbandonsTheCallAndKeepsItsBlockUntilItEnds) {
-  UseDevice();
   CompileOptions options;
   options.custom_call_timeout = std::chrono::milliseconds(50);
   auto program = CompileForDevice(kHanging, options);
@@ -277,7 +251,6 @@ TEST_F(DeviceRunsTest, TimeoutAbandonsTheCallAndKeepsItsBlockUntilItEnds) {
 }
 
 TEST_F(DeviceRunsTest, AnAbandonedCallOutlivesItsExecutable) {
-  UseDevice();
   CompileOptions options;
   options.custom_call_timeout = std::chrono::milliseconds(20);
   auto program = CompileForDevice(kHanging, options);
@@ -296,7 +269,6 @@ TEST_F(DeviceRunsTest, AnAbandonedCallOutlivesItsExecutable) {
 }
 
 TEST_F(DeviceRunsTest, ARunThatCannotGetAFreshBlockFailsUntilTheCallEnds) {
-  UseDevice();
   CompileOptions options;
   options.custom_call_timeout = std::chrono::milliseconds(20);
   size_t block = 0;
@@ -328,6 +300,86 @@ TEST_F(DeviceRunsTest, ARunThatCannotGetAFreshBlockFailsUntilTheCallEnds) {
   auto fine = (*program)->Execute(Arguments());
   ASSERT_TRUE(fine.ok()) << fine.status().message();
   ExpectSquaresOfSuccessors(*fine);
+}
+
+// A while loop whose body calls the custom call: every run goes through the
+// thunks, stream, frame and handler state of its instance many times.
+constexpr char kLoopWithCustomCall[] = R"(HloModule loop
+cond {
+  s = (s32[], f32[256]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(5)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[256]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  v = f32[256] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  w = f32[256] custom-call(v), custom_call_target="devruns_may_hang", api_version=API_VERSION_TYPED_FFI
+  half = f32[] constant(0.5)
+  halves = f32[256] broadcast(half), dimensions={}
+  u = f32[256] multiply(w, halves)
+  ROOT t = (s32[], f32[256]) tuple(next, u)
+}
+ENTRY main {
+  x = f32[256] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[256]) tuple(zero, x)
+  loop = (s32[], f32[256]) while(init), condition=cond, body=body
+  ROOT r = f32[256] get-tuple-element(loop), index=1
+}
+)";
+
+TEST_F(DeviceRunsTest, ConcurrentRunsOfOneExecutableMatchSerialRuns) {
+  auto program = CompileForDevice(kLoopWithCustomCall);
+  ASSERT_TRUE(program.ok()) << program.status().message();
+  constexpr int kThreads = 6, kRunsPerThread = 8;
+  // One input per (thread, run); the serial runs are the reference.
+  std::vector<Literal> inputs, expected;
+  for (int k = 0; k < kThreads * kRunsPerThread; ++k) {
+    std::vector<float> x(256);
+    for (size_t i = 0; i < x.size(); ++i)
+      x[i] = static_cast<float>((static_cast<int>(i) * 7 + k * 13) % 101);
+    inputs.push_back(Literal::FromVector<float>({256}, x));
+    auto serial = (*program)->Execute({inputs.back()});
+    ASSERT_TRUE(serial.ok()) << serial.status().message();
+    expected.push_back(std::move((*serial)[0]));
+  }
+  ASSERT_EQ(GetDeviceExecutorStats(**program).run_instances, 1);
+
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  // Started together, so that runs overlap and the pool grows.
+  std::atomic<int> ready{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      ++ready;
+      while (ready.load() < kThreads) std::this_thread::yield();
+      for (int r = 0; r < kRunsPerThread; ++r) {
+        const size_t k = static_cast<size_t>(t * kRunsPerThread + r);
+        auto result = (*program)->Execute({inputs[k]});
+        if (!result.ok()) {
+          failures[static_cast<size_t>(t)] = result.status().message();
+          return;
+        }
+        for (size_t i = 0; i < 256; ++i) {
+          if ((*result)[0].data<float>()[i] != expected[k].data<float>()[i]) {
+            failures[static_cast<size_t>(t)] =
+                "input " + std::to_string(k) + " element " + std::to_string(i);
+            return;
+          }
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t)
+    EXPECT_EQ(failures[static_cast<size_t>(t)], "") << "thread " << t;
+  const DeviceExecutorStats stats = GetDeviceExecutorStats(**program);
+  EXPECT_GE(stats.run_instances, 1);
+  EXPECT_LE(stats.run_instances, kThreads);
 }
 
 }  // namespace
