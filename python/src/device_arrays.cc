@@ -239,8 +239,13 @@ std::unique_ptr<DeviceArgument> TakeDeviceArgument(
     nb::handle value, device::Device* program_device, ElementType element_type,
     const std::vector<int64_t>& dims, const std::string& where) {
   if (!PyObject_HasAttrString(value.ptr(), "__dlpack_device__")) return nullptr;
-  auto [type, ordinal] =
-      nb::cast<std::tuple<int32_t, int32_t>>(value.attr("__dlpack_device__")());
+  nb::object device = value.attr("__dlpack_device__")();
+  std::tuple<int32_t, int32_t> pair;
+  if (!nb::try_cast(device, pair))
+    ThrowTypeError(where + ": __dlpack_device__() returned " +
+                   nb::cast<std::string>(nb::repr(device)) +
+                   ", not a (device type, device id) pair of ints");
+  auto [type, ordinal] = pair;
   if (type == kDlpackCpu) return nullptr;
 
   // The device that can read the tensor, before asking the producer for it.

@@ -282,3 +282,40 @@ def test_device_results_need_a_device_platform():
     with pytest.raises(ValueError, match="device_results=True needs a "
                                          "device platform"):
         xffi.Program.from_text(SCALE, device_results=True)
+
+
+def test_ffi_call_takes_no_platform_keyword_as_in_jax(test_plugin):
+    # jax.ffi.ffi_call has none either: the platform is where it runs.
+    with pytest.raises(TypeError, match="unexpected keyword argument "
+                                        "'platform'"):
+        xffi.ffi_call("python_test.scale", platform="cuda")
+
+
+def test_eager_ffi_call_of_a_cuda_only_target_says_where_it_runs(
+        test_plugin):
+    # Eagerly, ffi_call runs on the host, as JAX's does on a CPU, where it
+    # fails "No FFI handler registered for T on a platform Host".
+    xffi.register_ffi_target("device_arrays.cuda_only", test_plugin.Noop,
+                             platform="gpu")
+    with pytest.raises(LookupError,
+                       match=r"no handler 'device_arrays.cuda_only' "
+                             r"\(platform Host\) is registered; "
+                             r"'device_arrays.cuda_only' is registered for "
+                             r"CUDA only, and ffi_call runs eagerly on the "
+                             r"host: call it from a program compiled with "
+                             r"platform='cuda'"):
+        xffi.ffi_call("device_arrays.cuda_only",
+                      xffi.ShapeDtypeStruct((), np.float32))
+    # Registered for the host too, it runs there.
+    xffi.register_ffi_target("device_arrays.cuda_only", test_plugin.Noop,
+                             platform="cpu")
+    xffi.ffi_call("device_arrays.cuda_only",
+                  xffi.ShapeDtypeStruct((), np.float32))
+
+
+def test_a_malformed_dlpack_device_is_named(x):
+    producer = FakeProducer(KDL_EXT_DEV, x.ctypes.data, (2, 3), owner=x)
+    producer.device = "cuda:0"
+    with pytest.raises(TypeError, match=r"argument 0: __dlpack_device__\(\) "
+                                        r"returned 'cuda:0', not a"):
+        xffi.Program.from_text(ADD, platform="sim")(producer, x)
