@@ -204,6 +204,20 @@ void CheckTensor(const AnyTensor& tensor, ElementType element_type,
   }
 }
 
+// The element type whose DLPack dtype is `dtype`.
+ElementType ElementTypeOfDlpack(nb::dlpack::dtype dtype,
+                                const std::string& where) {
+  for (XLA_FFI_DataType type :
+       {XLA_FFI_DataType_PRED, XLA_FFI_DataType_S8, XLA_FFI_DataType_S16,
+        XLA_FFI_DataType_S32, XLA_FFI_DataType_S64, XLA_FFI_DataType_U8,
+        XLA_FFI_DataType_U16, XLA_FFI_DataType_U32, XLA_FFI_DataType_U64,
+        XLA_FFI_DataType_F16, XLA_FFI_DataType_F32, XLA_FFI_DataType_F64,
+        XLA_FFI_DataType_BF16, XLA_FFI_DataType_C64, XLA_FFI_DataType_C128})
+    if (DlpackDtypeOf(type) == dtype) return static_cast<ElementType>(type);
+  ThrowTypeError(where + " has DLPack dtype " + DlpackDtypeName(dtype) +
+                 ", which has no XLA element type");
+}
+
 // A capsule that owns `tensor`, so the producer's memory outlives the run.
 nb::object Keep(AnyTensor tensor) {
   return nb::capsule(new AnyTensor(std::move(tensor)), [](void* p) noexcept {
@@ -237,7 +251,7 @@ int32_t DlpackDeviceTypeOf(const device::Device& device) {
 
 std::unique_ptr<DeviceArgument> TakeDeviceArgument(
     nb::handle value, device::Device* program_device, ElementType element_type,
-    const std::vector<int64_t>& dims, const std::string& where) {
+    std::vector<int64_t> dims, const std::string& where) {
   if (!PyObject_HasAttrString(value.ptr(), "__dlpack_device__")) return nullptr;
   nb::object device = value.attr("__dlpack_device__")();
   std::tuple<int32_t, int32_t> pair;
@@ -293,6 +307,12 @@ std::unique_ptr<DeviceArgument> TakeDeviceArgument(
                     ", its tensor is on " +
                     DeviceTypeName(tensor.device_type()) + " " +
                     std::to_string(tensor.device_id()));
+  if (element_type == ElementType::kInvalid) {
+    element_type = ElementTypeOfDlpack(tensor.dtype(), where);
+    dims.resize(tensor.ndim());
+    for (size_t i = 0; i < dims.size(); ++i)
+      dims[i] = static_cast<int64_t>(tensor.shape(i));
+  }
   CheckTensor(tensor, element_type, dims, where);
   device::Device& holder = reader ? *reader : *program_device;
   if (auto* sim = dynamic_cast<device::SimDevice*>(&holder);
@@ -316,6 +336,12 @@ std::unique_ptr<DeviceArgument> TakeDeviceArgument(
       PyArray_DATA(reinterpret_cast<PyArrayObject*>(argument->host_copy.ptr())),
       tensor.data(), tensor.nbytes(), where);
   return argument;
+}
+
+nb::object HostCopyOfDeviceArray(nb::handle value, const std::string& where) {
+  std::unique_ptr<DeviceArgument> argument =
+      TakeDeviceArgument(value, nullptr, ElementType::kInvalid, {}, where);
+  return argument == nullptr ? nb::none() : std::move(argument->host_copy);
 }
 
 void SynchronizeDeviceArguments(device::Device& device) {
@@ -389,6 +415,14 @@ nb::object NewDeviceArray(std::shared_ptr<DeviceBuffer> buffer,
 }
 
 void BindDeviceArrays(nb::module_& m) {
+  m.def(
+      "_host_copy_of_device_array",
+      [](nb::handle value, const std::string& where) {
+        return HostCopyOfDeviceArray(value, where);
+      },
+      nb::arg("value"), nb::arg("where"),
+      "A NumPy copy of a DLPack producer on a device (None for one on the "
+      "CPU); errors begin with `where`.");
   nb::class_<DeviceArray>(
       m, "DeviceArray",
       "A program's result left on its device (Program(..., "

@@ -46,16 +46,23 @@ struct DeviceArgument {
 // Null when `value` has no __dlpack_device__ or names the CPU: the caller
 // takes it as a host array. Otherwise the producer's tensor, checked
 // against the parameter (dtype, shape, row-major strides; errors name
-// `where`): on `program_device` (null for a host program) it is taken as
-// it is; on another device it is copied to the host through that device,
-// and a kDLCUDA array where no CUDA device exists raises "no CUDA device:
+// `where`; ElementType::kInvalid: the tensor's own dtype and shape): on
+// `program_device` (null for a host program) it is taken as it is; on another
+// device it is copied to the host through that device, and a kDLCUDA array
+// where no CUDA device exists raises "no CUDA device:
 // ...". The producer is asked for its tensor as the DLPack Python spec
 // says for CUDA: stream=1 (the legacy default stream), after which
 // SynchronizeDeviceArguments makes the device wait for it.
 std::unique_ptr<DeviceArgument> TakeDeviceArgument(
     nanobind::handle value, device::Device* program_device,
-    ElementType element_type, const std::vector<int64_t>& dims,
+    ElementType element_type, std::vector<int64_t> dims,
     const std::string& where);
+
+// A NumPy copy of a DLPack producer's tensor on a device (row-major, its
+// own dtype and shape); None for a CPU producer. For eager ffi_call, which
+// runs on the host.
+nanobind::object HostCopyOfDeviceArray(nanobind::handle value,
+                                       const std::string& where);
 
 // Waits until the producers' work on `device` is done; the arguments are
 // then ready for the program's stream whatever stream wrote them.

@@ -152,6 +152,11 @@ def _abandoned_calls() -> int:
     How many eager calls that timed out are still pending (their arguments, results, frames and states are kept until they complete).
     """
 
+def _host_copy_of_device_array(value: object, where: str) -> object:
+    """
+    A NumPy copy of a DLPack producer on a device (None for one on the CPU); errors begin with `where`.
+    """
+
 class DeviceArray:
     """
     A program's result left on its device (Program(..., device_results=True)). It keeps its device memory alive, and DLPack consumers (CuPy, JAX on a GPU; xffi programs on the same device) take it without a copy; np.asarray and copy_to_host() copy it to the host.

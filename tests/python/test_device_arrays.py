@@ -319,3 +319,22 @@ def test_a_malformed_dlpack_device_is_named(x):
     with pytest.raises(TypeError, match=r"argument 0: __dlpack_device__\(\) "
                                         r"returned 'cuda:0', not a"):
         xffi.Program.from_text(ADD, platform="sim")(producer, x)
+
+
+def test_eager_ffi_call_copies_a_device_array_to_the_host(test_plugin, x):
+    # The handler runs on the host: a device argument is copied there, as a
+    # host Program copies it.
+    y = xffi.Program.from_text(SCALE, platform="sim", device_results=True)(x)
+    scale = xffi.ffi_call("python_test.scale",
+                          xffi.ShapeDtypeStruct((2, 3), np.float32))
+    np.testing.assert_array_equal(scale(y, factor=2.0, offset=1),
+                                  np.asarray(scale(x * 2, factor=2.0,
+                                                   offset=1)))
+    if a_cuda_device_exists():
+        return
+    producer = FakeProducer(KDL_CUDA, x.ctypes.data, (2, 3), owner=x)
+    with pytest.raises(RuntimeError,
+                       match=r"ffi_call\('python_test.scale'\): argument 0 "
+                             r"is a kDLCUDA array on device 0, which xffi "
+                             r"cannot read: no CUDA device: "):
+        scale(producer, factor=2.0, offset=1)
