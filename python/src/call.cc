@@ -140,6 +140,20 @@ struct VectorcallEntry {
 PyObject* CallerVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                            PyObject* kwnames);
 
+// Eager ffi_call runs on the host, as jax.ffi.ffi_call does in a CPU JAX
+// (which then fails "No FFI handler registered for T on a platform Host"):
+// for a target registered for CUDA only, the message says where it runs.
+Status WithCudaOnlyHint(Status status, const std::string& target,
+                        bool registered_for_cuda) {
+  if (status.code() != XLA_FFI_Error_Code_NOT_FOUND || !registered_for_cuda)
+    return status;
+  return Status(status.code(),
+                status.message() + "; '" + target +
+                    "' is registered for CUDA only, and ffi_call runs "
+                    "eagerly on the host: call it from a program compiled "
+                    "with platform='cuda' (or 'sim', xffi's simulated GPU)");
+}
+
 class Caller : public VectorcallEntry {
  public:
   Caller(std::string target, std::string platform, nb::object results,
@@ -168,12 +182,16 @@ class Caller : public VectorcallEntry {
     }
     if (api_version_ >= 4) {
       StatusOr<const HandlerRecord*> record = FindHandler(target_, platform_);
-      if (!record.ok()) ThrowStatus(record.status());
+      if (!record.ok())
+        ThrowStatus(WithCudaOnlyHint(record.status(), target_,
+                                     FindHandler(target_, "cuda").ok()));
       record_ = *record;
     } else {
       StatusOr<const LegacyTargetRecord*> record =
           FindLegacyTarget(target_, platform_);
-      if (!record.ok()) ThrowStatus(record.status());
+      if (!record.ok())
+        ThrowStatus(WithCudaOnlyHint(record.status(), target_,
+                                     FindLegacyTarget(target_, "cuda").ok()));
       legacy_ = *record;
       backend_config_ = std::move(backend_config);
     }

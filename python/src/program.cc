@@ -21,6 +21,10 @@
 #include "attributes.h"
 #include "bindings.h"
 #include "common.h"
+#include "compiler/compiler.h"
+#include "device_arrays.h"
+#include "device_backend/device_backend.h"
+#include "device_backend/device_executor.h"
 #include "dlpack.h"
 #include "result_memory.h"
 #include "xffi/program/builder.h"
@@ -145,7 +149,8 @@ std::vector<Computation*> Regions(const std::vector<PyComputation*>& regions) {
 class PyExecutable {
  public:
   explicit PyExecutable(std::unique_ptr<Executable> executable)
-      : executable_(std::move(executable)) {
+      : executable_(std::move(executable)),
+        device_(device_backend::DeviceOfExecutable(*executable_)) {
     for (const Shape& shape : executable_->parameter_shapes()) {
       for (const Shape* leaf : shape.Leaves()) {
         parameter_leaves_.push_back(Leaf(*leaf));
@@ -170,6 +175,15 @@ class PyExecutable {
 
   Executable& executable() { return *executable_; }
 
+  bool device_results() const { return device_results_; }
+  void set_device_results(bool on_device) {
+    if (on_device && device_ == nullptr)
+      ThrowValueError(
+          "device_results=True needs a device platform ('sim' or 'cuda'); "
+          "this program runs on the host");
+    device_results_ = on_device;
+  }
+
   nb::object Call(nb::args args) {
     const std::vector<Shape>& params = executable_->parameter_shapes();
     if (args.size() != params.size()) {
@@ -180,11 +194,17 @@ class PyExecutable {
     std::vector<nb::object> keep;  // conversions live until the run ends
     std::vector<const void*> arguments;
     arguments.reserve(parameter_leaves_.size());
+    device_backend::LeafPlaces places;
     size_t leaf = 0;
     for (size_t i = 0; i < params.size(); ++i) {
       TakeArgument(args[i], params[i], "argument " + std::to_string(i), leaf,
-                   arguments, keep);
+                   arguments, places.argument_on_device, keep);
     }
+    places.results_on_device = device_results_;
+    bool any_on_device = device_results_;
+    for (bool on_device : places.argument_on_device)
+      any_on_device = any_on_device || on_device;
+    if (any_on_device) SynchronizeDeviceArguments(*device_);
     std::vector<nb::object> outputs;
     std::vector<void*> results;
     outputs.reserve(result_leaves_.size());
@@ -192,6 +212,14 @@ class PyExecutable {
       if (spec.token) {
         outputs.push_back(nb::none());
         results.push_back(nullptr);
+        continue;
+      }
+      if (device_results_) {
+        std::shared_ptr<DeviceBuffer> buffer = DeviceBuffer::Allocate(
+            device_, Shape::Array(spec.type, spec.dims).byte_size());
+        results.push_back(buffer->data());
+        outputs.push_back(
+            NewDeviceArray(std::move(buffer), spec.type, spec.dims));
         continue;
       }
       Py_INCREF(spec.descr.ptr());
@@ -206,9 +234,13 @@ class PyExecutable {
     Status status;
     {
       nb::gil_scoped_release release;
-      status = executable_->ExecuteRaw(
-          ffi::Span<const void* const>(arguments.data(), arguments.size()),
-          ffi::Span<void* const>(results.data(), results.size()));
+      const ffi::Span<const void* const> argument_span(arguments.data(),
+                                                       arguments.size());
+      const ffi::Span<void* const> result_span(results.data(), results.size());
+      status = any_on_device
+                   ? device_backend::ExecuteWithDeviceLeaves(
+                         *executable_, argument_span, result_span, places)
+                   : executable_->ExecuteRaw(argument_span, result_span);
     }
     if (status.code() == XLA_FFI_Error_Code_DEADLINE_EXCEEDED) {
       // A custom call that timed out may still read the arguments and
@@ -254,10 +286,12 @@ class PyExecutable {
 
   // Arrays of the parameter's dtype are taken as they are (C-contiguous ones
   // without a copy; DLPack producers through numpy.from_dlpack, which wraps
-  // their memory); Python scalars and lists are converted to that dtype.
+  // their memory; device ones as device_arrays.h says); Python scalars and
+  // lists are converted to that dtype. `on_device` gets one flag per leaf.
   void TakeArgument(nb::handle value, const Shape& shape,
                     const std::string& where, size_t& leaf,
                     std::vector<const void*>& arguments,
+                    std::vector<bool>& on_device,
                     std::vector<nb::object>& keep) {
     if (shape.IsTuple()) {
       if (!PyTuple_Check(value.ptr()) && !PyList_Check(value.ptr())) {
@@ -275,17 +309,33 @@ class PyExecutable {
       for (int64_t i = 0; i < shape.tuple_size(); ++i) {
         TakeArgument(seq[static_cast<size_t>(i)], shape.tuple_shape(i),
                      where + "[" + std::to_string(i) + "]", leaf, arguments,
-                     keep);
+                     on_device, keep);
       }
       return;
     }
     const LeafSpec& spec = parameter_leaves_[leaf++];
+    on_device.push_back(false);
     if (spec.token) {
       arguments.push_back(nullptr);
       return;
     }
     nb::handle array_like = value;
     bool is_array = PyArray_Check(value.ptr());
+    if (!is_array) {
+      std::unique_ptr<DeviceArgument> device_argument =
+          TakeDeviceArgument(value, device_.get(), spec.type, spec.dims, where);
+      if (device_argument != nullptr && device_argument->device_data) {
+        keep.push_back(std::move(device_argument->keep));
+        arguments.push_back(device_argument->device_data);
+        on_device.back() = true;
+        return;
+      }
+      if (device_argument != nullptr) {
+        keep.push_back(std::move(device_argument->host_copy));
+        array_like = keep.back();
+        is_array = true;
+      }
+    }
     if (!is_array && !PyArray_IsScalar(value.ptr(), Generic) &&
         PyObject_HasAttrString(value.ptr(), "__dlpack__")) {
       nb::object imported;
@@ -344,9 +394,24 @@ class PyExecutable {
   }
 
   std::unique_ptr<Executable> executable_;
+  // The device it runs on; null on the host.
+  std::shared_ptr<device::Device> device_;
+  bool device_results_ = false;
   std::vector<LeafSpec> parameter_leaves_, result_leaves_;
   std::vector<nb::object> abandoned_;  // see Call; touched with the GIL
 };
+
+StatusOr<std::unique_ptr<Executable>> CompileForPlatform(
+    Module module, const CompileOptions& options) {
+  if (!options.simulated_device) return Compile(std::move(module), options);
+  // One SimDevice for every "sim" program, as every "cuda" one shares
+  // GPU 0: one program's device results are another's arguments.
+  std::shared_ptr<device::Device> sim = PythonSimDevice();
+  device_backend::DeviceBackend backend(
+      {[sim](const CompileOptions&)
+           -> StatusOr<std::shared_ptr<device::Device>> { return sim; }});
+  return compiler::CompileWithBackend(std::move(module), options, backend);
+}
 
 std::unique_ptr<PyExecutable> CompileModule(Module module, int threads,
                                             bool eliminate_dead_code,
@@ -378,7 +443,7 @@ std::unique_ptr<PyExecutable> CompileModule(Module module, int threads,
       std::chrono::duration_cast<std::chrono::nanoseconds>(
           std::chrono::duration<double>(custom_call_timeout));
   StatusOr<std::unique_ptr<Executable>> executable =
-      Compile(std::move(module), options);
+      CompileForPlatform(std::move(module), options);
   if (!executable.ok()) ThrowStatus(executable.status());
   return std::make_unique<PyExecutable>(std::move(*executable));
 }
@@ -1409,6 +1474,10 @@ void BindProgram(nb::module_& m) {
 
   nb::class_<PyExecutable>(m, "_Executable")
       .def("__call__", &PyExecutable::Call)
+      .def_prop_rw("device_results", &PyExecutable::device_results,
+                   &PyExecutable::set_device_results,
+                   "Results stay on the device as xffi.DeviceArray (device "
+                   "platforms only).")
       .def_prop_ro(
           "parameter_shapes",
           [](PyExecutable& e) { return e.executable().parameter_shapes(); })

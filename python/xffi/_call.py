@@ -470,6 +470,14 @@ def _as_array(value: Any, call=None, index: int = -1) -> np.ndarray:
             # bfloat16: NumPy's importer has no dtype for it, xffi's has.
             array = _core._array_from_dlpack(value)
             if array is None:
+                # On a device: eager calls run on the host, so it is
+                # copied there ("no CUDA device: ..." where none can read
+                # a kDLCUDA array).
+                where = "argument" if index < 0 else f"argument {index}"
+                if call is not None:
+                    where = f"ffi_call('{call.target}'): {where}"
+                array = _core._host_copy_of_device_array(value, where)
+            if array is None:
                 raise
     else:
         array = np.asarray(value)
