@@ -10,8 +10,11 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -161,14 +164,13 @@ class PyExecutable {
     }
   }
 
-  // The arrays of runs that timed out outlive the program: its handler may
-  // still be using them after the executable is gone (the executor keeps
-  // its own buffers until then, cpu/executor.cc), and nothing here learns
-  // when it completes, so they are kept for the process's life.
+  // The arrays of runs whose handler is still running outlive the program
+  // (the executor keeps its own buffers until then, cpu/executor.cc): they
+  // go to the process-wide list, which every program's next call sweeps.
   ~PyExecutable() {
-    if (abandoned_.empty()) return;
-    static auto* kept = new std::vector<nb::object>;  // touched with the GIL
-    for (nb::object& object : abandoned_) kept->push_back(std::move(object));
+    ReleaseCompletedRuns(abandoned_);
+    std::vector<AbandonedRun>& orphans = OrphanedRuns();
+    for (AbandonedRun& run : abandoned_) orphans.push_back(std::move(run));
   }
   PyExecutable(const PyExecutable&) = delete;
   PyExecutable& operator=(const PyExecutable&) = delete;
@@ -185,6 +187,8 @@ class PyExecutable {
   }
 
   nb::object Call(nb::args args) {
+    if (!abandoned_.empty()) ReleaseCompletedRuns(abandoned_);
+    if (!OrphanedRuns().empty()) ReleaseCompletedRuns(OrphanedRuns());
     const std::vector<Shape>& params = executable_->parameter_shapes();
     if (args.size() != params.size()) {
       ThrowTypeError("the program takes " + CountOf(params.size(), "argument") +
@@ -232,28 +236,54 @@ class PyExecutable {
       results.push_back(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array)));
     }
     Status status;
+    // Set, without the GIL, by the thread completing a custom call this run
+    // abandoned at the timeout (only programs with one pay for it).
+    std::shared_ptr<std::atomic<bool>> completed;
+    if (has_timeout_) completed = std::make_shared<std::atomic<bool>>(false);
     {
       nb::gil_scoped_release release;
-      const ffi::Span<const void* const> argument_span(arguments.data(),
-                                                       arguments.size());
-      const ffi::Span<void* const> result_span(results.data(), results.size());
-      status = any_on_device
-                   ? device_backend::ExecuteWithDeviceLeaves(
-                         *executable_, argument_span, result_span, places)
-                   : executable_->ExecuteRaw(argument_span, result_span);
+      const ffi::Span<const void* const> argument_leaves(arguments.data(),
+                                                         arguments.size());
+      const ffi::Span<void* const> result_leaves(results.data(),
+                                                 results.size());
+      if (any_on_device) {
+        // The device backend does not report abandoned calls: a timed-out
+        // device run's arrays stay kept (see AbandonedRun).
+        status = device_backend::ExecuteWithDeviceLeaves(
+            *executable_, argument_leaves, result_leaves, places);
+      } else if (completed == nullptr) {
+        status = executable_->ExecuteRaw(argument_leaves, result_leaves);
+      } else {
+        status = executable_->ExecuteRawNotifying(
+            argument_leaves, result_leaves,
+            [completed] { completed->store(true, std::memory_order_release); });
+      }
     }
     if (status.code() == XLA_FFI_Error_Code_DEADLINE_EXCEEDED) {
       // A custom call that timed out may still read the arguments and
-      // write the results: they live as long as the program.
-      abandoned_.push_back(nb::borrow<nb::object>(args));
-      for (nb::object& object : keep) abandoned_.push_back(std::move(object));
+      // write the results: they are kept until it completes.
+      AbandonedRun run;
+      run.completed = std::move(completed);
+      run.objects.push_back(nb::borrow<nb::object>(args));
+      for (nb::object& object : keep) run.objects.push_back(std::move(object));
       for (nb::object& object : outputs)
-        abandoned_.push_back(std::move(object));
+        run.objects.push_back(std::move(object));
+      abandoned_.push_back(std::move(run));
     }
     ThrowIfError(status);
     size_t next = 0;
     return Assemble(executable_->result_shape(), outputs, next);
   }
+
+  // Timed-out runs whose arrays are still kept, after releasing those whose
+  // handler has completed since (tests watch it).
+  size_t AbandonedRuns() {
+    ReleaseCompletedRuns(abandoned_);
+    if (!OrphanedRuns().empty()) ReleaseCompletedRuns(OrphanedRuns());
+    return abandoned_.size();
+  }
+
+  void set_has_timeout(bool has_timeout) { has_timeout_ = has_timeout; }
 
   std::string ParameterList() const {
     std::string s;
@@ -265,6 +295,32 @@ class PyExecutable {
   }
 
  private:
+  // A run that timed out: what its abandoned custom call may still use.
+  // `completed` is null where the executor cannot tell (kept for good).
+  struct AbandonedRun {
+    std::shared_ptr<std::atomic<bool>> completed;
+    std::vector<nb::object> objects;  // arguments, conversions, results
+  };
+
+  // With the GIL: frees the arrays of runs whose handler has completed.
+  static void ReleaseCompletedRuns(std::vector<AbandonedRun>& runs) {
+    runs.erase(
+        std::remove_if(runs.begin(), runs.end(),
+                       [](const AbandonedRun& run) {
+                         return run.completed != nullptr &&
+                                run.completed->load(std::memory_order_acquire);
+                       }),
+        runs.end());
+  }
+
+  // Runs of programs destroyed meanwhile. Never destroyed itself: at exit
+  // a handler may still be running, and the arrays must not be released
+  // after the interpreter is gone.
+  static std::vector<AbandonedRun>& OrphanedRuns() {
+    static auto* runs = new std::vector<AbandonedRun>;
+    return *runs;
+  }
+
   struct LeafSpec {
     bool token = false;
     ElementType type = ElementType::kInvalid;
@@ -398,7 +454,8 @@ class PyExecutable {
   std::shared_ptr<device::Device> device_;
   bool device_results_ = false;
   std::vector<LeafSpec> parameter_leaves_, result_leaves_;
-  std::vector<nb::object> abandoned_;  // see Call; touched with the GIL
+  std::vector<AbandonedRun> abandoned_;  // see Call; touched with the GIL
+  bool has_timeout_ = false;
 };
 
 StatusOr<std::unique_ptr<Executable>> CompileForPlatform(
@@ -445,7 +502,9 @@ std::unique_ptr<PyExecutable> CompileModule(Module module, int threads,
   StatusOr<std::unique_ptr<Executable>> executable =
       CompileForPlatform(std::move(module), options);
   if (!executable.ok()) ThrowStatus(executable.status());
-  return std::make_unique<PyExecutable>(std::move(*executable));
+  auto compiled = std::make_unique<PyExecutable>(std::move(*executable));
+  compiled->set_has_timeout(options.custom_call_timeout.count() > 0);
+  return compiled;
 }
 
 std::vector<int64_t> Ints(nb::handle sequence) {
@@ -1478,6 +1537,7 @@ void BindProgram(nb::module_& m) {
                    &PyExecutable::set_device_results,
                    "Results stay on the device as xffi.DeviceArray (device "
                    "platforms only).")
+      .def("_abandoned_runs", &PyExecutable::AbandonedRuns)
       .def_prop_ro(
           "parameter_shapes",
           [](PyExecutable& e) { return e.executable().parameter_shapes(); })

@@ -42,8 +42,9 @@ class Program:
     need more. `custom_call_timeout` (seconds; 0: none; None: the
     process-wide xffi.set_custom_call_timeout() setting when compiled) fails
     a call with TimeoutError naming the target when an asynchronous custom
-    call has not completed by then; the program keeps that call's arrays
-    alive, since the handler may still use them.
+    call has not completed by then; the program keeps that run's arrays
+    alive, since the handler may still use them, and lets them go at its
+    next call after the handler has completed.
 
     `platform` chooses where it runs: "host" (or "cpu", the default), "cuda"
     (or "gpu": GPU 0, with the handlers registered for CUDA; without a GPU,

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -501,6 +502,13 @@ class CpuExecutable : public Executable {
 
   Status ExecuteRaw(ffi::Span<const void* const> argument_leaves,
                     ffi::Span<void* const> result_leaves) override {
+    return ExecuteRawNotifying(argument_leaves, result_leaves, nullptr);
+  }
+
+  Status ExecuteRawNotifying(
+      ffi::Span<const void* const> argument_leaves,
+      ffi::Span<void* const> result_leaves,
+      std::function<void()> on_abandoned_call_complete) override {
     if (argument_leaves.size() != parameter_leaves_.size()) {
       return InvalidArgument(
           "the program's parameters have " +
@@ -525,7 +533,17 @@ class CpuExecutable : public Executable {
     RunLease run(*runtime_);
     if (!run.status().ok()) return run.status();
     ScopedFlushSubnormals flush;  // as in Execute
-    return run->entry->Run(argument_leaves.data(), result_leaves.data());
+    Status status =
+        run->entry->Run(argument_leaves.data(), result_leaves.data());
+    // Registered before the lease ends: the instance's future is reset once
+    // it is given back and found complete.
+    if (run->env.abandoned_future != nullptr && on_abandoned_call_complete) {
+      run->env.abandoned_future->OnReady(
+          [done = std::move(on_abandoned_call_complete)](const Status&) {
+            done();
+          });
+    }
+    return status;
   }
 
  private:
