@@ -324,6 +324,20 @@ TEST(ScatterKernel, OverlappingRowWindowsOnThreadsCombineInOrder) {
   }
 }
 
+// Builds the kernel of `scatter` and expects `want` from it with no pool and
+// on 1, 2 and 4 threads.
+void ExpectOnThreads(const Instruction& scatter, std::vector<Literal*> operands,
+                     const std::vector<float>& want, const std::string& what) {
+  StatusOr<Kernel> kernel = MakeStructuralKernel(scatter);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  for (int threads : {0, 1, 2, 4})
+    EXPECT_EQ(
+        testing_util::RunOnThreads(*kernel, operands, scatter.shape(), threads)
+            .ToVector<float>(),
+        want)
+        << what << ", threads " << threads;
+}
+
 // The serial meaning of a set of `window_rows`-row windows into a
 // rows x cols operand: windows that do not fit are skipped, and a row set
 // twice keeps the last update.
@@ -407,16 +421,9 @@ TEST(ScatterKernel, RowSetsOnThreadsGiveTheSerialResult) {
     Literal x = Literal::FromVector<float>({rows, cols}, Iota(rows * cols));
     Literal li = Literal::FromVector<int32_t>({n, 1}, c.starts);
     Literal lu = Literal::FromVector<float>(update_shape.dims(), updates);
-    StatusOr<Kernel> kernel = MakeStructuralKernel(*s);
-    ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
-    const std::vector<float> want =
-        SerialRowSet(rows, cols, c.starts, c.window_rows, updates);
-    for (int threads : {0, 1, 2, 4})
-      EXPECT_EQ(testing_util::RunOnThreads(*kernel, {&x, &li, &lu}, s->shape(),
-                                           threads)
-                    .ToVector<float>(),
-                want)
-          << c.what << ", threads " << threads;
+    ExpectOnThreads(*s, {&x, &li, &lu},
+                    SerialRowSet(rows, cols, c.starts, c.window_rows, updates),
+                    c.what);
   }
 }
 
@@ -442,15 +449,8 @@ TEST(ScatterKernel, RowSetsOfSeveralDimsAndBatchesOnThreads) {
     Literal x = Literal::FromVector<float>({rows, a, b}, Iota(rows * a * b));
     Literal li = Literal::FromVector<int32_t>({n, 1}, idx);
     Literal lu = Literal::FromVector<float>({n, a, b}, u);
-    StatusOr<Kernel> kernel = MakeStructuralKernel(*s);
-    ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
-    const std::vector<float> want = SerialRowSet(rows, a * b, idx, 1, u);
-    for (int threads : {0, 1, 2, 4})
-      EXPECT_EQ(testing_util::RunOnThreads(*kernel, {&x, &li, &lu}, s->shape(),
-                                           threads)
-                    .ToVector<float>(),
-                want)
-          << "threads " << threads;
+    ExpectOnThreads(*s, {&x, &li, &lu}, SerialRowSet(rows, a * b, idx, 1, u),
+                    "rows of two dims");
   }
   {
     // vmap over 3 batches of x f32[3, R, 32]: batch j sets row idx[j, k].
@@ -481,14 +481,7 @@ TEST(ScatterKernel, RowSetsOfSeveralDimsAndBatchesOnThreads) {
                                            Iota(batches * rows * cols));
     Literal li = Literal::FromVector<int32_t>({batches, per, 1}, idx);
     Literal lu = Literal::FromVector<float>({batches, per, cols}, u);
-    StatusOr<Kernel> kernel = MakeStructuralKernel(*s);
-    ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
-    for (int threads : {0, 1, 2, 4})
-      EXPECT_EQ(testing_util::RunOnThreads(*kernel, {&x, &li, &lu}, s->shape(),
-                                           threads)
-                    .ToVector<float>(),
-                want)
-          << "batched, threads " << threads;
+    ExpectOnThreads(*s, {&x, &li, &lu}, want, "batched");
   }
 }
 
