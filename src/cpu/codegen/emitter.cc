@@ -177,6 +177,9 @@ class Emitter {
   llvm::Value* IndexMap(const Instruction& op, Index& index);
   llvm::Value* ChoosingIndexMap(const Instruction& op, Index& index);
   llvm::Value* PointGather(const Instruction& op, Index& index);
+  void PrefetchNextBatch(const Instruction& op,
+                         const std::vector<llvm::Value*>& coords,
+                         bool invariant);
   // `operand`'s value at `coords` (its only element when it has one).
   llvm::Value* At(const Instruction& operand, std::vector<llvm::Value*> coords,
                   bool invariant);
@@ -1193,7 +1196,44 @@ llvm::Value* Emitter::PointGather(const Instruction& op, Index& index) {
         batch_of_index_dim[static_cast<size_t>(
             dn.start_indices_batching_dims[j])];
   nanos_ += kSimpleOpNanos;
+  PrefetchNextBatch(op, operand_coords, index.invariant);
   return At(operand, std::move(operand_coords), index.invariant);
+}
+
+// take_along_axis reads a row of its operand at random columns: every
+// first touch of a line would wait for memory, and the hardware
+// prefetcher cannot guess the next. Each element prefetches the same
+// column of the next row (along the innermost operand batching dim), so
+// by the time the loop gets there the lines it reads have mostly come
+// in. (The gather kernel prefetches the next row's region the same way.)
+void Emitter::PrefetchNextBatch(const Instruction& op,
+                                const std::vector<llvm::Value*>& coords,
+                                bool invariant) {
+  const Instruction& operand = *op.operand(0);
+  const std::vector<int64_t>& batching =
+      op.gather_dimension_numbers.operand_batching_dims;
+  auto leaf = leaves_.find(&operand);
+  if (invariant || batching.empty() || leaf == leaves_.end() ||
+      IsComplexType(operand.shape().element_type()))
+    return;
+  const auto d =
+      static_cast<size_t>(*std::max_element(batching.begin(), batching.end()));
+  const int64_t last = operand.shape().dims()[d] - 1;
+  llvm::IRBuilder<>& b = *b_;
+  Index ahead;
+  ahead.dims = &operand.shape().dims();
+  ahead.coords = coords;
+  llvm::Value* next = b.CreateAdd(coords[d], b.getInt64(1));
+  ahead.coords[d] = b.CreateSelect(b.CreateICmpSLT(next, b.getInt64(last)),
+                                   next, b.getInt64(last));
+  llvm::Value* address =
+      b.CreateInBoundsGEP(StorageType(context_, operand.shape().element_type()),
+                          leaf->second, Linear(ahead));
+  llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(
+      &module_, llvm::Intrinsic::prefetch, {address->getType()});
+  // Read, keep in every cache level, data.
+  b.CreateCall(prefetch,
+               {address, b.getInt32(0), b.getInt32(3), b.getInt32(1)});
 }
 
 // Whether every value `op` reaches is read at the output's linear index
