@@ -24,7 +24,14 @@ stage "AddressSanitizer + UBSan build"
 scripts/build.sh asan
 stage "AddressSanitizer + UBSan tests"
 # Nothing is suppressed: any leak, memory error or undefined behaviour fails.
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+# intercept_tls_get_addr=0: GCC 12's LeakSanitizer misreads the dynamic TLS
+# block of a dlopened library on this glibc (it logged "DTLS 12 at
+# 0x140a-0x30000250c") and its tracer crashes at exit ("Tracer caught signal
+# 11 ... LeakSanitizer has encountered a fatal error") after the test passed;
+# seen on a fresh clone's ResultsInPlace test, every run under ctest. Without
+# the interception LSan does not scan dynamic TLS: that can only add leak
+# reports (a pointer kept only there), never hide one.
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:intercept_tls_get_addr=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs"
 

@@ -12,6 +12,7 @@ void BindPlugin(nanobind::module_& m);        // plugin.cc
 void BindCall(nanobind::module_& m);          // call.cc
 void BindProgram(nanobind::module_& m);       // program.cc
 void BindResultMemory(nanobind::module_& m);  // result_memory.cc
+void BindDeviceArrays(nanobind::module_& m);  // device_arrays.cc
 
 }  // namespace xffi::python
 

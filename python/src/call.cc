@@ -1,9 +1,12 @@
 // Eager calls: the object xffi.ffi_call returns. Its __call__ releases the
-// GIL while the handler runs (calls of one callable take turns: they share
-// its frame and state; different callables run in parallel). It is the hot
-// path, so it reads NumPy arrays straight from their C structs, keeps the
-// call frame it built for the last shapes and attributes, and only repoints
-// buffer addresses when they repeat (as an executor does between runs).
+// GIL while the handler runs. Calls of one callable from several threads
+// run concurrently: they share the call site's state (as concurrent runs of
+// one XLA executable do) and each takes a call frame of its own from the
+// site's small pool; legacy targets' calls take turns on one frame. It is
+// the hot path, so it reads NumPy arrays straight from their C structs,
+// keeps the call frames it built for the last shapes and attributes, and
+// only repoints buffer addresses when they repeat (as an executor does
+// between runs).
 // Anything that is not a C-contiguous NumPy array (a list, a JAX array, a
 // vmap tracer) goes to the Python fallback, which converts it or batches
 // the call and comes back here.
@@ -55,8 +58,8 @@ std::atomic<int64_t> default_timeout_ns{0};
 struct AbandonedCall {
   std::shared_ptr<AsyncValue> future;
   std::shared_ptr<const void> frame;
-  std::unique_ptr<CallSiteState> state;
-  std::vector<nb::object> objects;  // arguments, results, the context
+  std::shared_ptr<const void> site;  // its state
+  std::vector<nb::object> objects;   // arguments, results, the context
 };
 
 // Never destroyed: at exit a call may still be pending, and the Python
@@ -112,6 +115,42 @@ struct ResultSpec {
   nb::object descr;  // numpy.dtype
 };
 
+// A call site of a typed handler, as XLA has one per custom-call op: the
+// shapes and attributes its frames are built for, and its state, which
+// concurrent calls share. A call takes `hot` when it is free, else a frame
+// from `idle` (or builds one), with the Caller's mutex held. `hot` is given
+// back without the lock (the common, uncontended case pays for no second
+// lock and no reference count); `idle` frames with it.
+struct CallSite {
+  CallFrameBuilder builder;
+  std::vector<ResultSpec> results;  // read by calls after the lock is gone
+  std::optional<CallFrame> hot;
+  std::atomic<bool> hot_busy{false};
+  std::vector<CallFrame> idle;
+  bool abandoned = false;  // a call on `hot` timed out; guarded by the mutex
+  CallSiteState state;
+  // Instantiate runs once per site; concurrent first calls wait for it.
+  std::mutex instantiate_mutex;
+  std::atomic<bool> instantiated{false};
+  // Its instantiate timed out and may still set the state: calls that were
+  // waiting for it fail rather than run it again on the same state.
+  bool instantiate_abandoned = false;  // guarded by instantiate_mutex
+};
+
+// Idle frames a site keeps: as many as calls usually run at once.
+constexpr size_t kMaxIdleFrames = 8;
+
+// Gives a site's hot frame back when the call leaves, however it leaves.
+struct HotFrameLease {
+  CallSite* site = nullptr;
+  HotFrameLease() = default;
+  HotFrameLease(const HotFrameLease&) = delete;
+  HotFrameLease& operator=(const HotFrameLease&) = delete;
+  ~HotFrameLease() {
+    if (site != nullptr) site->hot_busy.store(false, std::memory_order_release);
+  }
+};
+
 std::string ShapeText(const std::vector<int64_t>& dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -139,6 +178,20 @@ struct VectorcallEntry {
 
 PyObject* CallerVectorcall(PyObject* self, PyObject* const* args, size_t nargsf,
                            PyObject* kwnames);
+
+// Eager ffi_call runs on the host, as jax.ffi.ffi_call does in a CPU JAX
+// (which then fails "No FFI handler registered for T on a platform Host"):
+// for a target registered for CUDA only, the message says where it runs.
+Status WithCudaOnlyHint(Status status, const std::string& target,
+                        bool registered_for_cuda) {
+  if (status.code() != XLA_FFI_Error_Code_NOT_FOUND || !registered_for_cuda)
+    return status;
+  return Status(status.code(),
+                status.message() + "; '" + target +
+                    "' is registered for CUDA only, and ffi_call runs "
+                    "eagerly on the host: call it from a program compiled "
+                    "with platform='cuda' (or 'sim', xffi's simulated GPU)");
+}
 
 class Caller : public VectorcallEntry {
  public:
@@ -168,12 +221,16 @@ class Caller : public VectorcallEntry {
     }
     if (api_version_ >= 4) {
       StatusOr<const HandlerRecord*> record = FindHandler(target_, platform_);
-      if (!record.ok()) ThrowStatus(record.status());
+      if (!record.ok())
+        ThrowStatus(WithCudaOnlyHint(record.status(), target_,
+                                     FindHandler(target_, "cuda").ok()));
       record_ = *record;
     } else {
       StatusOr<const LegacyTargetRecord*> record =
           FindLegacyTarget(target_, platform_);
-      if (!record.ok()) ThrowStatus(record.status());
+      if (!record.ok())
+        ThrowStatus(WithCudaOnlyHint(record.status(), target_,
+                                     FindLegacyTarget(target_, "cuda").ok()));
       legacy_ = *record;
       backend_config_ = std::move(backend_config);
     }
@@ -245,9 +302,10 @@ class Caller : public VectorcallEntry {
       }
       view[i] = {array, dtype};
     }
-    // The frame and state below are this call site's: one call at a time
-    // uses them. A thread that finds another's call running waits without
-    // the GIL, which that call needs back when its handler returns.
+    // The cache and the sites are shared by every thread calling this
+    // callable: a typed call holds the lock only to take its site and a
+    // frame, a legacy call (one frame) for the whole call. A thread that
+    // finds the lock taken waits without the GIL, which the holder may need.
     std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
     if (!lock.owns_lock()) {
       nb::gil_scoped_release release;
@@ -255,9 +313,34 @@ class Caller : public VectorcallEntry {
     }
     if (!AbandonedCalls().empty()) ReleaseCompletedAbandonedCalls();
     if (!CacheHit(view, n, kwargs)) Rebuild(view, n, kwargs);
+    CallSite* site = nullptr;
+    CallFrame* frame = nullptr;
+    HotFrameLease hot;
+    std::shared_ptr<CallSite> pooled_site;  // alive while its frame is used
+    std::optional<CallFrame> pooled;
+    if (record_ != nullptr) {
+      site = site_.get();
+      if (!site->hot_busy.load(std::memory_order_acquire)) {
+        site->hot_busy.store(true, std::memory_order_relaxed);
+        hot.site = site;
+        frame = &*site->hot;
+      } else {
+        pooled_site = site_;
+        if (site->idle.empty()) {
+          pooled.emplace(site->builder.Build());
+        } else {
+          pooled.emplace(std::move(site->idle.back()));
+          site->idle.pop_back();
+        }
+        frame = &*pooled;
+      }
+      lock.unlock();
+    }
+    const std::vector<ResultSpec>& results =
+        site != nullptr ? site->results : results_;
 
     // Results, then the addresses that changed since the last call.
-    const size_t num_results = results_.size();
+    const size_t num_results = results.size();
     // Few on the stack: every slot is destroyed on return, used or not.
     constexpr size_t kMaxFastResults = 4;
     nb::object outputs[kMaxFastResults];
@@ -288,7 +371,7 @@ class Caller : public VectorcallEntry {
     }
     for (size_t r = 0; r < num_results; ++r) {
       if (donate_ && r < donated_.size() && donated_[r]) continue;
-      const ResultSpec& spec = results_[r];
+      const ResultSpec& spec = results[r];
       if (spec.dtype == XLA_FFI_DataType_TOKEN) {
         out[r] = token_type_();
         continue;
@@ -314,22 +397,29 @@ class Caller : public VectorcallEntry {
     if (record_ != nullptr) {
       for (size_t i = 0; i < n; ++i) {
         if (view[i].array != nullptr) {
-          frame_->SetArgData(i, PyArray_DATA(view[i].array));
+          frame->SetArgData(i, PyArray_DATA(view[i].array));
         }
       }
       for (size_t r = 0; r < num_results; ++r) {
-        if (results_[r].dtype == XLA_FFI_DataType_TOKEN) continue;
-        frame_->SetRetData(
+        if (results[r].dtype == XLA_FFI_DataType_TOKEN) continue;
+        frame->SetRetData(
             r, PyArray_DATA(reinterpret_cast<PyArrayObject*>(out[r].ptr())));
       }
       ExecutionContext* context =
           current_context != nullptr ? current_context : &DefaultContext();
       Status status;
+      std::shared_ptr<AsyncValue> abandoned;
       {
         nb::gil_scoped_release release;
-        status = RunTyped(context);
+        status = RunTyped(context, *site, *frame, abandoned);
       }
-      if (abandoned_future_ != nullptr) Abandon(argv, n, out, num_results);
+      if (abandoned != nullptr) {
+        hot.site = nullptr;  // the late handler may still use it
+        Abandon(std::move(abandoned), site, std::move(pooled_site), *frame,
+                argv, n, out, num_results);
+      } else if (pooled.has_value()) {
+        GiveBack(pooled_site, std::move(*pooled));
+      }
       ThrowIfError(status);
     } else {
       // Tokens stay null, as XLA passes them to a legacy target.
@@ -339,7 +429,7 @@ class Caller : public VectorcallEntry {
             legacy_frame_->SetOperandLeaf(i, PyArray_DATA(view[i].array)));
       }
       for (size_t r = 0; r < num_results; ++r) {
-        if (results_[r].dtype == XLA_FFI_DataType_TOKEN) continue;
+        if (results[r].dtype == XLA_FFI_DataType_TOKEN) continue;
         ThrowIfError(legacy_frame_->SetResultLeaf(
             r, PyArray_DATA(reinterpret_cast<PyArrayObject*>(out[r].ptr()))));
       }
@@ -609,10 +699,23 @@ class Caller : public VectorcallEntry {
         }
       }
       builder.Attrs(attrs);
-      frame_.emplace(builder.Build());
       // A new call site for XLA (other shapes or attributes): state anew.
-      state_ = std::make_unique<CallSiteState>();
-      instantiated_ = false;
+      // Calls still running on the old one keep it until they return.
+      auto site = std::make_shared<CallSite>();
+      site->builder = std::move(builder);
+      site->results = results_;
+      site->hot.emplace(site->builder.Build());
+      // A site whose hot frame a call still uses lives until it is free.
+      retired_.erase(std::remove_if(retired_.begin(), retired_.end(),
+                                    [](const std::shared_ptr<CallSite>& old) {
+                                      return !old->hot_busy.load(
+                                          std::memory_order_acquire);
+                                    }),
+                     retired_.end());
+      if (site_ != nullptr && !site_->abandoned &&
+          site_->hot_busy.load(std::memory_order_acquire))
+        retired_.push_back(std::move(site_));
+      site_ = std::move(site);
     } else {
       if (PyDict_GET_SIZE(kwargs.ptr()) != 0) {
         ThrowValueError("ffi_call('" + target_ +
@@ -650,12 +753,15 @@ class Caller : public VectorcallEntry {
   }
 
   // Without the GIL: only the frame, the state and the handler are used.
-  Status RunStage(XLA_FFI_ExecutionStage stage, ExecutionContext* context) {
+  // A stage that times out hands its pending future to `abandoned`.
+  Status RunStage(XLA_FFI_ExecutionStage stage, ExecutionContext* context,
+                  CallSite& site, CallFrame& frame,
+                  std::shared_ptr<AsyncValue>& abandoned) {
     CallOptions options;
     options.stage = stage;
     options.context = context;
-    options.state = state_.get();
-    CallResult result = CallHandler(*record_, frame_->get(), options);
+    options.state = &site.state;
+    CallResult result = CallHandler(*record_, frame.get(), options);
     if (result.future == nullptr) return InCall(result.status, stage);
     const std::chrono::nanoseconds timeout(
         timeout_ns_ >= 0 ? timeout_ns_
@@ -663,7 +769,7 @@ class Caller : public VectorcallEntry {
     if (timeout.count() == 0) return InCall(result.future->Wait(), stage);
     std::optional<Status> done = result.future->WaitFor(timeout);
     if (done.has_value()) return InCall(*done, stage);
-    abandoned_future_ = std::move(result.future);
+    abandoned = std::move(result.future);
     std::string when = stage == XLA_FFI_ExecutionStage_EXECUTE
                            ? ""
                            : " in stage " + ExecutionStageName(stage);
@@ -675,27 +781,62 @@ class Caller : public VectorcallEntry {
                       "and state are kept until the handler completes)");
   }
 
+  // With the GIL: a frame back to its site's pool, unless the site is no
+  // longer current (then it goes with the site).
+  void GiveBack(const std::shared_ptr<CallSite>& site, CallFrame frame) {
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      nb::gil_scoped_release release;
+      lock.lock();
+    }
+    if (site == site_ && site->idle.size() < kMaxIdleFrames)
+      site->idle.push_back(std::move(frame));
+  }
+
   // After a timeout (with the GIL): hands everything the pending handler
-  // may touch to AbandonedCalls, and starts a new call site for the next
-  // call (a new frame and state: instantiate runs again), so it never
-  // shares them with the late handler.
-  void Abandon(PyObject* const* argv, size_t n, const nb::object* out,
+  // may touch to AbandonedCalls (its frame, its site with the state, the
+  // arrays), and starts a new call site for the next calls (new frames and
+  // state: instantiate runs again), so they never share them with the late
+  // handler.
+  // `owner` is null for a call on the site's hot frame: the site is then
+  // found as the current one or among the retired.
+  void Abandon(std::shared_ptr<AsyncValue> future, CallSite* site,
+               std::shared_ptr<CallSite> owner, const CallFrame& frame,
+               PyObject* const* argv, size_t n, const nb::object* out,
                size_t num_results) {
     AbandonedCall call;
-    call.future = std::move(abandoned_future_);
-    abandoned_future_.reset();
-    call.frame = frame_->keep_alive();
-    call.state = std::move(state_);
+    call.future = std::move(future);
+    call.frame = frame.keep_alive();
     call.objects.reserve(n + num_results + 1);
     for (size_t i = 0; i < n; ++i) call.objects.push_back(nb::borrow(argv[i]));
     for (size_t r = 0; r < num_results; ++r) call.objects.push_back(out[r]);
     if (current_context_object != nullptr)
       call.objects.push_back(nb::borrow(current_context_object));
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      nb::gil_scoped_release release;
+      lock.lock();
+    }
+    if (owner == nullptr) {
+      // Its hot frame stays busy for good: the site goes with the call.
+      site->abandoned = true;
+      if (site_.get() == site) {
+        owner = site_;
+      } else {
+        auto retired =
+            std::find_if(retired_.begin(), retired_.end(),
+                         [site](const std::shared_ptr<CallSite>& old) {
+                           return old.get() == site;
+                         });
+        if (retired != retired_.end()) {  // always: it was busy
+          owner = std::move(*retired);
+          retired_.erase(retired);
+        }
+      }
+    }
+    if (site_.get() == site) cache_valid_ = false;
+    call.site = std::move(owner);
     AbandonedCalls().push_back(std::move(call));
-    frame_.reset();
-    state_ = std::make_unique<CallSiteState>();
-    instantiated_ = false;
-    cache_valid_ = false;
   }
 
   // The handler's error, saying which call it came from (a message from a
@@ -711,23 +852,36 @@ class Caller : public VectorcallEntry {
     return Status(status.code(), where + ": " + status.message());
   }
 
-  Status RunTyped(ExecutionContext* context) {
+  Status RunTyped(ExecutionContext* context, CallSite& site, CallFrame& frame,
+                  std::shared_ptr<AsyncValue>& abandoned) {
     const XLA_FFI_Handler_Bundle& bundle = record_->bundle;
-    if (!instantiated_) {
-      if (bundle.instantiate != nullptr) {
-        Status status = RunStage(XLA_FFI_ExecutionStage_INSTANTIATE, context);
-        if (!status.ok()) return status;
+    if (!site.instantiated.load(std::memory_order_acquire)) {
+      std::lock_guard<std::mutex> lock(site.instantiate_mutex);
+      if (!site.instantiated.load(std::memory_order_relaxed)) {
+        if (site.instantiate_abandoned) {
+          return Status(XLA_FFI_Error_Code_DEADLINE_EXCEEDED,
+                        "ffi_call('" + target_ +
+                            "'): a concurrent call's stage instantiate did "
+                            "not complete within the custom-call timeout");
+        }
+        if (bundle.instantiate != nullptr) {
+          Status status = RunStage(XLA_FFI_ExecutionStage_INSTANTIATE, context,
+                                   site, frame, abandoned);
+          if (abandoned != nullptr) site.instantiate_abandoned = true;
+          if (!status.ok()) return status;
+        }
+        site.instantiated.store(true, std::memory_order_release);
       }
-      instantiated_ = true;
     }
     for (auto [member, stage] :
          {std::pair{bundle.prepare, XLA_FFI_ExecutionStage_PREPARE},
           std::pair{bundle.initialize, XLA_FFI_ExecutionStage_INITIALIZE}}) {
       if (member == nullptr) continue;
-      Status status = RunStage(stage, context);
+      Status status = RunStage(stage, context, site, frame, abandoned);
       if (!status.ok()) return status;
     }
-    return RunStage(XLA_FFI_ExecutionStage_EXECUTE, context);
+    return RunStage(XLA_FFI_ExecutionStage_EXECUTE, context, site, frame,
+                    abandoned);
   }
 
   std::string target_;
@@ -757,14 +911,12 @@ class Caller : public VectorcallEntry {
   std::vector<int64_t> key_;
   std::vector<std::pair<nb::object, nb::object>> cached_attrs_;
   bool attrs_cacheable_ = true;
-  std::optional<CallFrame> frame_;
+  std::shared_ptr<CallSite> site_;  // typed handlers: the current site
+  // Earlier sites whose hot frame a call was using when they were replaced.
+  std::vector<std::shared_ptr<CallSite>> retired_;
   std::optional<LegacyCallFrame> legacy_frame_;
-  std::unique_ptr<CallSiteState> state_;
-  bool instantiated_ = false;
   // Nanoseconds to wait for a handler's future; -1: default_timeout_ns.
   int64_t timeout_ns_ = -1;
-  // Set (without the GIL) by a stage that timed out; see Abandon.
-  std::shared_ptr<AsyncValue> abandoned_future_;
   std::mutex mutex_;  // see Call
 };
 

@@ -32,6 +32,7 @@ NB_MODULE(_core, m) {
   BindRegistration(m);
   BindPlugin(m);
   BindCall(m);
+  BindDeviceArrays(m);
   BindProgram(m);
   BindResultMemory(m);
 }

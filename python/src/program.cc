@@ -10,8 +10,11 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +24,10 @@
 #include "attributes.h"
 #include "bindings.h"
 #include "common.h"
+#include "compiler/compiler.h"
+#include "device_arrays.h"
+#include "device_backend/device_backend.h"
+#include "device_backend/device_executor.h"
 #include "dlpack.h"
 #include "result_memory.h"
 #include "xffi/program/builder.h"
@@ -145,7 +152,8 @@ std::vector<Computation*> Regions(const std::vector<PyComputation*>& regions) {
 class PyExecutable {
  public:
   explicit PyExecutable(std::unique_ptr<Executable> executable)
-      : executable_(std::move(executable)) {
+      : executable_(std::move(executable)),
+        device_(device_backend::DeviceOfExecutable(*executable_)) {
     for (const Shape& shape : executable_->parameter_shapes()) {
       for (const Shape* leaf : shape.Leaves()) {
         parameter_leaves_.push_back(Leaf(*leaf));
@@ -156,21 +164,31 @@ class PyExecutable {
     }
   }
 
-  // The arrays of runs that timed out outlive the program: its handler may
-  // still be using them after the executable is gone (the executor keeps
-  // its own buffers until then, cpu/executor.cc), and nothing here learns
-  // when it completes, so they are kept for the process's life.
+  // The arrays of runs whose handler is still running outlive the program
+  // (the executor keeps its own buffers until then, cpu/executor.cc): they
+  // go to the process-wide list, which every program's next call sweeps.
   ~PyExecutable() {
-    if (abandoned_.empty()) return;
-    static auto* kept = new std::vector<nb::object>;  // touched with the GIL
-    for (nb::object& object : abandoned_) kept->push_back(std::move(object));
+    ReleaseCompletedRuns(abandoned_);
+    std::vector<AbandonedRun>& orphans = OrphanedRuns();
+    for (AbandonedRun& run : abandoned_) orphans.push_back(std::move(run));
   }
   PyExecutable(const PyExecutable&) = delete;
   PyExecutable& operator=(const PyExecutable&) = delete;
 
   Executable& executable() { return *executable_; }
 
+  bool device_results() const { return device_results_; }
+  void set_device_results(bool on_device) {
+    if (on_device && device_ == nullptr)
+      ThrowValueError(
+          "device_results=True needs a device platform ('sim' or 'cuda'); "
+          "this program runs on the host");
+    device_results_ = on_device;
+  }
+
   nb::object Call(nb::args args) {
+    if (!abandoned_.empty()) ReleaseCompletedRuns(abandoned_);
+    if (!OrphanedRuns().empty()) ReleaseCompletedRuns(OrphanedRuns());
     const std::vector<Shape>& params = executable_->parameter_shapes();
     if (args.size() != params.size()) {
       ThrowTypeError("the program takes " + CountOf(params.size(), "argument") +
@@ -180,11 +198,17 @@ class PyExecutable {
     std::vector<nb::object> keep;  // conversions live until the run ends
     std::vector<const void*> arguments;
     arguments.reserve(parameter_leaves_.size());
+    device_backend::LeafPlaces places;
     size_t leaf = 0;
     for (size_t i = 0; i < params.size(); ++i) {
       TakeArgument(args[i], params[i], "argument " + std::to_string(i), leaf,
-                   arguments, keep);
+                   arguments, places.argument_on_device, keep);
     }
+    places.results_on_device = device_results_;
+    bool any_on_device = device_results_;
+    for (bool on_device : places.argument_on_device)
+      any_on_device = any_on_device || on_device;
+    if (any_on_device) SynchronizeDeviceArguments(*device_);
     std::vector<nb::object> outputs;
     std::vector<void*> results;
     outputs.reserve(result_leaves_.size());
@@ -192,6 +216,14 @@ class PyExecutable {
       if (spec.token) {
         outputs.push_back(nb::none());
         results.push_back(nullptr);
+        continue;
+      }
+      if (device_results_) {
+        std::shared_ptr<DeviceBuffer> buffer = DeviceBuffer::Allocate(
+            device_, Shape::Array(spec.type, spec.dims).byte_size());
+        results.push_back(buffer->data());
+        outputs.push_back(
+            NewDeviceArray(std::move(buffer), spec.type, spec.dims));
         continue;
       }
       Py_INCREF(spec.descr.ptr());
@@ -204,24 +236,54 @@ class PyExecutable {
       results.push_back(PyArray_DATA(reinterpret_cast<PyArrayObject*>(array)));
     }
     Status status;
+    // Set, without the GIL, by the thread completing a custom call this run
+    // abandoned at the timeout (only programs with one pay for it).
+    std::shared_ptr<std::atomic<bool>> completed;
+    if (has_timeout_) completed = std::make_shared<std::atomic<bool>>(false);
     {
       nb::gil_scoped_release release;
-      status = executable_->ExecuteRaw(
-          ffi::Span<const void* const>(arguments.data(), arguments.size()),
-          ffi::Span<void* const>(results.data(), results.size()));
+      const ffi::Span<const void* const> argument_leaves(arguments.data(),
+                                                         arguments.size());
+      const ffi::Span<void* const> result_leaves(results.data(),
+                                                 results.size());
+      if (any_on_device) {
+        // The device backend does not report abandoned calls: a timed-out
+        // device run's arrays stay kept (see AbandonedRun).
+        status = device_backend::ExecuteWithDeviceLeaves(
+            *executable_, argument_leaves, result_leaves, places);
+      } else if (completed == nullptr) {
+        status = executable_->ExecuteRaw(argument_leaves, result_leaves);
+      } else {
+        status = executable_->ExecuteRawNotifying(
+            argument_leaves, result_leaves,
+            [completed] { completed->store(true, std::memory_order_release); });
+      }
     }
     if (status.code() == XLA_FFI_Error_Code_DEADLINE_EXCEEDED) {
       // A custom call that timed out may still read the arguments and
-      // write the results: they live as long as the program.
-      abandoned_.push_back(nb::borrow<nb::object>(args));
-      for (nb::object& object : keep) abandoned_.push_back(std::move(object));
+      // write the results: they are kept until it completes.
+      AbandonedRun run;
+      run.completed = std::move(completed);
+      run.objects.push_back(nb::borrow<nb::object>(args));
+      for (nb::object& object : keep) run.objects.push_back(std::move(object));
       for (nb::object& object : outputs)
-        abandoned_.push_back(std::move(object));
+        run.objects.push_back(std::move(object));
+      abandoned_.push_back(std::move(run));
     }
     ThrowIfError(status);
     size_t next = 0;
     return Assemble(executable_->result_shape(), outputs, next);
   }
+
+  // Timed-out runs whose arrays are still kept, after releasing those whose
+  // handler has completed since (tests watch it).
+  size_t AbandonedRuns() {
+    ReleaseCompletedRuns(abandoned_);
+    if (!OrphanedRuns().empty()) ReleaseCompletedRuns(OrphanedRuns());
+    return abandoned_.size();
+  }
+
+  void set_has_timeout(bool has_timeout) { has_timeout_ = has_timeout; }
 
   std::string ParameterList() const {
     std::string s;
@@ -233,6 +295,32 @@ class PyExecutable {
   }
 
  private:
+  // A run that timed out: what its abandoned custom call may still use.
+  // `completed` is null where the executor cannot tell (kept for good).
+  struct AbandonedRun {
+    std::shared_ptr<std::atomic<bool>> completed;
+    std::vector<nb::object> objects;  // arguments, conversions, results
+  };
+
+  // With the GIL: frees the arrays of runs whose handler has completed.
+  static void ReleaseCompletedRuns(std::vector<AbandonedRun>& runs) {
+    runs.erase(
+        std::remove_if(runs.begin(), runs.end(),
+                       [](const AbandonedRun& run) {
+                         return run.completed != nullptr &&
+                                run.completed->load(std::memory_order_acquire);
+                       }),
+        runs.end());
+  }
+
+  // Runs of programs destroyed meanwhile. Never destroyed itself: at exit
+  // a handler may still be running, and the arrays must not be released
+  // after the interpreter is gone.
+  static std::vector<AbandonedRun>& OrphanedRuns() {
+    static auto* runs = new std::vector<AbandonedRun>;
+    return *runs;
+  }
+
   struct LeafSpec {
     bool token = false;
     ElementType type = ElementType::kInvalid;
@@ -254,10 +342,12 @@ class PyExecutable {
 
   // Arrays of the parameter's dtype are taken as they are (C-contiguous ones
   // without a copy; DLPack producers through numpy.from_dlpack, which wraps
-  // their memory); Python scalars and lists are converted to that dtype.
+  // their memory; device ones as device_arrays.h says); Python scalars and
+  // lists are converted to that dtype. `on_device` gets one flag per leaf.
   void TakeArgument(nb::handle value, const Shape& shape,
                     const std::string& where, size_t& leaf,
                     std::vector<const void*>& arguments,
+                    std::vector<bool>& on_device,
                     std::vector<nb::object>& keep) {
     if (shape.IsTuple()) {
       if (!PyTuple_Check(value.ptr()) && !PyList_Check(value.ptr())) {
@@ -275,17 +365,33 @@ class PyExecutable {
       for (int64_t i = 0; i < shape.tuple_size(); ++i) {
         TakeArgument(seq[static_cast<size_t>(i)], shape.tuple_shape(i),
                      where + "[" + std::to_string(i) + "]", leaf, arguments,
-                     keep);
+                     on_device, keep);
       }
       return;
     }
     const LeafSpec& spec = parameter_leaves_[leaf++];
+    on_device.push_back(false);
     if (spec.token) {
       arguments.push_back(nullptr);
       return;
     }
     nb::handle array_like = value;
     bool is_array = PyArray_Check(value.ptr());
+    if (!is_array) {
+      std::unique_ptr<DeviceArgument> device_argument =
+          TakeDeviceArgument(value, device_.get(), spec.type, spec.dims, where);
+      if (device_argument != nullptr && device_argument->device_data) {
+        keep.push_back(std::move(device_argument->keep));
+        arguments.push_back(device_argument->device_data);
+        on_device.back() = true;
+        return;
+      }
+      if (device_argument != nullptr) {
+        keep.push_back(std::move(device_argument->host_copy));
+        array_like = keep.back();
+        is_array = true;
+      }
+    }
     if (!is_array && !PyArray_IsScalar(value.ptr(), Generic) &&
         PyObject_HasAttrString(value.ptr(), "__dlpack__")) {
       nb::object imported;
@@ -344,9 +450,25 @@ class PyExecutable {
   }
 
   std::unique_ptr<Executable> executable_;
+  // The device it runs on; null on the host.
+  std::shared_ptr<device::Device> device_;
+  bool device_results_ = false;
   std::vector<LeafSpec> parameter_leaves_, result_leaves_;
-  std::vector<nb::object> abandoned_;  // see Call; touched with the GIL
+  std::vector<AbandonedRun> abandoned_;  // see Call; touched with the GIL
+  bool has_timeout_ = false;
 };
+
+StatusOr<std::unique_ptr<Executable>> CompileForPlatform(
+    Module module, const CompileOptions& options) {
+  if (!options.simulated_device) return Compile(std::move(module), options);
+  // One SimDevice for every "sim" program, as every "cuda" one shares
+  // GPU 0: one program's device results are another's arguments.
+  std::shared_ptr<device::Device> sim = PythonSimDevice();
+  device_backend::DeviceBackend backend(
+      {[sim](const CompileOptions&)
+           -> StatusOr<std::shared_ptr<device::Device>> { return sim; }});
+  return compiler::CompileWithBackend(std::move(module), options, backend);
+}
 
 std::unique_ptr<PyExecutable> CompileModule(Module module, int threads,
                                             bool eliminate_dead_code,
@@ -378,9 +500,11 @@ std::unique_ptr<PyExecutable> CompileModule(Module module, int threads,
       std::chrono::duration_cast<std::chrono::nanoseconds>(
           std::chrono::duration<double>(custom_call_timeout));
   StatusOr<std::unique_ptr<Executable>> executable =
-      Compile(std::move(module), options);
+      CompileForPlatform(std::move(module), options);
   if (!executable.ok()) ThrowStatus(executable.status());
-  return std::make_unique<PyExecutable>(std::move(*executable));
+  auto compiled = std::make_unique<PyExecutable>(std::move(*executable));
+  compiled->set_has_timeout(options.custom_call_timeout.count() > 0);
+  return compiled;
 }
 
 std::vector<int64_t> Ints(nb::handle sequence) {
@@ -1409,6 +1533,11 @@ void BindProgram(nb::module_& m) {
 
   nb::class_<PyExecutable>(m, "_Executable")
       .def("__call__", &PyExecutable::Call)
+      .def_prop_rw("device_results", &PyExecutable::device_results,
+                   &PyExecutable::set_device_results,
+                   "Results stay on the device as xffi.DeviceArray (device "
+                   "platforms only).")
+      .def("_abandoned_runs", &PyExecutable::AbandonedRuns)
       .def_prop_ro(
           "parameter_shapes",
           [](PyExecutable& e) { return e.executable().parameter_shapes(); })

@@ -287,7 +287,10 @@ def ffi_call(target_name: str,
     arrays (NumPy arrays or DLPack producers, passed without copies when
     C-contiguous) and the attributes as keyword arguments, and returns one
     array when `result_shape_dtypes` is one object, a list (or tuple) when it
-    is a list (or tuple).
+    is a list (or tuple). The GIL is released while the handler runs, and
+    threads may call one callable at once: typed handlers' calls then run
+    concurrently, sharing the call site's state as concurrent runs of one
+    XLA executable do (legacy targets' calls take turns).
 
     `result_shape_dtypes` may be None when the handler describes itself
     and its results can be derived: a rank-0 result of a fixed dtype is a
@@ -469,6 +472,14 @@ def _as_array(value: Any, call=None, index: int = -1) -> np.ndarray:
         except (RuntimeError, BufferError, TypeError):
             # bfloat16: NumPy's importer has no dtype for it, xffi's has.
             array = _core._array_from_dlpack(value)
+            if array is None:
+                # On a device: eager calls run on the host, so it is
+                # copied there ("no CUDA device: ..." where none can read
+                # a kDLCUDA array).
+                where = "argument" if index < 0 else f"argument {index}"
+                if call is not None:
+                    where = f"ffi_call('{call.target}'): {where}"
+                array = _core._host_copy_of_device_array(value, where)
             if array is None:
                 raise
     else:

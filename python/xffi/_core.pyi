@@ -152,6 +152,36 @@ def _abandoned_calls() -> int:
     How many eager calls that timed out are still pending (their arguments, results, frames and states are kept until they complete).
     """
 
+def _host_copy_of_device_array(value: object, where: str) -> object:
+    """
+    A NumPy copy of a DLPack producer on a device (None for one on the CPU); errors begin with `where`.
+    """
+
+class DeviceArray:
+    """
+    A program's result left on its device (Program(..., device_results=True)). It keeps its device memory alive, and DLPack consumers (CuPy, JAX on a GPU; xffi programs on the same device) take it without a copy; np.asarray and copy_to_host() copy it to the host.
+    """
+
+    @property
+    def shape(self) -> tuple: ...
+
+    @property
+    def dtype(self) -> object: ...
+
+    @property
+    def nbytes(self) -> int: ...
+
+    def copy_to_host(self) -> object:
+        """A NumPy array with the array's values (waits for the device)."""
+
+    def __array__(self, dtype: object | None = None, *, copy: object | None = None) -> object: ...
+
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+
+    def __dlpack__(self, **kwargs) -> object: ...
+
+    def __repr__(self) -> str: ...
+
 class Shape:
     """
     An array (dtype, dimensions, optional minor-to-major layout), token or tuple shape, as XLA's.
@@ -383,6 +413,17 @@ def _detect_program_format(text: str) -> str: ...
 
 class _Executable:
     def __call__(self, *args) -> object: ...
+
+    def _abandoned_runs(self) -> int: ...
+
+    @property
+    def device_results(self) -> bool:
+        """
+        Results stay on the device as xffi.DeviceArray (device platforms only).
+        """
+
+    @device_results.setter
+    def device_results(self, arg: bool, /) -> None: ...
 
     @property
     def parameter_shapes(self) -> list[Shape]: ...

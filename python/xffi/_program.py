@@ -22,6 +22,7 @@ Builder = _core.Builder
 Module = _core.Module
 Op = _core.Op
 Computation = _core.Computation
+DeviceArray = _core.DeviceArray
 
 
 class Program:
@@ -41,20 +42,33 @@ class Program:
     need more. `custom_call_timeout` (seconds; 0: none; None: the
     process-wide xffi.set_custom_call_timeout() setting when compiled) fails
     a call with TimeoutError naming the target when an asynchronous custom
-    call has not completed by then; the program keeps that call's arrays
-    alive, since the handler may still use them.
+    call has not completed by then; the program keeps that run's arrays
+    alive, since the handler may still use them, and lets them go at its
+    next call after the handler has completed.
 
     `platform` chooses where it runs: "host" (or "cpu", the default), "cuda"
     (or "gpu": GPU 0, with the handlers registered for CUDA; without a GPU,
     RuntimeError "no CUDA device: ..."), or "sim": the CUDA platform on
-    xffi's simulated GPU, where kernels run by their host code. Arguments
-    and results are host arrays either way: they cross to the device and
-    back on each call."""
+    xffi's simulated GPU, where kernels run by their host code. Host
+    arguments and results cross to the device and back on each call.
+
+    On a device platform, arguments that are DLPack producers on the
+    program's device (CuPy or JAX arrays on GPU 0 for "cuda"; for "sim",
+    arrays whose __dlpack_device__ is (12, 0), kDLExtDev: xffi's own
+    DeviceArray results) are taken without a trip through the host: they
+    must be row-major and of the parameter's dtype and shape. Producers are
+    asked for their tensor with stream=1 (CUDA's legacy default stream, as
+    the DLPack Python spec defines) and the device is synchronised before
+    the run. A device array on another device is copied through the host;
+    a kDLCUDA one where no CUDA device exists raises RuntimeError "... no
+    CUDA device: ...". `device_results=True` leaves the results on the
+    device as xffi.DeviceArray (see there), which the next call of any
+    program on that device takes as they are."""
 
     def __init__(self, module: Module, *, intra_op_threads: int = 0,
                  eliminate_dead_code: bool = True, memory_limit: int = 0,
                  custom_call_timeout: Optional[float] = None,
-                 platform: str = "host"):
+                 platform: str = "host", device_results: bool = False):
         self.module = module
         if custom_call_timeout is None:
             custom_call_timeout = _core.custom_call_timeout()
@@ -64,6 +78,8 @@ class Program:
             memory_limit=memory_limit,
             custom_call_timeout=custom_call_timeout,
             platform=platform)
+        if device_results:
+            self._executable.device_results = True
 
     @classmethod
     def from_text(cls, text: str, *, source_name: str = "<input>",

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <new>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "cpu/parallel.h"
 #include "cpu/region_runner.h"
 #include "cpu/scalar_run_thunk.h"
+#include "cpu/update_fusion_thunk.h"
 #include "cpu/while_thunk.h"
 #include "runtime/float_control.h"
 #include "xffi/program/builtin_targets.h"
@@ -501,6 +503,13 @@ class CpuExecutable : public Executable {
 
   Status ExecuteRaw(ffi::Span<const void* const> argument_leaves,
                     ffi::Span<void* const> result_leaves) override {
+    return ExecuteRawNotifying(argument_leaves, result_leaves, nullptr);
+  }
+
+  Status ExecuteRawNotifying(
+      ffi::Span<const void* const> argument_leaves,
+      ffi::Span<void* const> result_leaves,
+      std::function<void()> on_abandoned_call_complete) override {
     if (argument_leaves.size() != parameter_leaves_.size()) {
       return InvalidArgument(
           "the program's parameters have " +
@@ -525,7 +534,17 @@ class CpuExecutable : public Executable {
     RunLease run(*runtime_);
     if (!run.status().ok()) return run.status();
     ScopedFlushSubnormals flush;  // as in Execute
-    return run->entry->Run(argument_leaves.data(), result_leaves.data());
+    Status status =
+        run->entry->Run(argument_leaves.data(), result_leaves.data());
+    // Registered before the lease ends: the instance's future is reset once
+    // it is given back and found complete.
+    if (run->env.abandoned_future != nullptr && on_abandoned_call_complete) {
+      run->env.abandoned_future->OnReady(
+          [done = std::move(on_abandoned_call_complete)](const Status&) {
+            done();
+          });
+    }
+    return status;
   }
 
  private:
@@ -623,6 +642,52 @@ StatusOr<std::unique_ptr<CompiledComputation>> CompiledComputation::Build(
   return compiled;
 }
 
+// Whether the loop fusion at schedule position `p` can write straight into
+// the dynamic-update-slice at `p + 1` (cpu/update_fusion_thunk.h): that op
+// updates its operand's buffer in place with the fusion as its update, the
+// fusion has no other reader and does not read that buffer itself.
+bool FusionWritesIntoUpdate(const Computation& computation,
+                            const compiler::BufferAssignment& assignment,
+                            size_t p) {
+  if (p + 1 >= assignment.schedule.size() || !FusionIntoUpdateEnabled())
+    return false;
+  const Instruction& fusion = *assignment.schedule[p];
+  const Instruction& update = *assignment.schedule[p + 1];
+  if (fusion.opcode() != Opcode::kFusion ||
+      fusion.fusion_kind != FusionKind::kLoop ||
+      update.opcode() != Opcode::kDynamicUpdateSlice ||
+      update.operand_count() != update.shape().rank() + 2 ||
+      update.operand(1) != &fusion || update.operand(0) == &fusion ||
+      computation.root() == &fusion ||
+      !UpdateIsContiguous(fusion.shape(), update.shape()))
+    return false;
+  for (int64_t i = 2; i < update.operand_count(); ++i)
+    if (update.operand(i) == &fusion) return false;
+  for (const auto& other : computation.instructions())
+    if (other.get() != &update)
+      for (const Instruction* operand : other->operands())
+        if (operand == &fusion) return false;
+  const InstructionBuffers& fusion_buffers = assignment.instructions[p];
+  const InstructionBuffers& update_buffers = assignment.instructions[p + 1];
+  if (!update_buffers.copies_before.empty() ||
+      update_buffers.leaves.size() != 1 ||
+      update_buffers.leaves[0] == kNoBuffer ||
+      update_buffers.operands.size() !=
+          static_cast<size_t>(update.operand_count()) ||
+      update_buffers.operands[0].size() != 1 ||
+      update_buffers.operands[0][0] != update_buffers.leaves[0] ||
+      fusion_buffers.leaves.size() != 1)
+    return false;
+  for (size_t i = 2; i < update_buffers.operands.size(); ++i)
+    if (update_buffers.operands[i].size() != 1 ||
+        update_buffers.operands[i][0] == kNoBuffer)
+      return false;
+  for (const auto& list : fusion_buffers.operands)
+    for (BufferId id : list)
+      if (id == kNoBuffer || id == update_buffers.leaves[0]) return false;
+  return true;
+}
+
 Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
   const compiler::BufferAssignment& assignment = assignment_;
   // What a repeated computation calls runs repeatedly too, as do a loop's
@@ -654,7 +719,10 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
   // Positions before this one were tried as a scalar run and did not
   // compile into one.
   size_t no_scalar_run_before = 0;
+  // A dynamic-update-slice its update's fusion did (FusionWritesIntoUpdate).
+  size_t done_by_fusion = assignment.schedule.size();
   for (size_t p = 0; p < assignment.schedule.size(); ++p) {
+    if (p == done_by_fusion) continue;
     const Instruction& op = *assignment.schedule[p];
     const InstructionBuffers& buffers = assignment.instructions[p];
     size_t first = thunks_.size();
@@ -706,6 +774,18 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
           std::vector<BufferId> operands = Flatten(buffers.operands, 0);
           const size_t results =
               op.shape().IsTuple() ? op.shape().tuple_shapes().size() : 1;
+          if (operands.size() == static_cast<size_t>(op.operand_count()) &&
+              buffers.leaves.size() == results && !input &&
+              FusionWritesIntoUpdate(computation_, assignment, p)) {
+            const InstructionBuffers& update = assignment.instructions[p + 1];
+            thunks_.push_back(MakeUpdateFusionThunk(
+                op, *assignment.schedule[p + 1],
+                WithGeneratedKernel(env, op, std::move(*fused)),
+                std::move(operands), Flatten(update.operands, 2),
+                update.leaves[0], env.pool));
+            done_by_fusion = p + 1;
+            break;
+          }
           if (operands.size() == static_cast<size_t>(op.operand_count()) &&
               buffers.leaves.size() == results) {
             thunks_.push_back(std::make_unique<KernelThunk>(

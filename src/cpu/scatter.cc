@@ -5,11 +5,13 @@
 // The window is combined with a typed op (add, mul, max, min, and, or), a
 // byte copy (a region returning its second parameter) or the region.
 #include <algorithm>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cpu/index_util.h"
+#include "cpu/parallel.h"
 #include "cpu/region_util.h"
 #include "cpu/structural_kernels.h"
 
@@ -33,6 +35,9 @@ struct ScatterPlan {
   CombineOp op = CombineOp::kNone;
   const Computation* region = nullptr;
   std::optional<ScalarProgram> program;  // the region, when it compiles
+  // A set whose windows are contiguous runs of whole slots of this many
+  // elements (every start lands on a slot boundary): 0 when not.
+  int64_t set_slot_elements = 0;
 };
 
 // Calls apply(update_offset, operand_offset) for each update window that
@@ -137,8 +142,68 @@ Kernel FastScatter(ScatterPlan plan, Op op) {
   };
 }
 
+// The result of a set whose windows are runs of whole slots, when no slot
+// is written twice: each slot of the result is then copied once, from the
+// update that owns it or else from the operand, so the result is the serial
+// one whatever the split. A map of slot owners (O(slots + windows)) proves
+// the windows disjoint; unique_indices=true is not trusted for it. The rows
+// an update overwrites are never copied from the operand first, which saves
+// that copy's memory traffic (half of it for scatter_set_rows). Returns
+// false, having written nothing, when some slot is written twice: the serial
+// loop then keeps the last writer, as before (XLA leaves the order of
+// colliding sets unspecified).
+bool SetDisjointSlots(const ScatterPlan& plan, const KernelArgs& args) {
+  const int64_t g = plan.set_slot_elements;
+  const int64_t e = static_cast<int64_t>(plan.sizes[0]);
+  const int64_t slots = static_cast<int64_t>(plan.operand_bytes[0]) / (g * e);
+  const int64_t window_slots = plan.window.dims[0] / g;
+  std::vector<int64_t> owner(static_cast<size_t>(slots), -1);
+  const char* indices = static_cast<const char*>(args.operands[1].data);
+  bool disjoint = true;
+  ForEachWindow(plan, indices, [&](int64_t update_off, int64_t dst_off) {
+    if (!disjoint) return;
+    const int64_t first = dst_off / g;
+    for (int64_t k = 0; k < window_slots; ++k) {
+      int64_t& o = owner[static_cast<size_t>(first + k)];
+      if (o >= 0) {
+        disjoint = false;
+        return;
+      }
+      o = update_off + k * g;
+    }
+  });
+  if (!disjoint) return false;
+  const char* operand = static_cast<const char*>(args.operands[0].data);
+  const char* updates = static_cast<const char*>(args.operands[2].data);
+  char* out = static_cast<char*>(args.results[0].data);
+  const bool in_place = out == operand;
+  const size_t slot_bytes = static_cast<size_t>(g * e);
+  // A slot costs about its bytes copied at a few tens of GB/s.
+  const double slot_nanos = static_cast<double>(slot_bytes) / 16.0;
+  ParallelFor(args.pool, slots, slot_nanos, [&](int64_t lo, int64_t hi) {
+    int64_t s = lo;
+    while (s < hi) {
+      const int64_t from = owner[static_cast<size_t>(s)];
+      if (from >= 0) {
+        std::memcpy(out + s * g * e, updates + from * e, slot_bytes);
+        ++s;
+        continue;
+      }
+      int64_t end = s + 1;  // a run of slots no update owns: one copy
+      while (end < hi && owner[static_cast<size_t>(end)] < 0) ++end;
+      if (!in_place)
+        std::memcpy(out + s * g * e, operand + s * g * e,
+                    static_cast<size_t>(end - s) * slot_bytes);
+      s = end;
+    }
+  });
+  return true;
+}
+
 Status RunScatter(const ScatterPlan& plan, const KernelArgs& args,
                   const std::string& name) {
+  if (plan.set_slot_elements > 0 && SetDisjointSlots(plan, args))
+    return Status::Ok();
   const size_t n = plan.n;
   std::vector<char*> out(n);
   std::vector<const char*> updates(n);
@@ -194,6 +259,22 @@ Status RunScatter(const ScatterPlan& plan, const KernelArgs& args,
 
 bool Contains(const std::vector<int64_t>& v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// The slot size (elements) SetDisjointSlots works in for a set, or 0: the
+// largest run dividing every start stride and the window, when the window
+// is one contiguous run of the operand and of the updates, and a slot is
+// large enough for its owner entry to be cheap next to its copy.
+int64_t SetSlotElements(const ScatterPlan& plan) {
+  if (plan.n != 1 || plan.window.dims.size() != 1 ||
+      plan.window.a_strides[0] != 1 || plan.window.b_strides[0] != 1)
+    return 0;
+  int64_t g = plan.window.dims[0];
+  for (int64_t stride : plan.start_strides) g = std::gcd(g, stride);
+  for (int64_t stride : plan.batching_strides) g = std::gcd(g, stride);
+  constexpr int64_t kMinSlotBytes = 64;
+  if (g * static_cast<int64_t>(plan.sizes[0]) < kMinSlotBytes) return 0;
+  return g;
 }
 
 }  // namespace
@@ -338,6 +419,8 @@ StatusOr<Kernel> MakeScatterKernel(const Instruction& inst) {
   if (plan.op != CombineOp::kSet) plan.op = CombineOp::kNone;
   if (plan.op == CombineOp::kNone)
     plan.program = ScalarProgram::Compile(*plan.region);
+  if (plan.op == CombineOp::kSet)
+    plan.set_slot_elements = SetSlotElements(plan);
   return Kernel(
       [plan = std::move(plan), name = inst.name()](const KernelArgs& args) {
         return RunScatter(plan, args, name);

@@ -868,6 +868,25 @@ class DeviceExecutable : public Executable {
                std::vector<void*>(result_leaves.begin(), result_leaves.end()));
   }
 
+  Status ExecuteWithPlaces(ffi::Span<const void* const> argument_leaves,
+                           ffi::Span<void* const> result_leaves,
+                           const LeafPlaces& places) {
+    if (places.argument_on_device.size() != argument_leaves.size())
+      return InvalidArgument(
+          "argument_on_device has " +
+          std::to_string(places.argument_on_device.size()) + " entries for " +
+          std::to_string(argument_leaves.size()) + " argument leaves");
+    if (argument_leaves.size() != parameter_leaves_.size() ||
+        result_leaves.size() != result_leaves_.size())
+      return ExecuteRaw(argument_leaves, result_leaves);  // its messages
+    return Run(std::vector<const void*>(argument_leaves.begin(),
+                                        argument_leaves.end()),
+               std::vector<void*>(result_leaves.begin(), result_leaves.end()),
+               &places);
+  }
+
+  const std::shared_ptr<device::Device>& device() const { return device_; }
+
   DeviceExecutorStats Stats() const {
     std::lock_guard<std::mutex> lock(mutex_);
     DeviceExecutorStats stats;
@@ -1019,10 +1038,12 @@ class DeviceExecutable : public Executable {
     idle_.push_back(instance);
   }
 
-  // Host arguments in, the program on the instance's stream, host results
-  // out.
+  // Arguments in, the program on the instance's stream, results out: host
+  // addresses, or device ones where `places` says so
+  // (ExecuteWithDeviceLeaves).
   Status Run(const std::vector<const void*>& arguments,
-             const std::vector<void*>& results) {
+             const std::vector<void*>& results,
+             const LeafPlaces* places = nullptr) {
     StatusOr<RunInstance*> acquired = Acquire();
     if (!acquired.ok()) return acquired.status();
     RunInstance& instance = **acquired;
@@ -1032,7 +1053,7 @@ class DeviceExecutable : public Executable {
       RunEnv env{*device_, *instance.stream, *instance.context};
       env.custom_call_timeout = custom_call_timeout_;
       env.abandoned = &abandoned;
-      status = RunOn(instance, env, arguments, results);
+      status = RunOn(instance, env, arguments, results, places);
       if (!status.ok()) {
         // Leave the stream idle for the next run; its own error (if any)
         // is the one already reported.
@@ -1045,11 +1066,18 @@ class DeviceExecutable : public Executable {
 
   Status RunOn(RunInstance& instance, RunEnv& env,
                const std::vector<const void*>& arguments,
-               const std::vector<void*>& results) {
+               const std::vector<void*>& results, const LeafPlaces* places) {
     device::Stream& stream = *instance.stream;
     for (size_t i = 0; i < arguments.size(); ++i) {
       const size_t size = parameter_leaves_[i]->byte_size();
-      if (size > 0)
+      if (size == 0) continue;
+      // A device argument is copied into its slot too (device to device):
+      // the slot's address is what a captured graph and the in-place rules
+      // rely on, and the program may write its parameter slots.
+      if (places != nullptr && places->argument_on_device[i])
+        XFFI_RETURN_IF_ERROR(stream.CopyDeviceToDevice(
+            instance.parameter_addresses[i], arguments[i], size));
+      else
         XFFI_RETURN_IF_ERROR(stream.CopyHostToDevice(
             instance.parameter_addresses[i], arguments[i], size));
     }
@@ -1073,7 +1101,11 @@ class DeviceExecutable : public Executable {
     }
     for (size_t r = 0; r < results.size(); ++r) {
       const size_t size = result_leaves_[r]->byte_size();
-      if (size > 0)
+      if (size == 0) continue;
+      if (places != nullptr && places->results_on_device)
+        XFFI_RETURN_IF_ERROR(stream.CopyDeviceToDevice(
+            results[r], instance.result_addresses[r], size));
+      else
         XFFI_RETURN_IF_ERROR(stream.CopyDeviceToHost(
             results[r], instance.result_addresses[r], size));
     }
@@ -1106,6 +1138,23 @@ class DeviceExecutable : public Executable {
 DeviceExecutorStats GetDeviceExecutorStats(const Executable& executable) {
   const auto* device = dynamic_cast<const DeviceExecutable*>(&executable);
   return device == nullptr ? DeviceExecutorStats() : device->Stats();
+}
+
+std::shared_ptr<device::Device> DeviceOfExecutable(
+    const Executable& executable) {
+  const auto* device = dynamic_cast<const DeviceExecutable*>(&executable);
+  return device == nullptr ? nullptr : device->device();
+}
+
+Status ExecuteWithDeviceLeaves(Executable& executable,
+                               ffi::Span<const void* const> argument_leaves,
+                               ffi::Span<void* const> result_leaves,
+                               const LeafPlaces& places) {
+  auto* device = dynamic_cast<DeviceExecutable*>(&executable);
+  if (device == nullptr)
+    return InvalidArgument(
+        "ExecuteWithDeviceLeaves: the program does not run on a device");
+  return device->ExecuteWithPlaces(argument_leaves, result_leaves, places);
 }
 
 StatusOr<std::unique_ptr<Executable>> CreateDeviceExecutable(

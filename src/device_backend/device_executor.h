@@ -41,6 +41,7 @@
 #define XFFI_SRC_DEVICE_BACKEND_DEVICE_EXECUTOR_H_
 
 #include <memory>
+#include <vector>
 
 #include "device/device.h"
 #include "xffi/program/executable.h"
@@ -64,6 +65,27 @@ struct DeviceExecutorStats {
 };
 // Zeros for an executable this executor did not make.
 DeviceExecutorStats GetDeviceExecutorStats(const Executable& executable);
+
+// Where ExecuteWithDeviceLeaves finds each argument leaf and puts the
+// results: true means an address in the executable's device memory space
+// (DeviceOfExecutable), false a host address as ExecuteRaw takes.
+struct LeafPlaces {
+  std::vector<bool> argument_on_device;  // one per parameter leaf
+  bool results_on_device = false;
+};
+// ExecuteRaw with device arguments and results, for callers that hold
+// arrays on the device already (DLPack producers in Python): they cross
+// device to device, never through the host. Device arguments must be ready
+// (their producer's work complete) when it is called; device results are
+// complete when it returns. INVALID_ARGUMENT for an executable this
+// executor did not make.
+Status ExecuteWithDeviceLeaves(Executable& executable,
+                               ffi::Span<const void* const> argument_leaves,
+                               ffi::Span<void* const> result_leaves,
+                               const LeafPlaces& places);
+// The device an executable of this executor runs on; null for others.
+std::shared_ptr<device::Device> DeviceOfExecutable(
+    const Executable& executable);
 
 // `module` has passed VerifyModule and the compile passes. The executable
 // keeps `device` alive.

@@ -1,6 +1,7 @@
 // The fusion contract: which ops a fused computation may hold, and where.
 #include "ir/fusion.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -38,6 +39,14 @@ bool IsLoopOp(const Instruction& op) {
     case Opcode::kConstant:
       return op.shape().IsArray() &&
              op.shape().num_elements() <= kMaxFusedConstantElements;
+    // A gather of one-element slices reads one operand element per result
+    // element, as a dynamic-slice does; a wider slice is a block copy its
+    // own kernel does better.
+    case Opcode::kGather:
+      return op.operand_count() == 2 &&
+             std::all_of(op.gather_slice_sizes.begin(),
+                         op.gather_slice_sizes.end(),
+                         [](int64_t size) { return size == 1; });
     case Opcode::kBitcastConvert:
       return op.operand_count() == 1 && op.operand(0) != nullptr &&
              op.shape().IsArray() && op.operand(0)->shape().IsArray() &&
@@ -95,7 +104,7 @@ Status CheckFusedReducer(const Computation& reducer) {
       return Refuse(op, "a fused reducer computes scalars only, this is " +
                             op.shape().ToString());
     if (!IsLoopOp(op) || op.opcode() == Opcode::kIota ||
-        op.opcode() == Opcode::kDynamicSlice)
+        op.opcode() == Opcode::kDynamicSlice || op.opcode() == Opcode::kGather)
       return Refuse(op, "a fused reducer cannot hold " +
                             std::string(OpcodeName(op.opcode())));
   }

@@ -12,11 +12,13 @@
 //     elements); every elementwise unary and binary op (compare included);
 //     select, clamp, convert, bitcast-convert (same bit width); iota,
 //     broadcast, reshape, transpose, slice, reverse, pad, concatenate,
-//     dynamic-slice; tuple as the root only. kInput adds reduce (with a
-//     reducer of scalar elementwise ops) and get-tuple-element of a
-//     variadic reduce, both only as the root's elements. Nothing
-//     side-effecting, no custom call, no control flow, no dot, gather,
-//     scatter, sort or reduce-window.
+//     dynamic-slice, gather of one-element slices (every slice size 1:
+//     one operand element per result element, as take_along_axis reads);
+//     tuple as the root only. kInput adds reduce (with a reducer of scalar
+//     elementwise ops) and get-tuple-element of a variadic reduce, both
+//     only as the root's elements. Nothing side-effecting, no custom call,
+//     no control flow, no dot, gather of wider slices, scatter, sort or
+//     reduce-window.
 //   - every value but the root is an array; the root is an array or a tuple
 //     of arrays the computation computes (not its parameters).
 //   - kLoop: no reduce; the root's leaves share one output index space

@@ -97,6 +97,8 @@ bool CheapToRecompute(const Instruction& op) {
         IsComplexType(operand->shape().element_type()))
       return false;
   const Opcode opcode = op.opcode();
+  // A gather's load lands anywhere in its operand: a cache miss each time.
+  if (opcode == Opcode::kGather) return false;
   // Data movement, select, clamp, converts, iota, constants: cheap.
   if (!IsElementwiseUnary(opcode) && !IsElementwiseBinary(opcode)) return true;
   switch (opcode) {
@@ -140,6 +142,10 @@ bool Expands(const Instruction& user, int64_t index) {
       return operand.rank() == 0 && user.shape().rank() > 0;
     case Opcode::kDynamicSlice:
       return index > 0;
+    // Its operand is read at data-dependent places, not once per element:
+    // a producer fused there would be evaluated at random points.
+    case Opcode::kGather:
+      return index == 0;
     default:
       return false;
   }

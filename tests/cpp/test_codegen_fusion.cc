@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -266,6 +267,83 @@ ENTRY %main (x: f32[50,64], i: s32[], j: u32[]) -> f32[20,48] {
     // The fusion, and the convert of a start index on its own.
     EXPECT_EQ(ExpectSameAsEvaluator(dynamic_slice, args, 1e-6), 2);
   }
+}
+
+// Indices of `type` in [-5, limit + 5): some below zero and some past
+// the end, which the gather clamps (unsigned types wrap the negative ones
+// to huge values, clamped to the end).
+Literal PointIndices(ElementType type, std::vector<int64_t> dims, int64_t limit,
+                     uint32_t seed) {
+  Literal literal(Shape::Array(type, std::move(dims)));
+  uint32_t state = seed * 2654435761u + 7;
+  const size_t size = ElementByteSize(type);
+  for (int64_t k = 0; k < literal.shape().num_elements(); ++k) {
+    state = state * 1664525u + 1013904223u;
+    const int64_t value =
+        static_cast<int64_t>((state >> 8) % static_cast<uint32_t>(limit + 10)) -
+        5;
+    // Little-endian: the low bytes of the two's-complement value.
+    std::memcpy(
+        static_cast<char*>(literal.data()) + static_cast<size_t>(k) * size,
+        &value, size);
+  }
+  return literal;
+}
+
+// take_along_axis's gather (one-element slices, an operand batching dim)
+// fused with the producer of its indices and its consumer, generated, for
+// every integer index type, against the evaluator (which runs the gather's
+// own kernel); then gathers without batching dims: a start vector of two
+// (index_vector_dim last and first) and a kept slice dim of size 1.
+TEST(CodegenFusion, PointGatherWithItsIndexProducer) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  for (ElementType type :
+       {ElementType::kS8, ElementType::kS16, ElementType::kS32,
+        ElementType::kS64, ElementType::kU8, ElementType::kU16,
+        ElementType::kU32, ElementType::kU64}) {
+    const std::string t(ElementTypeName(type));
+    SCOPED_TRACE(t);
+    const std::string text =
+        "HloModule m\nENTRY %main (x: f32[37,50], i: " + t +
+        "[37,20]) -> f32[37,20] {\n  %x = f32[37,50] parameter(0)\n  %i = " +
+        t + "[37,20] parameter(1)\n  %c = " + t +
+        "[] constant(1)\n  %cb = " + t +
+        "[37,20] broadcast(%c), dimensions={}\n  %a = " + t +
+        "[37,20] add(%i, %cb)\n  %r = " + t +
+        "[37,20,1] reshape(%a)\n  %g = f32[37,20] gather(%x, %r), "
+        "offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, "
+        "operand_batching_dims={0}, start_indices_batching_dims={0}, "
+        "index_vector_dim=2, slice_sizes={1,1}\n  ROOT %n = f32[37,20] "
+        "negate(%g)\n}\n";
+    std::vector<Literal> args;
+    args.push_back(RandomF32({37, 50}, 31));
+    args.push_back(PointIndices(type, {37, 20}, 50, 32));
+    EXPECT_EQ(ExpectSameAsEvaluator(text, args), 1);
+  }
+  const std::string last = R"(HloModule m
+ENTRY %main (x: f32[30,40], i: s32[25,2]) -> f32[25] {
+  %x = f32[30,40] parameter(0)
+  %i = s32[25,2] parameter(1)
+  %g = f32[25] gather(%x, %i), offset_dims={}, collapsed_slice_dims={0,1}, start_index_map={1,0}, index_vector_dim=1, slice_sizes={1,1}
+  ROOT %n = f32[25] negate(%g)
+}
+)";
+  std::vector<Literal> last_args;
+  last_args.push_back(RandomF32({30, 40}, 33));
+  last_args.push_back(PointIndices(ElementType::kS32, {25, 2}, 40, 34));
+  EXPECT_EQ(ExpectSameAsEvaluator(last, last_args), 1);
+  const std::string first = R"(HloModule m
+ENTRY %main (x: f32[30,40], i: s64[2,25]) -> f32[25,1] {
+  %x = f32[30,40] parameter(0)
+  %i = s64[2,25] parameter(1)
+  %g = f32[25,1] gather(%x, %i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0,1}, index_vector_dim=0, slice_sizes={1,1}
+  ROOT %n = f32[25,1] negate(%g)
+}
+)";
+  std::vector<Literal> first_args;
+  first_args.push_back(RandomF32({30, 40}, 35));
+  first_args.push_back(PointIndices(ElementType::kS64, {2, 25}, 40, 36));
+  EXPECT_EQ(ExpectSameAsEvaluator(first, first_args), 1);
 }
 
 // Outputs too small to split run whole; larger ones split by rows or

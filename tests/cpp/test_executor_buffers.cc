@@ -5,9 +5,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "codegen_test_util.h"
 #include "compiler/buffer_assignment.h"
@@ -811,6 +813,66 @@ TEST(ResultsInPlace, ScattersUpdateADeadOperandWhereItLies) {
     EXPECT_EQ(out[4].data<float>()[3 * 32 + c],
               -u[static_cast<size_t>(3 * 32 + c)] - u[static_cast<size_t>(c)] -
                   u[static_cast<size_t>(2 * 32 + c)]);
+  }
+}
+
+constexpr char kRowSets[] = R"(HloModule row_sets
+set {
+  a = f32[] parameter(0)
+  ROOT b = f32[] parameter(1)
+}
+ENTRY main {
+  x = f32[1024,128] parameter(0)
+  i = s32[601,1] parameter(1)
+  u = f32[601,128] parameter(2)
+  p = f32[1024,128] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, unique_indices=true, to_apply=set
+  a = f32[1024,128] negate(x)
+  s = f32[1024,128] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=set
+  ROOT r = (f32[1024,128], f32[1024,128]) tuple(p, s)
+}
+)";
+
+// A program's row sets (one into a copy of the parameter, one in place into
+// a dead negate) give the serial result on 1, 2 and 4 intra-op threads,
+// with distinct rows (split across the pool) and with a repeated row (the
+// serial loop; unique_indices=true is not trusted).
+TEST(ResultsInPlace, RowSetsOfAProgramOnThreads) {
+  const int64_t rows = 1024, cols = 128, n = 601;
+  std::vector<float> x(static_cast<size_t>(rows * cols)),
+      u(static_cast<size_t>(n * cols));
+  for (size_t e = 0; e < x.size(); ++e)
+    x[e] = static_cast<float>((e * 37) % 101) * 0.25f + 1.0f;
+  for (size_t e = 0; e < u.size(); ++e) u[e] = -static_cast<float>(e);
+  std::vector<int32_t> distinct(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k)
+    distinct[static_cast<size_t>(k)] = static_cast<int32_t>((k * 389) % rows);
+  distinct[10] = static_cast<int32_t>(rows);  // skipped
+  std::vector<int32_t> repeated = distinct;
+  repeated[500] = repeated[0];
+  for (const std::vector<int32_t>* idx : {&distinct, &repeated}) {
+    std::vector<float> want_p = x, want_s(x.size());
+    for (size_t e = 0; e < x.size(); ++e) want_s[e] = -x[e];
+    for (int64_t k = 0; k < n; ++k) {
+      const int32_t row = (*idx)[static_cast<size_t>(k)];
+      if (row < 0 || row >= rows) continue;
+      for (std::vector<float>* want : {&want_p, &want_s})
+        std::copy_n(u.begin() + k * cols, cols, want->begin() + row * cols);
+    }
+    std::vector<Literal> arguments;
+    arguments.push_back(Literal::FromVector<float>({rows, cols}, x));
+    arguments.push_back(Literal::FromVector<int32_t>({n, 1}, *idx));
+    arguments.push_back(Literal::FromVector<float>({n, cols}, u));
+    for (int threads : {1, 2, 4}) {
+      CompileOptions options;
+      options.intra_op_threads = threads;
+      auto exe = CompileForTest(ParseHloForTest(kRowSets), options);
+      ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+      auto out = (*exe)->Execute(arguments);
+      ASSERT_TRUE(out.ok()) << out.status().ToString();
+      ASSERT_EQ(out->size(), 2u);
+      EXPECT_EQ((*out)[0].ToVector<float>(), want_p) << "threads " << threads;
+      EXPECT_EQ((*out)[1].ToVector<float>(), want_s) << "threads " << threads;
+    }
   }
 }
 

@@ -7,9 +7,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "cpu/executor.h"
 #include "cpu/kernel.h"
@@ -402,6 +404,64 @@ TEST(ExecutorFaults,
   // Freed once the call has completed, when another executable goes.
   { auto other = CompileCalling("kf.returns_error"); }
   EXPECT_EQ(late_states_destroyed - destroyed_before, 1);
+}
+
+ffi::Span<const void* const> Args(const void* const (&leaves)[1]) {
+  return ffi::Span<const void* const>(leaves, 1);
+}
+ffi::Span<void* const> Results(void* const (&leaves)[1]) {
+  return ffi::Span<void* const>(leaves, 1);
+}
+
+TEST(ExecutorFaults, ExecuteRawNotifyingReportsEachAbandonedCallOnceDone) {
+  CompileOptions options;
+  options.custom_call_timeout = std::chrono::milliseconds(20);
+  auto exe = CompileCalling("kf.late", options);
+  ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+  constexpr int kRuns = 3;
+  // The caller's buffers of each timed-out run, and whether it was told.
+  // Each argument is freed when its run is reported: ASan would catch a
+  // report coming before the late call's last read.
+  std::vector<std::unique_ptr<std::vector<float>>> xs;
+  std::vector<std::vector<float>> ys;
+  std::atomic<int> told[kRuns] = {};
+  exec_faults_test::hold_late = true;
+  for (int run = 0; run < kRuns; ++run) {
+    xs.push_back(std::make_unique<std::vector<float>>(
+        std::vector<float>{1.0f * run, 2, 3, 4}));
+    ys.push_back(std::vector<float>(4, -7.0f));
+    const void* arguments[] = {xs.back()->data()};
+    void* results[] = {ys.back().data()};
+    Status status = (*exe)->ExecuteRawNotifying(
+        Args(arguments), Results(results), [&xs, &told, run] {
+          xs[static_cast<size_t>(run)].reset();
+          ++told[run];
+        });
+    EXPECT_EQ(status.code(), XLA_FFI_Error_Code_DEADLINE_EXCEEDED)
+        << status.ToString();
+  }
+  exec_faults_test::hold_late = false;
+  // A run that completes is never reported.
+  std::vector<float> x = {1, 2, 3, 4}, y(4);
+  const void* arguments[] = {x.data()};
+  void* results[] = {y.data()};
+  std::atomic<int> told_ok{0};
+  ASSERT_TRUE((*exe)
+                  ->ExecuteRawNotifying(Args(arguments), Results(results),
+                                        [&] { ++told_ok; })
+                  .ok());
+  EXPECT_EQ(y, (std::vector<float>{4, 6, 8, 10}));
+  // Still running: not one reported, so the caller keeps every buffer (ASan
+  // would catch the late reads below had the test freed them).
+  for (int run = 0; run < kRuns; ++run) EXPECT_EQ(told[run], 0) << run;
+  EXPECT_EQ(exec_faults_test::ReleaseHeld(), static_cast<size_t>(kRuns));
+  for (int run = 0; run < kRuns; ++run) {
+    EXPECT_EQ(told[run], 1) << run;
+    EXPECT_EQ(xs[static_cast<size_t>(run)], nullptr) << run;
+    // The run gave up before its last op: its result leaf was never written.
+    EXPECT_EQ(ys[run], std::vector<float>(4, -7.0f)) << run;
+  }
+  EXPECT_EQ(told_ok, 0);
 }
 
 // Two f32[256,256] temporaries (256 KiB each) live at once: a and b (the

@@ -324,6 +324,167 @@ TEST(ScatterKernel, OverlappingRowWindowsOnThreadsCombineInOrder) {
   }
 }
 
+// Builds the kernel of `scatter` and expects `want` from it with no pool and
+// on 1, 2 and 4 threads.
+void ExpectOnThreads(const Instruction& scatter, std::vector<Literal*> operands,
+                     const std::vector<float>& want, const std::string& what) {
+  StatusOr<Kernel> kernel = MakeStructuralKernel(scatter);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+  for (int threads : {0, 1, 2, 4})
+    EXPECT_EQ(
+        testing_util::RunOnThreads(*kernel, operands, scatter.shape(), threads)
+            .ToVector<float>(),
+        want)
+        << what << ", threads " << threads;
+}
+
+// The serial meaning of a set of `window_rows`-row windows into a
+// rows x cols operand: windows that do not fit are skipped, and a row set
+// twice keeps the last update.
+std::vector<float> SerialRowSet(int64_t rows, int64_t cols,
+                                const std::vector<int32_t>& starts,
+                                int64_t window_rows,
+                                const std::vector<float>& updates) {
+  std::vector<float> want = Iota(rows * cols);
+  for (size_t k = 0; k < starts.size(); ++k) {
+    const int64_t start = starts[k];
+    if (start < 0 || start > rows - window_rows) continue;
+    std::copy_n(updates.begin() + static_cast<int64_t>(k) * window_rows * cols,
+                window_rows * cols, want.begin() + start * cols);
+  }
+  return want;
+}
+
+// Sets of whole rows big enough to split across the pool: when no row is
+// written twice each task copies its own rows, from the update owning it
+// or else from the operand; when some row is (duplicates, also among
+// several-row windows that overlap) the serial loop keeps the last writer.
+// Either way every thread count gives the serial result.
+TEST(ScatterKernel, RowSetsOnThreadsGiveTheSerialResult) {
+  const int64_t rows = 2048, cols = 128;
+  struct Case {
+    const char* what;
+    int64_t window_rows;
+    bool unique_flag;
+    std::vector<int32_t> starts;
+  };
+  std::vector<Case> cases;
+  auto permuted = [&](int64_t count, int64_t step, int64_t shift) {
+    std::vector<int32_t> v(static_cast<size_t>(count));
+    for (int64_t k = 0; k < count; ++k)
+      v[static_cast<size_t>(k)] =
+          static_cast<int32_t>((k * step + shift) % rows);
+    return v;
+  };
+  // 1001 distinct rows (step 389 is prime to 2048): odd update count.
+  cases.push_back({"unique", 1, false, permuted(1001, 389, 7)});
+  cases.push_back({"unique, flag given", 1, true, permuted(1001, 389, 7)});
+  std::vector<int32_t> dup = permuted(1001, 389, 7);
+  dup[900] = dup[3];  // one row written twice: the later update wins
+  cases.push_back({"one duplicate", 1, false, dup});
+  // unique_indices=true that lies: still the serial last writer.
+  cases.push_back({"duplicate, flag given", 1, true, dup});
+  // Out-of-bounds starts are skipped, so repeating them is no duplicate.
+  std::vector<int32_t> far = permuted(777, 389, 11);
+  for (size_t k = 0; k < far.size(); k += 5)
+    far[k] = k % 10 == 0 ? -1 : static_cast<int32_t>(rows + 3);
+  cases.push_back({"out of bounds skipped", 1, false, far});
+  // Two-row windows at even starts are disjoint; at 0 and 1 they overlap.
+  std::vector<int32_t> even(301);
+  for (size_t k = 0; k < even.size(); ++k)
+    even[k] = static_cast<int32_t>((k * 389 * 2) % rows);
+  cases.push_back({"two-row windows", 2, false, even});
+  std::vector<int32_t> odd = even;
+  odd[150] = static_cast<int32_t>(odd[20] + 1);
+  cases.push_back({"overlapping two-row windows", 2, false, odd});
+  auto set = BinaryRegion(Opcode::kParameter, ElementType::kF32);
+  for (const Case& c : cases) {
+    const int64_t n = static_cast<int64_t>(c.starts.size());
+    std::vector<float> updates(static_cast<size_t>(n * c.window_rows * cols));
+    for (size_t e = 0; e < updates.size(); ++e)
+      updates[e] = -1.0f - static_cast<float>(e % 4099);
+    OpUnderTest t;
+    ScatterDimensionNumbers dn;
+    dn.scatter_dims_to_operand_dims = {0};
+    dn.index_vector_dim = 1;
+    Shape update_shape = F32({n, c.window_rows, cols});
+    if (c.window_rows == 1) {  // .at[rows].set: the row dim is inserted
+      dn.inserted_window_dims = {0};
+      dn.update_window_dims = {1};
+      update_shape = F32({n, cols});
+    } else {
+      dn.update_window_dims = {1, 2};
+    }
+    auto* s =
+        Scatter(t, F32({rows, cols}), S32({n, 1}), update_shape, dn, set.get());
+    s->unique_indices = c.unique_flag;
+    Literal x = Literal::FromVector<float>({rows, cols}, Iota(rows * cols));
+    Literal li = Literal::FromVector<int32_t>({n, 1}, c.starts);
+    Literal lu = Literal::FromVector<float>(update_shape.dims(), updates);
+    ExpectOnThreads(*s, {&x, &li, &lu},
+                    SerialRowSet(rows, cols, c.starts, c.window_rows, updates),
+                    c.what);
+  }
+}
+
+// Rows of several dims (x f32[R, 4, 8] .at[idx].set(u f32[n, 4, 8])), and
+// rows under a batching dim, whose slots interleave with the batch.
+TEST(ScatterKernel, RowSetsOfSeveralDimsAndBatchesOnThreads) {
+  const int64_t rows = 1500, a = 4, b = 8, n = 333;
+  auto set = BinaryRegion(Opcode::kParameter, ElementType::kF32);
+  {
+    OpUnderTest t;
+    ScatterDimensionNumbers dn;
+    dn.inserted_window_dims = {0};
+    dn.update_window_dims = {1, 2};
+    dn.scatter_dims_to_operand_dims = {0};
+    dn.index_vector_dim = 1;
+    auto* s = Scatter(t, F32({rows, a, b}), S32({n, 1}), F32({n, a, b}), dn,
+                      set.get());
+    std::vector<int32_t> idx(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k)
+      idx[static_cast<size_t>(k)] = static_cast<int32_t>((k * 7) % rows);
+    std::vector<float> u(static_cast<size_t>(n * a * b));
+    for (size_t e = 0; e < u.size(); ++e) u[e] = -static_cast<float>(e);
+    Literal x = Literal::FromVector<float>({rows, a, b}, Iota(rows * a * b));
+    Literal li = Literal::FromVector<int32_t>({n, 1}, idx);
+    Literal lu = Literal::FromVector<float>({n, a, b}, u);
+    ExpectOnThreads(*s, {&x, &li, &lu}, SerialRowSet(rows, a * b, idx, 1, u),
+                    "rows of two dims");
+  }
+  {
+    // vmap over 3 batches of x f32[3, R, 32]: batch j sets row idx[j, k].
+    const int64_t batches = 3, cols = 32, per = 101;
+    OpUnderTest t;
+    ScatterDimensionNumbers dn;
+    dn.inserted_window_dims = {1};
+    dn.input_batching_dims = {0};
+    dn.scatter_indices_batching_dims = {0};
+    dn.update_window_dims = {2};
+    dn.scatter_dims_to_operand_dims = {1};
+    dn.index_vector_dim = 2;
+    auto* s = Scatter(t, F32({batches, rows, cols}), S32({batches, per, 1}),
+                      F32({batches, per, cols}), dn, set.get());
+    std::vector<int32_t> idx(static_cast<size_t>(batches * per));
+    for (size_t k = 0; k < idx.size(); ++k)  // the same rows in each batch
+      idx[k] = static_cast<int32_t>(((k % per) * 13 + 5) % rows);
+    std::vector<float> u(static_cast<size_t>(batches * per * cols));
+    for (size_t e = 0; e < u.size(); ++e) u[e] = -static_cast<float>(e);
+    std::vector<float> want = Iota(batches * rows * cols);
+    for (int64_t j = 0; j < batches; ++j)
+      for (int64_t k = 0; k < per; ++k)
+        std::copy_n(
+            u.begin() + (j * per + k) * cols, cols,
+            want.begin() +
+                (j * rows + idx[static_cast<size_t>(j * per + k)]) * cols);
+    Literal x = Literal::FromVector<float>({batches, rows, cols},
+                                           Iota(batches * rows * cols));
+    Literal li = Literal::FromVector<int32_t>({batches, per, 1}, idx);
+    Literal lu = Literal::FromVector<float>({batches, per, cols}, u);
+    ExpectOnThreads(*s, {&x, &li, &lu}, want, "batched");
+  }
+}
+
 TEST(ScatterKernel, BatchingDims) {
   // vmap(lambda row, i, v: row.at[i].add(v)): x f32[2,4], idx s32[2,1].
   auto add = BinaryRegion(Opcode::kAdd, ElementType::kS32);

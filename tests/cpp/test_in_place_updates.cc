@@ -8,12 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "compiler/buffer_assignment.h"
 #include "compiler/in_place.h"
+#include "cpu/executor.h"
 #include "executor_test_util.h"
 #include "xffi/ffi.h"
 #include "xffi/runtime/registry.h"
@@ -536,6 +538,156 @@ ENTRY main {
     for (size_t k = 0; k < x.size(); ++k) x[k] += a[k];
   EXPECT_EQ(out[0].ToVector<float>(), x);
   EXPECT_EQ(out[1].ToVector<float>(), a);
+}
+
+}  // namespace
+}  // namespace xffi::test
+
+namespace xffi::test {
+namespace {
+
+// A loop writing a row computed by a loop fusion into its state each step
+// (the fusion: `row_ops`, reading x, i and the carried x as `out`; the
+// update: `update`), 16x8, over 16 steps.
+std::string RowLoop(const std::string& row_ops, const std::string& update,
+                    const std::string& acc_next = "acc") {
+  return R"(HloModule rows
+
+body {
+  s = (s32[], f32[16,8]{1,0}, f32[16,8]{1,0}, f32[16,8]{1,0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[16,8]{1,0} get-tuple-element(s), index=1
+  out = f32[16,8]{1,0} get-tuple-element(s), index=2
+  acc = f32[16,8]{1,0} get-tuple-element(s), index=3
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  zero = s32[] constant(0)
+  fi = f32[] convert(i)
+  two = f32[] constant(2)
+)" + row_ops +
+         "\n  " + update + R"(
+  ROOT t = (s32[], f32[16,8]{1,0}, f32[16,8]{1,0}, f32[16,8]{1,0}) tuple(next, x, dus, )" +
+         acc_next + R"()
+}
+
+cond {
+  s = (s32[], f32[16,8]{1,0}, f32[16,8]{1,0}, f32[16,8]{1,0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(16)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+ENTRY main {
+  start = s32[] constant(0)
+  x0 = f32[16,8]{1,0} parameter(0)
+  z = f32[] constant(0)
+  zeros = f32[16,8]{1,0} broadcast(z), dimensions={}
+  init = (s32[], f32[16,8]{1,0}, f32[16,8]{1,0}, f32[16,8]{1,0}) tuple(start, x0, zeros, zeros)
+  w = (s32[], f32[16,8]{1,0}, f32[16,8]{1,0}, f32[16,8]{1,0}) while(init), condition=cond, body=body
+  o = f32[16,8]{1,0} get-tuple-element(w), index=2
+  a = f32[16,8]{1,0} get-tuple-element(w), index=3
+  ROOT r = (f32[16,8]{1,0}, f32[16,8]{1,0}) tuple(o, a)
+}
+)";
+}
+
+struct RowLoopRun {
+  std::vector<Literal> results;
+  int64_t thunks = 0;
+};
+
+// Runs `text` with loop fusion, the fusion-into-update rewrite on or off.
+RowLoopRun RunRowLoop(const std::string& text, bool into_update) {
+  const char* name = "XFFI_FUSION_INTO_UPDATE";
+  ::setenv(name, into_update ? "1" : "0", 1);
+  CompileOptions options;
+  options.fuse_loops = true;
+  options.intra_op_threads = 2;
+  auto exe = Compile(ParseHloForTest(text), options);
+  ::unsetenv(name);
+  EXPECT_TRUE(exe.ok()) << exe.status().ToString();
+  if (!exe.ok()) return {};
+  RowLoopRun run;
+  run.thunks = cpu::GetExecutorStats(**exe).thunks;
+  auto out = (*exe)->Execute(
+      {Literal::FromVector<float>({16, 8}, Iota(16 * 8, -3.0f, 0.25f))});
+  EXPECT_TRUE(out.ok()) << out.status().ToString();
+  if (out.ok()) run.results = std::move(*out);
+  return run;
+}
+
+// Expects the rewrite to save `saved` thunks and to change no result.
+void ExpectIntoUpdate(const std::string& text, int64_t saved) {
+  RowLoopRun on = RunRowLoop(text, true);
+  RowLoopRun off = RunRowLoop(text, false);
+  EXPECT_EQ(off.thunks - on.thunks, saved);
+  ASSERT_EQ(on.results.size(), 2u);
+  ASSERT_EQ(off.results.size(), 2u);
+  for (size_t r = 0; r < 2; ++r)
+    EXPECT_EQ(on.results[r].ToVector<float>(), off.results[r].ToVector<float>())
+        << "result " << r;
+}
+
+// fori_update_rows: the row's fusion writes into the carried rows.
+TEST(FusionIntoUpdate, RowOfAForiLoopIsWrittenInPlace) {
+  ExpectIntoUpdate(
+      RowLoop(R"(
+  ds = f32[1,8]{1,0} dynamic-slice(x, i, zero), dynamic_slice_sizes={1,8}
+  twos = f32[1,8]{1,0} broadcast(two), dimensions={}
+  m = f32[1,8]{1,0} multiply(ds, twos)
+  b = f32[1,8]{1,0} broadcast(fi), dimensions={}
+  row = f32[1,8]{1,0} add(m, b))",
+              "dus = f32[16,8]{1,0} dynamic-update-slice(out, row, i, zero)"),
+      1);
+}
+
+// Starts out of range (i * 3 - 5: below zero, then past the end) clamp as
+// the update's own kernel clamps them; a pair of rows is contiguous too.
+TEST(FusionIntoUpdate, StartsClampAsTheUpdateClamps) {
+  ExpectIntoUpdate(
+      RowLoop(R"(
+  three = s32[] constant(3)
+  five = s32[] constant(5)
+  i3 = s32[] multiply(i, three)
+  j = s32[] subtract(i3, five)
+  ds = f32[2,8]{1,0} dynamic-slice(x, i, zero), dynamic_slice_sizes={2,8}
+  b = f32[2,8]{1,0} broadcast(fi), dimensions={}
+  row = f32[2,8]{1,0} add(ds, b))",
+              "dus = f32[16,8]{1,0} dynamic-update-slice(out, row, j, zero)"),
+      1);
+}
+
+// Where the rewrite must not apply: a column is not contiguous; a row
+// that reads the buffer it is written into; a row also read elsewhere.
+TEST(FusionIntoUpdate, NotForAColumnASelfReadOrASharedRow) {
+  ExpectIntoUpdate(
+      RowLoop(R"(
+  ds = f32[16,1]{1,0} dynamic-slice(x, zero, i), dynamic_slice_sizes={16,1}
+  b = f32[16,1]{1,0} broadcast(fi), dimensions={}
+  row = f32[16,1]{1,0} add(ds, b))",
+              "dus = f32[16,8]{1,0} dynamic-update-slice(out, row, zero, i)"),
+      0);
+  ExpectIntoUpdate(
+      RowLoop(R"(
+  last = s32[] constant(15)
+  k = s32[] subtract(last, i)
+  ds = f32[1,8]{1,0} dynamic-slice(out, k, zero), dynamic_slice_sizes={1,8}
+  rv = f32[1,8]{1,0} reverse(ds), dimensions={1}
+  b = f32[1,8]{1,0} broadcast(fi), dimensions={}
+  row = f32[1,8]{1,0} add(rv, b))",
+              "dus = f32[16,8]{1,0} dynamic-update-slice(out, row, i, zero)"),
+      0);
+  ExpectIntoUpdate(
+      RowLoop(R"(
+  ds = f32[1,8]{1,0} dynamic-slice(x, i, zero), dynamic_slice_sizes={1,8}
+  b = f32[1,8]{1,0} broadcast(fi), dimensions={}
+  row = f32[1,8]{1,0} add(ds, b)
+  rb = f32[8]{0} reshape(row)
+  rows = f32[16,8]{1,0} broadcast(rb), dimensions={1}
+  acc2 = f32[16,8]{1,0} add(acc, rows))",
+              "dus = f32[16,8]{1,0} dynamic-update-slice(out, row, i, zero)",
+              "acc2"),
+      0);
 }
 
 }  // namespace

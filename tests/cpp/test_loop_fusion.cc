@@ -300,6 +300,57 @@ ENTRY %main (p: f32[64], q: f32[64]) -> (f32[64], f32[64]) {
     EXPECT_TRUE(OpsOf(*fusion->called_computations()[0], Opcode::kExp).empty());
 }
 
+// take_along_axis's form: a gather of one-element slices joins its
+// consumer, and the producer of its indices joins with it; the producer of
+// the gathered operand does not (it would be evaluated at random points),
+// nor does a gather of wider slices (its own kernel copies blocks).
+TEST(LoopFusion, PointGatherFusesWithItsIndicesNotItsOperand) {
+  const std::string text = R"(HloModule m
+ENTRY %main (x: f32[16,32], i: s32[16,8]) -> (f32[16,8], f32[16,8,4]) {
+  %x = f32[16,32] parameter(0)
+  %i = s32[16,8] parameter(1)
+  %e = f32[16,32] exponential(%x)
+  %one = s32[] constant(1)
+  %ones = s32[16,8] broadcast(%one), dimensions={}
+  %a = s32[16,8] add(%i, %ones)
+  %r = s32[16,8,1] reshape(%a)
+  %g = f32[16,8] gather(%e, %r), offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1}
+  %n = f32[16,8] negate(%g)
+  %ri = s32[16,8,1] reshape(%i)
+  %w = f32[16,8,4] gather(%e, %ri), offset_dims={2}, collapsed_slice_dims={}, start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,4}
+  %m = f32[16,8,4] negate(%w)
+  ROOT %t = (f32[16,8], f32[16,8,4]) tuple(%n, %m)
+}
+)";
+  Module module = Parse(text);
+  FuseAndCheck(module);
+  const Computation& entry = *module.entry();
+  // The wide gather and the exponential stay outside any fusion.
+  ASSERT_EQ(OpsOf(entry, Opcode::kGather).size(), 1u);
+  EXPECT_EQ(OpsOf(entry, Opcode::kGather)[0]->gather_slice_sizes,
+            (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(OpsOf(entry, Opcode::kExp).size(), 1u);
+  const Instruction* point = nullptr;
+  for (const Instruction* fusion : OpsOf(entry, Opcode::kFusion))
+    if (!OpsOf(*fusion->called_computations()[0], Opcode::kGather).empty())
+      point = fusion;
+  ASSERT_NE(point, nullptr);
+  EXPECT_THAT(OpcodesOf(*point->called_computations()[0]),
+              ::testing::IsSupersetOf({Opcode::kAdd, Opcode::kReshape,
+                                       Opcode::kGather, Opcode::kNegate}));
+  std::vector<Literal> args = {RandomF32({16, 32}, 3)};
+  Literal indices(Shape::Array(ElementType::kS32, {16, 8}));
+  for (int64_t k = 0; k < 16 * 8; ++k)
+    indices.data<int32_t>()[k] = static_cast<int32_t>(k * 7 % 41) - 4;
+  args.push_back(std::move(indices));
+  auto fused_out = RunText(text, args, true);
+  auto plain_out = RunText(text, args, false);
+  ASSERT_TRUE(fused_out.ok()) << fused_out.status().message();
+  ASSERT_TRUE(plain_out.ok()) << plain_out.status().message();
+  for (size_t r = 0; r < 2; ++r)
+    EXPECT_EQ(FirstDifference((*fused_out)[r], (*plain_out)[r]), "") << r;
+}
+
 TEST(LoopFusion, FusionsStayWithinTheSizeBound) {
   std::string text =
       "HloModule m\nENTRY %main (p: f32[4]) -> f32[4] {\n"

@@ -186,16 +186,27 @@ ENTRY main {
 
 
 def meet_in_two_threads(call):
+    # Returns both threads' pair ids; a call that failed (e.g. its partner
+    # never arrived: the runs were serialised) fails the test here, so two
+    # failures cannot compare equal.
     pairs = [None, None]
+    errors = [None, None]
 
     def work(t):
-        pairs[t] = int(call(t))
+        try:
+            pairs[t] = int(call(t))
+        except BaseException as error:  # reported on the test's thread
+            errors[t] = error
 
     threads = [threading.Thread(target=work, args=(t,)) for t in range(2)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    for error in errors:
+        if error is not None:
+            raise error
+    assert None not in pairs
     return pairs
 
 
@@ -211,3 +222,43 @@ def test_ffi_call_releases_the_gil_while_the_handler_runs(test_plugin):
     first, second = meet_in_two_threads(
         lambda t: callers[t](timeout_ms=20000))
     assert first == second
+
+
+def test_calls_of_one_ffi_call_are_inside_its_handler_at_once(test_plugin):
+    # One callable: each concurrent call takes a frame of its own.
+    shared = xffi.ffi_call("python_test.rendezvous", S((), np.int64))
+    for _ in range(2):  # the frames go back to the pool and are reused
+        first, second = meet_in_two_threads(
+            lambda t: shared(timeout_ms=10000))
+        assert first == second
+
+
+def test_threads_share_one_ffi_call_across_call_sites(test_plugin):
+    # Two attribute sets (two call sites) and two shapes alternate between
+    # threads calling one callable, so sites are replaced while other
+    # threads' calls still run on the old ones.
+    scale = xffi.ffi_call("python_test.scale",
+                          S((16,), np.float32))
+    wide = xffi.ffi_call("python_test.scale", S((4, 16), np.float32))
+    random = np.random.default_rng(6)
+    xs = [random.standard_normal(16).astype(np.float32) for _ in range(8)]
+    factors = [np.float32(2), np.float32(-0.5)]
+    one, three = np.int32(1), np.int32(3)  # the same objects: cache hits
+    reference = [[scale(x, factor=f, offset=one) for f in factors]
+                 for x in xs]
+    x4 = np.stack(xs[:4])
+    wide_reference = wide(x4, factor=factors[0], offset=three)
+
+    def work(t):
+        for call in range(CALLS):
+            pick = (t * 3 + call) % len(xs)
+            which = (t + call) % 2
+            np.testing.assert_array_equal(
+                scale(xs[pick], factor=factors[which], offset=one),
+                reference[pick][which])
+            if call % 5 == 0:
+                np.testing.assert_array_equal(
+                    wide(x4, factor=factors[0], offset=three),
+                    wide_reference)
+
+    run_threads(work)

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 
 import numpy as np
 import pytest
@@ -137,6 +138,65 @@ def late_copy(test_plugin, test_plugin_path):
     yield Controls
     Controls.hold(0)
     Controls.release()
+
+
+LATE_COPY = """HloModule late
+
+ENTRY main {
+  x = f32[16] parameter(0)
+  ROOT y = f32[16] custom-call(x), custom_call_target="python_test.late_copy", api_version=API_VERSION_TYPED_FFI
+}
+"""
+
+
+def _runs_that_time_out(program, late_copy, n):
+    """Makes `n` runs of `program` time out with their late_copy calls
+    held; returns weak references to each run's argument and result."""
+    late_copy.hold(n)
+    refs = []
+    for i in range(n):
+        x = np.full(16, i, dtype=np.float32)
+        with pytest.raises(TimeoutError, match="python_test.late_copy"):
+            program(x)
+        refs.append(weakref.ref(x))
+        del x
+    gc.collect()
+    return refs
+
+
+def test_a_program_releases_a_timed_out_runs_arrays_once_its_handler_completes(
+        late_copy):
+    program = xffi.Program.from_text(LATE_COPY, custom_call_timeout=0.05)
+    runs = 4
+    refs = _runs_that_time_out(program, late_copy, runs)
+    # Still running: every run's arrays are kept (a late write into freed
+    # memory is what ASan would report otherwise).
+    assert program._executable._abandoned_runs() == runs
+    assert all(ref() is not None for ref in refs)
+    assert late_copy.release() == runs  # reads each x, writes each y
+    assert program._executable._abandoned_runs() == 0
+    gc.collect()
+    assert all(ref() is None for ref in refs)
+    # The program goes on: a run that completes keeps nothing.
+    x = np.arange(16, dtype=np.float32)
+    y = program(x)
+    assert program._executable._abandoned_runs() == 0
+    np.testing.assert_array_equal(y, 2 * x + runs)
+
+
+def test_a_destroyed_programs_timed_out_runs_are_released_later(late_copy):
+    program = xffi.Program.from_text(LATE_COPY, custom_call_timeout=0.05)
+    refs = _runs_that_time_out(program, late_copy, 2)
+    del program
+    gc.collect()
+    assert all(ref() is not None for ref in refs)
+    assert late_copy.release() == 2
+    # Another program's next call sweeps what destroyed ones left.
+    other = xffi.Program.from_text(NEGATE)
+    x = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(other(x), -x)
+    gc.collect()
+    assert all(ref() is None for ref in refs)
 
 
 @pytest.fixture

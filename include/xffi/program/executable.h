@@ -50,8 +50,9 @@ struct CompileOptions {
   // a future) before failing with DEADLINE_EXCEEDED naming the target; zero:
   // as long as it takes. The abandoned call may still read the run's
   // arguments and write its results until it completes: the executor keeps
-  // its own buffers (and Execute's results) alive until then; the caller
-  // must keep the arguments, and ExecuteRaw's result buffers.
+  // its own buffers alive until then, and Execute its copies of the
+  // arguments and its results; ExecuteRaw's caller must keep the argument
+  // and result buffers (ExecuteRawNotifying says when it may free them).
   std::chrono::nanoseconds custom_call_timeout{0};
   // Most bytes one run's buffers (every computation's arena) may take: a
   // program whose buffer assignment needs more fails to compile with
@@ -97,6 +98,22 @@ class Executable {
   // ffi::Span rather than std::span: this header is C++17.
   virtual Status ExecuteRaw(ffi::Span<const void* const> argument_leaves,
                             ffi::Span<void* const> result_leaves) = 0;
+  // ExecuteRaw for callers that must learn when the buffers of a run that
+  // timed out are theirs again. When it returns DEADLINE_EXCEEDED having
+  // abandoned a custom call still running (custom_call_timeout),
+  // `on_abandoned_call_complete` runs once, when that call completes: on the
+  // thread completing it (so it must be quick and must not wait for the
+  // caller; it may run before this returns). From then on the run reads no
+  // argument leaf and writes no result leaf. It never runs otherwise. A
+  // backend that cannot tell (this default) never runs it: the caller keeps
+  // the buffers of such a run for good.
+  virtual Status ExecuteRawNotifying(
+      ffi::Span<const void* const> argument_leaves,
+      ffi::Span<void* const> result_leaves,
+      std::function<void()> on_abandoned_call_complete) {
+    (void)on_abandoned_call_complete;
+    return ExecuteRaw(argument_leaves, result_leaves);
+  }
 
   // Handlers see this context: user data inserted here reaches them.
   virtual ExecutionContext& context() = 0;

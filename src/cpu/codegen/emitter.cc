@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
@@ -175,6 +176,13 @@ class Emitter {
   llvm::Value* FastExp(llvm::Value* x);
   llvm::Value* IndexMap(const Instruction& op, Index& index);
   llvm::Value* ChoosingIndexMap(const Instruction& op, Index& index);
+  llvm::Value* PointGather(const Instruction& op, Index& index);
+  void PrefetchNextBatch(const Instruction& op,
+                         const std::vector<llvm::Value*>& coords,
+                         bool invariant);
+  // `operand`'s value at `coords` (its only element when it has one).
+  llvm::Value* At(const Instruction& operand, std::vector<llvm::Value*> coords,
+                  bool invariant);
 
   llvm::Module& module_;
   llvm::LLVMContext& context_;
@@ -363,6 +371,8 @@ llvm::Value* Emitter::ValueAt(const Instruction& op, Index& index) {
              op.opcode() == Opcode::kPad ||
              op.opcode() == Opcode::kDynamicSlice) {
     result = ChoosingIndexMap(op, index);
+  } else if (op.opcode() == Opcode::kGather) {
+    result = PointGather(op, index);
   } else {
     // Elementwise: every operand's type must be covered too.
     std::vector<llvm::Value*> operands;
@@ -1009,6 +1019,18 @@ llvm::Value* Emitter::Compare(const Instruction& op, llvm::Value* a,
                       a, c);
 }
 
+// A start index of integer `type` as an i64, as the kernels read one
+// (ReadIndex): a u64 past INT64_MAX stays large (it clamps to the end),
+// not negative.
+llvm::Value* StartIndex(llvm::IRBuilder<>& b, ElementType type,
+                        llvm::Value* start) {
+  if (IsSignedType(type)) return b.CreateSExtOrTrunc(start, b.getInt64Ty());
+  start = b.CreateZExtOrTrunc(start, b.getInt64Ty());
+  if (ElementBitWidth(type) < 64) return start;
+  return b.CreateSelect(b.CreateICmpSLT(start, b.getInt64(0)),
+                        b.getInt64(INT64_MAX), start);
+}
+
 // Index maps that choose between values (concatenate: the operand whose
 // range holds the coordinate; pad: the operand or the padding value) or
 // move by values known only at run time (dynamic-slice: start indices,
@@ -1016,6 +1038,19 @@ llvm::Value* Emitter::Compare(const Instruction& op, llvm::Value* a,
 // candidate is read at a coordinate clamped into its operand, so no load
 // leaves its buffer, and the choice is a select: the loop stays
 // vectorisable.
+llvm::Value* Emitter::At(const Instruction& operand,
+                         std::vector<llvm::Value*> coords, bool invariant) {
+  if (operand.shape().num_elements() == 1) {
+    Index scalar = ScalarIndex(operand);
+    return Value(operand, scalar);
+  }
+  Index mapped;
+  mapped.dims = &operand.shape().dims();
+  mapped.invariant = invariant;
+  mapped.coords = std::move(coords);
+  return Value(operand, mapped);
+}
+
 llvm::Value* Emitter::ChoosingIndexMap(const Instruction& op, Index& index) {
   const std::vector<llvm::Value*>& coords = Coords(index);
   llvm::IRBuilder<>& b = index.invariant ? entry_ : *b_;
@@ -1025,16 +1060,8 @@ llvm::Value* Emitter::ChoosingIndexMap(const Instruction& op, Index& index) {
                           b.getInt64(high), v);
   };
   auto at = [&](const Instruction& operand,
-                std::vector<llvm::Value*> operand_coords) -> llvm::Value* {
-    if (operand.shape().num_elements() == 1) {
-      Index scalar = ScalarIndex(operand);
-      return Value(operand, scalar);
-    }
-    Index mapped;
-    mapped.dims = &operand.shape().dims();
-    mapped.invariant = index.invariant;
-    mapped.coords = std::move(operand_coords);
-    return Value(operand, mapped);
+                std::vector<llvm::Value*> operand_coords) {
+    return At(operand, std::move(operand_coords), index.invariant);
   };
   nanos_ += kSimpleOpNanos;
   if (op.opcode() == Opcode::kConcatenate) {
@@ -1099,9 +1126,7 @@ llvm::Value* Emitter::ChoosingIndexMap(const Instruction& op, Index& index) {
     llvm::Value* start = Value(start_op, scalar);
     if (start == nullptr) return nullptr;
     // Before the loop: the start is the same for every element.
-    start = IsSignedType(start_type)
-                ? entry_.CreateSExtOrTrunc(start, entry_.getInt64Ty())
-                : entry_.CreateZExtOrTrunc(start, entry_.getInt64Ty());
+    start = StartIndex(entry_, start_type, start);
     const int64_t size = op.dynamic_slice_sizes[j];
     llvm::Value* low =
         entry_.CreateSelect(entry_.CreateICmpSLT(start, entry_.getInt64(0)),
@@ -1112,6 +1137,103 @@ llvm::Value* Emitter::ChoosingIndexMap(const Instruction& op, Index& index) {
     operand_coords[j] = b.CreateAdd(coords[j], clamped);
   }
   return at(operand, operand_coords);
+}
+
+// A gather of one-element slices (the only gather a fusion holds): the
+// element's start indices are values of the indices operand at the
+// element's batch position, so a producer of the indices fuses in and the
+// index is computed per element beside the load it steers.
+llvm::Value* Emitter::PointGather(const Instruction& op, Index& index) {
+  const Instruction& operand = *op.operand(0);
+  const Instruction& indices = *op.operand(1);
+  const GatherDimensionNumbers& dn = op.gather_dimension_numbers;
+  const ElementType index_type = indices.shape().element_type();
+  if (!IsIntegerType(index_type))
+    return Decline(op, "start indices are not integers");
+  const std::vector<llvm::Value*>& coords = Coords(index);
+  llvm::IRBuilder<>& b = index.invariant ? entry_ : *b_;
+  const int64_t ivd = dn.index_vector_dim;
+  const int64_t index_rank = indices.shape().rank();
+  // The result's batch dims walk the indices' dims other than
+  // index_vector_dim, in order.
+  std::vector<llvm::Value*> index_coords(static_cast<size_t>(index_rank),
+                                         nullptr);
+  std::vector<llvm::Value*> batch_of_index_dim = index_coords;
+  int64_t next = 0;
+  for (size_t d = 0; d < coords.size(); ++d) {
+    if (std::find(dn.offset_dims.begin(), dn.offset_dims.end(),
+                  static_cast<int64_t>(d)) != dn.offset_dims.end())
+      continue;
+    if (next == ivd) ++next;
+    if (next >= index_rank) return Decline(op, "batch dims do not match");
+    index_coords[static_cast<size_t>(next)] = coords[d];
+    batch_of_index_dim[static_cast<size_t>(next)] = coords[d];
+    ++next;
+  }
+  const std::vector<int64_t>& in_dims = operand.shape().dims();
+  std::vector<llvm::Value*> operand_coords(in_dims.size(), b.getInt64(0));
+  for (size_t k = 0; k < dn.start_index_map.size(); ++k) {
+    Index at;
+    at.dims = &indices.shape().dims();
+    at.invariant = index.invariant;
+    at.coords = index_coords;
+    if (ivd < index_rank)
+      at.coords[static_cast<size_t>(ivd)] = b.getInt64(static_cast<int64_t>(k));
+    llvm::Value* start = indices.shape().num_elements() == 1
+                             ? Operand(op, 1, index)
+                             : Value(indices, at);
+    if (start == nullptr) return nullptr;
+    start = StartIndex(b, index_type, start);
+    const auto d = static_cast<size_t>(dn.start_index_map[k]);
+    const int64_t high = in_dims[d] - op.gather_slice_sizes[d];
+    start = b.CreateSelect(b.CreateICmpSLT(start, b.getInt64(0)), b.getInt64(0),
+                           start);
+    operand_coords[d] = b.CreateSelect(b.CreateICmpSGT(start, b.getInt64(high)),
+                                       b.getInt64(high), start);
+  }
+  for (size_t j = 0; j < dn.operand_batching_dims.size(); ++j)
+    operand_coords[static_cast<size_t>(dn.operand_batching_dims[j])] =
+        batch_of_index_dim[static_cast<size_t>(
+            dn.start_indices_batching_dims[j])];
+  nanos_ += kSimpleOpNanos;
+  PrefetchNextBatch(op, operand_coords, index.invariant);
+  return At(operand, std::move(operand_coords), index.invariant);
+}
+
+// take_along_axis reads a row of its operand at random columns: every
+// first touch of a line would wait for memory, and the hardware
+// prefetcher cannot guess the next. Each element prefetches the same
+// column of the next row (along the innermost operand batching dim), so
+// by the time the loop gets there the lines it reads have mostly come
+// in. (The gather kernel prefetches the next row's region the same way.)
+void Emitter::PrefetchNextBatch(const Instruction& op,
+                                const std::vector<llvm::Value*>& coords,
+                                bool invariant) {
+  const Instruction& operand = *op.operand(0);
+  const std::vector<int64_t>& batching =
+      op.gather_dimension_numbers.operand_batching_dims;
+  auto leaf = leaves_.find(&operand);
+  if (invariant || batching.empty() || leaf == leaves_.end() ||
+      IsComplexType(operand.shape().element_type()))
+    return;
+  const auto d =
+      static_cast<size_t>(*std::max_element(batching.begin(), batching.end()));
+  const int64_t last = operand.shape().dims()[d] - 1;
+  llvm::IRBuilder<>& b = *b_;
+  Index ahead;
+  ahead.dims = &operand.shape().dims();
+  ahead.coords = coords;
+  llvm::Value* next = b.CreateAdd(coords[d], b.getInt64(1));
+  ahead.coords[d] = b.CreateSelect(b.CreateICmpSLT(next, b.getInt64(last)),
+                                   next, b.getInt64(last));
+  llvm::Value* address =
+      b.CreateInBoundsGEP(StorageType(context_, operand.shape().element_type()),
+                          leaf->second, Linear(ahead));
+  llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(
+      &module_, llvm::Intrinsic::prefetch, {address->getType()});
+  // Read, keep in every cache level, data.
+  b.CreateCall(prefetch,
+               {address, b.getInt32(0), b.getInt32(3), b.getInt32(1)});
 }
 
 // Whether every value `op` reaches is read at the output's linear index
@@ -1130,6 +1252,7 @@ bool ReachedLinearly(const Instruction& op,
     case Opcode::kConcatenate:
     case Opcode::kPad:
     case Opcode::kDynamicSlice:
+    case Opcode::kGather:
       return false;
     case Opcode::kBroadcast:
       if (op.operand(0)->shape().num_elements() != 1 &&

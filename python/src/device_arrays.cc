@@ -1,0 +1,489 @@
+#include "device_arrays.h"
+
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <mutex>
+#include <optional>
+#include <tuple>
+#include <utility>
+
+#include "bindings.h"
+#include "common.h"
+#include "device/sim_device.h"
+#include "device_backend/device_backend.h"
+
+namespace xffi::python {
+namespace {
+
+using AnyTensor = nb::ndarray<nb::ro>;
+using nb::dlpack::dtype_code;
+using namespace nb::literals;
+
+// The DLPack dtype of an XLA element type, or nullopt for those DLPack
+// cannot describe (the float8 family, sub-byte integers, tokens).
+std::optional<nb::dlpack::dtype> DlpackDtypeOf(XLA_FFI_DataType type) {
+  auto make = [](dtype_code code, int bits) {
+    return nb::dlpack::dtype{static_cast<uint8_t>(code),
+                             static_cast<uint8_t>(bits), 1};
+  };
+  switch (type) {
+    case XLA_FFI_DataType_PRED:
+      return make(dtype_code::Bool, 8);
+    case XLA_FFI_DataType_S8:
+      return make(dtype_code::Int, 8);
+    case XLA_FFI_DataType_S16:
+      return make(dtype_code::Int, 16);
+    case XLA_FFI_DataType_S32:
+      return make(dtype_code::Int, 32);
+    case XLA_FFI_DataType_S64:
+      return make(dtype_code::Int, 64);
+    case XLA_FFI_DataType_U8:
+      return make(dtype_code::UInt, 8);
+    case XLA_FFI_DataType_U16:
+      return make(dtype_code::UInt, 16);
+    case XLA_FFI_DataType_U32:
+      return make(dtype_code::UInt, 32);
+    case XLA_FFI_DataType_U64:
+      return make(dtype_code::UInt, 64);
+    case XLA_FFI_DataType_F16:
+      return make(dtype_code::Float, 16);
+    case XLA_FFI_DataType_F32:
+      return make(dtype_code::Float, 32);
+    case XLA_FFI_DataType_F64:
+      return make(dtype_code::Float, 64);
+    case XLA_FFI_DataType_BF16:
+      return make(dtype_code::Bfloat, 16);
+    case XLA_FFI_DataType_C64:
+      return make(dtype_code::Complex, 64);
+    case XLA_FFI_DataType_C128:
+      return make(dtype_code::Complex, 128);
+    default:
+      return std::nullopt;
+  }
+}
+
+// "float32", "bfloat16", "int8x4": a DLPack dtype for messages.
+std::string DlpackDtypeName(nb::dlpack::dtype dtype) {
+  static const char* const kCodes[] = {"int",    "uint",    "float", "opaque",
+                                       "bfloat", "complex", "bool"};
+  std::string name =
+      dtype.code < 7 ? kCodes[dtype.code] : "code" + std::to_string(dtype.code);
+  name += std::to_string(dtype.bits);
+  if (dtype.lanes != 1) name += "x" + std::to_string(dtype.lanes);
+  return name;
+}
+
+std::string DeviceTypeName(int32_t type) {
+  switch (type) {
+    case kDlpackCpu:
+      return "kDLCPU";
+    case kDlpackCuda:
+      return "kDLCUDA";
+    case kDlpackExtDev:
+      return "kDLExtDev (xffi's simulated GPU)";
+    default:
+      return "DLPack device type " + std::to_string(type);
+  }
+}
+
+std::string DimsText(const std::vector<int64_t>& dims) {
+  std::string s = "(";
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + (dims.size() == 1 ? ",)" : ")");
+}
+
+// GPU 0 for reading kDLCUDA arrays given to a program elsewhere; the
+// status "no CUDA device: ..." where there is none. Not cached on failure:
+// asking again is cheap, and a message stays exact.
+StatusOr<std::shared_ptr<device::Device>> PythonCudaDevice() {
+  static std::mutex mutex;
+  static auto* device = new std::shared_ptr<device::Device>;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (*device) return *device;
+  CompileOptions options;
+  options.platform = Platform::kCuda;
+  StatusOr<std::shared_ptr<device::Device>> made =
+      device_backend::DefaultDevice(options);
+  if (made.ok()) *device = *made;
+  return made;
+}
+
+void CheckOk(const Status& status, const std::string& where) {
+  if (!status.ok())
+    ThrowStatus(Status(status.code(), where + ": " + status.message()));
+}
+
+// `size` bytes at `device_data` into `host_data`, the GIL released.
+void CopyToHost(device::Device& device, void* host_data,
+                const void* device_data, size_t size,
+                const std::string& where) {
+  Status status;
+  {
+    nb::gil_scoped_release release;
+    StatusOr<std::unique_ptr<device::Stream>> stream = device.CreateStream();
+    status = stream.status();
+    if (stream.ok()) {
+      status = (*stream)->CopyDeviceToHost(host_data, device_data, size);
+      Status done = (*stream)->Synchronize();
+      if (status.ok()) status = done;
+    }
+  }
+  CheckOk(status, where);
+}
+
+nb::object NewHostArray(ElementType type, const std::vector<int64_t>& dims) {
+  PyArray_Descr* descr = DescrOfDtype(ToFfiDataType(type));
+  if (descr == nullptr)
+    ThrowTypeError("element type " + std::string(ElementTypeName(type)) +
+                   " has no NumPy dtype here");
+  std::vector<npy_intp> shape(dims.begin(), dims.end());
+  PyObject* array =
+      PyArray_NewFromDescr(&PyArray_Type, descr, static_cast<int>(dims.size()),
+                           shape.data(), nullptr, nullptr, 0, nullptr);
+  if (array == nullptr) throw nb::python_error();
+  return nb::steal(array);
+}
+
+// The producer's tensor: __dlpack__ asked for a versioned capsule first,
+// then (a producer older than DLPack 1.0 refuses max_version) without.
+AnyTensor ImportTensor(nb::handle value, nb::object stream,
+                       const std::string& where) {
+  nb::object dlpack = value.attr("__dlpack__");
+  nb::object capsule;
+  try {
+    capsule =
+        dlpack("stream"_a = stream, "max_version"_a = nb::make_tuple(1, 0));
+  } catch (nb::python_error& error) {
+    if (!error.matches(PyExc_TypeError)) throw;
+    capsule = dlpack("stream"_a = stream);
+  }
+  AnyTensor tensor;
+  if (!nb::try_cast(capsule, tensor, /*convert=*/false))
+    ThrowTypeError(where + ": its __dlpack__() returned " +
+                   PythonTypeName(capsule) +
+                   ", not a DLPack tensor capsule nanobind can read");
+  return tensor;
+}
+
+void CheckTensor(const AnyTensor& tensor, ElementType element_type,
+                 const std::vector<int64_t>& dims, const std::string& where) {
+  const XLA_FFI_DataType type = ToFfiDataType(element_type);
+  const std::optional<nb::dlpack::dtype> want = DlpackDtypeOf(type);
+  if (!want)
+    ThrowTypeError(where + ": the parameter's dtype " + DtypeName(type) +
+                   " has no DLPack code, so it cannot come from a device "
+                   "array");
+  const nb::dlpack::dtype got = tensor.dtype();
+  if (got != *want)
+    ThrowTypeError(where + " has dtype " + DlpackDtypeName(got) +
+                   ", the parameter is " + DtypeName(type) + " (" +
+                   DlpackDtypeName(*want) + ")");
+  std::vector<int64_t> shape(tensor.ndim());
+  for (size_t i = 0; i < shape.size(); ++i)
+    shape[i] = static_cast<int64_t>(tensor.shape(i));
+  if (shape != dims)
+    ThrowValueError(where + " has shape " + DimsText(shape) +
+                    ", the parameter's is " + DimsText(dims));
+  // Row-major, in elements; a dimension of extent 1 may have any stride.
+  int64_t expected = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] != 1 && tensor.stride(i) != expected) {
+      std::vector<int64_t> strides(shape.size());
+      for (size_t j = 0; j < shape.size(); ++j) strides[j] = tensor.stride(j);
+      ThrowValueError(where + " is a device array with strides " +
+                      DimsText(strides) + " (elements) for shape " +
+                      DimsText(shape) +
+                      "; xffi takes device arrays in row-major order only "
+                      "(make it contiguous first)");
+    }
+    expected *= shape[i];
+  }
+}
+
+// The element type whose DLPack dtype is `dtype`.
+ElementType ElementTypeOfDlpack(nb::dlpack::dtype dtype,
+                                const std::string& where) {
+  for (XLA_FFI_DataType type :
+       {XLA_FFI_DataType_PRED, XLA_FFI_DataType_S8, XLA_FFI_DataType_S16,
+        XLA_FFI_DataType_S32, XLA_FFI_DataType_S64, XLA_FFI_DataType_U8,
+        XLA_FFI_DataType_U16, XLA_FFI_DataType_U32, XLA_FFI_DataType_U64,
+        XLA_FFI_DataType_F16, XLA_FFI_DataType_F32, XLA_FFI_DataType_F64,
+        XLA_FFI_DataType_BF16, XLA_FFI_DataType_C64, XLA_FFI_DataType_C128})
+    if (DlpackDtypeOf(type) == dtype) return static_cast<ElementType>(type);
+  ThrowTypeError(where + " has DLPack dtype " + DlpackDtypeName(dtype) +
+                 ", which has no XLA element type");
+}
+
+// A capsule that owns `tensor`, so the producer's memory outlives the run.
+nb::object Keep(AnyTensor tensor) {
+  return nb::capsule(new AnyTensor(std::move(tensor)), [](void* p) noexcept {
+    delete static_cast<AnyTensor*>(p);
+  });
+}
+
+}  // namespace
+
+std::shared_ptr<device::Device> PythonSimDevice() {
+  static std::once_flag once;
+  static std::shared_ptr<device::Device>* device = nullptr;
+  static Status error;
+  std::call_once(once, [] {
+    StatusOr<std::unique_ptr<device::SimDevice>> made =
+        device::SimDevice::Create();
+    if (made.ok())
+      device = new std::shared_ptr<device::Device>(std::move(*made));
+    else
+      error = made.status();
+  });
+  if (device == nullptr) ThrowStatus(error);
+  return *device;
+}
+
+int32_t DlpackDeviceTypeOf(const device::Device& device) {
+  return dynamic_cast<const device::SimDevice*>(&device) != nullptr
+             ? kDlpackExtDev
+             : kDlpackCuda;
+}
+
+std::unique_ptr<DeviceArgument> TakeDeviceArgument(
+    nb::handle value, device::Device* program_device, ElementType element_type,
+    std::vector<int64_t> dims, const std::string& where) {
+  if (!PyObject_HasAttrString(value.ptr(), "__dlpack_device__")) return nullptr;
+  nb::object device = value.attr("__dlpack_device__")();
+  std::tuple<int32_t, int32_t> pair;
+  if (!nb::try_cast(device, pair))
+    ThrowTypeError(where + ": __dlpack_device__() returned " +
+                   nb::cast<std::string>(nb::repr(device)) +
+                   ", not a (device type, device id) pair of ints");
+  auto [type, ordinal] = pair;
+  if (type == kDlpackCpu) return nullptr;
+
+  // The device that can read the tensor, before asking the producer for it.
+  std::shared_ptr<device::Device> reader;
+  const bool on_program_device = program_device != nullptr &&
+                                 DlpackDeviceTypeOf(*program_device) == type &&
+                                 program_device->ordinal() == ordinal;
+  nb::object stream = nb::none();
+  if (type == kDlpackCuda) {
+    stream = nb::int_(1);  // the legacy default stream (DLPack Python spec)
+    if (!on_program_device) {
+      if (ordinal != 0)
+        ThrowValueError(where + " is on CUDA device " +
+                        std::to_string(ordinal) +
+                        "; xffi reads CUDA arrays on device 0 only");
+      StatusOr<std::shared_ptr<device::Device>> cuda = PythonCudaDevice();
+      if (!cuda.ok())
+        ThrowStatus(Status(cuda.status().code(),
+                           where +
+                               " is a kDLCUDA array on device 0, which "
+                               "xffi cannot read: " +
+                               cuda.status().message()));
+      reader = *cuda;
+    }
+  } else if (type == kDlpackExtDev) {
+    // No stream semantics are defined for it: SimDevice arrays are complete
+    // when handed out.
+    if (!on_program_device) {
+      if (ordinal != 0)
+        ThrowValueError(where + " is on simulated device " +
+                        std::to_string(ordinal) + "; there is only device 0");
+      reader = PythonSimDevice();
+    }
+  } else {
+    ThrowTypeError(where + " is on " + DeviceTypeName(type) + " (ordinal " +
+                   std::to_string(ordinal) +
+                   "), which xffi cannot read; it takes kDLCPU, kDLCUDA and "
+                   "kDLExtDev (its simulated GPU) arrays");
+  }
+
+  AnyTensor tensor = ImportTensor(value, stream, where);
+  if (tensor.device_type() != type || tensor.device_id() != ordinal)
+    ThrowValueError(where + ": __dlpack_device__() said " +
+                    DeviceTypeName(type) + " " + std::to_string(ordinal) +
+                    ", its tensor is on " +
+                    DeviceTypeName(tensor.device_type()) + " " +
+                    std::to_string(tensor.device_id()));
+  if (element_type == ElementType::kInvalid) {
+    element_type = ElementTypeOfDlpack(tensor.dtype(), where);
+    dims.resize(tensor.ndim());
+    for (size_t i = 0; i < dims.size(); ++i)
+      dims[i] = static_cast<int64_t>(tensor.shape(i));
+  }
+  CheckTensor(tensor, element_type, dims, where);
+  device::Device& holder = reader ? *reader : *program_device;
+  if (auto* sim = dynamic_cast<device::SimDevice*>(&holder);
+      sim != nullptr && tensor.size() > 0 &&
+      !sim->IsDeviceMemory(tensor.data()))
+    ThrowValueError(where +
+                    " is a kDLExtDev array whose memory is not on xffi's "
+                    "simulated GPU");
+
+  auto argument = std::make_unique<DeviceArgument>();
+  if (on_program_device) {
+    argument->device_data = tensor.data();
+    argument->keep = Keep(std::move(tensor));
+    return argument;
+  }
+  // On a device the program does not run on: through the host.
+  SynchronizeDeviceArguments(*reader);
+  argument->host_copy = NewHostArray(element_type, dims);
+  CopyToHost(
+      *reader,
+      PyArray_DATA(reinterpret_cast<PyArrayObject*>(argument->host_copy.ptr())),
+      tensor.data(), tensor.nbytes(), where);
+  return argument;
+}
+
+nb::object HostCopyOfDeviceArray(nb::handle value, const std::string& where) {
+  std::unique_ptr<DeviceArgument> argument =
+      TakeDeviceArgument(value, nullptr, ElementType::kInvalid, {}, where);
+  return argument == nullptr ? nb::none() : std::move(argument->host_copy);
+}
+
+void SynchronizeDeviceArguments(device::Device& device) {
+  Status status;
+  {
+    nb::gil_scoped_release release;
+    status = device.Synchronize();
+  }
+  CheckOk(status, "waiting for the device arguments' producers");
+}
+
+std::shared_ptr<DeviceBuffer> DeviceBuffer::Allocate(
+    std::shared_ptr<device::Device> device, size_t size) {
+  StatusOr<void*> data = device->Allocate(size);
+  if (!data.ok())
+    ThrowStatus(Status(data.status().code(),
+                       "cannot allocate a " + std::to_string(size) +
+                           "-byte device result on " +
+                           std::string(device->name()) + ": " +
+                           data.status().message()));
+  return std::shared_ptr<DeviceBuffer>(
+      new DeviceBuffer(std::move(device), *data));
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  // Free waits for the device's work; nothing to report to at this point.
+  if (data_ != nullptr) (void)device_->Free(data_);
+}
+
+namespace {
+
+// xffi.DeviceArray: a program's result left on its device.
+class DeviceArray {
+ public:
+  DeviceArray(std::shared_ptr<DeviceBuffer> buffer, ElementType type,
+              std::vector<int64_t> dims)
+      : buffer_(std::move(buffer)), type_(type), dims_(std::move(dims)) {}
+
+  const std::vector<int64_t>& dims() const { return dims_; }
+  ElementType type() const { return type_; }
+  const DeviceBuffer* buffer() const { return buffer_.get(); }
+  size_t nbytes() const {
+    size_t n = DtypeSize(ToFfiDataType(type_));
+    for (int64_t d : dims_) n *= static_cast<size_t>(d);
+    return n;
+  }
+  std::tuple<int32_t, int32_t> dlpack_device() const {
+    return {DlpackDeviceTypeOf(buffer_->device()), buffer_->device().ordinal()};
+  }
+
+  nb::object ToHost() const {
+    nb::object array = NewHostArray(type_, dims_);
+    if (nbytes() > 0)
+      CopyToHost(buffer_->device(),
+                 PyArray_DATA(reinterpret_cast<PyArrayObject*>(array.ptr())),
+                 buffer_->data(), nbytes(), "DeviceArray.copy_to_host");
+    return array;
+  }
+
+ private:
+  std::shared_ptr<DeviceBuffer> buffer_;
+  ElementType type_;
+  std::vector<int64_t> dims_;
+};
+
+}  // namespace
+
+nb::object NewDeviceArray(std::shared_ptr<DeviceBuffer> buffer,
+                          ElementType type, std::vector<int64_t> dims) {
+  return nb::cast(DeviceArray(std::move(buffer), type, std::move(dims)));
+}
+
+void BindDeviceArrays(nb::module_& m) {
+  m.def(
+      "_host_copy_of_device_array",
+      [](nb::handle value, const std::string& where) {
+        return HostCopyOfDeviceArray(value, where);
+      },
+      nb::arg("value"), nb::arg("where"),
+      "A NumPy copy of a DLPack producer on a device (None for one on the "
+      "CPU); errors begin with `where`.");
+  nb::class_<DeviceArray>(
+      m, "DeviceArray",
+      "A program's result left on its device (Program(..., "
+      "device_results=True)). It keeps its device memory alive, and DLPack "
+      "consumers (CuPy, JAX on a GPU; xffi programs on the same device) take "
+      "it without a copy; np.asarray and copy_to_host() copy it to the host.")
+      .def_prop_ro("shape",
+                   [](const DeviceArray& a) {
+                     nb::list shape;
+                     for (int64_t d : a.dims()) shape.append(d);
+                     return nb::tuple(shape);
+                   })
+      .def_prop_ro("dtype",
+                   [](const DeviceArray& a) {
+                     return nb::steal(reinterpret_cast<PyObject*>(
+                         DescrOfDtype(ToFfiDataType(a.type()))));
+                   })
+      .def_prop_ro("nbytes", &DeviceArray::nbytes)
+      .def("copy_to_host", &DeviceArray::ToHost,
+           "A NumPy array with the array's values (waits for the device).")
+      .def(
+          "__array__",
+          [](const DeviceArray& a, nb::handle dtype, nb::handle copy) {
+            if (!copy.is_none() && !nb::cast<bool>(copy))
+              ThrowValueError(
+                  "a DeviceArray is on its device: a host array of it is "
+                  "always a copy (copy=False cannot be honoured)");
+            nb::object array = a.ToHost();
+            if (!dtype.is_none()) array = array.attr("astype")(dtype);
+            return array;
+          },
+          nb::arg("dtype") = nb::none(), nb::kw_only(),
+          nb::arg("copy") = nb::none())
+      .def("__dlpack_device__", &DeviceArray::dlpack_device)
+      .def("__dlpack__",
+           [](nb::handle self, nb::kwargs kwargs) {
+             // nanobind's ndarray makes the capsule (versioned or not, as the
+             // consumer's max_version asks) and keeps `self`, so the memory
+             // lives as long as any consumer holds it. The stream keyword is
+             // accepted and needs nothing: a result is complete on return.
+             const DeviceArray& a = nb::cast<const DeviceArray&>(self);
+             auto [type, ordinal] = a.dlpack_device();
+             std::vector<size_t> shape(a.dims().begin(), a.dims().end());
+             const std::optional<nb::dlpack::dtype> dtype =
+                 DlpackDtypeOf(ToFfiDataType(a.type()));
+             if (!dtype)
+               ThrowTypeError("DeviceArray.__dlpack__: dtype " +
+                              DtypeName(ToFfiDataType(a.type())) +
+                              " has no DLPack code");
+             nb::ndarray<nb::array_api> view(a.buffer()->data(), shape.size(),
+                                             shape.data(), self, nullptr,
+                                             *dtype, type, ordinal);
+             return nb::cast(view).attr("__dlpack__")(**kwargs);
+           })
+      .def("__repr__", [](const DeviceArray& a) {
+        auto [type, ordinal] = a.dlpack_device();
+        return "<xffi.DeviceArray " + DtypeName(ToFfiDataType(a.type())) +
+               DimsText(a.dims()) + " on " +
+               (type == kDlpackCuda ? "cuda:" : "sim:") +
+               std::to_string(ordinal) + ">";
+      });
+}
+
+}  // namespace xffi::python

@@ -1,0 +1,1 @@
+target_link_libraries(${unit} PRIVATE xffi_device)
