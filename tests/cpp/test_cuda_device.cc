@@ -13,7 +13,9 @@
 #include "cuda/cuda_device.h"
 #include "cuda/kernel_entries.h"
 #include "device/host_gemm.h"
+#include "device_backend/convolution_kernel.h"
 #include "device_backend/device_kernels.h"
+#include "device_backend/fft_kernel.h"
 #endif
 
 namespace {
@@ -79,6 +81,10 @@ TEST(CudaDevice, TheDeviceBackendsKernelsHaveGpuEntries) {
   ExpectCompiledEntry<ReduceWindowKernel>();
   ExpectCompiledEntry<VariadicReduceKernel>();
   ExpectCompiledEntry<TopKKernel>();
+  ExpectCompiledEntry<ConvolutionKernel>();
+  ExpectCompiledEntry<Im2colKernel>();
+  ExpectCompiledEntry<DftKernel>();
+  ExpectCompiledEntry<SelectAndScatterKernel>();
   // Distinct functors, distinct entries.
   EXPECT_NE(xffi::cuda::FindCudaKernelEntry(ElementwiseKernel::kName)->entry,
             xffi::cuda::FindCudaKernelEntry(GatherKernel::kName)->entry);
