@@ -565,6 +565,7 @@ class DeviceComputation {
       }
       case Opcode::kSort:
       case Opcode::kTopK:
+      case Opcode::kRngBitGenerator:
       case Opcode::kReduce: {
         if (op.opcode() == Opcode::kReduce && !op.shape().IsTuple())
           return EmitSingleResultOp(op, buffers, env);

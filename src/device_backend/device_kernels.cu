@@ -9,6 +9,7 @@
 #include "device_backend/convolution_kernel.h"
 #include "device_backend/device_kernels.h"
 #include "device_backend/fft_kernel.h"
+#include "device_backend/rng_kernel.h"
 
 namespace xffi::device_backend {
 namespace {
@@ -38,6 +39,7 @@ extern "C" const device::CudaKernelEntry kXffiDeviceBackendCudaEntries[] = {
     EntryOf<DftKernel>(),
     EntryOf<SelectAndScatterKernel>(),
     EntryOf<Im2colKernel>(),
+    EntryOf<RngBitGeneratorKernel>(),
 };
 extern "C" const size_t kXffiDeviceBackendCudaEntryCount =
     sizeof(kXffiDeviceBackendCudaEntries) /

@@ -11,6 +11,7 @@
 #include "device_backend/device_kernels.h"
 #include "device_backend/dot_as_gemm.h"
 #include "device_backend/fft.h"
+#include "device_backend/rng.h"
 #include "runtime/status_macros.h"
 
 namespace xffi::device_backend {
@@ -1244,6 +1245,8 @@ StatusOr<Launcher> MakeTupleResultLauncher(
       return VariadicReduceLauncher(op, operands, results);
     case Opcode::kTopK:
       return TopKLauncher(op, operands, results);
+    case Opcode::kRngBitGenerator:
+      return RngBitGeneratorLauncher(op, operands, results);
     default:
       return Unsupported(op, "a tuple result");
   }

@@ -16,6 +16,7 @@
 #include "device_backend/convolution_kernel.h"
 #include "device_backend/device_kernels.h"
 #include "device_backend/fft_kernel.h"
+#include "device_backend/rng_kernel.h"
 #endif
 
 namespace {
@@ -85,6 +86,7 @@ TEST(CudaDevice, TheDeviceBackendsKernelsHaveGpuEntries) {
   ExpectCompiledEntry<Im2colKernel>();
   ExpectCompiledEntry<DftKernel>();
   ExpectCompiledEntry<SelectAndScatterKernel>();
+  ExpectCompiledEntry<RngBitGeneratorKernel>();
   // Distinct functors, distinct entries.
   EXPECT_NE(xffi::cuda::FindCudaKernelEntry(ElementwiseKernel::kName)->entry,
             xffi::cuda::FindCudaKernelEntry(GatherKernel::kName)->entry);

@@ -448,6 +448,29 @@ ENTRY main {
                    {Literal::FromVector<float>({5, 7}, Values(35, 3, 15))});
 }
 
+TEST_F(DeviceOpsTest, RngBitGeneratorDrawsTheCpusBitsAndNextState) {
+  // THREE_FRY with 32-bit values paired along an odd dimension, with 64-
+  // and 8-bit values; PHILOX (and DEFAULT) over 2- and 3-word states, a
+  // counter about to carry into the high word, and no values at all.
+  const std::string text = R"(HloModule rbg
+ENTRY main {
+  s2 = u64[2] parameter(0)
+  s3 = u64[3] parameter(1)
+  a = (u64[2], u32[3,5]) rng-bit-generator(s2), algorithm=rng_three_fry
+  b = (u64[2], u64[4]) rng-bit-generator(s2), algorithm=rng_three_fry
+  c = (u64[2], u8[2,3]) rng-bit-generator(s2), algorithm=rng_three_fry
+  d = (u64[3], u32[7]) rng-bit-generator(s3), algorithm=rng_philox
+  e = (u64[2], u64[5]) rng-bit-generator(s2), algorithm=rng_default
+  f = (u64[3], u32[0]) rng-bit-generator(s3), algorithm=rng_philox
+  ROOT t = ((u64[2], u32[3,5]), (u64[2], u64[4]), (u64[2], u8[2,3]), (u64[3], u32[7]), (u64[2], u64[5]), (u64[3], u32[0])) tuple(a, b, c, d, e, f)
+}
+)";
+  const uint64_t near_carry = ~uint64_t{0} - 1;
+  ExpectSameAsHost(
+      text, {Literal::FromVector<uint64_t>({2}, {0x0123456789ABCDEFull, 42}),
+             Literal::FromVector<uint64_t>({3}, {7, near_carry, 3})});
+}
+
 TEST_F(DeviceOpsTest, ReduceWindowPoolingMatchesTheCpu) {
   const std::string text = R"(HloModule pool
 max {
