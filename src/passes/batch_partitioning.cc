@@ -111,8 +111,8 @@ Tiling Remap(const Tiling& from, const std::vector<int64_t>& source) {
 // Which operand dimension each dimension of `value` comes from, for the ops
 // that move or cut dimensions without mixing them (XLA's sharding
 // propagation follows these; so does xffi; a slice keeps the split of a
-// dimension it shortens, as XLA's does): -1 for a new or reshaped
-// dimension. Empty for other ops.
+// dimension it shortens, as XLA's does): -1 for a new dimension. Empty for
+// other ops (reshapes: ReshapeTiles).
 std::vector<int64_t> SourceDims(const Instruction* value) {
   const Shape& shape = value->shape();
   std::vector<int64_t> source(static_cast<size_t>(shape.rank()), -1);
@@ -478,11 +478,15 @@ bool IsPartitionable(const Instruction* inst) {
 }
 
 // Whether `callee` makes a batch-partitionable call, itself or through the
-// functions it calls.
+// functions, loop bodies and branches it calls (all of which the pass
+// splits once the functions are inlined).
 bool ReachesPartitionableCall(const Computation* callee, int depth = 64) {
   for (const auto& inst : callee->instructions()) {
     if (IsPartitionable(inst.get())) return true;
-    if (inst->opcode() == Opcode::kCall && depth > 0)
+    const Opcode opcode = inst->opcode();
+    if ((opcode == Opcode::kCall || opcode == Opcode::kWhile ||
+         opcode == Opcode::kConditional) &&
+        depth > 0)
       for (const Computation* called : inst->called_computations())
         if (ReachesPartitionableCall(called, depth - 1)) return true;
   }
@@ -511,14 +515,21 @@ StatusOr<bool> BatchPartitioning::Run(Module& module) {
   // The entry and the loop bodies, conditions and branches it reaches (XLA
   // partitions those too); not shard_map bodies, whose calls run on each
   // device's values as written, nor reductions' regions.
+  // Their calls of functions that lead to such a call are inlined first, as
+  // in the entry.
   std::vector<Computation*> partitioned = {entry};
   std::set<const Computation*> seen = {entry};
-  for (size_t next = 0; next < partitioned.size(); ++next)
+  for (size_t next = 0; next < partitioned.size(); ++next) {
+    if (next > 0)
+      changed =
+          InlineCalls(module, *partitioned[next], LeadsToPartitionableCall) ||
+          changed;
     for (const auto& inst : partitioned[next]->instructions())
       if (inst->opcode() == Opcode::kWhile ||
           inst->opcode() == Opcode::kConditional)
         for (Computation* region : inst->called_computations())
           if (seen.insert(region).second) partitioned.push_back(region);
+  }
   const RegionCallers callers = FindRegionCallers(module);
   std::vector<std::tuple<Computation*, Instruction*, int64_t>> calls;
   for (Computation* computation : partitioned)

@@ -445,41 +445,51 @@ TEST(BatchPartitioning, CallsInFunctionsLoopBodiesAndBranchesSplit) {
 
   // In a loop body the state has the sharding of its initial value, and
   // the call splits as XLA splits it (jax with 2 CPU devices: a call in a
-  // fori_loop's body runs on f32[4,3,3] blocks of f32[8,3,3]).
-
-  out = RunProgram(
-      Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
-          "  zero = s32[] constant(0)\n"
-          "  fz = f32[] constant(0)\n"
-          "  acc = f32[8] broadcast(fz), dimensions={}\n"
-          "  init = (s32[], f32[8,3], f32[8]) tuple(zero, x, acc)\n"
-          "  w = (s32[], f32[8,3], f32[8]) while(init), condition=cond, "
-          "body=body\n"
-          "  ROOT sums = f32[8] get-tuple-element(w), index=2\n",
-          "cond {\n"
-          "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
-          "  i = s32[] get-tuple-element(s), index=0\n"
-          "  two = s32[] constant(2)\n"
-          "  ROOT lt = pred[] compare(i, two), direction=LT\n"
-          "}\n"
-          "body {\n"
-          "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
-          "  i = s32[] get-tuple-element(s), index=0\n"
-          "  x = f32[8,3] get-tuple-element(s), index=1\n"
-          "  acc = f32[8] get-tuple-element(s), index=2\n" +
-              CallLine("c", "(f32[8], s64[8])", "x", "bp.row_sums") +
-              "  sums = f32[8] get-tuple-element(c), index=0\n"
-              "  next = f32[8] add(acc, sums)\n"
-              "  one = s32[] constant(1)\n"
-              "  j = s32[] add(i, one)\n"
-              "  ROOT t = (s32[], f32[8,3], f32[8]) tuple(j, x, next)\n"
-              "}\n"),
-      {Iota({8, 3})});
-  ASSERT_TRUE(out.ok()) << out.status().ToString();
-  std::vector<float> twice = WholeRowSums(8);
-  for (float& v : twice) v *= 2;
-  EXPECT_EQ((*out)[0].ToVector<float>(), twice);
-  EXPECT_EQ(bp_test::TakeSeen(), Dims(4, {4, 3}));
+  // fori_loop's body runs on f32[4,3,3] blocks of f32[8,3,3]); also when the
+  // body calls a function that makes it (XLA inlines first).
+  const std::string direct =
+      CallLine("c", "(f32[8], s64[8])", "x", "bp.row_sums");
+  const std::string through_function =
+      "  c = (f32[8], s64[8]) call(x), to_apply=rows_of\n";
+  for (const std::string& call : {direct, through_function}) {
+    out = RunProgram(
+        Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+            "  zero = s32[] constant(0)\n"
+            "  fz = f32[] constant(0)\n"
+            "  acc = f32[8] broadcast(fz), dimensions={}\n"
+            "  init = (s32[], f32[8,3], f32[8]) tuple(zero, x, acc)\n"
+            "  w = (s32[], f32[8,3], f32[8]) while(init), condition=cond, "
+            "body=body\n"
+            "  ROOT sums = f32[8] get-tuple-element(w), index=2\n",
+            "rows_of {\n"
+            "  p = f32[8,3] parameter(0)\n" +
+                CallLine("ROOT c", "(f32[8], s64[8])", "p", "bp.row_sums") +
+                "}\n"
+                "cond {\n"
+                "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
+                "  i = s32[] get-tuple-element(s), index=0\n"
+                "  two = s32[] constant(2)\n"
+                "  ROOT lt = pred[] compare(i, two), direction=LT\n"
+                "}\n"
+                "body {\n"
+                "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
+                "  i = s32[] get-tuple-element(s), index=0\n"
+                "  x = f32[8,3] get-tuple-element(s), index=1\n"
+                "  acc = f32[8] get-tuple-element(s), index=2\n" +
+                call +
+                "  sums = f32[8] get-tuple-element(c), index=0\n"
+                "  next = f32[8] add(acc, sums)\n"
+                "  one = s32[] constant(1)\n"
+                "  j = s32[] add(i, one)\n"
+                "  ROOT t = (s32[], f32[8,3], f32[8]) tuple(j, x, next)\n"
+                "}\n"),
+        {Iota({8, 3})});
+    ASSERT_TRUE(out.ok()) << call << out.status().ToString();
+    std::vector<float> twice = WholeRowSums(8);
+    for (float& v : twice) v *= 2;
+    EXPECT_EQ((*out)[0].ToVector<float>(), twice) << call;
+    EXPECT_EQ(bp_test::TakeSeen(), Dims(4, {4, 3})) << call;
+  }
 
   // In a conditional's branch, on what the conditional passes it (here an
   // array; JAX's branches take a tuple, which the loop above covers).

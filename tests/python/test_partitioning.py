@@ -394,6 +394,7 @@ BATCH_DIMS_SCRIPT = textwrap.dedent("""
         (1, (8, 3), P("b"), "loop"),
         (2, (4, 6, 3), P(None, "b"), "loop"),
         (1, (8, 3), P("b"), "cond"),
+        (1, (8, 3), P("b"), "loop of a nested jit"),
     ]
     for number, (k, shape, spec, before) in enumerate(cases):
         written = True
@@ -409,14 +410,15 @@ BATCH_DIMS_SCRIPT = textwrap.dedent("""
             f = jax.jit(lambda v: inner(v * 2), in_shardings=sharding)
             before = lambda v: v
             assert "call @" in f.lower(xs).as_text(), "not a nested call"
-        elif before == "loop":
+        elif before in ("loop", "loop of a nested jit"):
+            call = jax.jit(p.bind) if before != "loop" else p.bind
             def f(v):
                 # The call's operand changes each trip, so XLA cannot hoist
                 # the call out of the loop.
                 trips = (jnp.sum(v) >= 0).astype(np.int32) + 1
                 start = (v, jnp.zeros(v.shape[:k], np.int64))
                 return jax.lax.fori_loop(
-                    0, trips, lambda i, c: (c[0] * 2, c[1] + p.bind(c[0])),
+                    0, trips, lambda i, c: (c[0] * 2, c[1] + call(c[0])),
                     start)[1]
             f = jax.jit(f, in_shardings=sharding)
             before = lambda v: v
