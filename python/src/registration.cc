@@ -200,10 +200,10 @@ void BindRegistration(nb::module_& m) {
   // such calls per device (passes/batch_partitioning.h).
   m.def(
       "_register_batch_partitionable",
-      [](const std::string& name, int64_t num_batch_dims) {
-        ThrowIfError(RegisterBatchPartitionable(name, num_batch_dims));
+      [](const std::string& name) {
+        ThrowIfError(RegisterBatchPartitionable(name));
       },
-      nb::arg("name"), nb::arg("num_batch_dims") = 1);
+      nb::arg("name"));
 
   m.def(
       "_register_legacy_target",

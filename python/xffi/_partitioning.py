@@ -28,7 +28,6 @@ class CustomCallPartitioner(NamedTuple):
 
 _partitioners: Dict[str, CustomCallPartitioner] = {}
 _batch_partitionable: Dict[str, Any] = {}  # name -> c_api (None: none)
-_num_batch_dims: Dict[str, int] = {}  # name -> its leading batch dimensions
 # Called with ("partitioner", record) or ("batch", name, c_api) after each
 # registration: xffi.jax forwards through this once forwarding is on.
 _listeners: List[Callable[..., None]] = []
@@ -82,56 +81,35 @@ def register_custom_call_partitioner(
         listener("partitioner", record)
 
 
-def _check_num_batch_dims(api: str, name: str, num_batch_dims: Any) -> int:
-    if isinstance(num_batch_dims, bool) or not isinstance(num_batch_dims,
-                                                          int):
-        raise TypeError(f"{api}('{name}'): num_batch_dims must be int, got "
-                        f"{type(num_batch_dims).__name__}")
-    if num_batch_dims < 1:
-        raise ValueError(f"{api}('{name}'): num_batch_dims must be at least "
-                         f"1, got {num_batch_dims}")
-    return num_batch_dims
-
-
 def register_custom_call_as_batch_partitionable(
-        target_name: str, c_api: Optional[Any] = None, *,
-        num_batch_dims: int = 1) -> None:
+        target_name: str, c_api: Optional[Any] = None) -> None:
     """Records that the custom call `target_name` is batch partitionable
     (xla_client.register_custom_call_as_batch_partitionable): sharded on
     leading dimensions, it runs independently on each shard; sharded on
-    others, XLA replicates those first. In a program xffi compiles
-    afterwards, such a call whose operand is sharded along its batch
-    dimensions runs once per device, on that device's block
-    (passes/batch_partitioning.h says when).
-
-    `num_batch_dims` (xffi's, keyword only): how many leading dimensions are
-    batch dimensions. XLA reads that number from each call's
-    `num_batch_dims` frontend attribute, which the call's lowering writes;
-    xffi's compiler does not keep frontend attributes, so it takes the
-    number from here (default 1). Registering again replaces it. It is not
-    forwarded to JAX, whose function has no such argument."""
+    others, XLA replicates those first. How many leading dimensions are
+    batch dimensions is each call's `num_batch_dims` frontend attribute,
+    which its lowering writes (JAX's linalg lowerings do; with
+    jax.ffi.ffi_lowering, extra_attributes={"mhlo.frontend_attributes":
+    ...}); a call without it runs whole, in XLA as in xffi. In a program
+    xffi compiles afterwards, such a call whose operand is sharded along
+    its batch dimensions runs once per device, on that device's block
+    (passes/batch_partitioning.h says when)."""
     api = "register_custom_call_as_batch_partitionable"
     target_name = _target_name(api, "target_name", target_name)
     _check_c_api(api, c_api)
-    num_batch_dims = _check_num_batch_dims(api, target_name, num_batch_dims)
     # xffi's compiler runs such a call per device in a sharded program.
-    _core._register_batch_partitionable(target_name, num_batch_dims)
+    _core._register_batch_partitionable(target_name)
     _batch_partitionable[target_name] = c_api
-    _num_batch_dims[target_name] = num_batch_dims
     for listener in list(_listeners):
         listener("batch", target_name, c_api)
 
 
-def register_ffi_target_as_batch_partitionable(
-        name: str, *, num_batch_dims: int = 1) -> None:
+def register_ffi_target_as_batch_partitionable(name: str) -> None:
     """jax.ffi.register_ffi_target_as_batch_partitionable's name for
-    register_custom_call_as_batch_partitionable(name, num_batch_dims=...)."""
+    register_custom_call_as_batch_partitionable(name)."""
     name = _target_name("register_ffi_target_as_batch_partitionable", "name",
                         name)
-    _check_num_batch_dims("register_ffi_target_as_batch_partitionable", name,
-                          num_batch_dims)
-    register_custom_call_as_batch_partitionable(
-        name, num_batch_dims=num_batch_dims)
+    register_custom_call_as_batch_partitionable(name)
 
 
 def batch_partitionable_targets() -> List[str]:

@@ -308,8 +308,7 @@ def _forward_partitioning_of(jax_name: str, xffi_name: str,
             _forward_batch(jax_name, c_api)
             if in_xffi and jax_name not in _partitioning._batch_partitionable:
                 _partitioning.register_custom_call_as_batch_partitionable(
-                    jax_name, c_api,
-                    num_batch_dims=_partitioning._num_batch_dims[name])
+                    jax_name, c_api)
             break
     for name in (jax_name, xffi_name):
         record = _partitioning._partitioners.get(name)

@@ -10,6 +10,7 @@
 #include "passes/loop_fusion.h"
 #include "passes/pass_manager.h"
 #include "passes/reduction_fusion.h"
+#include "passes/reduction_tree.h"
 #include "passes/spmd_emulation.h"
 
 namespace xffi::compiler {
@@ -32,6 +33,9 @@ Status RunCompilePasses(Module& module, const CompileOptions& options) {
   pipeline.Add<passes::AlgebraicSimplifier>();
   pipeline.Add<passes::CommonSubexpressionElimination>();
   if (options.eliminate_dead_code) pipeline.Add<passes::DeadCodeElimination>();
+  // Whether or not fusing: it fixes the order a byte-float sum visits its
+  // inputs in, and so its result.
+  pipeline.Add<passes::ReductionTree>();
   if (options.fuse_loops) {
     // Reductions first: they take the producers loop fusion would otherwise
     // give a kLoop fusion of their own.

@@ -43,6 +43,7 @@ ScalarCombiner::ScalarCombiner(const Computation* region,
                                const ScalarProgram* program)
     : region_(region), program_(program), types_(std::move(types)) {
   const size_t n = types_.size();
+  if (n == 1) byte_float_step_ = MatchByteFloatReduceStep(region_, types_[0]);
   if (program_ != nullptr) {
     registers_.resize(program_->num_registers());
     parameters_.resize(2 * n);
@@ -66,6 +67,11 @@ ScalarCombiner::ScalarCombiner(const Computation* region,
 Status ScalarCombiner::Combine(RegionRunner* runner, void* const* acc,
                                const void* const* values) {
   const size_t n = types_.size();
+  if (byte_float_step_) {
+    uint8_t* a = static_cast<uint8_t*>(acc[0]);
+    *a = (*byte_float_step_)(*a, *static_cast<const uint8_t*>(values[0]));
+    return Status::Ok();
+  }
   if (program_ != nullptr) {
     for (size_t i = 0; i < n; ++i) {
       parameters_[i] = acc[i];

@@ -7,10 +7,12 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "cpu/byte_float_reduce.h"
 #include "cpu/float_max_min.h"
 #include "cpu/kernel.h"
 #include "cpu/scalar_program.h"
@@ -171,6 +173,8 @@ class ScalarCombiner {
  private:
   const Computation* region_;
   const ScalarProgram* program_;
+  // A one-op region over byte floats, run without the region runner.
+  std::optional<ByteFloatReduceStep> byte_float_step_;
   std::vector<ScalarValue> registers_;
   std::vector<const void*> parameters_;
   std::vector<ElementType> types_;

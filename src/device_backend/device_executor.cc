@@ -608,6 +608,7 @@ class DeviceComputation {
       }
       case Opcode::kSort:
       case Opcode::kTopK:
+      case Opcode::kRngBitGenerator:
       case Opcode::kReduce: {
         if (op.opcode() == Opcode::kReduce && !op.shape().IsTuple())
           return EmitSingleResultOp(op, buffers, env);
@@ -616,8 +617,8 @@ class DeviceComputation {
           if (id == kNoBuffer) return Unsupported(op, "token operands");
         for (BufferId id : buffers.leaves)
           if (id == kNoBuffer) return Unsupported(op, "token results");
-        StatusOr<Launcher> launcher =
-            MakeTupleResultLauncher(op, operands, buffers.leaves);
+        StatusOr<Launcher> launcher = MakeTupleResultLauncher(
+            op, operands, buffers.leaves, ScratchFor(env));
         if (!launcher.ok()) return launcher.status();
         thunks_.push_back(
             std::make_unique<LaunchThunk>(op, std::move(*launcher)));
@@ -626,6 +627,17 @@ class DeviceComputation {
       default:
         return EmitSingleResultOp(op, buffers, env);
     }
+  }
+
+  // Scratch lies in the executable's block beside the arena, one region
+  // per op: ops run one after another on one stream.
+  ReserveScratch ScratchFor(BuildEnv& env) {
+    return [this, &env](size_t bytes) {
+      const BufferId id = static_cast<BufferId>(addresses_.size());
+      addresses_.push_back(nullptr);
+      placed_.emplace_back(id, env.plan.Reserve(bytes));
+      return id;
+    };
   }
 
   Status EmitSingleResultOp(const Instruction& op,
@@ -638,16 +650,8 @@ class DeviceComputation {
     }
     if (buffers.leaves.size() != 1 || buffers.leaves[0] == kNoBuffer)
       return Unsupported(op, "a tuple or token result");
-    // Scratch lies in the executable's block beside the arena, one region
-    // per op: ops run one after another on one stream.
-    ReserveScratch scratch = [this, &env](size_t bytes) {
-      const BufferId id = static_cast<BufferId>(addresses_.size());
-      addresses_.push_back(nullptr);
-      placed_.emplace_back(id, env.plan.Reserve(bytes));
-      return id;
-    };
     StatusOr<Launcher> launcher =
-        MakeOpLauncher(op, operands, buffers.leaves[0], scratch);
+        MakeOpLauncher(op, operands, buffers.leaves[0], ScratchFor(env));
     if (!launcher.ok()) return launcher.status();
     thunks_.push_back(std::make_unique<LaunchThunk>(op, std::move(*launcher)));
     return Status::Ok();

@@ -6,7 +6,10 @@
 #include <cuda_runtime.h>
 
 #include "device/cuda_kernel_entry.h"
+#include "device_backend/convolution_kernel.h"
 #include "device_backend/device_kernels.h"
+#include "device_backend/fft_kernel.h"
+#include "device_backend/rng_kernel.h"
 
 namespace xffi::device_backend {
 namespace {
@@ -20,12 +23,23 @@ device::CudaKernelEntry EntryOf() {
 }  // namespace
 
 extern "C" const device::CudaKernelEntry kXffiDeviceBackendCudaEntries[] = {
-    EntryOf<ElementwiseKernel>(),    EntryOf<FusedLoopKernel>(),
-    EntryOf<StridedCopyKernel>(),    EntryOf<IotaKernel>(),
-    EntryOf<ContractionKernel>(),    EntryOf<DynamicWindowKernel>(),
-    EntryOf<GatherKernel>(),         EntryOf<ScatterKernel>(),
-    EntryOf<SortKernel>(),           EntryOf<ReduceWindowKernel>(),
-    EntryOf<VariadicReduceKernel>(), EntryOf<TopKKernel>(),
+    EntryOf<ElementwiseKernel>(),
+    EntryOf<FusedLoopKernel>(),
+    EntryOf<StridedCopyKernel>(),
+    EntryOf<IotaKernel>(),
+    EntryOf<ContractionKernel>(),
+    EntryOf<DynamicWindowKernel>(),
+    EntryOf<GatherKernel>(),
+    EntryOf<ScatterKernel>(),
+    EntryOf<SortKernel>(),
+    EntryOf<ReduceWindowKernel>(),
+    EntryOf<VariadicReduceKernel>(),
+    EntryOf<TopKKernel>(),
+    EntryOf<ConvolutionKernel>(),
+    EntryOf<DftKernel>(),
+    EntryOf<SelectAndScatterKernel>(),
+    EntryOf<Im2colKernel>(),
+    EntryOf<RngBitGeneratorKernel>(),
 };
 extern "C" const size_t kXffiDeviceBackendCudaEntryCount =
     sizeof(kXffiDeviceBackendCudaEntries) /

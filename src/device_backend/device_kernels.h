@@ -1292,9 +1292,11 @@ struct ScatterKernel {
 
 // sort along one dimension: thread i sorts row i (the elements along the
 // dimension at one position of the others) of every operand together, in
-// place in the results (which already hold the operands' copies), by a
-// binary insertion sort: stable whatever the sort's is_stable, no scratch
-// memory, O(length log length) comparator runs but O(length^2) moves.
+// place in the results (which already hold the operands' copies), stable
+// whatever the sort's is_stable. With `scratch` (one array per operand,
+// laid out as its result) by a bottom-up merge sort, O(length log length)
+// comparator runs and moves; without, by a binary insertion sort needing no
+// memory but O(length^2) moves.
 inline constexpr int kMaxSortOperands = kMaxRegionParameters / 2;
 inline constexpr int kMaxSortElementSize = 16;  // c128
 
@@ -1308,6 +1310,7 @@ struct SortKernel {
   int64_t n = 0;       // rows
   int64_t length = 0;  // elements per row
   int64_t inner = 1;   // the dimension's stride (elements)
+  uint8_t* scratch[kMaxSortOperands] = {};  // all null: insertion sort
 
   XFFI_HOST_DEVICE bool Less(const Value* lhs, const Value* rhs) const {
     Value params[kMaxRegionParameters];
@@ -1318,9 +1321,55 @@ struct SortKernel {
     return less.Run(params).u != 0;
   }
 
+  // Element `from` of every operand in `src` to element `to` in `dst`.
+  XFFI_HOST_DEVICE void Move(uint8_t* const* src, int64_t from,
+                             uint8_t* const* dst, int64_t to) const {
+    for (int32_t k = 0; k < operands; ++k) {
+      const int32_t size = element_sizes[k];
+      for (int32_t b = 0; b < size; ++b)
+        dst[k][to * size + b] = src[k][from * size + b];
+    }
+  }
+
+  XFFI_HOST_DEVICE void MergeSort(int64_t base) const {
+    uint8_t* const* src = out;
+    uint8_t* const* dst = scratch;
+    Value left[kMaxSortOperands], right[kMaxSortOperands];
+    for (int64_t width = 1; width < length; width *= 2) {
+      for (int64_t low = 0; low < length; low += 2 * width) {
+        const int64_t mid = low + width < length ? low + width : length;
+        const int64_t high = mid + width < length ? mid + width : length;
+        int64_t a = low, b = mid;
+        for (int64_t t = low; t < high; ++t) {
+          bool take_right = a >= mid;
+          if (!take_right && b < high) {
+            for (int32_t k = 0; k < operands; ++k) {
+              left[k] = Load(src[k], base + a * inner, types[k]);
+              right[k] = Load(src[k], base + b * inner, types[k]);
+            }
+            // Equal keys keep the left run's first: stable.
+            take_right = Less(right, left);
+          }
+          const int64_t from = take_right ? b++ : a++;
+          Move(src, base + from * inner, dst, base + t * inner);
+        }
+      }
+      uint8_t* const* swap = src;
+      src = dst;
+      dst = swap;
+    }
+    if (src != out)
+      for (int64_t t = 0; t < length; ++t)
+        Move(src, base + t * inner, out, base + t * inner);
+  }
+
   XFFI_HOST_DEVICE void operator()(int64_t i) const {
     if (i >= n) return;
     const int64_t base = (i / inner) * length * inner + i % inner;
+    if (scratch[0] != nullptr) {
+      MergeSort(base);
+      return;
+    }
     for (int64_t j = 1; j < length; ++j) {
       Value key[kMaxSortOperands], probe[kMaxSortOperands];
       for (int32_t k = 0; k < operands; ++k)
@@ -1355,7 +1404,10 @@ struct SortKernel {
 
   template <typename Visit>
   void VisitDevicePointers(Visit&& visit) {
-    for (int k = 0; k < kMaxSortOperands; ++k) visit(out[k]);
+    for (int k = 0; k < kMaxSortOperands; ++k) {
+      visit(out[k]);
+      visit(scratch[k]);
+    }
   }
 };
 
@@ -1412,6 +1464,109 @@ struct ReduceWindowKernel {
   template <typename Visit>
   void VisitDevicePointers(Visit&& visit) {
     visit(in);
+    visit(init);
+    visit(out);
+  }
+};
+
+// select-and-scatter (max-pooling's gradient), deterministic without
+// atomics: thread i owns operand element i and, from the init value,
+// combines into it the source element of every window that picks it, in
+// row-major order of the windows, the CPU backend's order. A window's pick
+// is its first element inside the operand, replaced by each next one that
+// `select`(picked, next) does not keep; padding is never picked.
+struct SelectAndScatterKernel {
+  static constexpr const char* kName = "xffi.device.select_and_scatter";
+  const uint8_t* operand = nullptr;
+  const uint8_t* source = nullptr;
+  const uint8_t* init = nullptr;  // a scalar
+  uint8_t* out = nullptr;
+  DType type = DType::kF32;
+  RegionProgram select;  // (picked, next) -> keep picked
+  Combiner scatter;
+  int64_t n = 0;  // operand elements
+  int32_t rank = 0;
+  int64_t operand_dims[kMaxRank] = {}, source_dims[kMaxRank] = {};
+  int64_t window_sizes[kMaxRank] = {}, strides[kMaxRank] = {};
+  int64_t padding_low[kMaxRank] = {};
+
+  // The operand element window `position` picks, or -1 (all padding).
+  XFFI_HOST_DEVICE int64_t Pick(const int64_t* position) const {
+    int64_t window_count = 1;
+    for (int32_t d = 0; d < rank; ++d) window_count *= window_sizes[d];
+    int64_t picked = -1;
+    Value picked_value;
+    for (int64_t w = 0; w < window_count; ++w) {
+      int64_t rest = w, at = 0, stride = 1;
+      bool inside = true;
+      for (int32_t d = rank - 1; d >= 0; --d) {
+        const int64_t k = rest % window_sizes[d];
+        rest /= window_sizes[d];
+        const int64_t index = position[d] * strides[d] + k - padding_low[d];
+        if (index < 0 || index >= operand_dims[d]) {
+          inside = false;
+          break;
+        }
+        at += index * stride;
+        stride *= operand_dims[d];
+      }
+      if (!inside) continue;
+      const Value candidate = Load(operand, at, type);
+      if (picked >= 0) {
+        const Value params[2] = {picked_value, candidate};
+        if (select.Run(params).u != 0) continue;
+      }
+      picked = at;
+      picked_value = candidate;
+    }
+    return picked;
+  }
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    // Per dimension, the window positions whose window covers element i.
+    int64_t index[kMaxRank] = {}, first[kMaxRank] = {}, last[kMaxRank] = {};
+    int64_t rest = i;
+    for (int32_t d = rank - 1; d >= 0; --d) {
+      index[d] = rest % operand_dims[d];
+      rest /= operand_dims[d];
+    }
+    Value acc = Load(init, 0, type);
+    for (int32_t d = 0; d < rank; ++d) {
+      const int64_t reach = index[d] + padding_low[d];  // p·stride + k
+      const int64_t low = reach - (window_sizes[d] - 1);
+      first[d] = low <= 0 ? 0 : (low + strides[d] - 1) / strides[d];
+      last[d] = reach < 0 ? -1 : reach / strides[d];
+      if (last[d] >= source_dims[d]) last[d] = source_dims[d] - 1;
+      if (first[d] > last[d]) {
+        Store(out, i, type, acc);
+        return;
+      }
+    }
+    int64_t position[kMaxRank] = {};
+    for (int32_t d = 0; d < rank; ++d) position[d] = first[d];
+    while (true) {
+      if (Pick(position) == i) {
+        int64_t at = 0;
+        for (int32_t d = 0; d < rank; ++d)
+          at = at * source_dims[d] + position[d];
+        acc = scatter.Apply(type, acc, Load(source, at, type));
+      }
+      int32_t d = rank - 1;
+      while (d >= 0 && position[d] == last[d]) {
+        position[d] = first[d];
+        --d;
+      }
+      if (d < 0) break;
+      ++position[d];
+    }
+    Store(out, i, type, acc);
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    visit(operand);
+    visit(source);
     visit(init);
     visit(out);
   }

@@ -10,25 +10,6 @@ namespace {
 
 using compiler::BufferId;
 
-std::optional<device::GemmType> GemmTypeOf(ElementType type) {
-  switch (type) {
-    case ElementType::kF16:
-      return device::GemmType::kF16;
-    case ElementType::kBF16:
-      return device::GemmType::kBF16;
-    case ElementType::kF32:
-      return device::GemmType::kF32;
-    case ElementType::kF64:
-      return device::GemmType::kF64;
-    case ElementType::kC64:
-      return device::GemmType::kC64;
-    case ElementType::kC128:
-      return device::GemmType::kC128;
-    default:
-      return std::nullopt;
-  }
-}
-
 // Dimensions of one operand taken together, in the order the product pairs
 // them. Size-1 dimensions are left out: they move no index.
 struct Group {
@@ -133,6 +114,25 @@ Status LaunchCopy(device::Stream& stream, const StridedCopyKernel& copy) {
 }
 
 }  // namespace
+
+std::optional<device::GemmType> GemmTypeOf(ElementType type) {
+  switch (type) {
+    case ElementType::kF16:
+      return device::GemmType::kF16;
+    case ElementType::kBF16:
+      return device::GemmType::kBF16;
+    case ElementType::kF32:
+      return device::GemmType::kF32;
+    case ElementType::kF64:
+      return device::GemmType::kF64;
+    case ElementType::kC64:
+      return device::GemmType::kC64;
+    case ElementType::kC128:
+      return device::GemmType::kC128;
+    default:
+      return std::nullopt;
+  }
+}
 
 std::optional<DotGemmPlan> PlanDotAsGemm(const Instruction& dot,
                                          std::string* why_not) {

@@ -29,6 +29,9 @@ struct DotGemmPlan {
   std::optional<StridedCopyKernel> lhs_copy, rhs_copy;
 };
 
+// The GEMM type of an element type cuBLAS multiplies; nullopt for others.
+std::optional<device::GemmType> GemmTypeOf(ElementType type);
+
 // nullopt (with `why_not` set, for tests) for a dot the GEMM cannot run:
 // its element types.
 std::optional<DotGemmPlan> PlanDotAsGemm(const Instruction& dot,

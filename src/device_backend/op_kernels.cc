@@ -7,8 +7,11 @@
 #include <unordered_map>
 #include <utility>
 
+#include "device_backend/convolution.h"
 #include "device_backend/device_kernels.h"
 #include "device_backend/dot_as_gemm.h"
+#include "device_backend/fft.h"
+#include "device_backend/rng.h"
 #include "runtime/status_macros.h"
 
 namespace xffi::device_backend {
@@ -16,18 +19,7 @@ namespace {
 
 using compiler::BufferId;
 
-constexpr int64_t kThreadsPerBlock = 256;
-
 uint8_t* Bytes(void* address) { return static_cast<uint8_t*>(address); }
-
-template <typename F>
-Status LaunchKernel(device::Stream& stream, const char* name, int64_t n,
-                    const F& functor) {
-  if (n == 0) return Status::Ok();
-  return device::LaunchFunctor(
-      stream, name, {device::BlocksFor(n, kThreadsPerBlock), kThreadsPerBlock},
-      functor);
-}
 
 std::optional<DType> ToDType(ElementType type) {
   switch (type) {
@@ -241,22 +233,6 @@ std::optional<std::string> OperandTypeProblem(ElementOp kind, DType type) {
   return std::nullopt;
 }
 
-std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> strides(dims.size(), 1);
-  for (size_t d = dims.size(); d-- > 1;) strides[d - 1] = strides[d] * dims[d];
-  return strides;
-}
-
-StatusOr<DType> TypeOf(const Instruction& op, const Shape& shape) {
-  std::optional<DType> type = ToDType(shape.element_type());
-  if (!type)
-    return Unsupported(op,
-                       "element type " + shape.ToString(false) +
-                           " is not one of pred, s8-s64, u8-u64, f16, bf16, "
-                           "f32, f64, c64, c128");
-  return *type;
-}
-
 StatusOr<Launcher> ElementwiseLauncher(const Instruction& op, ElementOp kind,
                                        const std::vector<BufferId>& operands,
                                        BufferId result) {
@@ -400,13 +376,23 @@ StatusOr<Launcher> DataMovementLauncher(const Instruction& op,
       const std::vector<int64_t> out_strides = RowMajorStrides(out_dims);
       StridedCopyKernel fill = CopyOver(out_dims, element_size);
       StridedCopyKernel body = CopyOver(in.dims(), element_size);
+      // Negative padding cuts the operand: only its elements that land
+      // inside the result are copied.
+      body.n = 1;
       for (size_t d = 0; d < in.dims().size(); ++d) {
         const PadDimension& pad = op.padding[d];
-        if (pad.low < 0 || pad.high < 0)
-          return Unsupported(op, "negative padding is not implemented");
+        const int64_t step = pad.interior + 1;
+        const int64_t first = pad.low < 0 ? (-pad.low + step - 1) / step : 0;
+        const int64_t last = std::min<int64_t>(
+            in.dims()[d] - 1, out_dims[d] - 1 - pad.low < 0
+                                  ? -1
+                                  : (out_dims[d] - 1 - pad.low) / step);
+        body.dims[d] = std::max<int64_t>(last - first + 1, 0);
+        body.n *= body.dims[d];
         body.src_strides[d] = in_strides[d];
-        body.dst_strides[d] = out_strides[d] * (pad.interior + 1);
-        body.dst_offset += pad.low * out_strides[d];
+        body.src_offset += first * in_strides[d];
+        body.dst_strides[d] = out_strides[d] * step;
+        body.dst_offset += (pad.low + first * step) * out_strides[d];
       }
       return StridedCopyLauncher(
           {fill, body}, {{operands[1], result}, {operands[0], result}});
@@ -1011,6 +997,56 @@ StatusOr<Launcher> ReduceWindowLauncher(const Instruction& op,
   });
 }
 
+StatusOr<Launcher> SelectAndScatterLauncher(
+    const Instruction& op, const std::vector<BufferId>& operands,
+    BufferId result) {
+  const Shape& in = op.operand(0)->shape();
+  const Shape& source = op.operand(1)->shape();
+  StatusOr<DType> type = TypeOf(op, in);
+  if (!type.ok()) return type.status();
+  if (op.window.size() != static_cast<size_t>(in.rank()) ||
+      source.rank() != in.rank())
+    return Unsupported(op,
+                       "a window or source of another rank than its "
+                       "operand");
+  std::optional<RegionProgram> select =
+      CompileRegion(*op.called_computations()[0]);
+  if (!select)
+    return Unsupported(op,
+                       "its select region is not scalar elementwise ops "
+                       "of at most " +
+                           std::to_string(kMaxRegionSteps) + " steps");
+  StatusOr<Combiner> scatter =
+      MakeCombiner(op, *op.called_computations()[1], *type);
+  if (!scatter.ok()) return scatter.status();
+  SelectAndScatterKernel kernel;
+  kernel.type = *type;
+  kernel.select = *select;
+  kernel.scatter = *scatter;
+  kernel.n = in.num_elements();
+  kernel.rank = static_cast<int32_t>(in.rank());
+  for (size_t d = 0; d < op.window.size(); ++d) {
+    const WindowDimension& window = op.window[d];
+    if (window.window_dilation != 1 || window.base_dilation != 1 ||
+        window.window_reversal || window.stride < 1)
+      return Unsupported(op, "a dilated, reversed or unstrided window");
+    kernel.operand_dims[d] = in.dims()[d];
+    kernel.source_dims[d] = source.dims()[d];
+    kernel.window_sizes[d] = window.size;
+    kernel.strides[d] = window.stride;
+    kernel.padding_low[d] = window.padding_low;
+  }
+  return Launcher([kernel, operands, result](device::Stream& stream,
+                                             void* const* addresses) mutable {
+    kernel.operand = Bytes(addresses[operands[0]]);
+    kernel.source = Bytes(addresses[operands[1]]);
+    kernel.init = Bytes(addresses[operands[2]]);
+    kernel.out = Bytes(addresses[result]);
+    return LaunchKernel(stream, SelectAndScatterKernel::kName, kernel.n,
+                        kernel);
+  });
+}
+
 }  // namespace
 
 std::optional<FusedLoopKernel> CompileFusedLoop(const Computation& fused,
@@ -1061,7 +1097,8 @@ namespace {
 
 StatusOr<Launcher> SortLauncher(const Instruction& op,
                                 const std::vector<BufferId>& operands,
-                                const std::vector<BufferId>& results) {
+                                const std::vector<BufferId>& results,
+                                const ReserveScratch& scratch) {
   if (op.operand_count() > kMaxSortOperands)
     return Unsupported(op, "more than " + std::to_string(kMaxSortOperands) +
                                " operands are not implemented");
@@ -1098,13 +1135,19 @@ StatusOr<Launcher> SortLauncher(const Instruction& op,
   std::vector<size_t> sizes;
   for (const Instruction* operand : op.operands())
     sizes.push_back(operand->shape().byte_size());
-  return Launcher([kernel, operands, results, sizes](
+  // Rows of one element need no merging, and no scratch.
+  std::vector<BufferId> merge_scratch;
+  if (scratch && kernel.length > 1)
+    for (size_t size : sizes) merge_scratch.push_back(scratch(size));
+  return Launcher([kernel, operands, results, sizes, merge_scratch](
                       device::Stream& stream, void* const* addresses) mutable {
     for (size_t k = 0; k < operands.size(); ++k) {
       XFFI_RETURN_IF_ERROR(
           CopyUnlessSame(stream, addresses, operands[k], results[k], sizes[k]));
       kernel.out[k] = Bytes(addresses[results[k]]);
     }
+    for (size_t k = 0; k < merge_scratch.size(); ++k)
+      kernel.scratch[k] = Bytes(addresses[merge_scratch[k]]);
     return LaunchKernel(stream, SortKernel::kName, kernel.n, kernel);
   });
 }
@@ -1194,17 +1237,35 @@ StatusOr<Launcher> TopKLauncher(const Instruction& op,
 
 StatusOr<Launcher> MakeTupleResultLauncher(
     const Instruction& op, const std::vector<BufferId>& operands,
-    const std::vector<BufferId>& results) {
+    const std::vector<BufferId>& results, const ReserveScratch& scratch) {
   switch (op.opcode()) {
     case Opcode::kSort:
-      return SortLauncher(op, operands, results);
+      return SortLauncher(op, operands, results, scratch);
     case Opcode::kReduce:
       return VariadicReduceLauncher(op, operands, results);
     case Opcode::kTopK:
       return TopKLauncher(op, operands, results);
+    case Opcode::kRngBitGenerator:
+      return RngBitGeneratorLauncher(op, operands, results);
     default:
       return Unsupported(op, "a tuple result");
   }
+}
+
+std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (size_t d = dims.size(); d-- > 1;) strides[d - 1] = strides[d] * dims[d];
+  return strides;
+}
+
+StatusOr<DType> TypeOf(const Instruction& op, const Shape& shape) {
+  std::optional<DType> type = ToDType(shape.element_type());
+  if (!type)
+    return Unsupported(op,
+                       "element type " + shape.ToString(false) +
+                           " is not one of pred, s8-s64, u8-u64, f16, bf16, "
+                           "f32, f64, c64, c128");
+  return *type;
 }
 
 Status Unsupported(const Instruction& op, const std::string& why) {
@@ -1226,10 +1287,20 @@ StatusOr<Launcher> MakeOpLauncher(const Instruction& op,
   switch (op.opcode()) {
     case Opcode::kReshape:
     case Opcode::kBitcastConvert: {
+      // Whole-byte elements of any width: a wider operand's minor
+      // dimension of narrower elements holds the same bytes row-major (as
+      // the CPU backend copies them); sub-byte types are stored one per byte.
+      auto whole_bytes = [](ElementType type) {
+        return static_cast<int>(ElementByteSize(type)) * 8 ==
+               ElementBitWidth(type);
+      };
       if (op.opcode() == Opcode::kBitcastConvert &&
           ElementByteSize(op.shape().element_type()) !=
-              ElementByteSize(op.operand(0)->shape().element_type()))
-        return Unsupported(op, "a bitcast between element widths");
+              ElementByteSize(op.operand(0)->shape().element_type()) &&
+          (!whole_bytes(op.shape().element_type()) ||
+           !whole_bytes(op.operand(0)->shape().element_type()) ||
+           op.shape().byte_size() != op.operand(0)->shape().byte_size()))
+        return Unsupported(op, "a bitcast between sub-byte element widths");
       // Row-major on both sides: the same bytes.
       const size_t size = op.shape().byte_size();
       BufferId from = operands[0];
@@ -1277,6 +1348,12 @@ StatusOr<Launcher> MakeOpLauncher(const Instruction& op,
       return ScatterLauncher(op, operands, result);
     case Opcode::kReduceWindow:
       return ReduceWindowLauncher(op, operands, result);
+    case Opcode::kSelectAndScatter:
+      return SelectAndScatterLauncher(op, operands, result);
+    case Opcode::kConvolution:
+      return ConvolutionLauncher(op, operands, result, scratch);
+    case Opcode::kFft:
+      return FftLauncher(op, operands, result, scratch);
     default:
       return Unsupported(op, "no device kernel for this op yet");
   }

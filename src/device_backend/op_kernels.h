@@ -49,10 +49,12 @@ std::optional<Launcher> MakeFusedLoopLauncher(
 
 // An op with one result buffer per array of its tuple result (sort, with a
 // result possibly sharing its operand's buffer; a reduce of several
-// inputs; topk). `operands` holds one buffer per operand.
+// inputs; topk). `operands` holds one buffer per operand. Sort merges
+// through `scratch` (and sorts by insertion without it).
 StatusOr<Launcher> MakeTupleResultLauncher(
     const Instruction& op, const std::vector<compiler::BufferId>& operands,
-    const std::vector<compiler::BufferId>& results);
+    const std::vector<compiler::BufferId>& results,
+    const ReserveScratch& scratch = {});
 
 // The elementwise ops of `fused` (as a loop fusion may hold them) over `n`
 // elements as the one kernel that interprets them; nullopt when it holds
@@ -60,6 +62,25 @@ StatusOr<Launcher> MakeTupleResultLauncher(
 // evaluates a loop condition of scalar ops with it.
 std::optional<FusedLoopKernel> CompileFusedLoop(const Computation& fused,
                                                 int64_t n);
+
+// `shape`'s element type as the kernels name it, or the refusal naming `op`
+// for a type they do not take.
+StatusOr<DType> TypeOf(const Instruction& op, const Shape& shape);
+
+// Element strides of a row-major array of `dims`.
+std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims);
+
+inline constexpr int64_t kThreadsPerBlock = 256;
+
+// One thread per element of [0, n) (none when n is 0).
+template <typename F>
+Status LaunchKernel(device::Stream& stream, const char* name, int64_t n,
+                    const F& functor) {
+  if (n == 0) return Status::Ok();
+  return device::LaunchFunctor(
+      stream, name, {device::BlocksFor(n, kThreadsPerBlock), kThreadsPerBlock},
+      functor);
+}
 
 // The refusal every unsupported construct gets: "the device backend cannot
 // run <op> at <line:column>: <why>".

@@ -1,8 +1,14 @@
 #include "passes/batch_partitioning.h"
 
+#include <algorithm>
+#include <charconv>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -20,7 +26,63 @@ struct Tiling {
   int64_t devices = 0;
 };
 
-std::optional<Tiling> TilingOf(const Instruction* value, int depth = 16);
+// Where a region's parameter comes from: the op that calls the region and
+// the operand it passes (a while's state for its body and condition, a
+// conditional's operand i + 1 for branch i).
+struct RegionCaller {
+  const Instruction* op = nullptr;
+  int64_t operand = 0;
+};
+using RegionCallers = std::unordered_map<const Computation*, RegionCaller>;
+
+// The loops' and conditionals' regions of the module and who calls each (a
+// region called from two places has no single caller and is left out).
+RegionCallers FindRegionCallers(const Module& module) {
+  RegionCallers callers;
+  std::set<const Computation*> shared;
+  auto add = [&](const Computation* region, const Instruction* op,
+                 int64_t operand) {
+    if (!callers.emplace(region, RegionCaller{op, operand}).second)
+      shared.insert(region);
+  };
+  for (const auto& c : module.computations())
+    for (const auto& inst : c->instructions()) {
+      const auto& called = inst->called_computations();
+      if (inst->opcode() == Opcode::kWhile)
+        for (const Computation* region : called) add(region, inst.get(), 0);
+      if (inst->opcode() == Opcode::kConditional)
+        for (size_t i = 0; i < called.size(); ++i)
+          add(called[i], inst.get(), static_cast<int64_t>(i) + 1);
+    }
+  for (const Computation* region : shared) callers.erase(region);
+  return callers;
+}
+
+std::optional<Tiling> TilingOf(const Instruction* value,
+                               const RegionCallers& callers, int depth = 16);
+
+// The value that element `index` of the tuple `value` is, where xffi can
+// tell: a tuple's operand; through a region's parameter, the element of
+// what the caller passes; through a loop's result, the element of its
+// initial state (XLA's propagation gives the loop state one sharding).
+const Instruction* TupleElement(const Instruction* value, int64_t index,
+                                const RegionCallers& callers, int depth) {
+  if (depth == 0) return nullptr;
+  switch (value->opcode()) {
+    case Opcode::kTuple:
+      return index < value->operand_count() ? value->operand(index) : nullptr;
+    case Opcode::kWhile:
+      return TupleElement(value->operand(0), index, callers, depth - 1);
+    case Opcode::kParameter: {
+      auto it = callers.find(value->parent());
+      if (it == callers.end() || value->parameter_number != 0) return nullptr;
+      return TupleElement(it->second.op->operand(it->second.operand), index,
+                          callers, depth - 1);
+    }
+    default:
+      return nullptr;
+  }
+}
 
 // `value`'s own sharding as a tiling; nullopt when it has none or is not
 // split (replicated, manual, on one device).
@@ -49,8 +111,8 @@ Tiling Remap(const Tiling& from, const std::vector<int64_t>& source) {
 // Which operand dimension each dimension of `value` comes from, for the ops
 // that move or cut dimensions without mixing them (XLA's sharding
 // propagation follows these; so does xffi; a slice keeps the split of a
-// dimension it shortens, as XLA's does): -1 for a new or reshaped
-// dimension. Empty for other ops.
+// dimension it shortens, as XLA's does): -1 for a new dimension. Empty for
+// other ops (reshapes: ReshapeTiles).
 std::vector<int64_t> SourceDims(const Instruction* value) {
   const Shape& shape = value->shape();
   std::vector<int64_t> source(static_cast<size_t>(shape.rank()), -1);
@@ -66,39 +128,118 @@ std::vector<int64_t> SourceDims(const Instruction* value) {
       for (int64_t d = 0; d < shape.rank(); ++d)
         source[static_cast<size_t>(d)] = d;
       return source;
-    case Opcode::kReshape: {
-      // The leading dimensions the reshape leaves as they are: batch
-      // dimensions in front of a flattened or split remainder.
-      const Shape& operand = value->operand(0)->shape();
-      for (int64_t d = 0; d < shape.rank() && d < operand.rank() &&
-                          operand.dim(d) == shape.dim(d);
-           ++d)
-        source[static_cast<size_t>(d)] = d;
-      return source;
-    }
     default:
       return {};
   }
 }
 
-std::optional<Tiling> TilingOf(const Instruction* value, int depth) {
+// The tiles of a reshape's result whose operand, of `from` dimensions, is
+// tiled `from_tiles`; nullopt where the blocks do not stay blocks. Each run
+// of operand dimensions whose product is that of a run of result
+// dimensions is one group; a group's blocks are whole rows of its flattened
+// elements when only its first operand dimension is split, evenly, and then
+// the result's dimensions take the split major first, each as far as it
+// divides (jax with 2 CPU devices: [24,3] split on rows reaches a call as
+// [8,3,3] split on rows; [4,18] as [8,3,3]; [4,2,9] split on its second
+// dimension is gathered).
+std::optional<std::vector<int64_t>> ReshapeTiles(
+    const std::vector<int64_t>& from, const std::vector<int64_t>& from_tiles,
+    const std::vector<int64_t>& to) {
+  for (int64_t d : from)
+    if (d == 0) return std::nullopt;
+  std::vector<int64_t> tiles(to.size(), 1);
+  size_t i = 0, j = 0;
+  while (true) {
+    while (i < from.size() && from[i] == 1) {
+      if (from_tiles[i] != 1) return std::nullopt;
+      ++i;
+    }
+    while (j < to.size() && to[j] == 1) ++j;
+    if (i == from.size() || j == to.size())
+      return i == from.size() && j == to.size() ? std::optional(tiles)
+                                                : std::nullopt;
+    size_t from_end = i + 1, to_end = j + 1;
+    int64_t from_size = from[i], to_size = to[j];
+    while (from_size != to_size) {
+      if (from_size < to_size) {
+        if (from_end == from.size()) return std::nullopt;
+        from_size *= from[from_end++];
+      } else {
+        if (to_end == to.size()) return std::nullopt;
+        to_size *= to[to_end++];
+      }
+    }
+    int64_t split = from_tiles[i];
+    for (size_t k = i + 1; k < from_end; ++k)
+      if (from_tiles[k] != 1) return std::nullopt;
+    if (from_end - i == 1 && to_end - j == 1) {  // the dimension stays
+      tiles[j] = split;
+      i = from_end;
+      j = to_end;
+      continue;
+    }
+    if (from_end - i > 1 && from[i] % split != 0) return std::nullopt;
+    for (size_t k = j; k < to_end && split > 1; ++k) {
+      if (to[k] % split == 0) {
+        tiles[k] = split;
+        split = 1;
+      } else if (split % to[k] == 0) {
+        tiles[k] = to[k];
+        split /= to[k];
+      } else {
+        return std::nullopt;
+      }
+    }
+    if (split != 1) return std::nullopt;
+    i = from_end;
+    j = to_end;
+  }
+}
+
+std::optional<Tiling> TilingOf(const Instruction* value,
+                               const RegionCallers& callers, int depth) {
   if (!value->shape().IsArray()) return std::nullopt;
   if (value->sharding.has_value()) return OwnTiling(value);
-  if (depth == 0 || value->operand_count() == 0) return std::nullopt;
+  if (depth == 0) return std::nullopt;
   const Opcode opcode = value->opcode();
+  // Into loop bodies and branches: a region's values are the caller's
+  // (XLA partitions the regions with the shardings it propagates there).
+  if (opcode == Opcode::kGetTupleElement) {
+    const Instruction* element =
+        TupleElement(value->operand(0), value->tuple_index, callers, depth);
+    if (element == nullptr) return std::nullopt;
+    return TilingOf(element, callers, depth - 1);
+  }
+  if (opcode == Opcode::kParameter) {
+    auto it = callers.find(value->parent());
+    if (it == callers.end() || value->parameter_number != 0)
+      return std::nullopt;
+    return TilingOf(it->second.op->operand(it->second.operand), callers,
+                    depth - 1);
+  }
+  if (value->operand_count() == 0) return std::nullopt;
+  if (opcode == Opcode::kReshape) {
+    std::optional<Tiling> from =
+        TilingOf(value->operand(0), callers, depth - 1);
+    if (!from.has_value()) return std::nullopt;
+    std::optional<std::vector<int64_t>> tiles = ReshapeTiles(
+        value->operand(0)->shape().dims(), from->tiles, value->shape().dims());
+    if (!tiles.has_value()) return std::nullopt;
+    return Tiling{std::move(*tiles), from->devices};
+  }
   if (IsElementwiseUnary(opcode) || IsElementwiseBinary(opcode) ||
       opcode == Opcode::kConvert || opcode == Opcode::kCopy ||
       opcode == Opcode::kSelect) {
     for (const Instruction* operand : value->operands()) {
       if (operand->shape().dims() != value->shape().dims()) continue;
-      std::optional<Tiling> found = TilingOf(operand, depth - 1);
+      std::optional<Tiling> found = TilingOf(operand, callers, depth - 1);
       if (found.has_value()) return found;
     }
     return std::nullopt;
   }
   const std::vector<int64_t> source = SourceDims(value);
   if (source.empty()) return std::nullopt;
-  std::optional<Tiling> from = TilingOf(value->operand(0), depth - 1);
+  std::optional<Tiling> from = TilingOf(value->operand(0), callers, depth - 1);
   if (!from.has_value()) return std::nullopt;
   return Remap(*from, source);
 }
@@ -114,12 +255,13 @@ struct BatchSplit {
 // operands with more dimensions than batch dimensions only, and gathers the
 // others; the first such operand that splits a batch dimension decides.
 std::optional<BatchSplit> FindSplit(const Instruction* call,
-                                    int64_t num_batch_dims) {
+                                    int64_t num_batch_dims,
+                                    const RegionCallers& callers) {
   for (const Instruction* operand : call->operands()) {
     if (!operand->shape().IsArray() ||
         operand->shape().rank() <= num_batch_dims)
       continue;
-    std::optional<Tiling> tiling = TilingOf(operand);
+    std::optional<Tiling> tiling = TilingOf(operand, callers);
     if (!tiling.has_value()) continue;
     BatchSplit split;
     int64_t blocks = 1;
@@ -211,7 +353,7 @@ Instruction* Insert(Computation* computation, const Instruction* before,
 // Rewrites `call` (in `computation`) into a manual computation; false when
 // it stays whole.
 bool Partition(Module& module, Computation* computation, Instruction* call,
-               int64_t num_batch_dims) {
+               int64_t num_batch_dims, const RegionCallers& callers) {
   for (const Instruction* operand : call->operands())
     if (!operand->shape().IsArray()) return false;
   std::vector<Shape> results = call->shape().IsTuple()
@@ -222,7 +364,7 @@ bool Partition(Module& module, Computation* computation, Instruction* call,
   // xffi leaves such a call whole rather than pick one device's values.
   for (const Shape& result : results)
     if (!result.IsArray() || result.rank() < num_batch_dims) return false;
-  std::optional<BatchSplit> found = FindSplit(call, num_batch_dims);
+  std::optional<BatchSplit> found = FindSplit(call, num_batch_dims, callers);
   if (!found.has_value()) return false;
   const BatchSplit& split = *found;
 
@@ -302,18 +444,49 @@ bool Partition(Module& module, Computation* computation, Instruction* call,
   return true;
 }
 
+// The call's num_batch_dims frontend attribute read as XLA reads it
+// (absl::SimpleAtoi: a decimal integer with an optional sign, ASCII
+// whitespace around it); 0 when it is absent or not such a number, which
+// XLA treats as it treats a number below 1: the call runs whole.
+int64_t NumBatchDims(const Instruction* call) {
+  auto it = call->frontend_attributes.find("num_batch_dims");
+  if (it == call->frontend_attributes.end()) return 0;
+  std::string_view text = it->second;
+  auto space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+           c == '\r';
+  };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
+  int64_t value = 0;
+  auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size())
+    return 0;
+  return std::max<int64_t>(value, 0);
+}
+
+// Registered, and given a number of batch dimensions: XLA partitions such a
+// call by its batch dimensions (a call without the attribute it runs
+// whole).
 bool IsPartitionable(const Instruction* inst) {
   return inst->opcode() == Opcode::kCustomCall &&
          !IsGspmdMarker(inst->custom_call.target) &&
-         IsBatchPartitionable(inst->custom_call.target);
+         IsBatchPartitionable(inst->custom_call.target) &&
+         NumBatchDims(inst) > 0;
 }
 
 // Whether `callee` makes a batch-partitionable call, itself or through the
-// functions it calls.
+// functions, loop bodies and branches it calls (all of which the pass
+// splits once the functions are inlined).
 bool ReachesPartitionableCall(const Computation* callee, int depth = 64) {
   for (const auto& inst : callee->instructions()) {
     if (IsPartitionable(inst.get())) return true;
-    if (inst->opcode() == Opcode::kCall && depth > 0)
+    const Opcode opcode = inst->opcode();
+    if ((opcode == Opcode::kCall || opcode == Opcode::kWhile ||
+         opcode == Opcode::kConditional) &&
+        depth > 0)
       for (const Computation* called : inst->called_computations())
         if (ReachesPartitionableCall(called, depth - 1)) return true;
   }
@@ -339,13 +512,33 @@ StatusOr<bool> BatchPartitioning::Run(Module& module) {
   Computation* entry = module.entry();
   if (entry == nullptr) return false;
   bool changed = InlineEntryCalls(module, LeadsToPartitionableCall);
-  std::vector<std::pair<Instruction*, int64_t>> calls;
-  for (const auto& inst : entry->instructions())
-    if (IsPartitionable(inst.get()))
-      calls.emplace_back(inst.get(),
-                         BatchPartitionableDims(inst->custom_call.target));
-  for (const auto& [call, num_batch_dims] : calls)
-    changed = Partition(module, entry, call, num_batch_dims) || changed;
+  // The entry and the loop bodies, conditions and branches it reaches (XLA
+  // partitions those too); not shard_map bodies, whose calls run on each
+  // device's values as written, nor reductions' regions.
+  // Their calls of functions that lead to such a call are inlined first, as
+  // in the entry.
+  std::vector<Computation*> partitioned = {entry};
+  std::set<const Computation*> seen = {entry};
+  for (size_t next = 0; next < partitioned.size(); ++next) {
+    if (next > 0)
+      changed =
+          InlineCalls(module, *partitioned[next], LeadsToPartitionableCall) ||
+          changed;
+    for (const auto& inst : partitioned[next]->instructions())
+      if (inst->opcode() == Opcode::kWhile ||
+          inst->opcode() == Opcode::kConditional)
+        for (Computation* region : inst->called_computations())
+          if (seen.insert(region).second) partitioned.push_back(region);
+  }
+  const RegionCallers callers = FindRegionCallers(module);
+  std::vector<std::tuple<Computation*, Instruction*, int64_t>> calls;
+  for (Computation* computation : partitioned)
+    for (const auto& inst : computation->instructions())
+      if (IsPartitionable(inst.get()))
+        calls.emplace_back(computation, inst.get(), NumBatchDims(inst.get()));
+  for (const auto& [computation, call, num_batch_dims] : calls)
+    changed = Partition(module, computation, call, num_batch_dims, callers) ||
+              changed;
   return changed;
 }
 

@@ -17,9 +17,10 @@
 // share a block compute the same values: of a call without side effects
 // dead-code elimination leaves one copy per block.
 //
-// How many leading dimensions are batch dimensions is the registration's
-// (runtime/partitioning.h; XLA reads it from each call's num_batch_dims
-// frontend attribute, which xffi's IR does not keep). As XLA does
+// How many leading dimensions are batch dimensions is the call's
+// num_batch_dims frontend attribute, as in XLA (JAX's linalg lowerings
+// write it; a call without it, or with a number below 1, runs whole, as
+// XLA runs it). As XLA does
 // (custom_call_batch_partitioner.cc): the split is that of the first
 // operand with more dimensions than batch dimensions whose batch
 // dimensions are split; other dimensions of every operand are gathered
@@ -30,17 +31,22 @@
 // The sharding is an operand's own (an entry parameter's mhlo.sharding,
 // sdy.sharding or HLO sharding=, a Sharding annotation's) or that of the
 // value it is computed from through elementwise ops, converts, copies,
-// selects, transposes, broadcasts, slices and reshapes that keep the
-// leading dimensions; xffi propagates shardings through no other ops. A
+// selects, transposes, broadcasts, slices, reshapes that keep each block
+// whole rows (merging or splitting dimensions whose major one is split),
+// and into loops and branches (below); xffi propagates shardings through
+// no other ops. A
 // call is left whole (as XLA leaves one with no sharding) when no operand's
 // batch dimensions are split or an operand or result is not an array; and
 // when a result has fewer dimensions than batch dimensions (XLA calls it
 // replicated though each device computes it from its own block). Calls in
-// the entry computation are split, and those in functions it calls (JAX's
+// the entry computation are split, those in functions it calls (JAX's
 // nested jax.jit), which the pass inlines into the entry first (XLA inlines
-// before it partitions); one in a loop body, a conditional's branch or a
-// shard_map runs whole, on the values it is given, which gives the same
-// results (XLA would split one in a loop body).
+// before it partitions), and those in the loop bodies, loop conditions and
+// conditional branches the entry reaches, as XLA splits them (JAX 0.10.2
+// with 2 CPU devices, GSPMD and Shardy alike): a value there has the
+// sharding of what the loop's initial state or the conditional's operand
+// holds in its place. One in a shard_map runs on each device's values as
+// written, as in XLA; one in a function a loop body calls runs whole.
 #ifndef XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 #define XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 

@@ -128,13 +128,18 @@ bool RemoveUnreachableComputations(Module& module) {
   return true;
 }
 
+bool InlineCalls(Module& module, Computation& computation,
+                 const std::function<bool(const Instruction*)>& select) {
+  UniqueNames names(module, /*callees_stay=*/true);
+  bool changed = false;
+  while (InlineCallsIn(computation, names, select)) changed = true;
+  return changed;
+}
+
 bool InlineEntryCalls(Module& module,
                       const std::function<bool(const Instruction*)>& select) {
   if (module.entry() == nullptr) return false;
-  UniqueNames names(module, /*callees_stay=*/true);
-  bool changed = false;
-  while (InlineCallsIn(*module.entry(), names, select)) changed = true;
-  return changed;
+  return InlineCalls(module, *module.entry(), select);
 }
 
 StatusOr<bool> CallInlining::Run(Module& module) {

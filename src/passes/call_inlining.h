@@ -26,9 +26,12 @@ class CallInlining : public Pass {
   StatusOr<bool> Run(Module& module) override;
 };
 
-// Inlines the calls of the entry computation that `select` picks, and then
-// those the inlined ops make that it picks, as the pass does; the callees
-// stay in the module. True when it inlined any.
+// Inlines the calls of `computation` (one of the module's) that `select`
+// picks, and then those the inlined ops make that it picks, as the pass
+// does; the callees stay in the module. True when it inlined any.
+bool InlineCalls(Module& module, Computation& computation,
+                 const std::function<bool(const Instruction*)>& select);
+// InlineCalls on the entry computation.
 bool InlineEntryCalls(Module& module,
                       const std::function<bool(const Instruction*)>& select);
 

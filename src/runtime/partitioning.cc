@@ -1,7 +1,7 @@
 #include "xffi/runtime/partitioning.h"
 
-#include <map>
 #include <mutex>
+#include <set>
 #include <string>
 
 namespace xffi {
@@ -9,7 +9,7 @@ namespace {
 
 struct BatchPartitionable {
   std::mutex mutex;
-  std::map<std::string, int64_t, std::less<>> num_batch_dims;
+  std::set<std::string, std::less<>> targets;
 };
 
 BatchPartitionable& Registry() {
@@ -20,40 +20,27 @@ BatchPartitionable& Registry() {
 
 }  // namespace
 
-Status RegisterBatchPartitionable(std::string_view target,
-                                  int64_t num_batch_dims) {
+Status RegisterBatchPartitionable(std::string_view target) {
   if (target.empty())
     return InvalidArgument(
         "RegisterBatchPartitionable: the target name is empty");
-  if (num_batch_dims < 1)
-    return InvalidArgument("RegisterBatchPartitionable('" +
-                           std::string(target) +
-                           "'): num_batch_dims must be at least 1, got " +
-                           std::to_string(num_batch_dims));
   BatchPartitionable& registry = Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  registry.num_batch_dims[std::string(target)] = num_batch_dims;
+  registry.targets.emplace(target);
   return Status::Ok();
 }
 
 bool IsBatchPartitionable(std::string_view target) {
-  return BatchPartitionableDims(target) > 0;
-}
-
-int64_t BatchPartitionableDims(std::string_view target) {
   BatchPartitionable& registry = Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  auto it = registry.num_batch_dims.find(target);
-  return it == registry.num_batch_dims.end() ? 0 : it->second;
+  return registry.targets.find(target) != registry.targets.end();
 }
 
 std::vector<std::string> ListBatchPartitionable() {
   BatchPartitionable& registry = Registry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  std::vector<std::string> names;
-  for (const auto& [name, dims] : registry.num_batch_dims)
-    names.push_back(name);
-  return names;
+  return std::vector<std::string>(registry.targets.begin(),
+                                  registry.targets.end());
 }
 
 }  // namespace xffi

@@ -5,12 +5,16 @@
 
 #include <gtest/gtest.h>
 
+#include <complex>
+#include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 
 #include "compiler/compiler.h"
 #include "device/sim_device.h"
 #include "device_backend/device_backend.h"
+#include "ir/float_types.h"
 #include "xffi/program/executable.h"
 #include "xffi/program/text.h"
 
@@ -52,6 +56,46 @@ class SimDeviceBackendTest : public ::testing::Test {
   std::shared_ptr<device::SimDevice> device_;
   std::unique_ptr<DeviceBackend> backend_;
 };
+
+// Values that are multiples of 1/8 in [-2, 2]: exact in every float type,
+// so products and short sums are exact too and any layout mistake shows as
+// a difference, not as rounding.
+inline Literal RandomEighths(const Shape& shape, std::mt19937& random) {
+  Literal literal(shape);
+  std::uniform_int_distribution<int> eighths(-16, 16);
+  auto next = [&] { return eighths(random) / 8.0; };
+  const int64_t n = shape.num_elements();
+  for (int64_t i = 0; i < n; ++i) {
+    switch (shape.element_type()) {
+      case ElementType::kF16:
+        literal.data<uint16_t>()[i] = FloatToHalf(static_cast<float>(next()));
+        break;
+      case ElementType::kBF16:
+        literal.data<uint16_t>()[i] =
+            FloatToBFloat16(static_cast<float>(next()));
+        break;
+      case ElementType::kF32:
+        literal.data<float>()[i] = static_cast<float>(next());
+        break;
+      case ElementType::kF64:
+        literal.data<double>()[i] = next();
+        break;
+      case ElementType::kC64:
+        literal.data<std::complex<float>>()[i] = {static_cast<float>(next()),
+                                                  static_cast<float>(next())};
+        break;
+      case ElementType::kC128:
+        literal.data<std::complex<double>>()[i] = {next(), next()};
+        break;
+      case ElementType::kS32:
+        literal.data<int32_t>()[i] = eighths(random);
+        break;
+      default:
+        ADD_FAILURE() << "no random values for " << shape.ToString(false);
+    }
+  }
+  return literal;
+}
 
 }  // namespace xffi::device_backend::testing
 

@@ -213,6 +213,8 @@ inline std::string DiffInstruction(
   if (a.sharding != b.sharding)
     return differ("sharding", a.sharding ? a.sharding->ToString() : "none",
                   b.sharding ? b.sharding->ToString() : "none");
+  if (a.frontend_attributes != b.frontend_attributes)
+    return differ("frontend_attributes", "", "");
   return "";
 }
 

@@ -72,9 +72,9 @@ void Register() {
     XLA_FFI_Handler_Bundle bundle{nullptr, nullptr, nullptr, kRows, nullptr};
     EXPECT_TRUE(xffi::RegisterHandler("bp.rows", "Host", bundle).ok());
     EXPECT_TRUE(xffi::RegisterHandler("bp.whole", "Host", bundle).ok());
-    // Batched over its two leading dimensions.
+    // Called with two batch dimensions (the calls say so).
     EXPECT_TRUE(xffi::RegisterHandler("bp.rows2", "Host", bundle).ok());
-    EXPECT_TRUE(xffi::RegisterBatchPartitionable("bp.rows2", 2).ok());
+    EXPECT_TRUE(xffi::RegisterBatchPartitionable("bp.rows2").ok());
     XLA_FFI_Handler_Bundle sums{nullptr, nullptr, nullptr, kRowSums, nullptr};
     EXPECT_TRUE(xffi::RegisterHandler("bp.row_sums", "Host", sums).ok());
     EXPECT_TRUE(xffi::RegisterBatchPartitionable("bp.row_sums").ok());
@@ -101,11 +101,16 @@ namespace {
 
 using Dims = std::vector<std::vector<int64_t>>;
 
+// What JAX's lowerings write on a call with one batch dimension (XLA reads
+// the number from the call).
+const char kOneBatchDim[] =
+    ", mhlo.frontend_attributes = {num_batch_dims = \"1\"}";
+
 // @main(x: f32[8,3] with `arg_attributes`) -> the call's s64[8] result.
 std::string StableHlo(const std::string& target,
                       const std::string& arg_attributes,
                       const std::string& mesh = "",
-                      const std::string& call_attributes = "") {
+                      const std::string& call_attributes = kOneBatchDim) {
   return "module @m attributes {mhlo.num_partitions = 4 : i32} {\n" + mesh +
          "  func.func public @main(%x: tensor<8x3xf32> " + arg_attributes +
          ") -> tensor<8xi64> {\n"
@@ -157,8 +162,9 @@ TEST(BatchPartitioning, ShardyShardingsAndReplicatedDevicesRunToo) {
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_EQ(*rows, std::vector<int64_t>(8, 4));
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
-  rows =
-      RunRows(StableHlo("bp.rows", sharding, mesh, ", has_side_effect = true"));
+  rows = RunRows(
+      StableHlo("bp.rows", sharding, mesh,
+                std::string(kOneBatchDim) + ", has_side_effect = true"));
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_EQ(*rows, std::vector<int64_t>(8, 4));
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}, {4, 3}, {4, 3}}));
@@ -179,7 +185,8 @@ TEST(BatchPartitioning, HloParameterShardings) {
       "ENTRY main {\n"
       "  x = f32[8,3]{1,0} parameter(0), sharding={devices=[2,1]<=[2]}\n"
       "  ROOT c = s64[8]{0} custom-call(x), custom_call_target=\"bp.rows\", "
-      "api_version=API_VERSION_TYPED_FFI\n"
+      "api_version=API_VERSION_TYPED_FFI, "
+      "frontend_attributes={num_batch_dims=\"1\"}\n"
       "}\n");
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_EQ(*rows, std::vector<int64_t>(8, 4));
@@ -193,7 +200,8 @@ TEST(BatchPartitioning, TheShardingReachesTheCallThroughElementwiseOps) {
       "\"{devices=[2,1]<=[2]}\"}) -> tensor<8xi64> {\n"
       "    %y = stablehlo.multiply %x, %x : tensor<8x3xf32>\n"
       "    %z = stablehlo.negate %y : tensor<8x3xf32>\n"
-      "    %0 = stablehlo.custom_call @bp.rows(%z) {api_version = 4 : i32} : "
+      "    %0 = stablehlo.custom_call @bp.rows(%z) {api_version = 4 : i32, "
+      "mhlo.frontend_attributes = {num_batch_dims = \"1\"}} : "
       "(tensor<8x3xf32>) -> tensor<8xi64>\n"
       "    return %0 : tensor<8xi64>\n  }\n}\n");
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
@@ -206,7 +214,8 @@ TEST(BatchPartitioning, TheShardingReachesTheCallThroughElementwiseOps) {
       "\"{devices=[1,2]<=[2]}\"}) -> tensor<8xi64> {\n"
       "    %y = stablehlo.transpose %x, dims = [1, 0] : (tensor<3x8xf32>) -> "
       "tensor<8x3xf32>\n"
-      "    %0 = stablehlo.custom_call @bp.rows(%y) {api_version = 4 : i32} : "
+      "    %0 = stablehlo.custom_call @bp.rows(%y) {api_version = 4 : i32, "
+      "mhlo.frontend_attributes = {num_batch_dims = \"1\"}} : "
       "(tensor<8x3xf32>) -> tensor<8xi64>\n"
       "    return %0 : tensor<8xi64>\n  }\n}\n",
       {3, 8});
@@ -250,12 +259,18 @@ std::string Hlo(const std::string& entry,
          entry + "}\n";
 }
 
-// The line "  `name` = `result` custom-call(`operand`)" of `target`.
+// The line "  `name` = `result` custom-call(`operand`)" of `target`, with
+// `num_batch_dims` as its frontend attribute (none when empty).
 std::string CallLine(const std::string& name, const std::string& result,
-                     const std::string& operand, const std::string& target) {
+                     const std::string& operand, const std::string& target,
+                     const std::string& num_batch_dims = "1") {
   return "  " + name + " = " + result + " custom-call(" + operand +
          "), custom_call_target=\"" + target +
-         "\", api_version=API_VERSION_TYPED_FFI\n";
+         "\", api_version=API_VERSION_TYPED_FFI" +
+         (num_batch_dims.empty() ? ""
+                                 : ", frontend_attributes={num_batch_dims=\"" +
+                                       num_batch_dims + "\"}") +
+         "\n";
 }
 
 // An HLO module whose entry takes x: `x_shape` with `sharding` and returns
@@ -263,7 +278,8 @@ std::string CallLine(const std::string& name, const std::string& result,
 std::string Rows2Hlo(const std::string& x_shape, const std::string& sharding,
                      const std::string& result_shape) {
   return Hlo("  x = f32" + x_shape + " parameter(0), sharding=" + sharding +
-             "\n" + CallLine("ROOT c", "s64" + result_shape, "x", "bp.rows2"));
+             "\n" +
+             CallLine("ROOT c", "s64" + result_shape, "x", "bp.rows2", "2"));
 }
 
 TEST(BatchPartitioning, SplitsEveryBatchDimensionTheRegistrationNames) {
@@ -380,17 +396,39 @@ TEST(BatchPartitioning, TheShardingReachesTheCallThroughBroadcastsAndReshapes) {
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ((*out)[0].ToVector<int64_t>(), std::vector<int64_t>(8, 4));
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 6}, {4, 6}}));
-  // A reshape that moves the rows ([8,3] -> [24]) -> not followed: whole.
-  out = RunProgram(
-      Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
-          "  y = f32[4,6] reshape(x)\n" +
-          CallLine("ROOT c", "s64[4]", "y", "bp.rows")),
-      {Iota({8, 3})});
-  ASSERT_TRUE(out.ok()) << out.status().ToString();
-  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 6}}));
+  // Reshapes that merge or split dimensions: followed while each block stays
+  // whole rows, as XLA follows them (jax with 2 CPU devices: [4,18] split
+  // on rows reaches a call as [8,3,3] blocks of [4,3,3]; [4,2,9] split on
+  // its second dimension is gathered first).
+  struct Case {
+    std::vector<int64_t> x;
+    std::string sharding;
+    std::vector<int64_t> y;
+    Dims seen;
+  };
+  auto text = [](const std::vector<int64_t>& dims) {
+    std::string out = "[";
+    for (size_t d = 0; d < dims.size(); ++d)
+      out += (d ? "," : "") + std::to_string(dims[d]);
+    return out + "]";
+  };
+  for (const Case& c : std::vector<Case>{
+           {{8, 3}, "{devices=[2,1]<=[2]}", {4, 6}, {{2, 6}, {2, 6}}},
+           {{4, 6}, "{devices=[2,1]<=[2]}", {8, 3}, {{4, 3}, {4, 3}}},
+           {{16, 3}, "{devices=[2,1]<=[2]}", {8, 2, 3}, Dims(2, {4, 2, 3})},
+           {{4, 2, 3}, "{devices=[1,2,1]<=[2]}", {8, 3}, {{8, 3}}},
+       }) {
+    out = RunProgram(
+        Hlo("  x = f32" + text(c.x) + " parameter(0), sharding=" + c.sharding +
+            "\n  y = f32" + text(c.y) + " reshape(x)\n" +
+            CallLine("ROOT c", "s64" + text({c.y[0]}), "y", "bp.rows")),
+        {Iota(c.x)});
+    ASSERT_TRUE(out.ok()) << text(c.x) << ": " << out.status().ToString();
+    EXPECT_EQ(bp_test::TakeSeen(), c.seen) << text(c.x) << " -> " << text(c.y);
+  }
 }
 
-TEST(BatchPartitioning, CallsInFunctionsSplitAndInLoopBodiesRunWhole) {
+TEST(BatchPartitioning, CallsInFunctionsLoopBodiesAndBranchesSplit) {
   // In a called function (JAX's nested jax.jit), on a sharded parameter's
   // values: the function is inlined and the call split, as under XLA.
   auto out = RunProgram(
@@ -405,60 +443,117 @@ TEST(BatchPartitioning, CallsInFunctionsSplitAndInLoopBodiesRunWhole) {
   EXPECT_EQ((*out).at(0).ToVector<float>(), WholeRowSums(8));
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
 
-  // In a loop body xffi knows no sharding and does not split the call (XLA
-  // would); the whole call gives the values the blocks would.
+  // In a loop body the state has the sharding of its initial value, and
+  // the call splits as XLA splits it (jax with 2 CPU devices: a call in a
+  // fori_loop's body runs on f32[4,3,3] blocks of f32[8,3,3]); also when the
+  // body calls a function that makes it (XLA inlines first).
+  const std::string direct =
+      CallLine("c", "(f32[8], s64[8])", "x", "bp.row_sums");
+  const std::string through_function =
+      "  c = (f32[8], s64[8]) call(x), to_apply=rows_of\n";
+  for (const std::string& call : {direct, through_function}) {
+    out = RunProgram(
+        Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+            "  zero = s32[] constant(0)\n"
+            "  fz = f32[] constant(0)\n"
+            "  acc = f32[8] broadcast(fz), dimensions={}\n"
+            "  init = (s32[], f32[8,3], f32[8]) tuple(zero, x, acc)\n"
+            "  w = (s32[], f32[8,3], f32[8]) while(init), condition=cond, "
+            "body=body\n"
+            "  ROOT sums = f32[8] get-tuple-element(w), index=2\n",
+            "rows_of {\n"
+            "  p = f32[8,3] parameter(0)\n" +
+                CallLine("ROOT c", "(f32[8], s64[8])", "p", "bp.row_sums") +
+                "}\n"
+                "cond {\n"
+                "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
+                "  i = s32[] get-tuple-element(s), index=0\n"
+                "  two = s32[] constant(2)\n"
+                "  ROOT lt = pred[] compare(i, two), direction=LT\n"
+                "}\n"
+                "body {\n"
+                "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
+                "  i = s32[] get-tuple-element(s), index=0\n"
+                "  x = f32[8,3] get-tuple-element(s), index=1\n"
+                "  acc = f32[8] get-tuple-element(s), index=2\n" +
+                call +
+                "  sums = f32[8] get-tuple-element(c), index=0\n"
+                "  next = f32[8] add(acc, sums)\n"
+                "  one = s32[] constant(1)\n"
+                "  j = s32[] add(i, one)\n"
+                "  ROOT t = (s32[], f32[8,3], f32[8]) tuple(j, x, next)\n"
+                "}\n"),
+        {Iota({8, 3})});
+    ASSERT_TRUE(out.ok()) << call << out.status().ToString();
+    std::vector<float> twice = WholeRowSums(8);
+    for (float& v : twice) v *= 2;
+    EXPECT_EQ((*out)[0].ToVector<float>(), twice) << call;
+    EXPECT_EQ(bp_test::TakeSeen(), Dims(4, {4, 3})) << call;
+  }
 
-  out = RunProgram(
+  // In a conditional's branch, on what the conditional passes it (here an
+  // array; JAX's branches take a tuple, which the loop above covers).
+  const std::string branches =
       Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
-          "  zero = s32[] constant(0)\n"
-          "  fz = f32[] constant(0)\n"
-          "  acc = f32[8] broadcast(fz), dimensions={}\n"
-          "  init = (s32[], f32[8,3], f32[8]) tuple(zero, x, acc)\n"
-          "  w = (s32[], f32[8,3], f32[8]) while(init), condition=cond, "
-          "body=body\n"
-          "  ROOT sums = f32[8] get-tuple-element(w), index=2\n",
-          "cond {\n"
-          "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
-          "  i = s32[] get-tuple-element(s), index=0\n"
-          "  two = s32[] constant(2)\n"
-          "  ROOT lt = pred[] compare(i, two), direction=LT\n"
-          "}\n"
-          "body {\n"
-          "  s = (s32[], f32[8,3], f32[8]) parameter(0)\n"
-          "  i = s32[] get-tuple-element(s), index=0\n"
-          "  x = f32[8,3] get-tuple-element(s), index=1\n"
-          "  acc = f32[8] get-tuple-element(s), index=2\n" +
-              CallLine("c", "(f32[8], s64[8])", "x", "bp.row_sums") +
-              "  sums = f32[8] get-tuple-element(c), index=0\n"
-              "  next = f32[8] add(acc, sums)\n"
-              "  one = s32[] constant(1)\n"
-              "  j = s32[] add(i, one)\n"
-              "  ROOT t = (s32[], f32[8,3], f32[8]) tuple(j, x, next)\n"
-              "}\n"),
-      {Iota({8, 3})});
+          "  k = s32[] parameter(1)\n"
+          "  ROOT r = (f32[8], s64[8]) conditional(k, x, x), "
+          "branch_computations={split, twice}\n",
+          "split {\n"
+          "  p = f32[8,3] parameter(0)\n" +
+              CallLine("ROOT c", "(f32[8], s64[8])", "p", "bp.row_sums") +
+              "}\n"
+              "twice {\n"
+              "  p = f32[8,3] parameter(0)\n"
+              "  q = f32[8,3] add(p, p)\n" +
+              CallLine("ROOT c", "(f32[8], s64[8])", "q", "bp.row_sums", "") +
+              "}\n");
+  out = RunProgram(branches, {Iota({8, 3}), Literal::Scalar<int32_t>(0)});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
-  std::vector<float> twice = WholeRowSums(8);
-  for (float& v : twice) v *= 2;
-  EXPECT_EQ((*out)[0].ToVector<float>(), twice);
-  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}, {8, 3}}));
+  EXPECT_EQ((*out).at(0).ToVector<float>(), WholeRowSums(8));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
+  // The other branch's call has no num_batch_dims: whole.
+  out = RunProgram(branches, {Iota({8, 3}), Literal::Scalar<int32_t>(1)});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}}));
 }
 
-TEST(BatchPartitioning, TheRegistryKeepsTheNumberOfBatchDimensions) {
+TEST(BatchPartitioning, TheRegistryKeepsNames) {
   bp_test::Register();
-  EXPECT_EQ(BatchPartitionableDims("bp.rows"), 1);
-  EXPECT_EQ(BatchPartitionableDims("bp.rows2"), 2);
-  EXPECT_EQ(BatchPartitionableDims("bp.whole"), 0);
+  EXPECT_TRUE(IsBatchPartitionable("bp.rows"));
   EXPECT_FALSE(IsBatchPartitionable("bp.whole"));
-  ASSERT_TRUE(RegisterBatchPartitionable("bp.renumbered", 3).ok());
-  ASSERT_TRUE(RegisterBatchPartitionable("bp.renumbered", 2).ok());
-  EXPECT_EQ(BatchPartitionableDims("bp.renumbered"), 2);  // the last wins
-  Status bad = RegisterBatchPartitionable("bp.none", 0);
+  std::vector<std::string> names = ListBatchPartitionable();
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  EXPECT_EQ(std::count(names.begin(), names.end(), "bp.rows"), 1);
+  Status bad = RegisterBatchPartitionable("");
   EXPECT_FALSE(bad.ok());
-  EXPECT_THAT(bad.message(),
-              ::testing::HasSubstr("'bp.none'): num_batch_dims must be at "
-                                   "least 1, got 0"));
-  EXPECT_FALSE(IsBatchPartitionable("bp.none"));
-  EXPECT_FALSE(RegisterBatchPartitionable("").ok());
+  EXPECT_THAT(bad.message(), ::testing::HasSubstr("the target name is empty"));
+}
+
+TEST(BatchPartitioning, TheCallsFrontendAttributeGivesItsBatchDimensions) {
+  // XLA reads num_batch_dims from each call as absl::SimpleAtoi reads a
+  // number; absent, not a number, or below 1: the call runs whole.
+  struct Case {
+    std::string num_batch_dims;
+    Dims seen;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"", {{4, 6, 3}}},
+           {"0", {{4, 6, 3}}},
+           {"-1", {{4, 6, 3}}},
+           {"two", {{4, 6, 3}}},
+           {"1x", {{4, 6, 3}}},
+           {"1", {{2, 6, 3}, {2, 6, 3}}},
+           {" +1 ", {{2, 6, 3}, {2, 6, 3}}},
+           {"2", Dims(4, {2, 3, 3})},
+       }) {
+    auto out = RunProgram(
+        Hlo("  x = f32[4,6,3] parameter(0), sharding={devices=[2,2,1]<=[4]}\n" +
+            CallLine("ROOT c", "s64[4,6]", "x", "bp.rows2", c.num_batch_dims)),
+        {Iota({4, 6, 3})});
+    ASSERT_TRUE(out.ok()) << c.num_batch_dims << ": "
+                          << out.status().ToString();
+    EXPECT_EQ(bp_test::TakeSeen(), c.seen) << "'" << c.num_batch_dims << "'";
+  }
 }
 
 TEST(BatchPartitioning, ThePassSaysWhetherItChangedTheModule) {

@@ -353,12 +353,13 @@ TEST_F(CliTest, DumpAfterWritesTheProgramAfterAPass) {
 
   Outcome unknown = Xffi("run " + args + " --dump-after fuse");
   EXPECT_EQ(unknown.status, 1) << unknown.output;
-  EXPECT_THAT(unknown.output,
-              HasSubstr("no pass named 'fuse' to dump after; the passes "
-                        "are: batch-partition, spmd-emulation, approx-top-k, "
-                        "inline, simplify, "
-                        "cse, "
-                        "dce, reduction-fusion, fusion, dce (or all)"));
+  EXPECT_THAT(
+      unknown.output,
+      HasSubstr("no pass named 'fuse' to dump after; the passes "
+                "are: batch-partition, spmd-emulation, approx-top-k, "
+                "inline, simplify, "
+                "cse, "
+                "dce, reduction-tree, reduction-fusion, fusion, dce (or all)"));
 }
 
 // After "fusion" the dump holds loop fusions, and it parses back as HLO.

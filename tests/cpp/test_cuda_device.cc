@@ -13,7 +13,10 @@
 #include "cuda/cuda_device.h"
 #include "cuda/kernel_entries.h"
 #include "device/host_gemm.h"
+#include "device_backend/convolution_kernel.h"
 #include "device_backend/device_kernels.h"
+#include "device_backend/fft_kernel.h"
+#include "device_backend/rng_kernel.h"
 #endif
 
 namespace {
@@ -79,6 +82,11 @@ TEST(CudaDevice, TheDeviceBackendsKernelsHaveGpuEntries) {
   ExpectCompiledEntry<ReduceWindowKernel>();
   ExpectCompiledEntry<VariadicReduceKernel>();
   ExpectCompiledEntry<TopKKernel>();
+  ExpectCompiledEntry<ConvolutionKernel>();
+  ExpectCompiledEntry<Im2colKernel>();
+  ExpectCompiledEntry<DftKernel>();
+  ExpectCompiledEntry<SelectAndScatterKernel>();
+  ExpectCompiledEntry<RngBitGeneratorKernel>();
   // Distinct functors, distinct entries.
   EXPECT_NE(xffi::cuda::FindCudaKernelEntry(ElementwiseKernel::kName)->entry,
             xffi::cuda::FindCudaKernelEntry(GatherKernel::kName)->entry);

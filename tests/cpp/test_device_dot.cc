@@ -38,7 +38,7 @@ class DeviceDotTest : public testing::SimDeviceBackendTest {
     std::mt19937 random(7);
     std::vector<Literal> arguments;
     for (const Shape& shape : (*device)->parameter_shapes())
-      arguments.push_back(RandomLiteral(shape, random));
+      arguments.push_back(testing::RandomEighths(shape, random));
     StatusOr<std::vector<Literal>> on_device = (*device)->Execute(arguments);
     ASSERT_TRUE(on_device.ok()) << what << ": " << on_device.status().message();
     StatusOr<std::vector<Literal>> on_host = (*host)->Execute(arguments);
@@ -48,49 +48,7 @@ class DeviceDotTest : public testing::SimDeviceBackendTest {
         CompareLiterals((*on_device)[0], (*on_host)[0], 0.0);
     EXPECT_TRUE(comparison.ok) << what << ": " << comparison.detail;
   }
-
-  static Literal RandomLiteral(const Shape& shape, std::mt19937& random);
 };
-
-// Values that are multiples of 1/8 in [-2, 2]: exact in every float type,
-// so products and short sums are exact too and any layout mistake shows as
-// a difference, not as rounding.
-Literal DeviceDotTest::RandomLiteral(const Shape& shape, std::mt19937& random) {
-  Literal literal(shape);
-  std::uniform_int_distribution<int> eighths(-16, 16);
-  auto next = [&] { return eighths(random) / 8.0; };
-  const int64_t n = shape.num_elements();
-  for (int64_t i = 0; i < n; ++i) {
-    switch (shape.element_type()) {
-      case ElementType::kF16:
-        literal.data<uint16_t>()[i] = FloatToHalf(static_cast<float>(next()));
-        break;
-      case ElementType::kBF16:
-        literal.data<uint16_t>()[i] =
-            FloatToBFloat16(static_cast<float>(next()));
-        break;
-      case ElementType::kF32:
-        literal.data<float>()[i] = static_cast<float>(next());
-        break;
-      case ElementType::kF64:
-        literal.data<double>()[i] = next();
-        break;
-      case ElementType::kC64:
-        literal.data<std::complex<float>>()[i] = {static_cast<float>(next()),
-                                                  static_cast<float>(next())};
-        break;
-      case ElementType::kC128:
-        literal.data<std::complex<double>>()[i] = {next(), next()};
-        break;
-      case ElementType::kS32:
-        literal.data<int32_t>()[i] = eighths(random);
-        break;
-      default:
-        ADD_FAILURE() << "no random values for " << shape.ToString(false);
-    }
-  }
-  return literal;
-}
 
 // A dot_general and the shapes around it; {T} is the operand type, {R} the
 // result's.

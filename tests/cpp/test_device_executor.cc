@@ -327,15 +327,15 @@ ENTRY main {
 TEST_F(DeviceExecutorTest, UnsupportedOpIsRefusedAtCompileNamingOpAndPlace) {
   const std::string text = R"(HloModule unsupported
 ENTRY main {
-  x = c64[8] parameter(0)
-  ROOT s = c64[8] fft(x), fft_type=FFT, fft_length={8}
+  x = f32[4,4] parameter(0)
+  ROOT s = f32[4,4] cholesky(x), lower=true
 }
 )";
   auto device = CompileForDevice(text);
   ASSERT_FALSE(device.ok());
   EXPECT_EQ(device.status().code(), XLA_FFI_Error_Code_UNIMPLEMENTED);
   EXPECT_THAT(device.status().message(),
-              HasSubstr("the device backend cannot run op 's' (fft) in "
+              HasSubstr("the device backend cannot run op 's' (cholesky) in "
                         "computation 'main' at program.hlo:4:8"));
   EXPECT_EQ(device_->bytes_in_use(), 0u) << "nothing allocated";
 }

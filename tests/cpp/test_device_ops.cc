@@ -352,6 +352,125 @@ ENTRY main {
   }
 }
 
+TEST_F(DeviceOpsTest, LongRowsMergeSortStablyAlongAStridedDimension) {
+  // Rows of 1000 along dimension 0 (a stride of 3 elements): the merge
+  // sort's runs cross many widths, the keys repeat (rounded to integers) and
+  // two carried operands must follow their key, equal keys in input order.
+  const std::string text = R"(HloModule sort
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  e = f32[] parameter(4)
+  f = f32[] parameter(5)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+ENTRY main {
+  x = f32[1000,3] parameter(0)
+  r = f32[1000,3] round-nearest-even(x)
+  i = s32[1000,3] iota(), iota_dimension=0
+  ROOT s = (f32[1000,3], s32[1000,3], f32[1000,3]) sort(r, i, x), dimensions={0}, is_stable=true, to_apply=less
+}
+)";
+  std::vector<Literal> got = ExpectSameAsHost(
+      text, {Literal::FromVector<float>({1000, 3}, Values(3000, 20, 5))});
+  ASSERT_EQ(got.size(), 3u);
+  const float* keys = got[0].data<float>();
+  const int32_t* order = got[1].data<int32_t>();
+  for (int column = 0; column < 3; ++column) {
+    for (int j = 1; j < 1000; ++j) {
+      const int at = j * 3 + column, before = at - 3;
+      ASSERT_LE(keys[before], keys[at]) << "sorted at " << at;
+      if (keys[before] == keys[at]) {
+        EXPECT_LT(order[before], order[at]) << "stable at " << at;
+      }
+    }
+  }
+}
+
+TEST_F(DeviceOpsTest, SelectAndScatterOfOverlappingPaddedWindowsMatchesTheCpu) {
+  // Max-pooling's gradient with overlapping windows (stride < size) and
+  // padding, and a min-select with a tie-heavy operand: every operand
+  // element sums the sources of the windows that pick it, in window order.
+  const std::string text = R"(HloModule sas
+ge {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GE
+}
+le {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LE
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[2,9,8,3] parameter(0)
+  g = f32[2,5,4,3] parameter(1)
+  zero = f32[] constant(0)
+  a = f32[2,9,8,3] select-and-scatter(x, g, zero), window={size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x0_1x0_0}, select=ge, scatter=add
+  r = f32[2,9,8,3] round-nearest-even(x)
+  h = f32[2,9,8,3] parameter(2)
+  b = f32[2,9,8,3] select-and-scatter(r, h, zero), window={size=1x2x3x1 pad=0_0x0_1x1_1x0_0}, select=le, scatter=add
+  ROOT t = (f32[2,9,8,3], f32[2,9,8,3]) tuple(a, b)
+}
+)";
+  ExpectSameAsHost(
+      text, {Literal::FromVector<float>({2, 9, 8, 3}, Values(432, 3, 12)),
+             Literal::FromVector<float>({2, 5, 4, 3}, Values(120, 2, 13)),
+             Literal::FromVector<float>({2, 9, 8, 3}, Values(432, 2, 14))});
+}
+
+TEST_F(DeviceOpsTest, NegativePaddingAndWideningBitcastsMatchTheCpu) {
+  // A pad that cuts (negative low/high, with interior padding) and
+  // bitcast-converts that split u64 into u32 pairs and join them back.
+  const std::string text = R"(HloModule cut
+ENTRY main {
+  x = f32[5,7] parameter(0)
+  v = f32[] constant(-1)
+  p = f32[8,11] pad(x, v), padding=-2_1_1x1_-3_1
+  q = f32[1,3] pad(x, v), padding=-4_0x-3_-1
+  i = u64[4] iota(), iota_dimension=0
+  m = u64[] constant(81985529216486895)
+  k = u64[4] broadcast(m), dimensions={}
+  w = u64[4] multiply(i, k)
+  s = u32[4,2] bitcast-convert(w)
+  j = u64[4] bitcast-convert(s)
+  ROOT t = (f32[8,11], f32[1,3], u32[4,2], u64[4]) tuple(p, q, s, j)
+}
+)";
+  ExpectSameAsHost(text,
+                   {Literal::FromVector<float>({5, 7}, Values(35, 3, 15))});
+}
+
+TEST_F(DeviceOpsTest, RngBitGeneratorDrawsTheCpusBitsAndNextState) {
+  // THREE_FRY with 32-bit values paired along an odd dimension, with 64-
+  // and 8-bit values; PHILOX (and DEFAULT) over 2- and 3-word states, a
+  // counter about to carry into the high word, and no values at all.
+  const std::string text = R"(HloModule rbg
+ENTRY main {
+  s2 = u64[2] parameter(0)
+  s3 = u64[3] parameter(1)
+  a = (u64[2], u32[3,5]) rng-bit-generator(s2), algorithm=rng_three_fry
+  b = (u64[2], u64[4]) rng-bit-generator(s2), algorithm=rng_three_fry
+  c = (u64[2], u8[2,3]) rng-bit-generator(s2), algorithm=rng_three_fry
+  d = (u64[3], u32[7]) rng-bit-generator(s3), algorithm=rng_philox
+  e = (u64[2], u64[5]) rng-bit-generator(s2), algorithm=rng_default
+  f = (u64[3], u32[0]) rng-bit-generator(s3), algorithm=rng_philox
+  ROOT t = ((u64[2], u32[3,5]), (u64[2], u64[4]), (u64[2], u8[2,3]), (u64[3], u32[7]), (u64[2], u64[5]), (u64[3], u32[0])) tuple(a, b, c, d, e, f)
+}
+)";
+  const uint64_t near_carry = ~uint64_t{0} - 1;
+  ExpectSameAsHost(
+      text, {Literal::FromVector<uint64_t>({2}, {0x0123456789ABCDEFull, 42}),
+             Literal::FromVector<uint64_t>({3}, {7, near_carry, 3})});
+}
+
 TEST_F(DeviceOpsTest, ReduceWindowPoolingMatchesTheCpu) {
   const std::string text = R"(HloModule pool
 max {
@@ -486,22 +605,27 @@ TEST_F(DeviceOpsTest, WhatItStillLacksIsRefusedAtCompileNamingOpAndPlace) {
     const char* message;
   };
   const Case cases[] = {
-      {R"(HloModule conv
+      {R"(HloModule sort5
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = f32[] parameter(2)
+  d = f32[] parameter(3)
+  e = f32[] parameter(4)
+  f = f32[] parameter(5)
+  g = f32[] parameter(6)
+  h = f32[] parameter(7)
+  i = f32[] parameter(8)
+  j = f32[] parameter(9)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
 ENTRY main {
-  x = f32[1,8,1] parameter(0)
-  k = f32[3,1,1] parameter(1)
-  ROOT c = f32[1,6,1] convolution(x, k), window={size=3}, dim_labels=b0f_0io->b0f
+  x = f32[8] parameter(0)
+  ROOT s = (f32[8], f32[8], f32[8], f32[8], f32[8]) sort(x, x, x, x, x), dimensions={0}, to_apply=less
 }
 )",
-       "the device backend cannot run op 'c' (convolution) in computation "
-       "'main' at program.hlo:5:"},
-      {R"(HloModule fft
-ENTRY main {
-  x = c64[8] parameter(0)
-  ROOT f = c64[8] fft(x), fft_type=FFT, fft_length={8}
-}
-)",
-       "the device backend cannot run op 'f' (fft)"},
+       "the device backend cannot run op 's' (sort) in computation 'main' at "
+       "program.hlo:17:8: more than 4 operands"},
       {R"(HloModule maxc
 ENTRY main {
   x = c64[8] parameter(0)

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -558,6 +560,35 @@ ENTRY main.2 {
               "ENTRY e {\n  p = f32[] parameter(0)\n"
               "  ROOT c = f32[] call(p), to_apply=f, is_composite=7\n}"),
       HasSubstr("true or false"));
+}
+
+// Frontend attributes stay on the op they were written on (XLA's batch
+// partitioner reads a custom call's num_batch_dims from them); a value is a
+// quoted string or, as XLA writes composites and Shardy's meshes, raw text.
+TEST(HloParser, FrontendAttributesAreKeptOnAnyOp) {
+  Module m = Parse(R"(HloModule fa
+ENTRY %e (a: f32[4,2]) -> f32[4,2] {
+  %a = f32[4,2]{1,0} parameter(0), frontend_attributes={x="y,z"}
+  %n = f32[4,2]{1,0} negate(%a), frontend_attributes={}
+  ROOT %c = f32[4,2]{1,0} custom-call(%n), custom_call_target="f", frontend_attributes={num_batch_dims="1","odd key"="a\"b",raw={k = 1}}
+}
+)");
+  const Computation& e = *m.entry();
+  EXPECT_EQ(e.parameter(0)->frontend_attributes,
+            (std::map<std::string, std::string>{{"x", "y,z"}}));
+  EXPECT_TRUE(e.root()->operand(0)->frontend_attributes.empty());
+  EXPECT_EQ(
+      e.root()->frontend_attributes,
+      (std::map<std::string, std::string>{
+          {"num_batch_dims", "1"}, {"odd key", "a\"b"}, {"raw", "{k = 1}"}}));
+  EXPECT_EQ(
+      ErrorOf("HloModule m\nENTRY e {\n"
+              "  ROOT p = f32[] parameter(0), frontend_attributes={a}\n}"),
+      "t.hlo:3:54: expected '=', got '}'");
+  EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n"
+                    "  ROOT p = f32[] parameter(0), "
+                    "frontend_attributes={a=\"b\" c=\"d\"}\n}"),
+            "t.hlo:3:59: expected ',', got 'c'");
 }
 
 TEST(HloParser, DetectsAndDispatchesTheFormat) {

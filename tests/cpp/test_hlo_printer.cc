@@ -1,6 +1,8 @@
 // PrintHlo: what it writes parses back to the same program.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "hlo_test_util.h"
 #include "xffi/program/text.h"
 
@@ -21,6 +23,31 @@ TEST(HloPrinter, SamplesReachAFixedPoint) {
     EXPECT_EQ(DiffModules(*first, *second), "") << printed;
     EXPECT_EQ(PrintHlo(*second), printed);
   }
+}
+
+TEST(HloPrinter, FrontendAttributesRoundTrip) {
+  const char* text = R"(HloModule fa
+ENTRY %e (a: f32[4,2]) -> f32[4,2] {
+  %a = f32[4,2]{1,0} parameter(0), frontend_attributes={x="y,z"}
+  ROOT %c = f32[4,2]{1,0} custom-call(%a), custom_call_target="f", frontend_attributes={num_batch_dims="1","odd key"="a\"b\n",raw={k = 1}}
+}
+)";
+  StatusOr<Module> first = ParseHlo(text);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  std::string printed = PrintHlo(*first);
+  // Sorted by key, as XLA prints them.
+  EXPECT_NE(
+      printed.find(
+          R"(frontend_attributes={num_batch_dims="1","odd key"="a\"b\n",raw="{k = 1}"})"),
+      std::string::npos)
+      << printed;
+  StatusOr<Module> second = ParseHlo(printed);
+  ASSERT_TRUE(second.ok()) << second.status().message() << "\n" << printed;
+  EXPECT_EQ(DiffModules(*first, *second), "") << printed;
+  EXPECT_EQ(second->entry()->root()->frontend_attributes,
+            first->entry()->root()->frontend_attributes);
+  EXPECT_EQ(second->entry()->parameter(0)->frontend_attributes,
+            (std::map<std::string, std::string>{{"x", "y,z"}}));
 }
 
 }  // namespace

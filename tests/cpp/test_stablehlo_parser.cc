@@ -4,6 +4,8 @@
 // parser expected.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -130,6 +132,47 @@ TEST(StableHloParser, TypedFfiCallFromJax) {
   EXPECT_EQ(call->location().file, "test.mlir");
   EXPECT_EQ(call->location().line, 4);
   EXPECT_EQ(call->location().column, 5);
+}
+
+// mhlo.frontend_attributes on any op, in the pretty and the generic forms,
+// as JAX's linalg lowerings write num_batch_dims.
+TEST(StableHloParser, FrontendAttributesAreKeptOnAnyOp) {
+  ASSERT_PARSES(
+      module,
+      Wrap(
+          R"(  %0 = stablehlo.negate %arg0 {mhlo.frontend_attributes = {x = "y,z"}} : tensor<3xf32>
+  %1 = stablehlo.custom_call @f(%0) {mhlo.frontend_attributes = {num_batch_dims = "1", "odd key" = "a\"b"}} : (tensor<3xf32>) -> tensor<3xf32>
+  %2 = "stablehlo.abs"(%1) {mhlo.frontend_attributes = {}} : (tensor<3xf32>) -> tensor<3xf32>
+  return %2 : tensor<3xf32>
+)"));
+  const Computation& main = *module.entry();
+  const Instruction* abs = main.root();
+  const Instruction* call = abs->operand(0);
+  const Instruction* negate = call->operand(0);
+  EXPECT_TRUE(abs->frontend_attributes.empty());
+  EXPECT_EQ(call->frontend_attributes,
+            (std::map<std::string, std::string>{{"num_batch_dims", "1"},
+                                                {"odd key", "a\"b"}}));
+  EXPECT_EQ(negate->frontend_attributes,
+            (std::map<std::string, std::string>{{"x", "y,z"}}));
+  EXPECT_EQ(
+      ErrorOf(Wrap("  %0 = stablehlo.negate %arg0 {mhlo.frontend_attributes = "
+                   "{num_batch_dims = 1 : i64}} : tensor<3xf32>\n"
+                   "  return %0 : tensor<3xf32>\n")),
+      "test.mlir:2:77: stablehlo.negate: frontend attribute 'num_batch_dims' "
+      "must be a string");
+  EXPECT_EQ(
+      ErrorOf(Wrap("  %0 = stablehlo.negate %arg0 {mhlo.frontend_attributes = "
+                   "[\"1\"]} : tensor<3xf32>\n"
+                   "  return %0 : tensor<3xf32>\n")),
+      "test.mlir:2:59: stablehlo.negate: mhlo.frontend_attributes must be a "
+      "dictionary of strings");
+  EXPECT_EQ(
+      ErrorOf(Wrap("  %0 = stablehlo.negate %arg0 {mhlo.frontend_attributes = "
+                   "{a = \"1\"} : tensor<3xf32>\n"
+                   "  return %0 : tensor<3xf32>\n")),
+      "test.mlir:2:69: expected ',' or '}' in an attribute dictionary, got "
+      "':'");
 }
 
 TEST(StableHloParser, MultiResultCallWithAliasAndSideEffect) {

@@ -59,3 +59,30 @@ def test_the_comparison_counts_a_wrong_byte_and_a_nan_with_other_bits():
         a, b, want, have, unary=True)
     assert (count, total) == (2, 256)
     assert [e[0] for e in examples] == [5, 0x7f]
+
+
+# Rows XLA:CPU folds in windows of 32 zero, one and two levels deep.
+SAMPLE_LENGTHS = [5, 33, 65, 1025]
+
+
+@pytest.fixture(scope="module")
+def reductions():
+    return byte_float_parity.compare_reductions(
+        list(byte_float_parity.TYPES), lengths=SAMPLE_LENGTHS, columns=[40])
+
+
+@pytest.mark.parametrize("type_name", list(byte_float_parity.TYPES))
+def test_reductions_have_xlas_bytes(type_name, reductions):
+    outcome = reductions[type_name]
+    assert set(outcome) == set(byte_float_parity.REDUCE_OPS)
+    # Known: a NaN's sign (byte_float_parity.md); every other byte matches.
+    wrong = {(op, form): (count, examples)
+             for op, forms in outcome.items()
+             for form, (count, total, examples, nan_signs) in forms.items()
+             if count > (nan_signs if (type_name, op) in
+                         byte_float_parity.KNOWN_REDUCTIONS else 0)}
+    assert not wrong, wrong
+    # Every row and column, in both forms.
+    rows = 8 * (len(SAMPLE_LENGTHS) + 1)
+    assert all(total == rows for forms in outcome.values()
+               for _, total, _, _ in forms.values())

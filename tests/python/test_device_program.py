@@ -64,15 +64,15 @@ def test_unknown_platform_is_a_value_error():
 
 
 def test_unsupported_op_is_refused_naming_op_and_place():
-    text = """HloModule fft
+    text = """HloModule chol
 ENTRY main {
-  x = c64[8] parameter(0)
-  ROOT s = c64[8] fft(x), fft_type=FFT, fft_length={8}
+  x = f32[4,4] parameter(0)
+  ROOT s = f32[4,4] cholesky(x), lower=true
 }
 """
     with pytest.raises(NotImplementedError,
-                       match=r"cannot run op 's' \(fft\) in computation 'main' "
-                             r"at prog.hlo:4:8"):
+                       match=r"cannot run op 's' \(cholesky\) in computation "
+                             r"'main' at prog.hlo:4:8"):
         xffi.Program.from_text(text, source_name="prog.hlo", platform="sim")
 
 

@@ -65,12 +65,7 @@ def test_parameters_match_jax(name, reference):
     extensions = ours[len(theirs):]
     assert all(kind is inspect.Parameter.KEYWORD_ONLY
                for _, kind, _ in extensions), (name, extensions)
-    if name.endswith("_as_batch_partitionable"):
-        # The number of batch dimensions, which XLA reads from each call's
-        # num_batch_dims frontend attribute and xffi's IR does not keep.
-        assert extensions == [("num_batch_dims",
-                               inspect.Parameter.KEYWORD_ONLY, 1)], extensions
-    elif name != "ffi_call":
+    if name != "ffi_call":
         assert not extensions, (name, extensions)
 
 

@@ -17,6 +17,7 @@
 #define XFFI_PROGRAM_IR_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -549,6 +550,12 @@ class Instruction {
   // (the Sharding / SPMDFullToShardShape / SPMDShardToFullShape markers of a
   // shard_map always have one)
   std::optional<HloSharding> sharding;
+  // any op: the frontend attributes the text gave it (StableHLO's
+  // mhlo.frontend_attributes, HLO's frontend_attributes), string to string
+  // and ordered by key as XLA prints them. They do not change what the op
+  // computes; some are read by passes (a batch-partitionable custom call's
+  // num_batch_dims).
+  std::map<std::string, std::string> frontend_attributes;
   // any op: a side-effecting op is never removed or reordered (custom calls
   // set custom_call.has_side_effect instead).
   bool HasSideEffect() const;

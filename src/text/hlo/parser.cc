@@ -514,8 +514,11 @@ Status HloParser::ParseAttribute(ParsedInstruction& parsed) {
     in.set_location(std::move(location));
     return Status::Ok();
   }
-  if (name == "frontend_attributes")
-    return ParseFrontendAttributes(parsed.frontend);
+  if (name == "frontend_attributes") {
+    XFFI_RETURN_IF_ERROR(ParseFrontendAttributes(parsed.frontend));
+    in.frontend_attributes = parsed.frontend;
+    return Status::Ok();
+  }
   if (name == "sharding") {
     s_.SkipSpace();
     XFFI_ASSIGN_OR_RETURN(parsed.sharding, RawValue());

@@ -6,6 +6,7 @@
 // of its body between xla.sdy.GlobalToLocalShape and
 // xla.sdy.LocalToGlobalShape custom calls, with the shardings in their
 // frontend attributes and the meshes in the module's.
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <map>
@@ -49,6 +50,21 @@ std::string Quote(std::string_view text) {
     }
   }
   return out + "\"";
+}
+
+// {key="value",...} in key order, as XLA prints them; a key that is not a
+// plain name is quoted so the reader takes it back.
+std::string FrontendAttributes(const std::map<std::string, std::string>& map) {
+  std::string out = "{";
+  for (const auto& [key, value] : map) {
+    if (out.size() > 1) out += ",";
+    bool plain = !key.empty();
+    for (char c : key)
+      plain = plain && (std::isalnum(static_cast<unsigned char>(c)) ||
+                        c == '_' || c == '.' || c == '-');
+    out += (plain ? key : Quote(key)) + "=" + Quote(value);
+  }
+  return out + "}";
 }
 
 std::string IntList(const std::vector<int64_t>& values,
@@ -374,6 +390,8 @@ class Printer {
     PrintAttributes(in);
     out_ += hlo::PrintNumericOpAttributes(in);
     if (in.sharding.has_value()) Attr("sharding", in.sharding->ToString());
+    if (!in.frontend_attributes.empty())
+      Attr("frontend_attributes", FrontendAttributes(in.frontend_attributes));
     PrintMetadata(in.location());
     if (in.opcode() == Opcode::kCustomCall) PrintBackendConfig(in.custom_call);
     out_ += "\n";

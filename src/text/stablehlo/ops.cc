@@ -56,7 +56,37 @@ StatusOr<Outcome> Parser::BuildDecomposedChlo(Scope* scope, OpSpec& spec) {
   return OpError(spec, "internal: not a decomposed chlo op");
 }
 
+StatusOr<std::map<std::string, std::string>> Parser::FrontendAttributes(
+    const OpSpec& spec) const {
+  std::map<std::string, std::string> values;
+  const MlirAttr* dictionary = Attr(spec, "mhlo.frontend_attributes");
+  if (dictionary == nullptr) return values;
+  if (dictionary->kind != MlirAttr::Kind::kDictionary)
+    return lex_.ErrorAt(dictionary->pos,
+                        spec.name +
+                            ": mhlo.frontend_attributes must be a dictionary "
+                            "of strings");
+  for (const MlirNamedAttr& entry : dictionary->entries) {
+    // XLA keeps frontend attributes as strings; JAX writes numbers quoted
+    // (num_batch_dims = "1").
+    if (entry.value.kind != MlirAttr::Kind::kString)
+      return lex_.ErrorAt(entry.value.pos,
+                          spec.name + ": frontend attribute '" + entry.name +
+                              "' must be a string");
+    values[entry.name] = entry.value.str;
+  }
+  return values;
+}
+
 StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
+  XFFI_ASSIGN_OR_RETURN(auto frontend_attributes, FrontendAttributes(spec));
+  XFFI_ASSIGN_OR_RETURN(Outcome outcome, BuildOp(scope, spec));
+  if (outcome.inst != nullptr && !frontend_attributes.empty())
+    outcome.inst->frontend_attributes = std::move(frontend_attributes);
+  return outcome;
+}
+
+StatusOr<Outcome> Parser::BuildOp(Scope* scope, OpSpec& spec) {
   Computation* computation = scope->computation;
   if (IsDecomposedChloOp(spec.name)) {
     if (!spec.regions.empty()) return OpError(spec, "unexpected region");

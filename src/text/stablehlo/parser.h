@@ -270,7 +270,13 @@ class Parser {
   Status ReadFlag(const OpSpec& spec, std::string_view name, bool* out);
 
   // --- building ops (ops.cc, custom_call.cc)
+  // Builds the op, then gives it the spec's mhlo.frontend_attributes.
   StatusOr<Outcome> Build(Scope* scope, OpSpec& spec);
+  StatusOr<Outcome> BuildOp(Scope* scope, OpSpec& spec);
+  // mhlo.frontend_attributes: a dictionary of strings, or an error at the
+  // offending entry.
+  StatusOr<std::map<std::string, std::string>> FrontendAttributes(
+      const OpSpec& spec) const;
   StatusOr<Outcome> BuildCustomCall(Scope* scope, OpSpec& spec,
                                     const std::vector<Shape>& results);
   StatusOr<Outcome> BuildDecomposedChlo(Scope* scope, OpSpec& spec);

@@ -1,0 +1,82 @@
+#include "cpu/byte_float_reduce.h"
+
+#include "cpu/byte_float_arithmetic.h"
+#include "cpu/float_max_min.h"
+
+#include <cmath>
+#include <utility>
+
+namespace xffi::cpu {
+namespace {
+
+// XLA:CPU's scalar maximum (minimum): XlaFloatMax's order, but a NaN
+// second operand (the first one NaN wins as is) keeps its payload and is
+// negative only when both operands are (either is), as with two equal
+// zeros. Checked against jax.jit for every pair of +-1, +-0, +-inf and NaNs
+// of either sign and payload, elementwise and in reductions, in f32.
+// TODO: f32 and f64 follow it too; float_max_min.h gives the second NaN's
+// own sign (moving this there recompiles every elementwise kernel).
+float ScalarMaxMin(bool max, float a, float b) {
+  if (b != b && a == a) {
+    const bool negative = max ? std::signbit(a) && std::signbit(b)
+                              : std::signbit(a) || std::signbit(b);
+    return std::copysign(b, negative ? -1.0f : 1.0f);
+  }
+  return max ? XlaFloatMax(a, b) : XlaFloatMin(a, b);
+}
+
+}  // namespace
+
+uint8_t ByteFloatReduceStep::operator()(uint8_t acc, uint8_t value) const {
+  float a = format.Load(acc);
+  float b = format.Load(value);
+  if (swapped) std::swap(a, b);
+  switch (op) {
+    case Opcode::kAdd:
+      return StoreByteFloatResult(format, XlaCommutativeResult(a, a + b));
+    case Opcode::kMultiply:
+      return StoreByteFloatResult(format, XlaCommutativeResult(a, a * b));
+    case Opcode::kMaximum:
+      return StoreByteFloatResult(format, ScalarMaxMin(true, a, b));
+    default:
+      return StoreByteFloatResult(format, ScalarMaxMin(false, a, b));
+  }
+}
+
+std::optional<ByteFloatReduceStep> MatchByteFloatReduceStep(
+    const Computation* region, ElementType type) {
+  std::optional<ByteFloatReduceStep> step;
+  const Status visited = VisitElementType(type, [&](auto traits) {
+    using Tr = decltype(traits);
+    if constexpr (kIsByteFloat<Tr>) {
+      ByteFloatReduceStep found;
+      found.format = ByteFloatFormat::Of<Tr>();
+      step = found;
+    }
+    return Status::Ok();
+  });
+  if (!visited.ok() || !step || region == nullptr ||
+      region->num_parameters() != 2)
+    return {};
+  const Instruction* p0 = region->parameter(0);
+  const Instruction* p1 = region->parameter(1);
+  const Instruction* root = region->root();
+  const Shape scalar = Shape::Scalar(type);
+  if (p0 == nullptr || p1 == nullptr || root == nullptr ||
+      p0->shape() != scalar || p1->shape() != scalar ||
+      root->shape() != scalar || root->operand_count() != 2)
+    return {};
+  const Opcode op = root->opcode();
+  if (op != Opcode::kAdd && op != Opcode::kMultiply && op != Opcode::kMaximum &&
+      op != Opcode::kMinimum)
+    return {};
+  step->op = op;
+  if (root->operand(0) == p0 && root->operand(1) == p1) return step;
+  if (root->operand(0) == p1 && root->operand(1) == p0) {
+    step->swapped = true;
+    return step;
+  }
+  return {};
+}
+
+}  // namespace xffi::cpu

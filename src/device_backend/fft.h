@@ -1,0 +1,26 @@
+// xffi: fft on the device backend: FFT, IFFT, RFFT and IRFFT over the last
+// 1-3 dimensions of c64/c128 (f32/f64 on the real side), as one DFT pass
+// per transformed axis (fft_kernel.h).
+//
+// Passes between the first and the last go through scratch. IRFFT does its
+// complex inverse passes first and the Hermitian complex-to-real pass on
+// the last axis at the end; RFFT the real-to-complex pass first. cuFFT, the
+// route a real GPU should take, is not loaded yet: every device runs the
+// functor.
+#ifndef XFFI_SRC_DEVICE_BACKEND_FFT_H_
+#define XFFI_SRC_DEVICE_BACKEND_FFT_H_
+
+#include <vector>
+
+#include "device_backend/op_kernels.h"
+
+namespace xffi::device_backend {
+
+StatusOr<Launcher> FftLauncher(const Instruction& op,
+                               const std::vector<compiler::BufferId>& operands,
+                               compiler::BufferId result,
+                               const ReserveScratch& scratch);
+
+}  // namespace xffi::device_backend
+
+#endif  // XFFI_SRC_DEVICE_BACKEND_FFT_H_
