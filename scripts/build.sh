@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Configures and builds one flavour of the project into build/<flavour>.
 #   scripts/build.sh release     optimised: library, tests, examples, bench
-#   scripts/build.sh asan        AddressSanitizer + UBSan: library, tests and
-#                                the examples they load (no bench)
+#   scripts/build.sh asan        AddressSanitizer + UBSan: library, tests,
+#                                the examples they load and the Python module
+#                                (scripts/lsan_python.sh) (no bench)
 #   scripts/build.sh tsan        ThreadSanitizer: only the libraries, the
 #                                tests listed in scripts/tsan_tests.txt (the
 #                                ones that run threads), and the Python module
@@ -29,9 +30,11 @@ case "$flavour" in
            -DPython_EXECUTABLE="$root/.venv/bin/python") ;;
   asan)
     # Benchmarks are not tests. Examples stay: test_ffi_examples loads the
-    # example handler libraries, and they should run sanitized too.
+    # example handler libraries, and they should run sanitized too, as do
+    # the Python tests that scripts/lsan_python.sh runs on this build.
     flags=(-DCMAKE_BUILD_TYPE=Debug -DXFFI_SANITIZE=address,undefined
-           -DXFFI_BUILD_BENCH=OFF) ;;
+           -DXFFI_BUILD_BENCH=OFF -DXFFI_BUILD_PYTHON=ON
+           -DPython_EXECUTABLE="$root/.venv/bin/python") ;;
   tsan)
     # Optimised as release is: the data-parallel kernels compile
     # uninstrumented (src/CMakeLists.txt), so ccache hands over the release

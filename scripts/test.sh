@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the C++ suite optimised, the C++ suite again under
-# AddressSanitizer + UBSan, the threaded C++ tests under ThreadSanitizer
-# (scripts/tsan_tests.txt), and the Python suite. Sets up what it needs
+# AddressSanitizer + UBSan (and the Python tests that allocate natively,
+# under LeakSanitizer: scripts/lsan_python.sh), the threaded C++ tests
+# under ThreadSanitizer (scripts/tsan_tests.txt), and the Python suite. Sets up what it needs
 # (scripts/deps.sh: venv, jax/jaxlib, the newest jaxlib's FFI headers) and
 # stops at the first failure. Benchmarks are built but not run: they are not
 # tests (see bench/README.md).
@@ -34,6 +35,11 @@ stage "AddressSanitizer + UBSan tests"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:intercept_tls_get_addr=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs"
+stage "LeakSanitizer + AddressSanitizer over the Python tests (ASan build)"
+# The Python tests whose native code allocates, in an uninstrumented CPython
+# with libasan preloaded; only third-party frames are suppressed
+# (scripts/lsan_python.supp).
+scripts/lsan_python.sh
 
 stage "ThreadSanitizer build (the threaded tests and the Python module only)"
 scripts/build.sh tsan

@@ -514,8 +514,12 @@ def _fallback(call, args, kwargs):
         rule = _operand_rules.get(type(a))
         if rule is not None:
             return rule(call, args, kwargs)
-    return call(*(_as_array(a, call, i) for i, a in enumerate(args)),
-                **kwargs)
+    # The arrays first, then the call: CPython 3.11 leaks the copy of
+    # `kwargs` that f(*generator, **kwargs) makes when the generator raises
+    # (CALL_FUNCTION_EX drops it on that error path), and _as_array raises
+    # for operands it cannot take.
+    arrays = tuple(_as_array(a, call, i) for i, a in enumerate(args))
+    return call(*arrays, **kwargs)
 
 
 _contexts = threading.local()

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -237,9 +238,42 @@ struct RunInstance {
   CompiledComputation* entry = nullptr;
   std::vector<const void*> argument_addresses;
   std::vector<void*> result_addresses;
-  // Execute's results (and argument copies) of a run that abandoned a
-  // custom call, which may still write (and read) them.
-  std::vector<Literal> abandoned_results, abandoned_arguments;
+};
+
+// Execute's results and argument copies of a run that abandoned a custom
+// call, which may still write (and read) them. Owned by a callback on the
+// call's future, so they are freed on the thread that completes it, as it
+// completes, and not when the run instance is next used (which may be
+// never). Counts its bytes for ExecutorStats meanwhile; the counter is
+// shared because the copies may outlive the executable.
+class AbandonedCopies {
+ public:
+  AbandonedCopies(std::vector<Literal> results, std::vector<Literal> arguments,
+                  std::shared_ptr<std::atomic<int64_t>> held_bytes)
+      : results_(std::move(results)),
+        arguments_(std::move(arguments)),
+        held_bytes_(std::move(held_bytes)) {
+    for (const Literal& literal : results_) bytes_ += LeafBytes(literal);
+    for (const Literal& literal : arguments_) bytes_ += LeafBytes(literal);
+    *held_bytes_ += bytes_;
+  }
+  ~AbandonedCopies() { *held_bytes_ -= bytes_; }
+  AbandonedCopies(const AbandonedCopies&) = delete;
+  AbandonedCopies& operator=(const AbandonedCopies&) = delete;
+
+ private:
+  static int64_t LeafBytes(const Literal& literal) {
+    if (!literal.shape().IsTuple())
+      return static_cast<int64_t>(literal.size_bytes());
+    int64_t bytes = 0;
+    for (const Literal& element : literal.tuple_elements())
+      bytes += LeafBytes(element);
+    return bytes;
+  }
+
+  std::vector<Literal> results_, arguments_;
+  std::shared_ptr<std::atomic<int64_t>> held_bytes_;
+  int64_t bytes_ = 0;
 };
 
 // State of an executable that handlers and thunks point into, and its pool
@@ -254,6 +288,9 @@ struct Runtime {
   const Computation* entry = nullptr;
   std::chrono::nanoseconds custom_call_timeout{0};
   int64_t memory_limit = -1;  // bytes of one instance's arenas; -1: none
+  // What AbandonedCopies hold, all runs together.
+  std::shared_ptr<std::atomic<int64_t>> abandoned_copy_bytes =
+      std::make_shared<std::atomic<int64_t>>(0);
   // Declared before the instances, whose thunks point into it: destroyed
   // after them, each state's deleter running once.
   SharedCallSites call_sites;
@@ -275,8 +312,6 @@ struct Runtime {
       for (size_t i = 0; i < waiting.size(); ++i) {
         if (!waiting[i]->env.abandoned_future->IsReady()) continue;
         waiting[i]->env.abandoned_future.reset();
-        waiting[i]->abandoned_results.clear();
-        waiting[i]->abandoned_arguments.clear();
         idle.push_back(waiting[i]);
         waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i--));
       }
@@ -313,8 +348,6 @@ struct Runtime {
       return;
     }
     instance->env.abandoned_future.reset();
-    instance->abandoned_results.clear();
-    instance->abandoned_arguments.clear();
     idle.push_back(instance);
   }
 
@@ -485,6 +518,7 @@ class CpuExecutable : public Executable {
   // The first instance's statistics: every instance is built alike.
   ExecutorStats Stats() const {
     ExecutorStats stats;
+    stats.abandoned_copy_bytes = *runtime_->abandoned_copy_bytes;
     std::lock_guard<std::mutex> lock(runtime_->mutex);
     if (runtime_->instances.empty()) return stats;
     for (const auto& [computation, compiled] :
@@ -571,8 +605,11 @@ class CpuExecutable : public Executable {
                                    run.result_addresses.data());
     if (!status.ok()) {
       if (run.env.abandoned_future != nullptr) {
-        run.abandoned_results = std::move(results);
-        run.abandoned_arguments = std::move(copies);
+        // Copyable, as std::function wants, by sharing.
+        auto held = std::make_shared<AbandonedCopies>(
+            std::move(results), std::move(copies),
+            runtime_->abandoned_copy_bytes);
+        run.env.abandoned_future->OnReady([held](const Status&) {});
       }
       return status;
     }

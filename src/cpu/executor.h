@@ -143,6 +143,10 @@ struct ExecutorStats {
   // Generated kernels (cpu/codegen/) and what compiling them cost.
   int64_t generated_kernels = 0;
   double codegen_seconds = 0;
+  // Bytes of Execute's results and argument copies still held for custom
+  // calls that runs abandoned at the timeout: each run's are freed as its
+  // call completes.
+  int64_t abandoned_copy_bytes = 0;
 };
 // Zeros for an executable this executor did not make.
 ExecutorStats GetExecutorStats(const Executable& executable);

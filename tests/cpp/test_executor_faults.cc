@@ -406,6 +406,36 @@ TEST(ExecutorFaults,
   EXPECT_EQ(late_states_destroyed - destroyed_before, 1);
 }
 
+TEST(ExecutorFaults, AbandonedRunsCopiesAreFreedWhenTheCallCompletes) {
+  CompileOptions options;
+  options.custom_call_timeout = std::chrono::milliseconds(20);
+  auto exe = CompileCalling("kf.late", options);
+  ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+  Literal x = Literal::Vector<float>({1, 2, 3, 4});
+  auto held_bytes = [&] {
+    return cpu::GetExecutorStats(**exe).abandoned_copy_bytes;
+  };
+  auto done = (*exe)->Execute({x});
+  ASSERT_TRUE(done.ok()) << done.status().ToString();
+  EXPECT_EQ(held_bytes(), 0);
+  exec_faults_test::hold_late = true;
+  auto stalled = (*exe)->Execute({x});
+  exec_faults_test::hold_late = false;
+  ASSERT_FALSE(stalled.ok());
+  EXPECT_EQ(stalled.status().code(), XLA_FFI_Error_Code_DEADLINE_EXCEEDED);
+  // The run's copy of x and its result z, which the late call reads and
+  // the abandoned run would have written.
+  const int64_t copies =
+      static_cast<int64_t>(x.size_bytes() + (*exe)->result_shape().byte_size());
+  EXPECT_EQ(held_bytes(), copies);
+  // Freed as the call completes, with no further run to reuse the instance.
+  EXPECT_EQ(exec_faults_test::ReleaseHeld(), 1u);
+  EXPECT_EQ(held_bytes(), 0);
+  auto after = (*exe)->Execute({x});
+  ASSERT_TRUE(after.ok()) << after.status().ToString();
+  EXPECT_EQ((*after)[0].ToVector<float>(), (std::vector<float>{4, 6, 8, 10}));
+}
+
 ffi::Span<const void* const> Args(const void* const (&leaves)[1]) {
   return ffi::Span<const void* const>(leaves, 1);
 }

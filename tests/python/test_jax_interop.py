@@ -31,7 +31,7 @@ def test_one_call_registers_every_handler(lib):
     assert sorted(lib.handlers) == sorted(
         ["jx.AddUserOffset", "jx.Address", "jx.AttrSummary", "jx.BatchAdd",
          "jx.BlockRows", "jx.BlockShape", "jx.CopyBytes", "jx.CounterExecute", "jx.CounterInstantiate",
-         "jx.LateCopyExecute", "jx.LateCopyInstantiate",
+         "jx.LateCopyExecute", "jx.LateCopyInstantiate", "jx.Leak",
          "jx.Noop", "jx.Rendezvous", "jx.RmsNormBwd", "jx.RmsNormFwd",
          "jx.Scale", "jx.Stall", "jx.Throws", "jx.TokenCopy",
          "jx.python_test.block_rows", "jx.python_test.block_shape",

@@ -10,7 +10,7 @@ def test_attributes_are_the_exported_handlers(test_plugin):
     assert sorted(test_plugin.handlers) == [
         "AddUserOffset", "Address", "AttrSummary", "BatchAdd", "BlockRows",
         "BlockShape", "CopyBytes", "CounterExecute", "CounterInstantiate",
-        "LateCopyExecute", "LateCopyInstantiate", "Noop", "Rendezvous",
+        "LateCopyExecute", "LateCopyInstantiate", "Leak", "Noop", "Rendezvous",
         "RmsNormBwd", "RmsNormFwd", "Scale", "Stall", "Throws", "TokenCopy"]
     assert type(test_plugin.Scale).__name__ == "PyCapsule"
     assert "Scale" in dir(test_plugin)

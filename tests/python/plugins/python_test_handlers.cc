@@ -4,7 +4,7 @@
 // stateful counter (instantiate + execute), a user-data reader, a
 // rendezvous of two concurrent calls, an asynchronous call that never
 // completes until the test releases it, a stateful one that computes late,
-// one that throws, a
+// one that throws, one that leaks (scripts/lsan_python.sh), a
 // handler that reports the block it was called on (batch partitioning) and a
 // legacy target with tokens.
 #include <algorithm>
@@ -284,6 +284,19 @@ ffi::Error ThrowsImpl(ffi::Buffer<ffi::F32> x, ffi::ResultBuffer<ffi::F32> y) {
   return ffi::Error::Success();
 }
 
+// Allocates `bytes` and loses the pointer: scripts/lsan_python.sh calls it
+// through ffi_call to prove that a leak under an xffi call is reported (its
+// stack runs through libpython and xffi._core), not suppressed. The volatile
+// store keeps the compiler from dropping the allocation.
+void* volatile last_leaked = nullptr;
+ffi::Error LeakImpl(int64_t bytes,
+                    ffi::Result<ffi::BufferR0<ffi::S64>> leaked) {
+  last_leaked = std::malloc(static_cast<size_t>(bytes));
+  last_leaked = nullptr;
+  leaked->typed_data()[0] = bytes;
+  return ffi::Error::Success();
+}
+
 // python_test.late_copy: y = 2x + (the calls its state saw before). While
 // python_test_hold_late(n) holds them, calls return a pending future and
 // compute only when python_test_release_late() runs them, reading x and
@@ -495,6 +508,10 @@ XFFI_DEFINE_HANDLER_SYMBOL(
 XFFI_DEFINE_HANDLER_SYMBOL(
     Throws, ThrowsImpl,
     ffi::Ffi::Bind().Arg<ffi::Buffer<ffi::F32>>().Ret<ffi::Buffer<ffi::F32>>());
+
+XFFI_DEFINE_HANDLER_SYMBOL(
+    Leak, LeakImpl,
+    ffi::Ffi::Bind().Attr<int64_t>("bytes").Ret<ffi::BufferR0<ffi::S64>>());
 
 XFFI_DEFINE_HANDLER_SYMBOL(LateCopyInstantiate, MakeLateState,
                            ffi::Ffi::BindInstantiate());
