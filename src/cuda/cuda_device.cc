@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda/cublas_library.h"
+#include "cuda/cufft_library.h"
 #include "cuda/kernel_entries.h"
 #include "runtime/status_macros.h"
 
@@ -87,6 +88,7 @@ class CudaStream final : public Stream {
   ~CudaStream() override {
     cudaStreamSynchronize(stream_);
     cublas_.reset();
+    cufft_.reset();
     cudaStreamDestroy(stream_);
   }
 
@@ -138,6 +140,20 @@ class CudaStream final : public Stream {
       cublas_ = std::move(*handle);
     }
     return cublas_->Multiply(gemm);
+  }
+  bool HasFftLibrary() const override { return true; }
+  Status Fourier(const device::Fft& fft) override {
+    XFFI_RETURN_IF_ERROR(device::ValidateFft(fft));
+    if (cufft_ == nullptr) {
+      // The stream's first transform: cuFFT is loaded now; its plans are
+      // made per shape and bound to this stream.
+      StatusOr<std::shared_ptr<const CufftLibrary>> library =
+          CufftLibrary::Default();
+      if (!library.ok()) return library.status();
+      cufft_ = (*library)->PlansFor(stream_);
+    }
+    XFFI_RETURN_IF_ERROR(SetDevice());
+    return cufft_->Execute(fft);
   }
   Status AddHostCallback(std::function<void()> callback) override {
     // Kept until the stream dies: a captured graph may replay it.
@@ -193,6 +209,7 @@ class CudaStream final : public Stream {
   CudaDevice& device_;
   cudaStream_t stream_;
   std::unique_ptr<CublasHandle> cublas_;  // made by the first product
+  std::unique_ptr<CufftPlans> cufft_;     // made by the first transform
   std::mutex mutex_;
   std::vector<std::unique_ptr<std::function<void()>>> callbacks_;
 };
