@@ -153,7 +153,20 @@ class CudaStream final : public Stream {
       cufft_ = (*library)->PlansFor(stream_);
     }
     XFFI_RETURN_IF_ERROR(SetDevice());
-    return cufft_->Execute(fft);
+    // A program without control flow is captured into a graph at its first
+    // run, and a new shape's plan allocates cuFFT's work area (cudaMalloc),
+    // which a global-mode capture forbids: this thread plans in relaxed
+    // mode, outside the graph, as XLA makes its plans before recording.
+    // The transform itself is still captured.
+    cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+    XFFI_CUDA_RETURN_IF_ERROR(cudaStreamIsCapturing(stream_, &capturing));
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    if (capturing != cudaStreamCaptureStatusNone)
+      XFFI_CUDA_RETURN_IF_ERROR(cudaThreadExchangeStreamCaptureMode(&mode));
+    Status status = cufft_->Execute(fft);
+    if (capturing != cudaStreamCaptureStatusNone)
+      XFFI_CUDA_RETURN_IF_ERROR(cudaThreadExchangeStreamCaptureMode(&mode));
+    return status;
   }
   Status AddHostCallback(std::function<void()> callback) override {
     // Kept until the stream dies: a captured graph may replay it.

@@ -16,8 +16,10 @@
 namespace xffi::device_backend {
 
 // Outputs one thread of a merge pass writes (fewer in the first passes,
-// where a whole merge is shorter).
-inline constexpr int64_t kSortMergeChunk = 32;
+// where a whole merge is shorter): its merge-path search (log2 of the run
+// length compares) stays a small part of its work, and a row of 2048 still
+// spreads over 16 threads a pass.
+inline constexpr int64_t kSortMergeChunk = 128;
 
 struct SortMergePassKernel {
   static constexpr const char* kName = "xffi.device.sort_merge_pass";
@@ -59,15 +61,18 @@ struct SortMergePassKernel {
         lo = m + 1;
     }
     int64_t a = low + lo, b = mid + d - lo;
+    // Each side's head stays loaded until it is taken.
+    if (a < mid) Load(src, base + a * inner, left);
+    if (b < high) Load(src, base + b * inner, right);
     for (int64_t t = first; t < last; ++t) {
-      bool take_right = a >= mid;
-      if (!take_right && b < high) {
-        Load(src, base + a * inner, left);
-        Load(src, base + b * inner, right);
-        take_right = sort.Less(right, left);
+      const bool take_right = a >= mid || (b < high && sort.Less(right, left));
+      if (take_right) {
+        sort.Move(src, base + b * inner, dst, base + t * inner);
+        if (++b < high) Load(src, base + b * inner, right);
+      } else {
+        sort.Move(src, base + a * inner, dst, base + t * inner);
+        if (++a < mid) Load(src, base + a * inner, left);
       }
-      const int64_t from = take_right ? b++ : a++;
-      sort.Move(src, base + from * inner, dst, base + t * inner);
     }
   }
 

@@ -55,7 +55,8 @@ struct ConvCase {
 
 // Every layout, window attribute and group form the CPU kernel takes. The
 // float and complex ones run as im2col + the device GEMM (one GEMM batch
-// member per group); the integer and mixed-type ones as the direct functor.
+// member per group); depthwise ones (a single output feature per group),
+// integer and mixed-type ones as the direct functor.
 const ConvCase kConvolutions[] = {
     {"channels_last_strided_padded", R"(HloModule c
 ENTRY main {

@@ -390,11 +390,12 @@ ENTRY main {
 }
 
 TEST_F(DeviceOpsTest, ManyRowsOfManyLengthsSortInParallelMergePasses) {
-  // Rows at the edges of the merge passes' chunks (32 sorts a row per
-  // thread; 33, 64, 65 and 1025 run passes whose last run is short or
-  // whose pass count is odd) and many of them, with repeated keys: the
-  // host's stable result, equal keys in input order.
-  for (int64_t length : {32, 33, 64, 65, 1025}) {
+  // Rows at the edges of the merge passes' chunks of 128 (33 and 128 sort
+  // a row per thread; 129, 256, 257, 300 and 1025 run passes whose last
+  // run is short, whose merges span several chunks or whose pass count is
+  // odd) and many of them, with repeated keys: the host's stable result,
+  // equal keys in input order.
+  for (int64_t length : {33, 128, 129, 256, 257, 300, 1025}) {
     SCOPED_TRACE(length);
     const std::string rows = "f32[67," + std::to_string(length) + "]";
     const std::string orders = "s32[67," + std::to_string(length) + "]";
