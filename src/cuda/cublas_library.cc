@@ -1,7 +1,6 @@
 #include "cuda/cublas_library.h"
 
 #include <cublas_api.h>
-#include <dlfcn.h>
 
 #include <limits>
 #include <mutex>
@@ -74,48 +73,28 @@ CublasGemmArgs ColumnMajorArgs(const device::Gemm& gemm) {
 }
 
 std::vector<std::string> CublasLibrary::DefaultPaths() {
-  std::vector<std::string> paths = {XFFI_CUBLAS_SONAME};
-#ifdef XFFI_CUDA_LIBRARY_DIR
-  paths.push_back(std::string(XFFI_CUDA_LIBRARY_DIR) + "/" +
-                  XFFI_CUBLAS_SONAME);
-#endif
-  return paths;
+  return LoadedLibrary::ToolkitPaths(XFFI_CUBLAS_SONAME);
 }
 
 StatusOr<std::shared_ptr<const CublasLibrary>> CublasLibrary::Load(
     const std::vector<std::string>& paths) {
-  std::string tried;
-  for (const std::string& path : paths) {
-    void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      const char* why = dlerror();
-      tried += (tried.empty() ? "" : "; ") + path + ": " +
-               (why != nullptr ? why : "dlopen failed");
-      continue;
-    }
-    std::shared_ptr<CublasLibrary> loaded(new CublasLibrary());
-    loaded->path_ = path;
-    loaded->library_ = library;
-    loaded->symbols_ = std::make_unique<Symbols>();
-    Symbols& symbols = *loaded->symbols_;
-    auto resolve = [&](auto& entry, const char* name) -> Status {
-      void* symbol = dlsym(library, name);
-      if (symbol == nullptr)
-        return NotFound("cuBLAS library " + path + " has no symbol " + name);
-      entry =
-          reinterpret_cast<std::remove_reference_t<decltype(entry)>>(symbol);
-      return Status::Ok();
-    };
-    for (Status status : {resolve(symbols.create, "cublasCreate_v2"),
-                          resolve(symbols.destroy, "cublasDestroy_v2"),
-                          resolve(symbols.set_stream, "cublasSetStream_v2"),
-                          resolve(symbols.gemm_strided_batched_ex,
-                                  "cublasGemmStridedBatchedEx"),
-                          resolve(symbols.status_name, "cublasGetStatusName")})
-      if (!status.ok()) return status;
-    return std::shared_ptr<const CublasLibrary>(std::move(loaded));
-  }
-  return NotFound("cannot load cuBLAS: tried " + tried);
+  StatusOr<std::unique_ptr<LoadedLibrary>> opened =
+      LoadedLibrary::OpenFirst(paths, "cuBLAS");
+  if (!opened.ok()) return opened.status();
+  std::shared_ptr<CublasLibrary> loaded(new CublasLibrary());
+  loaded->library_ = std::move(*opened);
+  loaded->symbols_ = std::make_unique<Symbols>();
+  Symbols& symbols = *loaded->symbols_;
+  const LoadedLibrary& library = *loaded->library_;
+  for (Status status :
+       {library.Resolve(symbols.create, "cublasCreate_v2"),
+        library.Resolve(symbols.destroy, "cublasDestroy_v2"),
+        library.Resolve(symbols.set_stream, "cublasSetStream_v2"),
+        library.Resolve(symbols.gemm_strided_batched_ex,
+                        "cublasGemmStridedBatchedEx"),
+        library.Resolve(symbols.status_name, "cublasGetStatusName")})
+    if (!status.ok()) return status;
+  return std::shared_ptr<const CublasLibrary>(std::move(loaded));
 }
 
 StatusOr<std::shared_ptr<const CublasLibrary>> CublasLibrary::Default() {
@@ -128,9 +107,9 @@ StatusOr<std::shared_ptr<const CublasLibrary>> CublasLibrary::Default() {
   return *loaded;
 }
 
-CublasLibrary::~CublasLibrary() {
-  if (library_ != nullptr) dlclose(library_);
-}
+CublasLibrary::~CublasLibrary() = default;
+
+const std::string& CublasLibrary::path() const { return library_->path(); }
 
 namespace {
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/loaded_library.h"
 #include "device/gemm.h"
 
 namespace xffi::cuda {
@@ -54,7 +55,7 @@ class CublasLibrary : public std::enable_shared_from_this<CublasLibrary> {
   static StatusOr<std::shared_ptr<const CublasLibrary>> Default();
 
   ~CublasLibrary();
-  const std::string& path() const { return path_; }
+  const std::string& path() const;
 
   // cublasCreate on the current CUDA device, then cublasSetStream to
   // `cuda_stream` (a cudaStream_t). Without a usable GPU cublasCreate
@@ -68,8 +69,7 @@ class CublasLibrary : public std::enable_shared_from_this<CublasLibrary> {
   CublasLibrary() = default;
   friend class CublasHandle;
 
-  std::string path_;
-  void* library_ = nullptr;
+  std::unique_ptr<LoadedLibrary> library_;
   std::unique_ptr<Symbols> symbols_;
 };
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cuda/cublas_library.h"
+#include "cuda/cufft_library.h"
 #include "cuda/kernel_entries.h"
 #include "runtime/status_macros.h"
 
@@ -87,6 +88,7 @@ class CudaStream final : public Stream {
   ~CudaStream() override {
     cudaStreamSynchronize(stream_);
     cublas_.reset();
+    cufft_.reset();
     cudaStreamDestroy(stream_);
   }
 
@@ -138,6 +140,33 @@ class CudaStream final : public Stream {
       cublas_ = std::move(*handle);
     }
     return cublas_->Multiply(gemm);
+  }
+  bool HasFftLibrary() const override { return true; }
+  Status Fourier(const device::Fft& fft) override {
+    XFFI_RETURN_IF_ERROR(device::ValidateFft(fft));
+    if (cufft_ == nullptr) {
+      // The stream's first transform: cuFFT is loaded now; its plans are
+      // made per shape and bound to this stream.
+      StatusOr<std::shared_ptr<const CufftLibrary>> library =
+          CufftLibrary::Default();
+      if (!library.ok()) return library.status();
+      cufft_ = (*library)->PlansFor(stream_);
+    }
+    XFFI_RETURN_IF_ERROR(SetDevice());
+    // A program without control flow is captured into a graph at its first
+    // run, and a new shape's plan allocates cuFFT's work area (cudaMalloc),
+    // which a global-mode capture forbids: this thread plans in relaxed
+    // mode, outside the graph, as XLA makes its plans before recording.
+    // The transform itself is still captured.
+    cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+    XFFI_CUDA_RETURN_IF_ERROR(cudaStreamIsCapturing(stream_, &capturing));
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    if (capturing != cudaStreamCaptureStatusNone)
+      XFFI_CUDA_RETURN_IF_ERROR(cudaThreadExchangeStreamCaptureMode(&mode));
+    Status status = cufft_->Execute(fft);
+    if (capturing != cudaStreamCaptureStatusNone)
+      XFFI_CUDA_RETURN_IF_ERROR(cudaThreadExchangeStreamCaptureMode(&mode));
+    return status;
   }
   Status AddHostCallback(std::function<void()> callback) override {
     // Kept until the stream dies: a captured graph may replay it.
@@ -193,6 +222,7 @@ class CudaStream final : public Stream {
   CudaDevice& device_;
   cudaStream_t stream_;
   std::unique_ptr<CublasHandle> cublas_;  // made by the first product
+  std::unique_ptr<CufftPlans> cufft_;     // made by the first transform
   std::mutex mutex_;
   std::vector<std::unique_ptr<std::function<void()>>> callbacks_;
 };

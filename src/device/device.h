@@ -19,6 +19,7 @@
 #include <memory>
 #include <string_view>
 
+#include "device/fft.h"
 #include "device/gemm.h"
 #include "device/kernel.h"
 #include "xffi/runtime/status.h"
@@ -65,6 +66,14 @@ class Stream {
   // loaded when a stream first multiplies. Enqueued like a launch; an
   // invalid product fails here, naming the field.
   virtual Status MatrixMultiply(const Gemm& gemm) = 0;
+  // Whether Fourier runs on this device: CUDA's cuFFT, loaded when a stream
+  // first transforms. SimDevice has no FFT library: its callers launch
+  // their own kernels, whose host code it runs.
+  virtual bool HasFftLibrary() const { return false; }
+  // Enqueues `fft` (fft.h; inverse transforms unscaled, as cuFFT computes
+  // them). An invalid transform fails here, naming the field; the device's
+  // plan for its shape is made on first use and kept with the stream.
+  virtual Status Fourier(const Fft& fft);  // UNIMPLEMENTED, naming both
   // Runs on a host thread when the stream reaches it; must not call the
   // device (CUDA forbids it, SimDevice reports it).
   virtual Status AddHostCallback(std::function<void()> callback) = 0;

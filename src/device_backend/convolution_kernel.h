@@ -128,7 +128,7 @@ struct ConvolutionKernel {
   }
 };
 
-// The im2col matrix of an ungrouped convolution: row r = (batch b, output
+// The im2col matrices of a convolution, one per group: row r = (batch b, output
 // position q in row-major order), column c = (kernel position t, input
 // feature f); the input element that kernel position meets at that output
 // position, or zero where it meets padding or a hole of lhs dilation. Only
@@ -141,19 +141,24 @@ struct Im2colKernel {
   uint8_t* cols = nullptr;
   int32_t element_size = 4;
   int64_t n = 0;          // rows x columns
-  int64_t features = 1;   // C
+  int64_t features = 1;   // C (of a group)
   int64_t positions = 1;  // output positions per batch element
+  // Groups follow one another, each group_rows x columns, group g reading
+  // the input from g x group_offset elements on.
+  int64_t group_rows = 1;
+  int64_t group_offset = 0;
 
   XFFI_HOST_DEVICE void operator()(int64_t i) const {
     if (i >= n) return;
     const int64_t columns = geometry.taps * features;
-    const int64_t r = i / columns, c = i % columns;
+    const int64_t group = i / (group_rows * columns);
+    const int64_t r = i / columns % group_rows, c = i % columns;
     const int64_t b = r / positions;
     int64_t q = r % positions;
     int64_t t = c / features;
     const int64_t f = c % features;
-    int64_t at =
-        b * geometry.lhs_batch_stride + f * geometry.lhs_feature_stride;
+    int64_t at = group * group_offset + b * geometry.lhs_batch_stride +
+                 f * geometry.lhs_feature_stride;
     bool inside = true;
     for (int32_t s = geometry.spatial - 1; s >= 0; --s) {
       const int64_t out_size = geometry.out_dims[geometry.out_spatial_dims[s]];

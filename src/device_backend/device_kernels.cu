@@ -10,6 +10,7 @@
 #include "device_backend/device_kernels.h"
 #include "device_backend/fft_kernel.h"
 #include "device_backend/rng_kernel.h"
+#include "device_backend/sort_kernel.h"
 
 namespace xffi::device_backend {
 namespace {
@@ -32,11 +33,13 @@ extern "C" const device::CudaKernelEntry kXffiDeviceBackendCudaEntries[] = {
     EntryOf<GatherKernel>(),
     EntryOf<ScatterKernel>(),
     EntryOf<SortKernel>(),
+    EntryOf<SortMergePassKernel>(),
     EntryOf<ReduceWindowKernel>(),
     EntryOf<VariadicReduceKernel>(),
     EntryOf<TopKKernel>(),
     EntryOf<ConvolutionKernel>(),
-    EntryOf<DftKernel>(),
+    EntryOf<FftLinesKernel>(),
+    EntryOf<FftScaleKernel>(),
     EntryOf<SelectAndScatterKernel>(),
     EntryOf<Im2colKernel>(),
     EntryOf<RngBitGeneratorKernel>(),

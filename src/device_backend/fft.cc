@@ -8,11 +8,18 @@
 namespace xffi::device_backend {
 namespace {
 
+// Lines one worker of a pass takes at least, so that its twiddles and chirp
+// (about one line's work) stay a small part of its time; and the workspace
+// all workers of a pass may share (beyond it, fewer workers take more lines).
+constexpr int64_t kLinesPerWorker = 8;
+constexpr int64_t kMaxWorkers = 256;
+constexpr int64_t kWorkspaceBudgetBytes = int64_t{16} << 20;
+
 // One pass along `axis` of an array of `dims` (the pass's input).
-DftKernel MakePass(const std::vector<int64_t>& in_dims, size_t axis,
-                   int64_t length, DftMode mode, bool inverse, DType in_type,
-                   DType out_type) {
-  DftKernel pass;
+FftLinesKernel MakePass(const std::vector<int64_t>& in_dims, size_t axis,
+                        int64_t length, DftMode mode, bool inverse,
+                        DType in_type, DType out_type) {
+  FftLinesKernel pass;
   pass.mode = mode;
   pass.inverse = inverse;
   pass.in_type = in_type;
@@ -23,7 +30,14 @@ DftKernel MakePass(const std::vector<int64_t>& in_dims, size_t axis,
   int64_t outer = 1;
   for (size_t d = 0; d < axis; ++d) outer *= in_dims[d];
   for (size_t d = axis + 1; d < in_dims.size(); ++d) pass.inner *= in_dims[d];
-  pass.n = outer * pass.out_axis * pass.inner;
+  pass.lines = outer * pass.inner;
+  const int64_t worker_bytes =
+      FftWorkspaceDoubles(length) * static_cast<int64_t>(sizeof(double));
+  int64_t workers = pass.lines / kLinesPerWorker;
+  if (workers > kMaxWorkers) workers = kMaxWorkers;
+  if (workers > kWorkspaceBudgetBytes / worker_bytes)
+    workers = kWorkspaceBudgetBytes / worker_bytes;
+  pass.workers = workers < 1 ? 1 : workers;
   return pass;
 }
 
@@ -75,7 +89,7 @@ StatusOr<Launcher> FftLauncher(const Instruction& op,
   // complex side.
   const DType complex_type = real_in ? *out_type : *in_type;
   const bool inverse = type == FftType::kIfft || type == FftType::kIrfft;
-  std::vector<DftKernel> passes;
+  std::vector<FftLinesKernel> passes;
   const size_t last_axis = rank - 1;
   if (real_in)
     passes.push_back(MakePass(in_dims, last_axis, op.fft_length.back(),
@@ -92,11 +106,19 @@ StatusOr<Launcher> FftLauncher(const Instruction& op,
                               DftMode::kComplexToReal, true, complex_type,
                               *out_type));
 
-  // Pass p < last writes scratch[p % 2]: never the buffer it reads.
+  // Pass p < last writes scratch[p % 2]: never the buffer it reads. Every
+  // pass's workers share one workspace, in turn.
+  if (!scratch) return Unsupported(op, "an fft without scratch");
+  size_t workspace_bytes = 0;
+  for (const FftLinesKernel& pass : passes) {
+    const size_t bytes =
+        static_cast<size_t>(pass.workers * FftWorkspaceDoubles(pass.length) *
+                            static_cast<int64_t>(sizeof(double)));
+    if (bytes > workspace_bytes) workspace_bytes = bytes;
+  }
+  const compiler::BufferId workspace = scratch(workspace_bytes);
   std::vector<compiler::BufferId> targets;
   if (passes.size() > 1) {
-    if (!scratch)
-      return Unsupported(op, "a multi-dimensional fft without scratch");
     int64_t elements = 1;
     for (int64_t d : complex_dims) elements *= d;
     const size_t bytes =
@@ -104,17 +126,57 @@ StatusOr<Launcher> FftLauncher(const Instruction& op,
     targets.push_back(scratch(bytes));
     if (passes.size() > 2) targets.push_back(scratch(bytes));
   }
+
+  // The same transform for a device with an FFT library (cuFFT), in one
+  // call, then XLA's 1/N for the inverse kinds, which cuFFT leaves out.
+  device::Fft library_fft;
+  library_fft.kind = real_in    ? device::FftKind::kRealToComplex
+                     : real_out ? device::FftKind::kComplexToReal
+                     : inverse  ? device::FftKind::kInverse
+                                : device::FftKind::kForward;
+  library_fft.double_precision = complex_type == DType::kC128;
+  library_fft.rank = static_cast<int32_t>(count);
+  int64_t points = 1;
+  for (size_t t = 0; t < count; ++t) {
+    library_fft.lengths[t] = op.fft_length[t];
+    points *= op.fft_length[t];
+  }
+  library_fft.batch = 1;
+  for (size_t d = 0; d + count < rank; ++d) library_fft.batch *= in_dims[d];
+  FftScaleKernel scale;
+  scale.wide = library_fft.double_precision;
+  scale.n = out.num_elements() * (real_out ? 1 : 2);
+  scale.factor = 1.0 / static_cast<double>(points);
+  // cuFFT's complex-to-real transforms overwrite their input, which the
+  // program may still read: they read a copy.
+  const size_t in_bytes = in.byte_size();
+  const compiler::BufferId library_input =
+      real_out ? scratch(in_bytes) : operands[0];
+
   const compiler::BufferId source = operands[0];
-  return Launcher([passes, targets, source, result](
+  return Launcher([passes, targets, source, result, workspace, library_fft,
+                   scale, library_input, inverse, in_bytes](
                       device::Stream& stream, void* const* addresses) mutable {
+    if (stream.HasFftLibrary()) {
+      if (library_input != source)
+        XFFI_RETURN_IF_ERROR(stream.CopyDeviceToDevice(
+            addresses[library_input], addresses[source], in_bytes));
+      library_fft.in = addresses[library_input];
+      library_fft.out = addresses[result];
+      XFFI_RETURN_IF_ERROR(stream.Fourier(library_fft));
+      if (!inverse) return Status::Ok();
+      scale.data = static_cast<uint8_t*>(addresses[result]);
+      return LaunchKernel(stream, FftScaleKernel::kName, scale.n, scale);
+    }
     const uint8_t* from = static_cast<const uint8_t*>(addresses[source]);
     for (size_t p = 0; p < passes.size(); ++p) {
       uint8_t* to = static_cast<uint8_t*>(
           addresses[p + 1 == passes.size() ? result : targets[p % 2]]);
       passes[p].in = from;
       passes[p].out = to;
-      XFFI_RETURN_IF_ERROR(
-          LaunchKernel(stream, DftKernel::kName, passes[p].n, passes[p]));
+      passes[p].workspace = static_cast<uint8_t*>(addresses[workspace]);
+      XFFI_RETURN_IF_ERROR(LaunchKernel(stream, FftLinesKernel::kName,
+                                        passes[p].workers, passes[p]));
       from = to;
     }
     return Status::Ok();

@@ -1,12 +1,16 @@
 // xffi: fft on the device backend: FFT, IFFT, RFFT and IRFFT over the last
-// 1-3 dimensions of c64/c128 (f32/f64 on the real side), as one DFT pass
-// per transformed axis (fft_kernel.h).
+// 1-3 dimensions of c64/c128 (f32/f64 on the real side).
 //
-// Passes between the first and the last go through scratch. IRFFT does its
-// complex inverse passes first and the Hermitian complex-to-real pass on
-// the last axis at the end; RFFT the real-to-complex pass first. cuFFT, the
-// route a real GPU should take, is not loaded yet: every device runs the
-// functor.
+// On a device with an FFT library (CUDA: cuFFT, Stream::Fourier) the whole
+// transform is one library call, then XLA's 1/N scale for the inverse
+// kinds; IRFFT transforms a copy of its operand, since cuFFT's
+// complex-to-real transforms overwrite their input.
+//
+// Elsewhere (SimDevice) it runs one O(L log L) pass per transformed axis
+// (fft_kernel.h). Passes between the first and the last go through
+// scratch. IRFFT does its complex inverse passes first and the Hermitian
+// complex-to-real pass on the last axis at the end; RFFT the
+// real-to-complex pass first.
 #ifndef XFFI_SRC_DEVICE_BACKEND_FFT_H_
 #define XFFI_SRC_DEVICE_BACKEND_FFT_H_
 

@@ -12,6 +12,7 @@
 #include "device_backend/dot_as_gemm.h"
 #include "device_backend/fft.h"
 #include "device_backend/rng.h"
+#include "device_backend/sort_kernel.h"
 #include "runtime/status_macros.h"
 
 namespace xffi::device_backend {
@@ -1139,7 +1140,11 @@ StatusOr<Launcher> SortLauncher(const Instruction& op,
   std::vector<BufferId> merge_scratch;
   if (scratch && kernel.length > 1)
     for (size_t size : sizes) merge_scratch.push_back(scratch(size));
-  return Launcher([kernel, operands, results, sizes, merge_scratch](
+  // Rows longer than one thread's chunk: merge passes over all rows at once
+  // (sort_kernel.h); shorter rows: a thread each.
+  const bool in_passes =
+      !merge_scratch.empty() && kernel.length > kSortMergeChunk;
+  return Launcher([kernel, operands, results, sizes, merge_scratch, in_passes](
                       device::Stream& stream, void* const* addresses) mutable {
     for (size_t k = 0; k < operands.size(); ++k) {
       XFFI_RETURN_IF_ERROR(
@@ -1148,7 +1153,23 @@ StatusOr<Launcher> SortLauncher(const Instruction& op,
     }
     for (size_t k = 0; k < merge_scratch.size(); ++k)
       kernel.scratch[k] = Bytes(addresses[merge_scratch[k]]);
-    return LaunchKernel(stream, SortKernel::kName, kernel.n, kernel);
+    if (!in_passes)
+      return LaunchKernel(stream, SortKernel::kName, kernel.n, kernel);
+    SortMergePassKernel pass;
+    pass.sort = kernel;
+    for (; pass.width < kernel.length; pass.width *= 2) {
+      pass.chunk = std::min(kSortMergeChunk, 2 * pass.width);
+      pass.chunks = (kernel.length + pass.chunk - 1) / pass.chunk;
+      pass.n = kernel.n * pass.chunks;
+      XFFI_RETURN_IF_ERROR(
+          LaunchKernel(stream, SortMergePassKernel::kName, pass.n, pass));
+      pass.from_scratch = !pass.from_scratch;
+    }
+    if (pass.from_scratch)  // the last pass wrote scratch
+      for (size_t k = 0; k < merge_scratch.size(); ++k)
+        XFFI_RETURN_IF_ERROR(stream.CopyDeviceToDevice(
+            kernel.out[k], kernel.scratch[k], sizes[k]));
+    return Status::Ok();
   });
 }
 

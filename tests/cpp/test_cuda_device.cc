@@ -11,12 +11,14 @@
 #ifdef XFFI_HAVE_CUDA_DEVICE
 #include "cuda/cublas_library.h"
 #include "cuda/cuda_device.h"
+#include "cuda/cufft_library.h"
 #include "cuda/kernel_entries.h"
 #include "device/host_gemm.h"
 #include "device_backend/convolution_kernel.h"
 #include "device_backend/device_kernels.h"
 #include "device_backend/fft_kernel.h"
 #include "device_backend/rng_kernel.h"
+#include "device_backend/sort_kernel.h"
 #endif
 
 namespace {
@@ -79,12 +81,14 @@ TEST(CudaDevice, TheDeviceBackendsKernelsHaveGpuEntries) {
   ExpectCompiledEntry<GatherKernel>();
   ExpectCompiledEntry<ScatterKernel>();
   ExpectCompiledEntry<SortKernel>();
+  ExpectCompiledEntry<SortMergePassKernel>();
   ExpectCompiledEntry<ReduceWindowKernel>();
   ExpectCompiledEntry<VariadicReduceKernel>();
   ExpectCompiledEntry<TopKKernel>();
   ExpectCompiledEntry<ConvolutionKernel>();
   ExpectCompiledEntry<Im2colKernel>();
-  ExpectCompiledEntry<DftKernel>();
+  ExpectCompiledEntry<FftLinesKernel>();
+  ExpectCompiledEntry<FftScaleKernel>();
   ExpectCompiledEntry<SelectAndScatterKernel>();
   ExpectCompiledEntry<RngBitGeneratorKernel>();
   // Distinct functors, distinct entries.
@@ -191,6 +195,62 @@ TEST(Cublas, RowMajorProductsMapToItsColumnMajorCall) {
       EXPECT_EQ(got, want) << "A transposed " << a_transposed
                            << ", B transposed " << b_transposed;
     }
+}
+
+// cuFFT likewise: found, its entry points resolved, and without a GPU the
+// plan a stream's first transform makes fails with cuFFT's own status,
+// naming the library, the call and the transform.
+TEST(Cufft, LoadsLazilyAndFailsClearlyWithoutAGpu) {
+  auto library = xffi::cuda::CufftLibrary::Default();
+  ASSERT_TRUE(library.ok()) << library.status().message();
+  EXPECT_THAT(xffi::cuda::CufftLibrary::DefaultPaths(),
+              ::testing::Contains((*library)->path()));
+  std::cout << "cuFFT: " << (*library)->path() << "\n";
+  if (xffi::cuda::CudaDeviceCount().ok())
+    GTEST_SKIP() << "a GPU is present: the device backend's ffts use cuFFT";
+  std::unique_ptr<xffi::cuda::CufftPlans> plans = (*library)->PlansFor(nullptr);
+  // Never dereferenced: planning fails first.
+  float in[16] = {}, out[16] = {};
+  xffi::device::Fft fft;
+  fft.kind = xffi::device::FftKind::kInverse;
+  fft.lengths[0] = 8;
+  fft.batch = 2;
+  fft.in = in;
+  fft.out = out;
+  xffi::Status status = plans->Execute(fft);
+  ASSERT_FALSE(status.ok());
+  EXPECT_THAT(
+      status.message(),
+      MatchesRegex("cuFFT \\(" + (*library)->path() +
+                   "\\): cufft(Create|PlanMany) returned [0-9]+ "
+                   "\\(CUFFT_[A-Z_]+\\) for c64 inverse fft 2x\\[8\\]"));
+  EXPECT_EQ(plans->plan_count(), 0u);
+  // An invalid transform is refused before cuFFT sees it.
+  fft.rank = 4;
+  EXPECT_THAT(plans->Execute(fft).message(),
+              ::testing::HasSubstr("fft: rank 4 is not 1-3"));
+}
+
+TEST(Cufft, AMissingLibraryOrSymbolIsNamed) {
+  auto missing =
+      xffi::cuda::CufftLibrary::Load({"/nonexistent/libcufft.so.12"});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), XLA_FFI_Error_Code_NOT_FOUND);
+  EXPECT_THAT(missing.status().message(),
+              ::testing::HasSubstr(
+                  "cannot load cuFFT: tried /nonexistent/libcufft.so.12: "));
+  const std::string libm = "libm.so.6";
+  auto wrong = xffi::cuda::CufftLibrary::Load({libm});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().message(),
+            "cuFFT library " + libm + " has no symbol cufftCreate");
+}
+
+TEST(Cufft, ResultNamesAreCufftsOwn) {
+  EXPECT_STREQ(xffi::cuda::CufftResultName(0), "CUFFT_SUCCESS");
+  EXPECT_STREQ(xffi::cuda::CufftResultName(5), "CUFFT_INTERNAL_ERROR");
+  EXPECT_STREQ(xffi::cuda::CufftResultName(11), "CUFFT_INVALID_DEVICE");
+  EXPECT_STREQ(xffi::cuda::CufftResultName(10), "unknown cufftResult");
 }
 
 #else

@@ -389,6 +389,55 @@ ENTRY main {
   }
 }
 
+TEST_F(DeviceOpsTest, ManyRowsOfManyLengthsSortInParallelMergePasses) {
+  // Rows at the edges of the merge passes' chunks of 128 (33 and 128 sort
+  // a row per thread; 129, 256, 257, 300 and 1025 run passes whose last
+  // run is short, whose merges span several chunks or whose pass count is
+  // odd) and many of them, with repeated keys: the host's stable result,
+  // equal keys in input order.
+  for (int64_t length : {33, 128, 129, 256, 257, 300, 1025}) {
+    SCOPED_TRACE(length);
+    const std::string rows = "f32[67," + std::to_string(length) + "]";
+    const std::string orders = "s32[67," + std::to_string(length) + "]";
+    const std::string text =
+        R"(HloModule sort
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=GT
+}
+ENTRY main {
+  x = )" +
+        rows + R"( parameter(0)
+  r = )" +
+        rows + R"( round-nearest-even(x)
+  i = )" +
+        orders + R"( iota(), iota_dimension=1
+  ROOT s = ()" +
+        rows + ", " + orders +
+        R"() sort(r, i), dimensions={1}, is_stable=true, to_apply=less
+}
+)";
+    std::vector<Literal> got = ExpectSameAsHost(
+        text,
+        {Literal::FromVector<float>(
+            {67, length}, Values(static_cast<size_t>(67 * length), 40, 7))});
+    ASSERT_EQ(got.size(), 2u);
+    const float* keys = got[0].data<float>();
+    const int32_t* order = got[1].data<int32_t>();
+    for (int64_t row = 0; row < 67; ++row)
+      for (int64_t j = 1; j < length; ++j) {
+        const int64_t at = row * length + j;
+        ASSERT_GE(keys[at - 1], keys[at]) << "descending at " << at;
+        if (keys[at - 1] == keys[at]) {
+          ASSERT_LT(order[at - 1], order[at]) << "stable at " << at;
+        }
+      }
+  }
+}
+
 TEST_F(DeviceOpsTest, SelectAndScatterOfOverlappingPaddedWindowsMatchesTheCpu) {
   // Max-pooling's gradient with overlapping windows (stride < size) and
   // padding, and a min-select with a tie-heavy operand: every operand

@@ -303,6 +303,37 @@ TEST_F(SimDeviceTest, MatrixMultiplyIsEnqueuedAndBoundsChecked) {
   EXPECT_THAT(status.message(), HasSubstr("'s A"));
 }
 
+// SimDevice has no FFT library: the device backend runs its own kernels
+// there, and a direct call is refused naming the device and the transform.
+TEST_F(SimDeviceTest, FourierIsRefusedForWantOfAnFftLibrary) {
+  EXPECT_FALSE(stream_->HasFftLibrary());
+  float* data = ToDevice(*device_, *stream_, {1, 2, 3, 4});
+  xffi::device::Fft fft;
+  fft.kind = xffi::device::FftKind::kComplexToReal;
+  fft.double_precision = true;
+  fft.rank = 2;
+  fft.lengths[0] = 3;
+  fft.lengths[1] = 6;
+  fft.batch = 5;
+  fft.in = data;
+  fft.out = data;
+  Status status = stream_->Fourier(fft);
+  EXPECT_EQ(status.code(), XLA_FFI_Error_Code_UNIMPLEMENTED);
+  EXPECT_EQ(status.message(),
+            "SimDevice has no FFT library: cannot run c128 complex-to-real "
+            "fft 5x[3x6]");
+  // The complex side holds 6/2 + 1 along the last dimension.
+  EXPECT_EQ(xffi::device::FftInputBytes(fft), 5u * 3 * 4 * 16);
+  EXPECT_EQ(xffi::device::FftOutputBytes(fft), 5u * 3 * 6 * 8);
+  EXPECT_TRUE(xffi::device::ValidateFft(fft).ok());
+  fft.lengths[1] = 0;
+  EXPECT_EQ(xffi::device::ValidateFft(fft).message(), "fft: lengths[1] is 0");
+  fft.lengths[1] = 6;
+  fft.in = nullptr;
+  EXPECT_EQ(xffi::device::ValidateFft(fft).message(),
+            "c128 complex-to-real fft 5x[3x6]: null input");
+}
+
 TEST(KernelRegistry, RegistersOnceAndFindsByName) {
   ASSERT_TRUE(RegisterKernel(testing::SaxpyKernel()).ok());
   EXPECT_TRUE(RegisterKernel(testing::SaxpyKernel()).ok());  // same spec
