@@ -48,7 +48,11 @@
 // conditional branches the entry reaches, as XLA splits them (JAX 0.10.2
 // with 2 CPU devices, GSPMD and Shardy alike): a value there has the
 // sharding of what the loop's initial state or the conditional's operand
-// holds in its place. One in a shard_map runs on each device's values as
+// holds in its place, and a loop-carried value whose initial value is not
+// split takes the split of what the body computes for the next trip (XLA's
+// propagation gives the loop state the more specific of the two; xffi
+// follows the body's root tuple only, not a state the body rebuilds in
+// another way). One in a shard_map runs on each device's values as
 // written, as in XLA; one in a function a loop body calls runs whole.
 #ifndef XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 #define XFFI_SRC_PASSES_BATCH_PARTITIONING_H_

@@ -516,6 +516,51 @@ TEST(BatchPartitioning, CallsInFunctionsLoopBodiesAndBranchesSplit) {
     EXPECT_EQ(bp_test::TakeSeen(), Dims(4, {4, 3})) << call;
   }
 
+  // A loop-carried value that starts whole (zeros) and takes the split
+  // argument's rows in the body: XLA gives the state the more specific of
+  // the two shardings, and the call on it splits (jax 0.10.2 with 2 CPU
+  // devices: triangular_solve on a fori_loop carry started with
+  // jnp.zeros_like(x) and updated by + x runs on f32[4,4,4] blocks of
+  // f32[8,4,4]).
+  out = RunProgram(
+      Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+          "  zero = s32[] constant(0)\n"
+          "  fz = f32[] constant(0)\n"
+          "  carry = f32[8,3] broadcast(fz), dimensions={}\n"
+          "  acc = f32[8] broadcast(fz), dimensions={}\n"
+          "  init = (s32[], f32[8,3], f32[8,3], f32[8]) tuple(zero, carry, x, "
+          "acc)\n"
+          "  w = (s32[], f32[8,3], f32[8,3], f32[8]) while(init), "
+          "condition=cond, body=body\n"
+          "  ROOT sums = f32[8] get-tuple-element(w), index=3\n",
+          "cond {\n"
+          "  s = (s32[], f32[8,3], f32[8,3], f32[8]) parameter(0)\n"
+          "  i = s32[] get-tuple-element(s), index=0\n"
+          "  two = s32[] constant(2)\n"
+          "  ROOT lt = pred[] compare(i, two), direction=LT\n"
+          "}\n"
+          "body {\n"
+          "  s = (s32[], f32[8,3], f32[8,3], f32[8]) parameter(0)\n"
+          "  i = s32[] get-tuple-element(s), index=0\n"
+          "  carry = f32[8,3] get-tuple-element(s), index=1\n"
+          "  x = f32[8,3] get-tuple-element(s), index=2\n"
+          "  acc = f32[8] get-tuple-element(s), index=3\n" +
+              CallLine("c", "(f32[8], s64[8])", "carry", "bp.row_sums") +
+              "  sums = f32[8] get-tuple-element(c), index=0\n"
+              "  next = f32[8] add(acc, sums)\n"
+              "  grown = f32[8,3] add(carry, x)\n"
+              "  one = s32[] constant(1)\n"
+              "  j = s32[] add(i, one)\n"
+              "  ROOT t = (s32[], f32[8,3], f32[8,3], f32[8]) tuple(j, grown, "
+              "x, "
+              "next)\n"
+              "}\n"),
+      {Iota({8, 3})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  // Trip 1 sums zeros, trip 2 the argument's rows.
+  EXPECT_EQ((*out)[0].ToVector<float>(), WholeRowSums(8));
+  EXPECT_EQ(bp_test::TakeSeen(), Dims(4, {4, 3}));
+
   // In a conditional's branch, on what the conditional passes it (here an
   // array; JAX's branches take a tuple, which the loop above covers).
   const std::string branches =
