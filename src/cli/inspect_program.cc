@@ -226,7 +226,7 @@ void PrintText(const std::string& path, const Module& module,
       module.num_partitions() > 0
           ? (std::to_string(module.num_partitions()) + " (num_partitions)")
                 .c_str()
-          : "not said (1)");
+          : "not said (no num_partitions)");
   for (const Instruction* manual : facts.manual_computations) {
     const ManualComputationConfig& config = manual->manual_computation;
     std::printf("    shard_map at %s: mesh %s, manual axes %s\n",
