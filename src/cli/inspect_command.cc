@@ -1,12 +1,19 @@
-// `xffi inspect`: what a handler library registers and exports.
+// `xffi inspect`: what a handler library registers and exports, or what a
+// program holds (inspect_program.h).
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/inspect_program.h"
+#include "cli/json_writer.h"
 #include "xffi/runtime/introspect.h"
 #include "xffi/runtime/plugin.h"
 #include "xffi/runtime/registry.h"
@@ -15,11 +22,15 @@
 namespace xffi::cli {
 
 const char kInspectHelp[] =
-    "usage: xffi inspect LIB...\n"
+    "usage: xffi inspect [--plugin LIB]... [--compile] [--json]\n"
+    "                    [--format F] FILE...\n"
     "\n"
-    "Loads each shared library LIB as a plugin (running its static\n"
-    "registrations; a name without '/' is a file in the current directory)\n"
-    "and lists:\n"
+    "Describes each FILE: a handler library (a shared library: an ELF file,\n"
+    "or a name ending in .so) or a program (StableHLO or HLO text, as\n"
+    "xffi run reads it).\n"
+    "\n"
+    "A library is loaded as a plugin (running its static registrations; a\n"
+    "name without '/' is a file in the current directory) and listed:\n"
     "  registered   the typed FFI handlers and legacy custom-call targets\n"
     "               it registered, per platform\n"
     "  exported     the handler symbols it marks for export (usable by\n"
@@ -33,13 +44,38 @@ const char kInspectHelp[] =
     "  Host ffi rms_norm [api 0.3, traits none, stages execute]\n"
     "      execute(Attr<float> eps, Buffer<F32> arg0) -> (Buffer<F32>)\n"
     "\n"
-    "  -h, --help   show this text\n"
+    "A program is parsed and verified (an error names FILE:LINE:COLUMN) and\n"
+    "described without running it:\n"
+    "  entry        each parameter (name, dtype and shape, sharding) and\n"
+    "               result\n"
+    "  devices      the number of devices (mhlo.num_partitions) and each\n"
+    "               shard_map's mesh and manual axes\n"
+    "  custom calls each call's target, FILE:LINE:COLUMN, api_version,\n"
+    "               has_side_effect, attributes, frontend attributes (a\n"
+    "               batch-partitionable call's num_batch_dims), and what\n"
+    "               serves the target in this process: a library (given\n"
+    "               with --plugin or as a FILE before), a built-in, or\n"
+    "               nothing yet (xffi run would refuse the program)\n"
+    "  ops          how many of each op, over every computation\n"
     "\n"
-    "Example:\n"
+    "  --plugin LIB  load the handler library LIB first, as xffi run does,\n"
+    "                so the targets it registers resolve (it is not listed)\n"
+    "  --compile     also compile each program for the host and give its\n"
+    "                fusions (by kind, and the ops they hold), its buffers\n"
+    "                (the arena, with and without reuse), thunks and\n"
+    "                generated kernels; a compile error exits 1\n"
+    "  --json        print a JSON array instead, one object per FILE\n"
+    "  --format F    auto (default), stablehlo or hlo: how to read programs\n"
+    "  -h, --help    show this text\n"
+    "\n"
+    "Examples:\n"
     "  xffi inspect build/release/examples/rms_norm/librms_norm.so\n"
+    "  xffi inspect examples/programs/norm_block.mlir --compile \\\n"
+    "      --plugin build/release/examples/rms_norm/librms_norm.so\n"
     "\n"
-    "Exit status: 0 success, 1 a library failed to load or describe itself,\n"
-    "2 bad usage.\n";
+    "Exit status: 0 success, 1 a library failed to load or describe itself\n"
+    "or a program could not be read, parsed, verified or compiled, 2 bad\n"
+    "usage.\n";
 
 namespace {
 
@@ -68,7 +104,33 @@ std::vector<std::string> OtherStageSignatures(const HandlerRecord& record) {
   return lines;
 }
 
-int Inspect(const std::string& path) {
+void JsonTarget(JsonWriter& json, const TargetDescription& target,
+                const std::vector<std::string>& other_stages) {
+  json.BeginObject()
+      .Key("platform")
+      .String(PlatformName(target.platform))
+      .Key("kind")
+      .String(TargetKindName(target.kind))
+      .Key("name")
+      .String(target.name)
+      .Key("api_version")
+      .String(target.api_version);
+  if (target.kind == TargetKind::kFfi) {
+    json.Key("traits").String(RenderTraits(target.traits));
+    json.Key("stages").BeginArray();
+    for (const std::string& stage : target.stages) json.String(stage);
+    json.EndArray();
+  }
+  json.Key("signature").String(target.signature);
+  if (!other_stages.empty()) {
+    json.Key("other_stage_signatures").BeginArray();
+    for (const std::string& stage : other_stages) json.String(stage);
+    json.EndArray();
+  }
+  json.EndObject();
+}
+
+int Inspect(const std::string& path, JsonWriter* json) {
   StatusOr<std::shared_ptr<const Plugin>> loaded =
       Plugin::Load(CommandLinePluginPath(path));
   if (!loaded.ok()) {
@@ -78,7 +140,14 @@ int Inspect(const std::string& path) {
     return kExitFailure;
   }
   const Plugin& plugin = **loaded;
-  std::printf("%s (%s)\n", path.c_str(), plugin.origin().c_str());
+  StatusOr<std::vector<TargetDescription>> exported =
+      DescribeExportedHandlers(plugin);
+  if (!exported.ok()) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "xffi inspect: error: %s: %s\n", path.c_str(),
+                 exported.status().message().c_str());
+    return kExitFailure;
+  }
 
   using Key = std::tuple<std::string, Platform, TargetKind>;
   std::map<Key, const HandlerRecord*> own;
@@ -88,34 +157,41 @@ int Inspect(const std::string& path) {
   for (const LegacyTargetRecord* record : plugin.RegisteredLegacyTargets()) {
     own[{record->name, record->platform, TargetKind::kLegacy}] = nullptr;
   }
+  if (json != nullptr) {
+    json->BeginObject().Key("library").String(path);
+    json->Key("origin").String(plugin.origin());
+    json->Key("registered").BeginArray();
+  } else {
+    std::printf("%s (%s)\n", path.c_str(), plugin.origin().c_str());
+  }
   std::vector<std::string> registered;
   for (const TargetDescription& target : DescribeTargets()) {
     auto it = own.find({target.name, target.platform, target.kind});
     if (it == own.end()) continue;
+    std::vector<std::string> stages;
+    if (it->second != nullptr) stages = OtherStageSignatures(*it->second);
+    if (json != nullptr) {
+      JsonTarget(*json, target, stages);
+      continue;
+    }
     std::string text = Line(target);
-    if (it->second != nullptr) {
-      for (const std::string& stage : OtherStageSignatures(*it->second)) {
-        text += "\n        " + stage;
-      }
-      if (it->second->state_type_id.type_id != 0) {
-        text += "\n        state " + DescribeType(it->second->state_type_id) +
-                ", made by the instantiate stage, one per call site";
-      }
+    for (const std::string& stage : stages) text += "\n        " + stage;
+    if (it->second != nullptr && it->second->state_type_id.type_id != 0) {
+      text += "\n        state " + DescribeType(it->second->state_type_id) +
+              ", made by the instantiate stage, one per call site";
     }
     registered.push_back(text);
+  }
+  if (json != nullptr) {
+    json->EndArray().Key("exported").BeginArray();
+    for (const TargetDescription& target : *exported)
+      JsonTarget(*json, target, {});
+    json->EndArray().EndObject();
+    return kExitOk;
   }
   std::printf("  registered (%zu):\n", registered.size());
   for (const std::string& text : registered) {
     std::printf("    %s\n", text.c_str());
-  }
-
-  StatusOr<std::vector<TargetDescription>> exported =
-      DescribeExportedHandlers(plugin);
-  if (!exported.ok()) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "xffi inspect: error: %s: %s\n", path.c_str(),
-                 exported.status().message().c_str());
-    return kExitFailure;
   }
   std::printf("  exported (%zu):\n", exported->size());
   for (const TargetDescription& target : *exported) {
@@ -124,33 +200,96 @@ int Inspect(const std::string& path) {
   return kExitOk;
 }
 
+// A shared library is inspected as one: an ELF file, or a name that says
+// .so (so a missing or broken library is reported as a library that failed
+// to load); anything else is a program.
+bool IsLibrary(const std::string& path) {
+  const std::string name = std::filesystem::path(path).filename().string();
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, ".so") == 0)
+    return true;
+  if (name.find(".so.") != std::string::npos) return true;
+  std::ifstream file(path, std::ios::binary);
+  char magic[4] = {};
+  return file.read(magic, sizeof magic) &&
+         std::string_view(magic, sizeof magic) ==
+             "\x7f"
+             "ELF";
+}
+
+int Usage(const std::string& message) {
+  std::fprintf(stderr, "xffi inspect: %s\n(see xffi inspect --help)\n",
+               message.c_str());
+  return kExitUsage;
+}
+
 }  // namespace
 
 int InspectCommand(const std::vector<std::string>& args) {
-  std::vector<std::string> libraries;
-  for (const std::string& arg : args) {
+  std::vector<std::string> files, plugins;
+  InspectProgramOptions program_options;
+  bool json = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i], value;
     if (arg == "-h" || arg == "--help") {
       std::fputs(kInspectHelp, stdout);
       return kExitOk;
     }
-    if (arg.size() > 1 && arg[0] == '-') {
-      std::fprintf(stderr,
-                   "xffi inspect: unknown option '%s'\n(see xffi inspect "
-                   "--help)\n",
-                   arg.c_str());
-      return kExitUsage;
+    const size_t equals = arg.find('=');
+    const bool has_value =
+        arg.rfind("--", 0) == 0 && equals != std::string::npos;
+    if (has_value) {
+      value = arg.substr(equals + 1);
+      arg = arg.substr(0, equals);
     }
-    libraries.push_back(arg);
+    if (arg == "--plugin" || arg == "--format") {
+      if (!has_value) {
+        if (i + 1 >= args.size()) return Usage(arg + " needs a value");
+        value = args[++i];
+      }
+      if (value.empty()) return Usage(arg + " needs a non-empty value");
+      if (arg == "--plugin") {
+        plugins.push_back(value);
+      } else if (std::optional<FormatChoice> format =
+                     ParseFormatChoice(value)) {
+        program_options.format = *format;
+      } else {
+        return Usage("--format expects auto, stablehlo or hlo, got '" + value +
+                     "'");
+      }
+    } else if ((arg == "--compile" || arg == "--json") && !has_value) {
+      (arg == "--json" ? json : program_options.compile) = true;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return Usage("unknown option '" + args[i] + "'");
+    } else {
+      files.push_back(arg);
+    }
   }
-  if (libraries.empty()) {
-    std::fprintf(stderr,
-                 "xffi inspect: no LIB given\n(see xffi inspect --help)\n");
-    return kExitUsage;
+  if (files.empty()) return Usage("no FILE given");
+  for (const std::string& path : plugins) {
+    StatusOr<std::shared_ptr<const Plugin>> plugin =
+        Plugin::Load(CommandLinePluginPath(path));
+    if (!plugin.ok()) {
+      std::fprintf(stderr,
+                   "xffi inspect: error: --plugin %s: cannot load the "
+                   "library: %s\n",
+                   path.c_str(), plugin.status().message().c_str());
+      return kExitFailure;
+    }
   }
+  JsonWriter writer;
+  if (json) writer.BeginArray();
   int status = kExitOk;
-  for (size_t i = 0; i < libraries.size(); ++i) {
-    if (i > 0) std::printf("\n");
-    if (Inspect(libraries[i]) != kExitOk) status = kExitFailure;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (i > 0 && !json) std::printf("\n");
+    JsonWriter* out = json ? &writer : nullptr;
+    const int one = IsLibrary(files[i])
+                        ? Inspect(files[i], out)
+                        : InspectProgram(files[i], program_options, out);
+    if (one != kExitOk) status = kExitFailure;
+  }
+  if (json) {
+    writer.EndArray();
+    std::printf("%s\n", writer.text().c_str());
   }
   return status;
 }

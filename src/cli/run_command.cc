@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "cli/compare.h"
 #include "cli/npy.h"
+#include "cli/program_file.h"
 #include "cpu/executor.h"
 #include "xffi/program/executable.h"
 #include "xffi/program/text.h"
@@ -134,8 +135,6 @@ const char kRunHelp[] =
 
 namespace {
 
-enum class FormatChoice { kAuto, kStableHlo, kHlo };
-
 struct RunOptions {
   std::string program;
   std::vector<std::string> plugins;
@@ -214,16 +213,12 @@ int SetOption(const std::string& name, const std::string& value,
   } else if (name == "--dump-after") {
     options->dump_after.push_back(value);
   } else if (name == "--format") {
-    if (value == "auto") {
-      options->format = FormatChoice::kAuto;
-    } else if (value == "stablehlo") {
-      options->format = FormatChoice::kStableHlo;
-    } else if (value == "hlo") {
-      options->format = FormatChoice::kHlo;
-    } else {
+    std::optional<FormatChoice> format = ParseFormatChoice(value);
+    if (!format.has_value()) {
       return Usage("--format expects auto, stablehlo or hlo, got '" + value +
                    "'");
     }
+    options->format = *format;
   } else if (name == "--tolerance") {
     char* end = nullptr;
     double tolerance = std::strtod(value.c_str(), &end);
@@ -345,53 +340,9 @@ std::string Duration(double seconds) {
   return text;
 }
 
-std::string Bytes(size_t bytes) {
-  char text[32];
-  if (bytes >= (size_t{1} << 20)) {
-    std::snprintf(text, sizeof text, "%.1f MiB",
-                  static_cast<double>(bytes) / (1 << 20));
-  } else if (bytes >= 1024) {
-    std::snprintf(text, sizeof text, "%.1f KiB",
-                  static_cast<double>(bytes) / 1024);
-  } else {
-    std::snprintf(text, sizeof text, "%zu B", bytes);
-  }
-  return text;
-}
-
 double Since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
-}
-
-StatusOr<std::string> ReadProgram(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    return InvalidArgument(path + ": is a directory, not a program file");
-  }
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    return NotFound(path + ": cannot open the program file (" +
-                    std::strerror(errno) + ")");
-  }
-  return std::string((std::istreambuf_iterator<char>(file)),
-                     std::istreambuf_iterator<char>());
-}
-
-StatusOr<Module> Parse(const std::string& text, const RunOptions& options,
-                       ProgramFormat* format) {
-  switch (options.format) {
-    case FormatChoice::kStableHlo:
-      *format = ProgramFormat::kStableHlo;
-      return ParseStableHlo(text, options.program);
-    case FormatChoice::kHlo:
-      *format = ProgramFormat::kHlo;
-      return ParseHlo(text, options.program);
-    case FormatChoice::kAuto:
-      break;
-  }
-  *format = DetectProgramFormat(text);
-  return ParseProgram(text, options.program);
 }
 
 // Reads input i, checked against parameter i.
@@ -499,7 +450,8 @@ int RunCommand(const std::vector<std::string>& args) {
 
   auto start = std::chrono::steady_clock::now();
   ProgramFormat format = ProgramFormat::kStableHlo;
-  StatusOr<Module> module = Parse(*text, options, &format);
+  StatusOr<Module> module =
+      ParseProgramText(*text, options.program, options.format, &format);
   if (!module.ok()) return Fail(module.status().message());
   double parse_seconds = Since(start);
   start = std::chrono::steady_clock::now();

@@ -14,8 +14,6 @@
 namespace xffi::passes {
 namespace {
 
-constexpr std::string_view kTarget = "ApproxTopK";
-
 // An integer attribute of any width.
 std::optional<int64_t> IntAttribute(const FfiAttributes& attributes,
                                     std::string_view name) {
@@ -260,7 +258,7 @@ StatusOr<int64_t> ExpandApproxTopK(Module& module) {
     std::vector<Instruction*> calls;
     for (const auto& owned : computation->instructions())
       if (owned->opcode() == Opcode::kCustomCall &&
-          owned->custom_call.target == kTarget)
+          owned->custom_call.target == kApproxTopKTarget)
         calls.push_back(owned.get());
     for (Instruction* op : calls) {
       XFFI_ASSIGN_OR_RETURN(Call call, Read(*op));

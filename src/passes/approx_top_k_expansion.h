@@ -20,11 +20,15 @@
 #define XFFI_SRC_PASSES_APPROX_TOP_K_EXPANSION_H_
 
 #include <cstdint>
+#include <string_view>
 
 #include "passes/pass_manager.h"
 #include "xffi/program/ir.h"
 
 namespace xffi::passes {
+
+// The custom-call target this pass replaces by ops.
+inline constexpr std::string_view kApproxTopKTarget = "ApproxTopK";
 
 // Returns how many calls were expanded.
 StatusOr<int64_t> ExpandApproxTopK(Module& module);

@@ -13,17 +13,24 @@
 #include <vector>
 
 #include "passes/call_inlining.h"
+#include "passes/common_batch_sharding.h"
 #include "xffi/runtime/partitioning.h"
 
 namespace xffi::passes {
 namespace {
 
 // How a value is split across devices, as far as xffi can trace it: the
-// block count of each dimension and the number of devices the sharding
-// spans.
+// block count of each dimension, and the devices holding each block (as an
+// HloSharding lists them: blocks row-major, the devices sharing a block
+// consecutive). No devices: the value is whole on every device.
 struct Tiling {
   std::vector<int64_t> tiles;
-  int64_t devices = 0;
+  std::vector<int64_t> devices;
+  bool split() const {
+    for (int64_t t : tiles)
+      if (t > 1) return true;
+    return false;
+  }
 };
 
 // Where a region's parameter comes from: the op that calls the region and
@@ -61,6 +68,29 @@ RegionCallers FindRegionCallers(const Module& module) {
 std::optional<Tiling> TilingOf(const Instruction* value,
                                const RegionCallers& callers, int depth = 16);
 
+// The while loop whose state `tuple` is (its result, or its body's or
+// condition's parameter); null for any other value.
+const Instruction* LoopOfState(const Instruction* tuple,
+                               const RegionCallers& callers) {
+  if (tuple->opcode() == Opcode::kWhile) return tuple;
+  if (tuple->opcode() != Opcode::kParameter || tuple->parameter_number != 0)
+    return nullptr;
+  auto it = callers.find(tuple->parent());
+  if (it == callers.end() || it->second.op->opcode() != Opcode::kWhile)
+    return nullptr;
+  return it->second.op;
+}
+
+// What the loop's body makes of element `index` of its state for the next
+// trip; null when its root is not a tuple xffi can read.
+const Instruction* LoopUpdate(const Instruction* loop, int64_t index) {
+  const Instruction* root = loop->called_computations()[1]->root();
+  if (root == nullptr || root->opcode() != Opcode::kTuple ||
+      index >= root->operand_count())
+    return nullptr;
+  return root->operand(index);
+}
+
 // The value that element `index` of the tuple `value` is, where xffi can
 // tell: a tuple's operand; through a region's parameter, the element of
 // what the caller passes; through a loop's result, the element of its
@@ -84,27 +114,68 @@ const Instruction* TupleElement(const Instruction* value, int64_t index,
   }
 }
 
-// `value`'s own sharding as a tiling; nullopt when it has none or is not
-// split (replicated, manual, on one device).
+// `value`'s own sharding as a tiling: whole on every device when it is
+// replicated or on one device; nullopt when manual (a shard_map's value,
+// whose calls run as written) or unreadable.
 std::optional<Tiling> OwnTiling(const Instruction* value) {
   const HloSharding& sharding = *value->sharding;
   const int64_t rank = value->shape().rank();
-  if (sharding.kind != HloSharding::Kind::kTiled ||
-      static_cast<int64_t>(sharding.tile_dims.size()) < rank)
+  const Tiling whole{std::vector<int64_t>(static_cast<size_t>(rank), 1), {}};
+  switch (sharding.kind) {
+    case HloSharding::Kind::kReplicated:
+    case HloSharding::Kind::kMaximal:
+      return whole;
+    case HloSharding::Kind::kManual:
+      return std::nullopt;
+    case HloSharding::Kind::kTiled:
+      break;
+  }
+  if (static_cast<int64_t>(sharding.tile_dims.size()) < rank)
     return std::nullopt;
-  return Tiling{std::vector<int64_t>(sharding.tile_dims.begin(),
+  Tiling tiling{std::vector<int64_t>(sharding.tile_dims.begin(),
                                      sharding.tile_dims.begin() + rank),
-                static_cast<int64_t>(sharding.devices.size())};
+                sharding.devices};
+  if (!tiling.split()) return whole;
+  return tiling;
 }
 
 // The tiling a value gets from an operand tiled as `from`, with the
 // operand's dimension `source[d]` (or none, -1: not split) becoming its
-// dimension d.
-Tiling Remap(const Tiling& from, const std::vector<int64_t>& source) {
-  Tiling to{std::vector<int64_t>(source.size(), 1), from.devices};
+// dimension d; its blocks are the operand's, reordered as the dimensions
+// are (a transpose's devices move with their blocks). Nullopt when a split
+// operand dimension has no place in the value.
+std::optional<Tiling> Remap(const Tiling& from,
+                            const std::vector<int64_t>& source) {
+  Tiling to{std::vector<int64_t>(source.size(), 1), {}};
+  std::vector<int64_t> placed(from.tiles.size(), -1);
   for (size_t d = 0; d < source.size(); ++d)
-    if (source[d] >= 0)
+    if (source[d] >= 0) {
       to.tiles[d] = from.tiles[static_cast<size_t>(source[d])];
+      placed[static_cast<size_t>(source[d])] = static_cast<int64_t>(d);
+    }
+  if (!from.split()) return to;
+  int64_t blocks = 1;
+  for (size_t k = 0; k < from.tiles.size(); ++k) {
+    if (placed[k] < 0 && from.tiles[k] > 1) return std::nullopt;
+    blocks *= from.tiles[k];
+  }
+  const auto per_block = static_cast<int64_t>(from.devices.size()) / blocks;
+  // Block by block of the value, row-major: the operand block it is.
+  std::vector<int64_t> index(to.tiles.size(), 0);
+  for (int64_t b = 0; b < blocks; ++b) {
+    int64_t operand_block = 0;
+    for (size_t k = 0; k < from.tiles.size(); ++k)
+      operand_block =
+          operand_block * from.tiles[k] +
+          (placed[k] < 0 ? 0 : index[static_cast<size_t>(placed[k])]);
+    for (int64_t r = 0; r < per_block; ++r)
+      to.devices.push_back(
+          from.devices[static_cast<size_t>(operand_block * per_block + r)]);
+    for (size_t d = to.tiles.size(); d-- > 0;) {
+      if (++index[d] < to.tiles[d]) break;
+      index[d] = 0;
+    }
+  }
   return to;
 }
 
@@ -207,8 +278,21 @@ std::optional<Tiling> TilingOf(const Instruction* value,
   if (opcode == Opcode::kGetTupleElement) {
     const Instruction* element =
         TupleElement(value->operand(0), value->tuple_index, callers, depth);
-    if (element == nullptr) return std::nullopt;
-    return TilingOf(element, callers, depth - 1);
+    std::optional<Tiling> initial;
+    if (element != nullptr) initial = TilingOf(element, callers, depth - 1);
+    if (initial.has_value() && initial->split()) return initial;
+    // A loop-carried value: XLA's propagation gives the loop's state one
+    // sharding, the more specific of its initial value's and of what the
+    // body computes for the next trip (jax 0.10.2, 2 CPU devices: a carry
+    // that starts as zeros and takes a split argument's rows in the body
+    // reaches a call in the body split).
+    const Instruction* loop = LoopOfState(value->operand(0), callers);
+    const Instruction* update =
+        loop == nullptr ? nullptr : LoopUpdate(loop, value->tuple_index);
+    if (update == nullptr || update == value) return initial;
+    std::optional<Tiling> updated = TilingOf(update, callers, depth / 2);
+    if (updated.has_value() && updated->split()) return updated;
+    return initial.has_value() ? initial : updated;
   }
   if (opcode == Opcode::kParameter) {
     auto it = callers.find(value->parent());
@@ -225,17 +309,23 @@ std::optional<Tiling> TilingOf(const Instruction* value,
     std::optional<std::vector<int64_t>> tiles = ReshapeTiles(
         value->operand(0)->shape().dims(), from->tiles, value->shape().dims());
     if (!tiles.has_value()) return std::nullopt;
+    // Each block stays one block, in the same row-major order: the devices
+    // stay as they are.
     return Tiling{std::move(*tiles), from->devices};
   }
   if (IsElementwiseUnary(opcode) || IsElementwiseBinary(opcode) ||
       opcode == Opcode::kConvert || opcode == Opcode::kCopy ||
       opcode == Opcode::kSelect) {
+    // A split operand's split (XLA's propagation prefers it to a whole
+    // operand's), else whole if an operand is known to be whole.
+    std::optional<Tiling> whole;
     for (const Instruction* operand : value->operands()) {
       if (operand->shape().dims() != value->shape().dims()) continue;
       std::optional<Tiling> found = TilingOf(operand, callers, depth - 1);
-      if (found.has_value()) return found;
+      if (found.has_value() && found->split()) return found;
+      if (found.has_value()) whole = found;
     }
-    return std::nullopt;
+    return whole;
   }
   const std::vector<int64_t> source = SourceDims(value);
   if (source.empty()) return std::nullopt;
@@ -251,30 +341,26 @@ struct BatchSplit {
   int64_t replicas = 1;
 };
 
-// XLA (custom_call_batch_partitioner.cc) takes the batch sharding from the
-// operands with more dimensions than batch dimensions only, and gathers the
-// others; the first such operand that splits a batch dimension decides.
+// The operands' batch shardings merged as XLA merges them
+// (common_batch_sharding.h); operands whose sharding xffi cannot trace take
+// no part, as in XLA an operand with no sharding takes none.
 std::optional<BatchSplit> FindSplit(const Instruction* call,
                                     int64_t num_batch_dims,
                                     const RegionCallers& callers) {
+  std::vector<BatchTiling> operands;
   for (const Instruction* operand : call->operands()) {
-    if (!operand->shape().IsArray() ||
-        operand->shape().rank() <= num_batch_dims)
-      continue;
     std::optional<Tiling> tiling = TilingOf(operand, callers);
-    if (!tiling.has_value()) continue;
-    BatchSplit split;
-    int64_t blocks = 1;
-    for (int64_t d = 0; d < num_batch_dims; ++d) {
-      split.tiles.push_back(tiling->tiles[static_cast<size_t>(d)]);
-      blocks *= split.tiles.back();
-    }
-    if (blocks <= 1) continue;
-    if (tiling->devices % blocks != 0) return std::nullopt;
-    split.replicas = tiling->devices / blocks;
-    return split;
+    if (tiling.has_value())
+      operands.push_back(
+          BatchTilingOf(tiling->tiles, tiling->devices, num_batch_dims));
   }
-  return std::nullopt;
+  if (operands.empty()) return std::nullopt;
+  const BatchTiling common = FindCommonBatchTiling(operands);
+  if (common.replicated()) return std::nullopt;
+  BatchSplit split;
+  split.tiles = common.tiles;
+  split.replicas = common.num_devices / common.blocks();
+  return split;
 }
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }

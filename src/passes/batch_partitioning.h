@@ -21,11 +21,14 @@
 // num_batch_dims frontend attribute, as in XLA (JAX's linalg lowerings
 // write it; a call without it, or with a number below 1, runs whole, as
 // XLA runs it). As XLA does
-// (custom_call_batch_partitioner.cc): the split is that of the first
-// operand with more dimensions than batch dimensions whose batch
-// dimensions are split; other dimensions of every operand are gathered
-// (whole in each block), and an operand with fewer dimensions than batch
-// dimensions is passed whole; a batch dimension the block count does not
+// (custom_call_batch_partitioner.cc): the split is the operands' batch
+// shardings merged (common_batch_sharding.h: an operand with no more
+// dimensions than batch dimensions counts as whole; differently split
+// operands merge into blocks split as both are where their devices allow,
+// else the first operand's split is taken); other dimensions of every
+// operand are gathered (whole in each block), and an operand with fewer
+// dimensions than batch dimensions is passed whole; a batch dimension the
+// block count does not
 // divide is padded with zeros to whole blocks (every device's block has
 // the same shape, the last holds the padding) and the results are cut back.
 // The sharding is an operand's own (an entry parameter's mhlo.sharding,
@@ -45,7 +48,11 @@
 // conditional branches the entry reaches, as XLA splits them (JAX 0.10.2
 // with 2 CPU devices, GSPMD and Shardy alike): a value there has the
 // sharding of what the loop's initial state or the conditional's operand
-// holds in its place. One in a shard_map runs on each device's values as
+// holds in its place, and a loop-carried value whose initial value is not
+// split takes the split of what the body computes for the next trip (XLA's
+// propagation gives the loop state the more specific of the two; xffi
+// follows the body's root tuple only, not a state the body rebuilds in
+// another way). One in a shard_map runs on each device's values as
 // written, as in XLA; one in a function a loop body calls runs whole.
 #ifndef XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 #define XFFI_SRC_PASSES_BATCH_PARTITIONING_H_

@@ -67,6 +67,28 @@ XFFI_DEFINE_HANDLER(kRowSums, RowSums,
                         .Ret<ffi::Buffer<ffi::F32>>()
                         .Ret<ffi::Buffer<ffi::S64>>());
 
+// Two operands: records both shapes (XLA hands a call every operand split
+// as the common batch sharding says, so they have the same blocks), and
+// gives each element of its block the block's first index, row-major.
+ffi::Error Pair(ffi::AnyBuffer a, ffi::AnyBuffer b,
+                ffi::Result<ffi::Buffer<ffi::S64>> out) {
+  std::vector<int64_t> dims(a.dimensions().begin(), a.dimensions().end());
+  dims.insert(dims.end(), b.dimensions().begin(), b.dimensions().end());
+  {
+    std::lock_guard<std::mutex> lock(seen_mutex);
+    seen.push_back(dims);
+  }
+  const float* first = static_cast<const float*>(a.untyped_data());
+  std::fill_n(out->typed_data(), out->element_count(),
+              static_cast<int64_t>(first[0]));
+  return ffi::Error::Success();
+}
+XFFI_DEFINE_HANDLER(kPair, Pair,
+                    ffi::Ffi::Bind()
+                        .Arg<ffi::AnyBuffer>()
+                        .Arg<ffi::AnyBuffer>()
+                        .Ret<ffi::Buffer<ffi::S64>>());
+
 void Register() {
   static const bool done = [] {
     XLA_FFI_Handler_Bundle bundle{nullptr, nullptr, nullptr, kRows, nullptr};
@@ -75,6 +97,9 @@ void Register() {
     // Called with two batch dimensions (the calls say so).
     EXPECT_TRUE(xffi::RegisterHandler("bp.rows2", "Host", bundle).ok());
     EXPECT_TRUE(xffi::RegisterBatchPartitionable("bp.rows2").ok());
+    XLA_FFI_Handler_Bundle pair{nullptr, nullptr, nullptr, kPair, nullptr};
+    EXPECT_TRUE(xffi::RegisterHandler("bp.pair", "Host", pair).ok());
+    EXPECT_TRUE(xffi::RegisterBatchPartitionable("bp.pair").ok());
     XLA_FFI_Handler_Bundle sums{nullptr, nullptr, nullptr, kRowSums, nullptr};
     EXPECT_TRUE(xffi::RegisterHandler("bp.row_sums", "Host", sums).ok());
     EXPECT_TRUE(xffi::RegisterBatchPartitionable("bp.row_sums").ok());
@@ -491,6 +516,51 @@ TEST(BatchPartitioning, CallsInFunctionsLoopBodiesAndBranchesSplit) {
     EXPECT_EQ(bp_test::TakeSeen(), Dims(4, {4, 3})) << call;
   }
 
+  // A loop-carried value that starts whole (zeros) and takes the split
+  // argument's rows in the body: XLA gives the state the more specific of
+  // the two shardings, and the call on it splits (jax 0.10.2 with 2 CPU
+  // devices: triangular_solve on a fori_loop carry started with
+  // jnp.zeros_like(x) and updated by + x runs on f32[4,4,4] blocks of
+  // f32[8,4,4]).
+  out = RunProgram(
+      Hlo("  x = f32[8,3] parameter(0), sharding={devices=[2,1]<=[2]}\n"
+          "  zero = s32[] constant(0)\n"
+          "  fz = f32[] constant(0)\n"
+          "  carry = f32[8,3] broadcast(fz), dimensions={}\n"
+          "  acc = f32[8] broadcast(fz), dimensions={}\n"
+          "  init = (s32[], f32[8,3], f32[8,3], f32[8]) tuple(zero, carry, x, "
+          "acc)\n"
+          "  w = (s32[], f32[8,3], f32[8,3], f32[8]) while(init), "
+          "condition=cond, body=body\n"
+          "  ROOT sums = f32[8] get-tuple-element(w), index=3\n",
+          "cond {\n"
+          "  s = (s32[], f32[8,3], f32[8,3], f32[8]) parameter(0)\n"
+          "  i = s32[] get-tuple-element(s), index=0\n"
+          "  two = s32[] constant(2)\n"
+          "  ROOT lt = pred[] compare(i, two), direction=LT\n"
+          "}\n"
+          "body {\n"
+          "  s = (s32[], f32[8,3], f32[8,3], f32[8]) parameter(0)\n"
+          "  i = s32[] get-tuple-element(s), index=0\n"
+          "  carry = f32[8,3] get-tuple-element(s), index=1\n"
+          "  x = f32[8,3] get-tuple-element(s), index=2\n"
+          "  acc = f32[8] get-tuple-element(s), index=3\n" +
+              CallLine("c", "(f32[8], s64[8])", "carry", "bp.row_sums") +
+              "  sums = f32[8] get-tuple-element(c), index=0\n"
+              "  next = f32[8] add(acc, sums)\n"
+              "  grown = f32[8,3] add(carry, x)\n"
+              "  one = s32[] constant(1)\n"
+              "  j = s32[] add(i, one)\n"
+              "  ROOT t = (s32[], f32[8,3], f32[8,3], f32[8]) tuple(j, grown, "
+              "x, "
+              "next)\n"
+              "}\n"),
+      {Iota({8, 3})});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  // Trip 1 sums zeros, trip 2 the argument's rows.
+  EXPECT_EQ((*out)[0].ToVector<float>(), WholeRowSums(8));
+  EXPECT_EQ(bp_test::TakeSeen(), Dims(4, {4, 3}));
+
   // In a conditional's branch, on what the conditional passes it (here an
   // array; JAX's branches take a tuple, which the loop above covers).
   const std::string branches =
@@ -515,6 +585,122 @@ TEST(BatchPartitioning, CallsInFunctionsLoopBodiesAndBranchesSplit) {
   out = RunProgram(branches, {Iota({8, 3}), Literal::Scalar<int32_t>(1)});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}}));
+}
+
+// Operands split differently: the split is their shardings merged as
+// XLA's FindCommonSharding merges them. Each case's shardings are what JAX
+// 0.10.2 lowers for lax.linalg.triangular_solve(a, b) (two batch
+// dimensions, a and b f32[8,8,4,4]) with in_shardings on a mesh of 4
+// ("x"=2, "y"=2) or 8 ("x", "y", "z" = 2) CPU devices, and each block is
+// the one XLA gave lapack_strsm_ffi in the compiled program (GSPMD and
+// Shardy alike).
+TEST(BatchPartitioning, DifferentlySplitOperandsMergeAsXlaMergesThem) {
+  struct Case {
+    int devices;
+    const char *a, *b;  // their mhlo.sharding
+    std::vector<int64_t> block;
+  };
+  const char* rows_x4 = "{devices=[2,1,1,1,2]<=[4] last_tile_dim_replicate}";
+  const char* rows_x8 = "{devices=[2,1,1,1,4]<=[8] last_tile_dim_replicate}";
+  const std::vector<Case> cases = {
+      // ("x"), (None, "y"): split on both.
+      {4,
+       rows_x4,
+       "{devices=[1,2,1,1,2]<=[2,2]T(1,0) last_tile_dim_replicate}",
+       {4, 4}},
+      // ("x"), (None, "x"): one axis cannot split both: a's split.
+      {4,
+       rows_x4,
+       "{devices=[1,2,1,1,2]<=[4] last_tile_dim_replicate}",
+       {4, 8}},
+      // ("x"), (): a replicated operand after a split one: the first's.
+      {4, rows_x4, "{replicated}", {4, 8}},
+      {4,
+       "{replicated}",
+       "{devices=[2,1,1,1,2]<=[2,2]T(1,0) last_tile_dim_replicate}",
+       {4, 8}},
+      // (None, None, "x"): a's batch dimensions are whole: b's split.
+      {4,
+       "{devices=[1,1,2,1,2]<=[4] last_tile_dim_replicate}",
+       "{devices=[2,1,1,1,2]<=[2,2]T(1,0) last_tile_dim_replicate}",
+       {4, 8}},
+      // ("x", "y") uses every device: nothing merges into it.
+      {4,
+       "{devices=[2,2,1,1]<=[4]}",
+       "{devices=[1,2,1,1,2]<=[4] last_tile_dim_replicate}",
+       {4, 4}},
+      {8,
+       rows_x8,
+       "{devices=[1,2,1,1,4]<=[2,2,2]T(1,0,2) last_tile_dim_replicate}",
+       {4, 4}},
+      {8,
+       rows_x8,
+       "{devices=[2,2,1,1,2]<=[8] last_tile_dim_replicate}",
+       {4, 4}},
+      {8,
+       "{devices=[2,2,1,1,2]<=[8] last_tile_dim_replicate}",
+       rows_x8,
+       {4, 4}},
+      // ("x"), ("y"): the same count of blocks on other devices: a's.
+      {8,
+       rows_x8,
+       "{devices=[2,1,1,1,4]<=[2,2,2]T(1,0,2) last_tile_dim_replicate}",
+       {4, 8}},
+      {8,
+       "{devices=[1,2,1,1,4]<=[8] last_tile_dim_replicate}",
+       "{devices=[2,1,1,1,4]<=[2,2,2]T(1,0,2) last_tile_dim_replicate}",
+       {4, 4}},
+      {8,
+       rows_x8,
+       "{devices=[1,2,1,1,4]<=[8] last_tile_dim_replicate}",
+       {4, 8}},
+      // (("x", "y")), (None, "z"); ("x"), (None, ("y", "z")).
+      {8,
+       "{devices=[4,1,1,1,2]<=[8] last_tile_dim_replicate}",
+       "{devices=[1,2,1,1,4]<=[4,2]T(1,0) last_tile_dim_replicate}",
+       {2, 4}},
+      {8,
+       rows_x8,
+       "{devices=[1,4,1,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}",
+       {4, 2}},
+      {8,
+       "{devices=[2,1,1,1,4]<=[4,2]T(1,0) last_tile_dim_replicate}",
+       "{devices=[1,2,1,1,4]<=[8] last_tile_dim_replicate}",
+       {4, 4}},
+  };
+  std::vector<float> a(8 * 8 * 4 * 4);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<float>(i / 16);  // the batch index, row-major
+  for (const Case& c : cases) {
+    const std::string text =
+        "module @m attributes {mhlo.num_partitions = " +
+        std::to_string(c.devices) +
+        " : i32} {\n"
+        "  func.func public @main(%a: tensor<8x8x4x4xf32> {mhlo.sharding = \"" +
+        c.a + "\"}, %b: tensor<8x8x4x4xf32> {mhlo.sharding = \"" + c.b +
+        "\"}) -> tensor<8x8xi64> {\n"
+        "    %0 = stablehlo.custom_call @bp.pair(%a, %b) {api_version = 4 : "
+        "i32, mhlo.frontend_attributes = {num_batch_dims = \"2\"}} : "
+        "(tensor<8x8x4x4xf32>, tensor<8x8x4x4xf32>) -> tensor<8x8xi64>\n"
+        "    return %0 : tensor<8x8xi64>\n  }\n}\n";
+    StatusOr<std::vector<Literal>> out =
+        RunProgram(text, {Literal::FromVector<float>({8, 8, 4, 4}, a),
+                          Literal::FromVector<float>(
+                              {8, 8, 4, 4}, std::vector<float>(a.size(), 1))});
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    const std::vector<int64_t> block = {c.block[0], c.block[1], 4, 4};
+    std::vector<int64_t> both = block;
+    both.insert(both.end(), block.begin(), block.end());
+    const size_t blocks = static_cast<size_t>(64 / (c.block[0] * c.block[1]));
+    EXPECT_EQ(bp_test::TakeSeen(), Dims(blocks, both)) << c.a << " " << c.b;
+    // Every element holds the first batch index of its block.
+    const std::vector<int64_t> got = (*out)[0].ToVector<int64_t>();
+    for (int64_t i = 0; i < 8; ++i)
+      for (int64_t j = 0; j < 8; ++j)
+        EXPECT_EQ(got[static_cast<size_t>(i * 8 + j)],
+                  i / c.block[0] * c.block[0] * 8 + j / c.block[1] * c.block[1])
+            << c.a << " " << c.b << " at " << i << "," << j;
+  }
 }
 
 TEST(BatchPartitioning, TheRegistryKeepsNames) {

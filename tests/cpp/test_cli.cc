@@ -140,7 +140,9 @@ TEST_F(CliTest, HelpDescribesEveryCommandAndOption) {
   Outcome top = Xffi("--help");
   EXPECT_EQ(top.status, 0);
   EXPECT_THAT(top.output, HasSubstr("run PROGRAM"));
-  EXPECT_THAT(top.output, HasSubstr("inspect LIB"));
+  EXPECT_THAT(top.output,
+              HasSubstr("inspect [--plugin LIB]... [--compile] [--json] "
+                        "FILE..."));
   EXPECT_THAT(top.output, HasSubstr("Example:"));
 
   Outcome run = Xffi("run --help");
@@ -165,8 +167,11 @@ TEST_F(CliTest, HelpDescribesEveryCommandAndOption) {
 
   Outcome inspect = Xffi("inspect -h");
   EXPECT_EQ(inspect.status, 0);
-  EXPECT_THAT(inspect.output, HasSubstr("usage: xffi inspect LIB..."));
-  EXPECT_THAT(inspect.output, HasSubstr("Example:"));
+  for (const char* option :
+       {"usage: xffi inspect [--plugin LIB]... [--compile] [--json]",
+        "--plugin LIB", "--compile", "--json", "--format F",
+        "Examples:", "Exit status:"})
+    EXPECT_THAT(inspect.output, HasSubstr(option));
   EXPECT_EQ(Xffi("help inspect").output, inspect.output);
 }
 
@@ -201,8 +206,12 @@ TEST_F(CliTest, UsageErrorsExitTwo) {
        "--custom-call-timeout expects a number of seconds > 0, got '0'"},
       {"run a.mlir --platform tpu",
        "--platform expects host, sim or cuda, got 'tpu'"},
-      {"inspect", "no LIB given"},
+      {"inspect", "no FILE given"},
       {"inspect --frob", "unknown option '--frob'"},
+      {"inspect a.mlir --format xml",
+       "--format expects auto, stablehlo or hlo, got 'xml'"},
+      {"inspect a.mlir --plugin", "--plugin needs a value"},
+      {"inspect a.mlir --json=yes", "unknown option '--json=yes'"},
   };
   for (const Case& c : cases) {
     Outcome outcome = Xffi(c.args);
@@ -755,6 +764,161 @@ TEST_F(CliTest, InspectRefusesFilesThatAreNotLibraries) {
   EXPECT_EQ(outcome.status, 1);
   EXPECT_THAT(outcome.output, HasSubstr("cannot load " + text + ": "));
   EXPECT_THAT(outcome.output, HasSubstr("Host ffi rms_norm"));
+}
+
+// A program for inspect: a sharded parameter, a typed call with frontend
+// attributes, a legacy call, a call no library serves, a loop.
+const char kInspectProgram[] =
+    R"(module @jit_f attributes {mhlo.num_partitions = 2 : i32} {
+  func.func public @main(%arg0: tensor<8x4xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}, %arg1: tensor<4xf32>) -> (tensor<4xf32>, tensor<8x4xf32>) {
+    %0 = stablehlo.custom_call @cli_counter(%arg1) {has_side_effect = true, mhlo.backend_config = {start = 10.0 : f32}, mhlo.frontend_attributes = {num_batch_dims = "1"}} : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = stablehlo.add %0, %arg1 : tensor<4xf32>
+    %2 = stablehlo.custom_call @nowhere_to_be_found(%arg0) {api_version = 2 : i32, backend_config = "opaque!"} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+    %3 = stablehlo.multiply %1, %1 : tensor<4xf32>
+    return %3, %2 : tensor<4xf32>, tensor<8x4xf32>
+  }
+}
+)";
+
+TEST_F(CliTest, InspectDescribesAProgramAndWhatServesItsTargets) {
+  std::string program = Write("f.mlir", kInspectProgram);
+  Outcome bare = Xffi("inspect " + program);
+  EXPECT_EQ(bare.status, 0) << bare.output;
+  EXPECT_THAT(bare.output,
+              HasSubstr(program + ": StableHLO, module jit_f\n"
+                                  "  entry main: 2 parameter(s), 2 "
+                                  "result(s)\n"));
+  EXPECT_THAT(bare.output,
+              HasSubstr("    parameter 0 %arg0.1: f32[8,4], sharding "
+                        "{devices=[2,1]0,1}\n    parameter 1 %arg1.3: f32[4]\n"
+                        "    result 0: f32[4]\n    result 1: f32[8,4]\n"));
+  EXPECT_THAT(bare.output, HasSubstr("  devices: 2 (num_partitions)\n"));
+  EXPECT_THAT(bare.output,
+              HasSubstr("  custom calls (2):\n    cli_counter at " + program +
+                        ":3:5 in main\n"
+                        "        api_version 4 (typed FFI), "
+                        "has_side_effect\n"
+                        "        attributes {start = 10.0 : f32}\n"
+                        "        frontend attributes "
+                        "num_batch_dims=\"1\"\n"));
+  EXPECT_THAT(bare.output,
+              HasSubstr("        does NOT resolve: custom call 'cli_counter'"));
+  EXPECT_THAT(bare.output,
+              HasSubstr("    nowhere_to_be_found at " + program +
+                        ":5:5 in main\n        api_version 2 "
+                        "(STATUS_RETURNING), no side effect\n        opaque "
+                        "\"opaque!\"\n        does NOT resolve: "));
+  EXPECT_THAT(bare.output, HasSubstr("  ops: 7 in 1 computation(s): "
+                                     "custom-call 2 parameter 2 add 1 "));
+  // Given the library, the typed target resolves to it; the other does not.
+  Outcome served =
+      Xffi("inspect " + program + " --plugin " + XFFI_CLI_HANDLERS);
+  EXPECT_EQ(served.status, 0) << served.output;
+  EXPECT_THAT(served.output,
+              ContainsRegex("resolves: ffi target from [^\n]*" +
+                            fs::path(XFFI_CLI_HANDLERS).filename().string()));
+  EXPECT_THAT(served.output, HasSubstr("does NOT resolve: custom call "
+                                       "'nowhere_to_be_found'"));
+  // The library named as a FILE before the program serves it too.
+  Outcome listed =
+      Xffi(std::string("inspect ") + XFFI_CLI_HANDLERS + " " + program);
+  EXPECT_EQ(listed.status, 0) << listed.output;
+  EXPECT_THAT(listed.output, HasSubstr("registered (5):"));
+  EXPECT_THAT(listed.output, HasSubstr("resolves: ffi target from "));
+}
+
+TEST_F(CliTest, InspectCompilesAProgramAndReportsFusionsAndBuffers) {
+  // The corpus's cc_mixed, both texts, with the example libraries.
+  const std::string plugins = std::string(" --plugin ") +
+                              XFFI_EXAMPLE_RMS_NORM + " --plugin " +
+                              XFFI_EXAMPLE_DO_CUSTOM_CALL;
+  for (const char* text : {"cc_mixed.mlir", "cc_mixed.hlo"}) {
+    SCOPED_TRACE(text);
+    Outcome outcome = Xffi("inspect --compile " + Corpus(text) + plugins);
+    EXPECT_EQ(outcome.status, 0) << outcome.output;
+    EXPECT_THAT(outcome.output, ContainsRegex("  compiled for the host: [0-9]+ "
+                                              "op\\(s\\), [1-9][0-9]* "
+                                              "fusion\\(s\\) \\(kLoop "));
+    EXPECT_THAT(outcome.output,
+                ContainsRegex("    buffers: [0-9.]+ [KM]?i?B arena over "));
+  }
+  // Compiling needs the targets: without the libraries it is an error that
+  // names the call's place.
+  Outcome unresolved = Xffi("inspect --compile " + Corpus("cc_mixed.mlir"));
+  EXPECT_EQ(unresolved.status, 1);
+  EXPECT_THAT(unresolved.output, ContainsRegex("cc_mixed.mlir:[0-9]+:[0-9]+"));
+}
+
+TEST_F(CliTest, InspectJsonHoldsWhatTheTextSays) {
+  std::string program = Write("f.mlir", kInspectProgram);
+  Outcome outcome = Xffi("inspect --json --compile " + program + " --plugin " +
+                         XFFI_CLI_HANDLERS + " " + XFFI_EXAMPLE_RMS_NORM);
+  // nowhere_to_be_found does not resolve: described, then refused.
+  EXPECT_EQ(outcome.status, 1) << outcome.output;
+  EXPECT_THAT(outcome.output, HasSubstr("\"compile_error\":\"custom call "
+                                        "'nowhere_to_be_found' at "));
+  EXPECT_THAT(outcome.output, HasSubstr(": does not compile: custom call "
+                                        "'nowhere_to_be_found' at "));
+  outcome = Xffi("inspect --json " + program + " " + XFFI_EXAMPLE_RMS_NORM +
+                 " --plugin " + XFFI_CLI_HANDLERS);
+  EXPECT_EQ(outcome.status, 0) << outcome.output;
+  const std::string& json = outcome.output;
+  EXPECT_EQ(json.front(), '[');
+  EXPECT_THAT(json, HasSubstr("{\"program\":\"" + program +
+                              "\",\"format\":\"stablehlo\",\"module\":"
+                              "\"jit_f\",\"entry\":\"main\",\"parameters\":[{"
+                              "\"name\":\"arg0.1\",\"shape\":\"f32[8,4]\","
+                              "\"dtype\":\"f32\",\"dims\":[8,4],\"sharding\":"
+                              "\"{devices=[2,1]0,1}\",\"location\":{\"file\":"
+                              "\"" +
+                              program + "\",\"line\":2,\"column\":"));
+  EXPECT_THAT(json, HasSubstr("\"num_partitions\":2"));
+  EXPECT_THAT(json, HasSubstr("{\"target\":\"cli_counter\",\"computation\":"
+                              "\"main\",\"location\":{\"file\":\"" +
+                              program +
+                              "\",\"line\":3,\"column\":5},\"api_version\":4,"
+                              "\"has_side_effect\":true,\"attributes\":\"{"
+                              "start = 10.0 : f32}\","
+                              "\"frontend_attributes\":{\"num_batch_dims\":"
+                              "\"1\"},\"batch_partitionable\":false,"
+                              "\"resolution\":\"library\",\"kind\":\"ffi\","
+                              "\"library\":\""));
+  EXPECT_THAT(json, HasSubstr("\"target\":\"nowhere_to_be_found\""));
+  EXPECT_THAT(json, HasSubstr("\"resolution\":\"unresolved\",\"detail\":"));
+  EXPECT_THAT(json, HasSubstr("\"by_opcode\":{\"custom-call\":2,"));
+  EXPECT_THAT(json,
+              HasSubstr("{\"library\":\"" + std::string(XFFI_EXAMPLE_RMS_NORM) +
+                        "\",\"origin\":\""));
+  EXPECT_THAT(json, HasSubstr("\"registered\":[{\"platform\":\"Host\","
+                              "\"kind\":\"ffi\",\"name\":\"rms_norm\","));
+  EXPECT_EQ(json.substr(json.size() - 3), "}]\n");
+}
+
+TEST_F(CliTest, InspectRefusesBadProgramsNamingTheirPlace) {
+  std::string broken = Write("broken.mlir", R"(module @m {
+  func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.add %arg0, %nope : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+)");
+  Outcome outcome = Xffi("inspect " + broken);
+  EXPECT_EQ(outcome.status, 1);
+  EXPECT_THAT(outcome.output,
+              ContainsRegex("xffi inspect: error: " + broken + ":3:[0-9]+: "));
+  EXPECT_THAT(outcome.output, HasSubstr("%nope"));
+  Outcome missing = Xffi("inspect " + Path("missing.mlir"));
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_THAT(missing.output, HasSubstr(Path("missing.mlir") +
+                                        ": cannot open the program file"));
+  // HLO read as StableHLO fails at its first word.
+  std::string hlo = Write("p.hlo",
+                          "HloModule m\n\nENTRY e {\n  ROOT p = "
+                          "f32[2] parameter(0)\n}\n");
+  EXPECT_EQ(Xffi("inspect " + hlo).status, 0);
+  Outcome forced = Xffi("inspect --format=stablehlo " + hlo);
+  EXPECT_EQ(forced.status, 1);
+  EXPECT_THAT(forced.output, HasSubstr(hlo + ":1:1: "));
 }
 
 // The end-to-end path with real ops around the custom calls (it needs the

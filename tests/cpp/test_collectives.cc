@@ -226,7 +226,7 @@ TEST(CollectiveOps, PrintedHloReadsBackToTheSameModule) {
   module->set_num_partitions(4);
   std::string printed = PrintHlo(*module);
   for (const char* piece :
-       {"num_partitions=4", "xla.sdy.meshes", "#sdy.mesh<[\\\"x\\\"=4]>",
+       {"num_partitions=4", "xla.sdy.meshes={", "#sdy.mesh<[\"x\"=4]>}",
         "all-reduce(", "all-gather(", "reduce-scatter(", "all-to-all(",
         "collective-permute(", "partition-id()", "replica-id()",
         "replica_groups={{0,1,2,3}}", "use_global_device_ids=true",

@@ -17,12 +17,13 @@ import pytest
 xffi = pytest.importorskip("xffi")
 
 
-def _run_on_two_devices(script, *args):
-    """Runs `script` in a fresh interpreter whose JAX has two CPU devices
-    (JAX fixes its device count when it starts)."""
+def _run_on_two_devices(script, *args, devices=2):
+    """Runs `script` in a fresh interpreter whose JAX has two (or `devices`)
+    CPU devices (JAX fixes its device count when it starts)."""
     env = dict(os.environ)
     env["XLA_FLAGS"] = (env.get("XLA_FLAGS", "") +
-                        " --xla_force_host_platform_device_count=2").strip()
+                        f" --xla_force_host_platform_device_count={devices}"
+                        ).strip()
     env["JAX_PLATFORMS"] = "cpu"
     env["PYTHONPATH"] = os.pathsep.join(
         [os.path.dirname(os.path.dirname(xffi.__file__)),
@@ -465,3 +466,81 @@ def test_batch_dimensions_split_as_jax_splits_them(test_plugin_path):
     run = _run_on_two_devices(BATCH_DIMS_SCRIPT, str(test_plugin_path))
     assert run.returncode == 0, run.stdout + run.stderr[-3000:]
     assert "batch dims OK" in run.stdout
+
+
+COMMON_SHARDING_SCRIPT = textwrap.dedent("""
+    import re, sys
+    import numpy as np
+    import jax
+    from jax.sharding import NamedSharding, PartitionSpec as P
+    import xffi
+    from xffi import _core
+
+    n = len(jax.devices())
+    # jaxlib registers its LAPACK targets as batch partitionable; xffi's
+    # built-in ones are told so here.
+    xffi.register_custom_call_as_batch_partitionable("lapack_strsm_ffi")
+    names = ("x", "y", "z")[:n.bit_length() - 1]
+    mesh = jax.make_mesh((2,) * len(names), names)
+    pairs = [(P("x"), P(None, "y")), (P("x"), P(None, "x")), (P("x"), P()),
+             (P(), P("y")), (P(None, None, "x"), P("y")),
+             (P("x", "y"), P(None, "x")), (P(None, "x"), P("y"))]
+    if n == 8:
+        pairs += [(P("x"), P("x", "y")), (P("x"), P("y")),
+                  (P(("x", "y")), P(None, "z")),
+                  (P("x"), P(None, ("y", "z"))), (P("z"), P(None, "x"))]
+
+    def blocks(hlo):
+        return sorted(set(re.findall(
+            r"= f32\\[([0-9,]+)\\]\\{?[0-9,]*\\}? custom-call\\([^\\n]*"
+            r"lapack_strsm_ffi", hlo)))
+
+    a = np.tril(np.ones((4, 4), np.float32)) + 3 * np.eye(4, dtype=np.float32)
+    a = np.broadcast_to(a, (8, 8, 4, 4)).copy()
+    b = np.arange(8 * 8 * 4 * 4, dtype=np.float32).reshape(8, 8, 4, 4)
+    solve = lambda a, b: jax.lax.linalg.triangular_solve(
+        a, b, left_side=True, lower=True)
+    for shardy in (False, True):
+        jax.config.update("jax_use_shardy_partitioner", shardy)
+        for sa, sb in pairs:
+            f = jax.jit(solve, in_shardings=(NamedSharding(mesh, sa),
+                                             NamedSharding(mesh, sb)))
+            lowered = f.lower(a, b)
+            in_xla = blocks(lowered.compile().as_text())
+            program = _core._parse_program(lowered.as_text()).compile()
+            in_xffi = blocks(program.hlo_text())
+            assert in_xla and in_xffi == in_xla, (n, shardy, sa, sb, in_xla,
+                                                  in_xffi)
+            np.testing.assert_allclose(program(a, b), np.asarray(f(a, b)),
+                                       rtol=1e-6)
+            print(n, shardy, sa, sb, in_xffi)
+
+        # A loop carry that starts as zeros and takes the split argument's
+        # rows in the body: XLA gives the loop state the split.
+        def loop(x):
+            def body(i, c):
+                return solve(a[0], c) + x
+            trips = (x.sum() > 0).astype(np.int32) + 1
+            return jax.lax.fori_loop(0, trips, body, jax.numpy.zeros_like(x))
+        f = jax.jit(loop, in_shardings=NamedSharding(mesh, P("x")))
+        lowered = f.lower(b[0])
+        in_xla = blocks(lowered.compile().as_text())
+        program = _core._parse_program(lowered.as_text()).compile()
+        assert in_xla and blocks(program.hlo_text()) == in_xla, in_xla
+        np.testing.assert_allclose(program(b[0]), np.asarray(f(b[0])),
+                                   rtol=1e-6)
+    print("common sharding OK")
+""")
+
+
+@pytest.mark.parametrize("devices", [4, 8])
+def test_differently_split_operands_give_the_blocks_xla_gives(devices):
+    """lax.linalg.triangular_solve(a, b) (two batch dimensions) with a and b
+    split differently over 4 and 8 CPU devices: xffi's compiled program
+    calls lapack_strsm_ffi on the blocks XLA's compiled program does (the
+    operands' batch shardings merged as FindCommonSharding merges them);
+    and in a loop, on a carry whose split comes from the body."""
+    pytest.importorskip("jax")
+    run = _run_on_two_devices(COMMON_SHARDING_SCRIPT, devices=devices)
+    assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+    assert "common sharding OK" in run.stdout

@@ -52,6 +52,35 @@ std::string Quote(std::string_view text) {
   return out + "\"";
 }
 
+// Whether `text` is one {...} group, nested brackets counted and quoted
+// strings (with their escapes) skipped: XLA's printer writes such a
+// frontend attribute value bare (its LexesAsJsonDict; jaxlib 0.10.2 prints
+// `a={b=1}`, `a="{b}c"`, `a="plain"`), and the parser reads it back
+// verbatim. XLA also writes bare a value with blanks around the group, or
+// with unbalanced ( or [ inside it, which a parser then reads differently;
+// those stay quoted here so the value survives.
+bool IsBraceGroup(std::string_view text) {
+  if (text.size() < 2 || text.front() != '{') return false;
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\') ++i;
+      if (i >= text.size()) return false;  // an unterminated string
+    } else if (c == '{' || c == '(' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ')' || c == ']') {
+      if (--depth == 0) return c == '}' && i + 1 == text.size();
+    }
+  }
+  return false;
+}
+
+std::string FrontendAttributeValue(const std::string& value) {
+  return IsBraceGroup(value) ? value : Quote(value);
+}
+
 // {key="value",...} in key order, as XLA prints them; a key that is not a
 // plain name is quoted so the reader takes it back.
 std::string FrontendAttributes(const std::map<std::string, std::string>& map) {
@@ -62,7 +91,7 @@ std::string FrontendAttributes(const std::map<std::string, std::string>& map) {
     for (char c : key)
       plain = plain && (std::isalnum(static_cast<unsigned char>(c)) ||
                         c == '_' || c == '.' || c == '-');
-    out += (plain ? key : Quote(key)) + "=" + Quote(value);
+    out += (plain ? key : Quote(key)) + "=" + FrontendAttributeValue(value);
   }
   return out + "}";
 }
@@ -240,7 +269,8 @@ class Printer {
       if (text.size() > 1) text += ", ";
       text += name + " = #sdy.mesh" + mesh->ToString();
     }
-    out_ += ", frontend_attributes={xla.sdy.meshes=" + Quote(text + "}") + "}";
+    out_ += ", frontend_attributes={xla.sdy.meshes=" +
+            FrontendAttributeValue(text + "}") + "}";
   }
 
   void PrintComputation(const Computation& c) {
