@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "cpu/lapack/targets.h"
+#include "xffi/runtime/partitioning.h"
 #include "xffi/runtime/registry.h"
 
 namespace xffi {
@@ -31,6 +32,13 @@ Status RegisterAll(bool replace) {
   ScopedRegistrationOrigin origin(ThisLibrary());
   for (const cpu::lapack::BuiltinTarget& target :
        cpu::lapack::AllBuiltinTargets()) {
+    // jaxlib marks every one of its typed LAPACK targets batch-partitionable
+    // (jaxlib/lapack.py's batch_partitionable_targets, registered when
+    // jax.lax.linalg is imported), so a sharded jnp.linalg program runs the
+    // call once per device on its block there: the same here, whoever's
+    // handler ends up serving the name.
+    if (Status status = RegisterBatchPartitionable(target.name); !status.ok())
+      return status;
     XLA_FFI_Handler_Bundle bundle = BundleOf(target.handler);
     if (replace) {
       Status status = ReplaceHandler(target.name, "Host", bundle);

@@ -7,6 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "xffi/program/builtin_targets.h"
 #include "xffi/program/executable.h"
 #include "xffi/program/text.h"
+#include "xffi/runtime/partitioning.h"
 #include "xffi/runtime/registry.h"
 
 namespace xffi {
@@ -39,13 +42,19 @@ std::set<std::string> JaxlibNames() {
   return names;
 }
 
-// A stand-in for lapack_sgetrf_ffi that reports info 42 for every matrix.
+std::vector<int64_t>& SeenBatches() {
+  static std::vector<int64_t> seen;
+  return seen;
+}
+
+// A stand-in for lapack_sgetrf_ffi that reports info 42 for every matrix
+// and, for a batch of matrices, records its size.
 ffi::Error FakeGetrf(ffi::Buffer<ffi::F32> x, ffi::ResultBuffer<ffi::F32> out,
                      ffi::ResultBuffer<ffi::S32> ipiv,
                      ffi::ResultBuffer<ffi::S32> info) {
-  (void)x;
   (void)out;
   (void)ipiv;
+  if (x.dimensions().size() == 3) SeenBatches().push_back(x.dimensions()[0]);
   for (size_t i = 0; i < info->element_count(); ++i) info->typed_data()[i] = 42;
   return ffi::Error::Success();
 }
@@ -147,6 +156,36 @@ TEST(BuiltinTargets, ReplaceOverridesAndRestorePutsThemBack) {
   ASSERT_NE(restored, nullptr);
   EXPECT_EQ(RunLuInfo(*restored), 0);
   EXPECT_EQ(RunLuInfo(*replaced), 42);
+}
+
+// jaxlib marks all its typed LAPACK targets batch-partitionable; xffi's
+// built-ins are too, already when the first compile's passes run (the
+// backend registers them when it is made, before the passes).
+TEST(BuiltinTargets, AreBatchPartitionableAsJaxlibsAre) {
+  // Another handler under the name: the split must not depend on whose
+  // handler serves it, and this one shows the blocks.
+  ASSERT_TRUE(ReplaceHandler("lapack_sgetrf_ffi", "cpu", FakeBundle()).ok());
+  StatusOr<Module> module = ParseProgram(R"(HloModule lu, num_partitions=2
+ENTRY main {
+  a = f32[4,2,2]{2,1,0} parameter(0), sharding={devices=[2,1,1]<=[2]}
+  lu = (f32[4,2,2]{2,1,0}, s32[4,2]{1,0}, s32[4]{0}) custom-call(a), custom_call_target="lapack_sgetrf_ffi", api_version=API_VERSION_TYPED_FFI, frontend_attributes={num_batch_dims="1"}
+  ROOT info = s32[4]{0} get-tuple-element(lu), index=2
+}
+)",
+                                         "lu_sharded.hlo");
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  StatusOr<std::unique_ptr<Executable>> exe = Compile(std::move(*module));
+  ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+  StatusOr<std::vector<Literal>> out = (*exe)->Execute(
+      {Literal::FromVector<float>({4, 2, 2}, std::vector<float>(16, 1))});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ((*out)[0].ToVector<int32_t>(), std::vector<int32_t>(4, 42));
+  EXPECT_EQ(SeenBatches(), (std::vector<int64_t>{2, 2}));
+  ASSERT_TRUE(RestoreBuiltinCpuTargets().ok());
+
+  std::vector<std::string> listed = ListBatchPartitionable();
+  for (const std::string& name : JaxlibNames())
+    EXPECT_EQ(std::count(listed.begin(), listed.end(), name), 1) << name;
 }
 
 }  // namespace
