@@ -340,7 +340,8 @@ class Caller : public VectorcallEntry {
         if (shapes_repeat) shapes_repeat = KeyMatches(key, view[i]);
         continue;
       }
-      if (!PyArray_Check(a)) return Fallback(self, argv, n, kwargs);
+      if (Py_TYPE(a) != &PyArray_Type && !PyArray_Check(a))
+        return Fallback(self, argv, n, kwargs);
       auto* array = reinterpret_cast<PyArrayObject*>(a);
       constexpr int kNeed = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED;
       if ((PyArray_FLAGS(array) & kNeed) != kNeed) {
@@ -583,7 +584,8 @@ class Caller : public VectorcallEntry {
 
   // Compares one argument with its entry in key_ (dtype, rank, dims) and
   // steps past the entry.
-  static bool KeyMatches(const int64_t*& k, const ArgView& arg) {
+  [[gnu::always_inline]] static bool KeyMatches(const int64_t*& k,
+                                                const ArgView& arg) {
     if (*k++ != arg.dtype) return false;
     if (arg.array == nullptr) return *k++ == 0;  // a token: rank 0
     const int nd = PyArray_NDIM(arg.array);
