@@ -17,6 +17,16 @@ that on a shared machine some of them run without being preempted; with
 long windows every one of them is, and the figures measure the load.
 
     XFFI_BUILD_DIR=build/release .venv/bin/python bench/python_dispatch.py
+
+With `--loop N` it only makes N eager calls (after 100 to warm up) and
+exits, for an instruction count that does not depend on the machine's load:
+
+    XFFI_BUILD_DIR=build/release valgrind --tool=callgrind \
+        --toggle-collect='*CallerVectorcall*' --callgrind-out-file=/tmp/cg.out \
+        .venv/bin/python bench/python_dispatch.py --loop 20000
+
+(`Collected` / (N + 100): instructions per call from entering xffi's
+vectorcall to returning the result, GIL release and result array included.)
 """
 
 import argparse
@@ -51,6 +61,9 @@ def main():
     parser.add_argument("--plugin", default=str(
         BUILD / "tests/python/plugins/libpython_test_handlers.so"),
         help="library exporting the no-op handler symbol Noop")
+    parser.add_argument("--loop", type=int, default=0, metavar="N",
+                        help="only make N eager xffi calls (no timing, no "
+                        "JAX), for valgrind --tool=callgrind")
     args = parser.parse_args()
 
     lib = xffi.load_library(args.plugin)
@@ -62,6 +75,10 @@ def main():
 
     # xffi eager.
     call = xffi.ffi_call("bench.noop", out)
+    if args.loop:
+        for _ in range(100 + args.loop):
+            call(a, b)
+        return
     xffi_s = best_per_call(lambda: call(a, b), args.number, args.repeat)
 
     # The floor: the handler itself through ctypes on a prebuilt frame.

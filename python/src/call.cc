@@ -46,6 +46,11 @@ static_assert(sizeof(npy_intp) == sizeof(int64_t), "LP64 only");
 // that times out keeps alive (its handler may still read the user data).
 thread_local ExecutionContext* current_context = nullptr;
 thread_local PyObject* current_context_object = nullptr;
+// Whether any thread ever made a context current: until then a call skips
+// the thread-local lookup (a call into the TLS resolver in a shared
+// library). Set by the thread that sets its own context, so that thread
+// always sees it.
+std::atomic<bool> any_current_context{false};
 
 // How long an eager call waits for a handler that returned a future, when
 // its ffi_call gave no custom_call_timeout (xffi.set_custom_call_timeout);
@@ -70,13 +75,16 @@ std::vector<AbandonedCall>& AbandonedCalls() {
 }
 
 // Frees what completed calls kept; their states' deleters run here, once.
+// The list is whole again before anything is freed: releasing an argument
+// may run Python code (a finalizer), which may switch threads, and the
+// other thread may look at the list.
 void ReleaseCompletedAbandonedCalls() {
   std::vector<AbandonedCall>& calls = AbandonedCalls();
-  calls.erase(std::remove_if(calls.begin(), calls.end(),
-                             [](const AbandonedCall& call) {
-                               return call.future->IsReady();
-                             }),
-              calls.end());
+  std::vector<AbandonedCall> pending, completed;
+  for (AbandonedCall& call : calls) {
+    (call.future->IsReady() ? completed : pending).push_back(std::move(call));
+  }
+  calls.swap(pending);
 }
 
 std::string SecondsText(std::chrono::nanoseconds duration) {
@@ -101,6 +109,14 @@ int64_t TimeoutNanoseconds(double seconds, const char* where) {
 ExecutionContext& DefaultContext() {
   static ExecutionContext* context = new ExecutionContext(Platform::kHost);
   return *context;
+}
+
+ExecutionContext* CurrentContext() {
+  if (any_current_context.load(std::memory_order_relaxed) &&
+      current_context != nullptr) {
+    return current_context;
+  }
+  return &DefaultContext();
 }
 
 // An argument: a NumPy array, or a token (array null, dtype TOKEN).
@@ -135,6 +151,39 @@ struct CallSite {
   // Its instantiate timed out and may still set the state: calls that were
   // waiting for it fail rather than run it again on the same state.
   bool instantiate_abandoned = false;  // guarded by instantiate_mutex
+};
+
+// The objects a call returns, owned until it hands them over (and released
+// if it fails first). Raw pointers: a few slots on the stack, without the
+// destructor call per slot an array of nb::object costs.
+class ResultSlots {
+ public:
+  explicit ResultSlots(size_t count) : count_(count) {
+    if (count > kOnStack) {
+      heap_ = std::make_unique<PyObject*[]>(count);
+      items_ = heap_.get();
+    }
+    std::fill_n(items_, count, nullptr);
+  }
+  ResultSlots(const ResultSlots&) = delete;
+  ResultSlots& operator=(const ResultSlots&) = delete;
+  ~ResultSlots() {
+    for (size_t r = 0; r < count_; ++r) Py_XDECREF(items_[r]);
+  }
+
+  // Takes a new reference.
+  void Set(size_t r, PyObject* object) { items_[r] = object; }
+  PyObject* operator[](size_t r) const { return items_[r]; }
+  PyObject* const* data() const { return items_; }
+  // Hands slot r's reference over.
+  PyObject* Release(size_t r) { return std::exchange(items_[r], nullptr); }
+
+ private:
+  static constexpr size_t kOnStack = 4;
+  size_t count_;
+  PyObject* on_stack_[kOnStack];
+  std::unique_ptr<PyObject*[]> heap_;
+  PyObject** items_ = on_stack_;
 };
 
 // Idle frames a site keeps: as many as calls usually run at once.
@@ -280,13 +329,19 @@ class Caller : public VectorcallEntry {
       many.resize(n);
       view = many.data();
     }
+    // Whether the shapes and dtypes are the cached ones, compared as the
+    // arguments are read (under the GIL: see TakeHotFrame).
+    bool shapes_repeat = cache_valid_ && n == num_args_;
+    const int64_t* key = key_.data();
     for (size_t i = 0; i < n; ++i) {
       PyObject* a = argv[i];
       if (reinterpret_cast<PyObject*>(Py_TYPE(a)) == token_type_.ptr()) {
         view[i] = {nullptr, XLA_FFI_DataType_TOKEN};
+        if (shapes_repeat) shapes_repeat = KeyMatches(key, view[i]);
         continue;
       }
-      if (!PyArray_Check(a)) return Fallback(self, argv, n, kwargs);
+      if (Py_TYPE(a) != &PyArray_Type && !PyArray_Check(a))
+        return Fallback(self, argv, n, kwargs);
       auto* array = reinterpret_cast<PyArrayObject*>(a);
       constexpr int kNeed = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED;
       if ((PyArray_FLAGS(array) & kNeed) != kNeed) {
@@ -301,62 +356,64 @@ class Caller : public VectorcallEntry {
                        ", which has no XLA element type");
       }
       view[i] = {array, dtype};
+      if (shapes_repeat) shapes_repeat = KeyMatches(key, view[i]);
     }
     // The cache and the sites are shared by every thread calling this
-    // callable: a typed call holds the lock only to take its site and a
-    // frame, a legacy call (one frame) for the whole call. A thread that
-    // finds the lock taken waits without the GIL, which the holder may need.
-    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
-    if (!lock.owns_lock()) {
-      nb::gil_scoped_release release;
-      lock.lock();
-    }
-    if (!AbandonedCalls().empty()) ReleaseCompletedAbandonedCalls();
-    if (!CacheHit(view, n, kwargs)) Rebuild(view, n, kwargs);
+    // callable. A typed call whose shapes and attributes repeat and whose
+    // site's hot frame is free takes that frame under the GIL alone (see
+    // TakeHotFrame); any other call takes the lock, a typed one only to
+    // take its site and a frame, a legacy call (one frame) for the whole
+    // call. A thread that finds the lock taken waits without the GIL, which
+    // the holder may need.
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
     CallSite* site = nullptr;
     CallFrame* frame = nullptr;
     HotFrameLease hot;
     std::shared_ptr<CallSite> pooled_site;  // alive while its frame is used
     std::optional<CallFrame> pooled;
-    if (record_ != nullptr) {
+    if (TakeHotFrame(shapes_repeat, kwargs)) {
       site = site_.get();
-      if (!site->hot_busy.load(std::memory_order_acquire)) {
-        site->hot_busy.store(true, std::memory_order_relaxed);
-        hot.site = site;
-        frame = &*site->hot;
-      } else {
-        pooled_site = site_;
-        if (site->idle.empty()) {
-          pooled.emplace(site->builder.Build());
-        } else {
-          pooled.emplace(std::move(site->idle.back()));
-          site->idle.pop_back();
-        }
-        frame = &*pooled;
+      hot.site = site;
+      frame = &*site->hot;
+    } else {
+      if (!lock.try_lock()) {
+        nb::gil_scoped_release release;
+        lock.lock();
       }
-      lock.unlock();
+      if (!AbandonedCalls().empty()) ReleaseCompletedAbandonedCalls();
+      if (!CacheHit(view, n, kwargs)) Rebuild(view, n, kwargs);
+      if (record_ != nullptr) {
+        site = site_.get();
+        if (!site->hot_busy.load(std::memory_order_acquire)) {
+          site->hot_busy.store(true, std::memory_order_relaxed);
+          hot.site = site;
+          frame = &*site->hot;
+        } else {
+          pooled_site = site_;
+          if (site->idle.empty()) {
+            pooled.emplace(site->builder.Build());
+          } else {
+            pooled.emplace(std::move(site->idle.back()));
+            site->idle.pop_back();
+          }
+          frame = &*pooled;
+        }
+        lock.unlock();
+      }
     }
     const std::vector<ResultSpec>& results =
         site != nullptr ? site->results : results_;
 
     // Results, then the addresses that changed since the last call.
     const size_t num_results = results.size();
-    // Few on the stack: every slot is destroyed on return, used or not.
-    constexpr size_t kMaxFastResults = 4;
-    nb::object outputs[kMaxFastResults];
-    std::vector<nb::object> more;
-    nb::object* out = outputs;
-    if (num_results > kMaxFastResults) {
-      more.resize(num_results);
-      out = more.data();
-    }
+    ResultSlots out(num_results);
     if (donate_) {
       // The aliased result is the argument itself: the handler writes into
       // the caller's memory, as XLA does with a donated buffer.
       for (auto [in, o] : aliases_) {
         PyArrayObject* a = view[in].array;
         if (a == nullptr) {  // a token passes through
-          out[o] = nb::borrow(argv[in]);
+          out.Set(o, nb::borrow(argv[in]).release().ptr());
           continue;
         }
         if (!PyArray_ISWRITEABLE(a)) {
@@ -366,14 +423,14 @@ class Caller : public VectorcallEntry {
                           "result " +
                           std::to_string(o));
         }
-        out[o] = nb::borrow(reinterpret_cast<PyObject*>(a));
+        out.Set(o, nb::borrow(reinterpret_cast<PyObject*>(a)).release().ptr());
       }
     }
     for (size_t r = 0; r < num_results; ++r) {
       if (donate_ && r < donated_.size() && donated_[r]) continue;
       const ResultSpec& spec = results[r];
       if (spec.dtype == XLA_FFI_DataType_TOKEN) {
-        out[r] = token_type_();
+        out.Set(r, token_type_().release().ptr());
         continue;
       }
       // Uninitialised, as numpy.empty (no dtype here holds objects).
@@ -384,39 +441,41 @@ class Caller : public VectorcallEntry {
           reinterpret_cast<npy_intp*>(const_cast<int64_t*>(spec.dims.data())),
           nullptr, nullptr, 0, nullptr);
       if (array == nullptr) throw nb::python_error();
-      out[r] = nb::steal(array);
+      out.Set(r, array);
     }
     for (auto [in, o] : aliases_) {
       if (donate_) break;
       if (view[in].array == nullptr) continue;  // token to token
-      auto* dst = reinterpret_cast<PyArrayObject*>(out[o].ptr());
+      auto* dst = reinterpret_cast<PyArrayObject*>(out[o]);
       std::memcpy(PyArray_DATA(dst), PyArray_DATA(view[in].array),
                   static_cast<size_t>(PyArray_NBYTES(dst)));
     }
 
     if (record_ != nullptr) {
+      // The frame was built for these shapes: its argument and result
+      // entries are the XLA_FFI_Buffers whose addresses change.
+      XLA_FFI_CallFrame* c_frame = frame->get();
       for (size_t i = 0; i < n; ++i) {
         if (view[i].array != nullptr) {
-          frame->SetArgData(i, PyArray_DATA(view[i].array));
+          static_cast<XLA_FFI_Buffer*>(c_frame->args.args[i])->data =
+              PyArray_DATA(view[i].array);
         }
       }
       for (size_t r = 0; r < num_results; ++r) {
         if (results[r].dtype == XLA_FFI_DataType_TOKEN) continue;
-        frame->SetRetData(
-            r, PyArray_DATA(reinterpret_cast<PyArrayObject*>(out[r].ptr())));
+        static_cast<XLA_FFI_Buffer*>(c_frame->rets.rets[r])->data =
+            PyArray_DATA(reinterpret_cast<PyArrayObject*>(out[r]));
       }
-      ExecutionContext* context =
-          current_context != nullptr ? current_context : &DefaultContext();
-      Status status;
+      ExecutionContext* context = CurrentContext();
       std::shared_ptr<AsyncValue> abandoned;
-      {
+      Status status = [&] {
         nb::gil_scoped_release release;
-        status = RunTyped(context, *site, *frame, abandoned);
-      }
+        return RunTyped(context, *site, *frame, abandoned);
+      }();
       if (abandoned != nullptr) {
         hot.site = nullptr;  // the late handler may still use it
         Abandon(std::move(abandoned), site, std::move(pooled_site), *frame,
-                argv, n, out, num_results);
+                argv, n, out.data(), num_results);
       } else if (pooled.has_value()) {
         GiveBack(pooled_site, std::move(*pooled));
       }
@@ -431,7 +490,7 @@ class Caller : public VectorcallEntry {
       for (size_t r = 0; r < num_results; ++r) {
         if (results[r].dtype == XLA_FFI_DataType_TOKEN) continue;
         ThrowIfError(legacy_frame_->SetResultLeaf(
-            r, PyArray_DATA(reinterpret_cast<PyArrayObject*>(out[r].ptr()))));
+            r, PyArray_DATA(reinterpret_cast<PyArrayObject*>(out[r]))));
       }
       Status status;
       {
@@ -443,11 +502,11 @@ class Caller : public VectorcallEntry {
       ThrowIfError(InCall(status));
     }
 
-    if (single_result_) return std::move(out[0]);
+    if (single_result_) return nb::steal(out.Release(0));
     PyObject* seq =
         tuple_result_ ? PyTuple_New(num_results) : PyList_New(num_results);
     for (size_t r = 0; r < num_results; ++r) {
-      PyObject* item = out[r].release().ptr();
+      PyObject* item = out.Release(r);
       if (tuple_result_) {
         PyTuple_SET_ITEM(seq, r, item);
       } else {
@@ -498,22 +557,56 @@ class Caller : public VectorcallEntry {
     return empty;
   }
 
+  // The common typed call, without the lock: shapes and attributes that
+  // hit the cache, and a free hot frame, which it marks busy. The GIL
+  // guards this: what it reads (the cache, site_, the hot frame's flag) is
+  // changed only with the GIL held, nothing here can release the GIL, and
+  // Rebuild invalidates the cache before it changes anything (a thread that
+  // runs while Rebuild's Python conversions release the GIL misses and
+  // takes the lock). A free-threaded Python has no GIL: every call takes
+  // the lock there.
+  bool TakeHotFrame(bool shapes_repeat, nb::handle kwargs) {
+#ifdef Py_GIL_DISABLED
+    (void)shapes_repeat;
+    (void)kwargs;
+    return false;
+#else
+    if (record_ == nullptr || !shapes_repeat || !AbandonedCalls().empty() ||
+        !AttrsHit(kwargs)) {
+      return false;
+    }
+    CallSite* site = site_.get();
+    if (site->hot_busy.load(std::memory_order_acquire)) return false;
+    site->hot_busy.store(true, std::memory_order_relaxed);
+    return true;
+#endif
+  }
+
+  // Compares one argument with its entry in key_ (dtype, rank, dims) and
+  // steps past the entry.
+  [[gnu::always_inline]] static bool KeyMatches(const int64_t*& k,
+                                                const ArgView& arg) {
+    if (*k++ != arg.dtype) return false;
+    if (arg.array == nullptr) return *k++ == 0;  // a token: rank 0
+    const int nd = PyArray_NDIM(arg.array);
+    if (*k++ != nd) return false;
+    const npy_intp* dims = PyArray_DIMS(arg.array);
+    for (int d = 0; d < nd; ++d) {
+      if (*k++ != dims[d]) return false;
+    }
+    return true;
+  }
+
   bool CacheHit(const ArgView* view, size_t n, nb::handle kwargs) {
     if (!cache_valid_ || n != num_args_) return false;
     const int64_t* k = key_.data();
     for (size_t i = 0; i < n; ++i) {
-      PyArrayObject* a = view[i].array;
-      if (a == nullptr) {  // a token: its dtype and rank 0
-        if (*k++ != view[i].dtype || *k++ != 0) return false;
-        continue;
-      }
-      const int nd = PyArray_NDIM(a);
-      if (*k++ != view[i].dtype || *k++ != nd) return false;
-      const npy_intp* dims = PyArray_DIMS(a);
-      for (int d = 0; d < nd; ++d) {
-        if (*k++ != dims[d]) return false;
-      }
+      if (!KeyMatches(k, view[i])) return false;
     }
+    return AttrsHit(kwargs);
+  }
+
+  bool AttrsHit(nb::handle kwargs) const {
     // Attributes: equal when the same immutable objects come again.
     PyObject* given = kwargs.ptr();
     const Py_ssize_t num_attrs = PyDict_GET_SIZE(given);
@@ -754,15 +847,20 @@ class Caller : public VectorcallEntry {
 
   // Without the GIL: only the frame, the state and the handler are used.
   // A stage that times out hands its pending future to `abandoned`.
-  Status RunStage(XLA_FFI_ExecutionStage stage, ExecutionContext* context,
-                  CallSite& site, CallFrame& frame,
+  Status RunStage(XLA_FFI_Handler* handler, XLA_FFI_ExecutionStage stage,
+                  ExecutionContext* context, CallSite& site, CallFrame& frame,
                   std::shared_ptr<AsyncValue>& abandoned) {
     CallOptions options;
     options.stage = stage;
     options.context = context;
     options.state = &site.state;
-    CallResult result = CallHandler(*record_, frame.get(), options);
-    if (result.future == nullptr) return InCall(result.status, stage);
+    options.handler_api_minor = record_->api_minor;
+    options.target_name = record_->name;
+    CallResult result = CallHandler(handler, frame.get(), options);
+    if (result.future == nullptr) {
+      if (result.status.ok()) return Status();
+      return InCall(result.status, stage);
+    }
     const std::chrono::nanoseconds timeout(
         timeout_ns_ >= 0 ? timeout_ns_
                          : default_timeout_ns.load(std::memory_order_relaxed));
@@ -802,14 +900,15 @@ class Caller : public VectorcallEntry {
   // found as the current one or among the retired.
   void Abandon(std::shared_ptr<AsyncValue> future, CallSite* site,
                std::shared_ptr<CallSite> owner, const CallFrame& frame,
-               PyObject* const* argv, size_t n, const nb::object* out,
+               PyObject* const* argv, size_t n, PyObject* const* out,
                size_t num_results) {
     AbandonedCall call;
     call.future = std::move(future);
     call.frame = frame.keep_alive();
     call.objects.reserve(n + num_results + 1);
     for (size_t i = 0; i < n; ++i) call.objects.push_back(nb::borrow(argv[i]));
-    for (size_t r = 0; r < num_results; ++r) call.objects.push_back(out[r]);
+    for (size_t r = 0; r < num_results; ++r)
+      call.objects.push_back(nb::borrow(out[r]));
     if (current_context_object != nullptr)
       call.objects.push_back(nb::borrow(current_context_object));
     std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
@@ -865,23 +964,29 @@ class Caller : public VectorcallEntry {
                             "not complete within the custom-call timeout");
         }
         if (bundle.instantiate != nullptr) {
-          Status status = RunStage(XLA_FFI_ExecutionStage_INSTANTIATE, context,
-                                   site, frame, abandoned);
+          Status status =
+              RunStage(bundle.instantiate, XLA_FFI_ExecutionStage_INSTANTIATE,
+                       context, site, frame, abandoned);
           if (abandoned != nullptr) site.instantiate_abandoned = true;
           if (!status.ok()) return status;
         }
         site.instantiated.store(true, std::memory_order_release);
       }
     }
-    for (auto [member, stage] :
-         {std::pair{bundle.prepare, XLA_FFI_ExecutionStage_PREPARE},
-          std::pair{bundle.initialize, XLA_FFI_ExecutionStage_INITIALIZE}}) {
-      if (member == nullptr) continue;
-      Status status = RunStage(stage, context, site, frame, abandoned);
+    if (bundle.prepare != nullptr) {
+      Status status = RunStage(bundle.prepare, XLA_FFI_ExecutionStage_PREPARE,
+                               context, site, frame, abandoned);
       if (!status.ok()) return status;
     }
-    return RunStage(XLA_FFI_ExecutionStage_EXECUTE, context, site, frame,
-                    abandoned);
+    if (bundle.initialize != nullptr) {
+      Status status =
+          RunStage(bundle.initialize, XLA_FFI_ExecutionStage_INITIALIZE,
+                   context, site, frame, abandoned);
+      if (!status.ok()) return status;
+    }
+    if (bundle.execute == nullptr) return Status();
+    return RunStage(bundle.execute, XLA_FFI_ExecutionStage_EXECUTE, context,
+                    site, frame, abandoned);
   }
 
   std::string target_;
@@ -1110,6 +1215,8 @@ void BindCall(nb::module_& m) {
       [](nb::handle context) -> nb::object {
         ExecutionContext* previous = current_context;
         (void)previous;
+        if (!context.is_none())
+          any_current_context.store(true, std::memory_order_relaxed);
         current_context =
             context.is_none()
                 ? nullptr

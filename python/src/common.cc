@@ -11,12 +11,6 @@
 namespace xffi::python {
 namespace {
 
-// Indexed by NumPy type number (user types start at NPY_USERDEF, 256).
-std::vector<int8_t>& TypeNumTable() {
-  static std::vector<int8_t> table(1024, 0);
-  return table;
-}
-
 // Indexed by XLA_FFI_DataType; entries are owned references.
 std::array<PyArray_Descr*, 64>& DescrTable() {
   static std::array<PyArray_Descr*, 64> table{};
@@ -34,6 +28,8 @@ std::array<size_t, 64>& SizeTable() {
 }
 
 }  // namespace
+
+int8_t dtype_of_type_num[kMaxNumpyTypeNum] = {};
 
 void ThrowStatus(const Status& status) {
   PyObject* type = PyExc_RuntimeError;
@@ -80,14 +76,13 @@ void ThrowTypeError(const std::string& message) {
 
 void RegisterDtype(int numpy_type_num, PyObject* descr, int xla_dtype,
                    std::string name, size_t size) {
-  if (numpy_type_num < 0 ||
-      numpy_type_num >= static_cast<int>(TypeNumTable().size()) ||
+  if (numpy_type_num < 0 || numpy_type_num >= kMaxNumpyTypeNum ||
       xla_dtype <= 0 || xla_dtype >= static_cast<int>(DescrTable().size())) {
     ThrowValueError("register_dtype: type number " +
                     std::to_string(numpy_type_num) + " or XLA dtype " +
                     std::to_string(xla_dtype) + " out of range");
   }
-  TypeNumTable()[numpy_type_num] = static_cast<int8_t>(xla_dtype);
+  dtype_of_type_num[numpy_type_num] = static_cast<int8_t>(xla_dtype);
   PyArray_Descr*& slot = DescrTable()[xla_dtype];
   if (slot == nullptr) {
     Py_INCREF(descr);
@@ -95,14 +90,6 @@ void RegisterDtype(int numpy_type_num, PyObject* descr, int xla_dtype,
   }
   NameTable()[xla_dtype] = std::move(name);
   SizeTable()[xla_dtype] = size;
-}
-
-XLA_FFI_DataType DtypeOfTypeNum(int numpy_type_num) {
-  const auto& table = TypeNumTable();
-  if (numpy_type_num < 0 || numpy_type_num >= static_cast<int>(table.size())) {
-    return XLA_FFI_DataType_INVALID;
-  }
-  return static_cast<XLA_FFI_DataType>(table[numpy_type_num]);
 }
 
 PyArray_Descr* DescrOfDtype(XLA_FFI_DataType dtype) {

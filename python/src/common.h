@@ -46,8 +46,19 @@ inline void ThrowIfError(const Status& status) {
 // spelling ("bf16"), `size` the bytes of one element.
 void RegisterDtype(int numpy_type_num, PyObject* descr, int xla_dtype,
                    std::string name, size_t size);
+// By NumPy type number (user types start at NPY_USERDEF, 256): the XLA
+// dtype, 0 (INVALID) for none. A plain array, read inline: every eager call
+// looks each argument's dtype up.
+inline constexpr int kMaxNumpyTypeNum = 1024;
+extern int8_t dtype_of_type_num[kMaxNumpyTypeNum];
 // XLA_FFI_DataType_INVALID when NumPy's type has no XLA counterpart.
-XLA_FFI_DataType DtypeOfTypeNum(int numpy_type_num);
+inline XLA_FFI_DataType DtypeOfTypeNum(int numpy_type_num) {
+  if (static_cast<unsigned>(numpy_type_num) >=
+      static_cast<unsigned>(kMaxNumpyTypeNum)) {
+    return XLA_FFI_DataType_INVALID;
+  }
+  return static_cast<XLA_FFI_DataType>(dtype_of_type_num[numpy_type_num]);
+}
 // A new reference, or null when the XLA type has no NumPy dtype here.
 PyArray_Descr* DescrOfDtype(XLA_FFI_DataType dtype);
 // "f32", "bf16", ...: XLA's spelling, for messages.

@@ -4,6 +4,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "runtime/api_internal.h"
 #include "xffi/runtime/api.h"
@@ -24,14 +25,20 @@ CallResult Call(Invoke&& invoke, XLA_FFI_CallFrame* frame,
                             Named(options.target_name) + ")"),
             nullptr};
   }
+  if (options.context == nullptr || options.state == nullptr) {
+    // Made only when the caller brings none: an executor and an eager call
+    // bring both, and their path pays for no empty optionals.
+    std::optional<ExecutionContext> default_context;
+    std::optional<CallSiteState> call_state;
+    CallOptions filled = options;
+    if (filled.context == nullptr) filled.context = &default_context.emplace();
+    if (filled.state == nullptr) filled.state = &call_state.emplace();
+    return Call(std::forward<Invoke>(invoke), frame, filled);
+  }
   const XLA_FFI_Api* api = options.api ? options.api : GetApi();
-  // Made only when the caller brings none: an executor calls with both, per
-  // op per run.
-  std::optional<ExecutionContext> default_context;
-  std::optional<CallSiteState> call_state;
   XLA_FFI_InvokeContext ctx;
-  ctx.context = options.context ? options.context : &default_context.emplace();
-  ctx.state = options.state ? options.state : &call_state.emplace();
+  ctx.context = options.context;
+  ctx.state = options.state;
   ctx.stage = options.stage;
   ctx.handler_api_minor = options.handler_api_minor;
   ctx.target_name = options.target_name;
