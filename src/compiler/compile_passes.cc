@@ -7,6 +7,7 @@
 #include "passes/call_inlining.h"
 #include "passes/common_subexpression_elimination.h"
 #include "passes/dead_code_elimination.h"
+#include "passes/float_class_tests.h"
 #include "passes/loop_fusion.h"
 #include "passes/pass_manager.h"
 #include "passes/reduction_fusion.h"
@@ -32,6 +33,9 @@ Status RunCompilePasses(Module& module, const CompileOptions& options) {
   pipeline.Add<passes::CallInlining>();
   pipeline.Add<passes::AlgebraicSimplifier>();
   pipeline.Add<passes::CommonSubexpressionElimination>();
+  // After CSE, which makes one abs(x) of the abs(x)s a zero test and an
+  // infinity test compare; the compares it leaves unread are dce's.
+  pipeline.Add<passes::FloatClassTests>();
   if (options.eliminate_dead_code) pipeline.Add<passes::DeadCodeElimination>();
   // Whether or not fusing: it fixes the order a byte-float sum visits its
   // inputs in, and so its result.

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cpu/arg_reduce.h"
@@ -15,6 +17,7 @@
 #include "cpu/index_util.h"
 #include "cpu/reduce_loops.h"
 #include "cpu/region_util.h"
+#include "passes/reduction_tree.h"
 
 namespace xffi::cpu {
 namespace {
@@ -51,11 +54,19 @@ class Accumulator {
 // Runs along a reduced dimension: each folds into one result element the
 // way ReduceRuns (reduce.cc) folds a contiguous run: eight lanes started by
 // the first eight values and combined into the result in lane order, then
-// the last values in order (runs shorter than 16: in order).
+// the last values in order (runs shorter than 16, and every run of a small
+// float reduction, as ReduceRuns: in order).
 template <typename T, typename Op>
 class RowAccumulator final : public Accumulator {
  public:
-  RowAccumulator(const DualLoops& loops, Op op) : loops_(loops), op_(op) {}
+  RowAccumulator(const DualLoops& loops, Op op)
+      : loops_(loops),
+        op_(op),
+        lane_run_(std::is_floating_point_v<T> &&
+                          Product(loops.dims) <
+                              passes::kXlaOrderedReduceElements
+                      ? std::numeric_limits<int64_t>::max()
+                      : 16) {}
 
   void Begin(int64_t at, int64_t run, unsigned char* const* out) override {
     next_ = at;
@@ -80,14 +91,14 @@ class RowAccumulator final : public Accumulator {
     next_ += run_;
     pos_ = 0;
     folded_ = false;
-    if (run_ < 16) acc_ = *dst_;
+    if (run_ < lane_run_) acc_ = *dst_;
   }
 
   // Folds up to `count` values of the open run; returns how many.
   int64_t Fold(const T* v, int64_t count) {
     const int64_t n = run_;
     int64_t i = 0;
-    if (n < 16) {
+    if (n < lane_run_) {
       const int64_t take = std::min(count, n - pos_);
       T acc = acc_;
       for (; i < take; ++i) acc = op_(acc, v[i]);
@@ -137,6 +148,8 @@ class RowAccumulator final : public Accumulator {
 
   const DualLoops& loops_;
   Op op_;
+  // Runs at least this long fold in eight lanes.
+  const int64_t lane_run_;
   T* out_ = nullptr;
   T* dst_ = nullptr;
   int64_t next_ = 0, run_ = 0, pos_ = 0;

@@ -15,20 +15,23 @@
 #include "cpu/reduce_loops.h"
 #include "cpu/region_util.h"
 #include "cpu/structural_kernels.h"
+#include "passes/reduction_tree.h"
 
 namespace xffi::cpu {
 namespace {
 
-// Folds the runs of `loops` (offsets relative to in/out) into out.
+// Folds the runs of `loops` (offsets relative to in/out) into out;
+// `in_order`: element by element, as XLA:CPU folds a small float reduction
+// (passes/reduction_tree.h), never in vector lanes.
 template <typename T, typename Op>
 void ReduceRuns(const DualLoops& loops, const T* in, T* out, Op op,
-                int64_t in_off, int64_t out_off, int64_t n) {
+                int64_t in_off, int64_t out_off, int64_t n, bool in_order) {
   const int64_t in_inner = loops.a_strides.back();
   const bool inner_reduced = loops.b_strides.back() == 0;
   const T* src = in + in_off;
   T* dst = out + out_off;
   if (inner_reduced) {
-    if (in_inner == 1 && n >= 16) {
+    if (in_inner == 1 && n >= 16 && !in_order) {
       // Independent partial results let the compiler vectorise.
       T part[8];
       for (int j = 0; j < 8; ++j) part[j] = src[j];
@@ -63,8 +66,11 @@ Kernel FastReduce(DualLoops loops, int64_t out_count, CombineOp combine,
     const T init = *static_cast<const T*>(args.operands[1].data);
     T* out = static_cast<T*>(args.results[0].data);
     for (int64_t i = 0; i < out_count; ++i) out[i] = init;
+    const bool in_order =
+        std::is_floating_point_v<T> &&
+        Product(loops.dims) < passes::kXlaOrderedReduceElements;
     auto runs = [&](int64_t in_off, int64_t out_off, int64_t n) {
-      ReduceRuns(loops, in, out, op, in_off, out_off, n);
+      ReduceRuns(loops, in, out, op, in_off, out_off, n, in_order);
     };
     if (KeptSplitDim(loops) >= 0 || out_count != 1) {
       ForEachRunParallel(loops, args.pool, kFastElementNanos, runs);
@@ -86,7 +92,7 @@ Kernel FastReduce(DualLoops loops, int64_t out_count, CombineOp combine,
       T* slot = &partial[static_cast<size_t>(begin / chunk)];
       ForEachRunIn(loops, 0, begin, end,
                    [&](int64_t in_off, int64_t, int64_t n) {
-                     ReduceRuns(loops, in, slot, op, in_off, 0, n);
+                     ReduceRuns(loops, in, slot, op, in_off, 0, n, in_order);
                    });
     };
     if (args.pool != nullptr)

@@ -468,10 +468,19 @@ XFFI_HOST_DEVICE inline double FloatOp(ElementOp op, double a, double b) {
       return fmod(a, b);
     case ElementOp::kPower:
       return pow(a, b);
+    // XLA's rule (cpu/float_max_min.h): a NaN first operand as it is; a NaN
+    // second operand negative only when both operands are (max) / either
+    // is (min), as the sign of two equal zeros (-0 orders below +0).
     case ElementOp::kMaximum:
-      return a != a || b != b ? a + b : (a > b ? a : b);  // NaN propagates
+      if (a != a) return a;
+      if (b != b || a == b)
+        return copysign(b, signbit(a) && signbit(b) ? -1.0 : 1.0);
+      return a > b ? a : b;
     case ElementOp::kMinimum:
-      return a != a || b != b ? a + b : (a < b ? a : b);
+      if (a != a) return a;
+      if (b != b || a == b)
+        return copysign(b, signbit(a) || signbit(b) ? -1.0 : 1.0);
+      return a < b ? a : b;
     case ElementOp::kAtan2:
       return atan2(a, b);
     case ElementOp::kErf:

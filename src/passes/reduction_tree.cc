@@ -12,6 +12,24 @@ bool IsByteFloat(ElementType type) {
   return IsFloatingType(type) && ElementBitWidth(type) <= 8;
 }
 
+// An f32/f64 reduce of one dimension that XLA:CPU sums itself
+// (ReducesInXlaOrder) and whose region adds its two parameters. (Over
+// several dimensions XLA's last level is not in order -- a [2, 2] rest sums
+// as (a + b) + (c + d) -- so those keep xffi's order.)
+bool IsSmallSum(const Instruction& reduce) {
+  if (!ReducesInXlaOrder(reduce.shape().element_type(),
+                         reduce.operand(0)->shape().num_elements()) ||
+      reduce.dimensions.size() != 1 || reduce.called_computations().size() != 1)
+    return false;
+  const Computation* region = reduce.called_computations()[0];
+  const Instruction* root = region->root();
+  return region->num_parameters() == 2 && root != nullptr &&
+         root->opcode() == Opcode::kAdd && root->operand_count() == 2 &&
+         root->operand(0)->opcode() == Opcode::kParameter &&
+         root->operand(1)->opcode() == Opcode::kParameter &&
+         root->operand(0) != root->operand(1);
+}
+
 // Whether a reduced dimension of the reduce's input is still too long for
 // one window.
 bool NeedsWindow(const Instruction& reduce) {
@@ -71,7 +89,7 @@ int64_t RewriteReductionTrees(Module& module) {
     for (const auto& owned : computation->instructions())
       if (owned->opcode() == Opcode::kReduce && owned->operand_count() == 2 &&
           owned->shape().IsArray() &&
-          IsByteFloat(owned->shape().element_type()))
+          (IsByteFloat(owned->shape().element_type()) || IsSmallSum(*owned)))
         reduces.push_back(owned.get());
     for (Instruction* reduce : reduces)
       for (int level = 0; NeedsWindow(*reduce); ++level) {

@@ -12,9 +12,16 @@
 // f4e2m1fn, f8e8m0fnu) round every step of a reduction to the byte type, so
 // this order decides most long sums' bytes: matched here for them, checked
 // bit for bit against jax.jit by tests/programs/byte_float_parity.py.
-// Wider floats keep xffi's own faster order (their results differ from
-// XLA's only in the last bits of a sum); variadic reduces are left alone, as
-// XLA leaves them.
+// f32 and f64 sums over one dimension of fewer than
+// kXlaOrderedReduceElements input elements follow it too (so do f16 and
+// bf16 sums that small: JAX converts them to f32 first): XLA:CPU folds
+// those itself, in these windows, each in order, so xffi's evaluators fold
+// reductions that small in order (ReducesInXlaOrder) and this pass gives
+// them the windows. Larger f32/f64 reductions XLA hands to YNNPACK, whose
+// order is its own: there xffi keeps its faster one (results differ in the
+// last bits of a sum). Probed with jax.jit (jax 0.10.2) on rows of 20 to
+// 4095 elements and on columns. Variadic reduces are left alone, as XLA
+// leaves them.
 #ifndef XFFI_SRC_PASSES_REDUCTION_TREE_H_
 #define XFFI_SRC_PASSES_REDUCTION_TREE_H_
 
@@ -27,6 +34,18 @@ namespace xffi::passes {
 
 // XLA:CPU's window length.
 inline constexpr int64_t kReductionTreeWindow = 32;
+
+// XLA:CPU (jax 0.10.2) gives f32 and f64 reductions of this many input
+// elements or more to YNNPACK.
+inline constexpr int64_t kXlaOrderedReduceElements = 4096;
+
+// Whether XLA:CPU folds a reduction of `input_elements` elements of `type`
+// in order (within the windows above): then xffi's evaluators fold it in
+// order too, rather than in independent vector lanes.
+inline bool ReducesInXlaOrder(ElementType type, int64_t input_elements) {
+  return (type == ElementType::kF32 || type == ElementType::kF64) &&
+         input_elements < kXlaOrderedReduceElements;
+}
 
 // Returns how many reduce-windows were inserted.
 int64_t RewriteReductionTrees(Module& module);

@@ -9,11 +9,13 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "executor_test_util.h"
+#include "xffi/program/executable.h"
 
 namespace xffi::passes {
 namespace {
@@ -455,6 +457,82 @@ ENTRY main {
       for (int j = 0; j < 3; ++j)
         EXPECT_EQ(got[static_cast<size_t>((l * 2 + i) * 3 + j)],
                   x[static_cast<size_t>((i * 3 + j) * 4 + l)]);
+}
+
+// The pass "float-class-tests" (float_class_tests.h), in this binary with
+// the other rewrites of compares and constants: pred results of class tests
+// of one value, against XLA:CPU's (jax.jit, jax 0.10.2) for x = +-min/1000
+// (subnormals: 1e-40 in f32, 1e-310 in f64), +-0, 1, NaN, +-inf. One
+// compare sees a subnormal as zero (DAZ); a zero test joined to an infinity
+// test is a test of the bits, where it is not.
+TEST(FloatClassTests, ZeroTestsNextToInfinityTestsSeeSubnormalsAsXlaDoes) {
+  struct Case {
+    const char* ops;  // the root and what only it reads
+    const char* xla;  // per element of x, 1: true
+  };
+  const Case cases[] = {
+      {"ROOT %r = pred[8] copy(%z)", "11110000"},
+      {"ROOT %r = pred[8] or(%z, %nan)", "11110100"},
+      {"ROOT %r = pred[8] or(%z, %absinf)", "00110011"},
+      {"ROOT %r = pred[8] or(%z, %isinf)", "00110010"},
+      {"%o = pred[8] or(%absinf, %nan)\n  ROOT %r = pred[8] or(%o, %z)",
+       "00110111"},
+      {"ROOT %r = pred[8] and(%nz, %notnan)", "00001011"},
+      {"ROOT %r = pred[8] and(%nz, %notabsinf)", "11001100"},
+      {"ROOT %r = pred[8] and(%fin, %nz)", "11001000"},
+      {"ROOT %r = pred[8] and(%absltinf, %nz)", "11001000"},
+  };
+  for (const char* type : {"f32", "f64"}) {
+    const std::string t = type;
+    // Bit patterns: the test's own conversions may run with subnormals
+    // flushed. 1e-40 and 1e-310, then +-0, 1, NaN, +-inf.
+    const bool f32 = t == "f32";
+    const std::vector<uint64_t> bits =
+        f32 ? std::vector<uint64_t>{0x116c2,    0x800116c2, 0,
+                                    0x80000000, 0x3f800000, 0x7fc00000,
+                                    0x7f800000, 0xff800000}
+            : std::vector<uint64_t>{
+                  0x12688b70e62b,     0x800012688b70e62b, 0,
+                  1ull << 63,         0x3ff0000000000000, 0x7ff8000000000000,
+                  0x7ff0000000000000, 0xfff0000000000000};
+    std::vector<uint32_t> narrow(bits.begin(), bits.end());
+    const Shape shape =
+        Shape::Array(f32 ? ElementType::kF32 : ElementType::kF64, {8});
+    const Literal argument =
+        f32 ? Literal::FromBytes(shape, narrow.data(), narrow.size() * 4)
+            : Literal::FromBytes(shape, bits.data(), bits.size() * 8);
+    for (const Case& c : cases) {
+      const std::string text =
+          "HloModule m\nENTRY %main (x: " + t +
+          "[8]) -> pred[8] {\n  %x = " + t + "[8] parameter(0)\n  %c0 = " + t +
+          "[] constant(0)\n  %zero = " + t +
+          "[8] broadcast(%c0), dimensions={}\n  %ci = " + t +
+          "[] constant(inf)\n  %inf = " + t +
+          "[8] broadcast(%ci), dimensions={}\n  %a = " + t +
+          "[8] abs(%x)\n"
+          "  %z = pred[8] compare(%x, %zero), direction=EQ\n"
+          "  %nz = pred[8] compare(%x, %zero), direction=NE\n"
+          "  %nan = pred[8] compare(%x, %x), direction=NE\n"
+          "  %notnan = pred[8] compare(%x, %x), direction=EQ\n"
+          "  %absinf = pred[8] compare(%a, %inf), direction=EQ\n"
+          "  %isinf = pred[8] compare(%x, %inf), direction=EQ\n"
+          "  %notabsinf = pred[8] compare(%a, %inf), direction=NE\n"
+          "  %absltinf = pred[8] compare(%a, %inf), direction=LT\n"
+          "  %fin = pred[8] is-finite(%x)\n  " +
+          std::string(c.ops) + "\n}\n";
+      // The real kernels (CompileAndRun's test kernels have no bitcasts).
+      StatusOr<std::unique_ptr<Executable>> exe =
+          Compile(ParseHloForTest(text));
+      ASSERT_TRUE(exe.ok()) << exe.status().ToString();
+      StatusOr<std::vector<Literal>> run = (*exe)->Execute({argument});
+      ASSERT_TRUE(run.ok()) << run.status().ToString();
+      const std::vector<Literal>& out = *run;
+      ASSERT_EQ(out.size(), 1u) << text;
+      std::string got;
+      for (bool b : out[0].ToVector<bool>()) got += b ? '1' : '0';
+      EXPECT_EQ(got, c.xla) << t << ": " << c.ops;
+    }
+  }
 }
 
 }  // namespace

@@ -367,7 +367,7 @@ TEST_F(CliTest, DumpAfterWritesTheProgramAfterAPass) {
       HasSubstr("no pass named 'fuse' to dump after; the passes "
                 "are: batch-partition, spmd-emulation, approx-top-k, "
                 "inline, simplify, "
-                "cse, "
+                "cse, float-class-tests, "
                 "dce, reduction-tree, reduction-fusion, fusion, dce (or all)"));
 }
 

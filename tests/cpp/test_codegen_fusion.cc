@@ -13,6 +13,7 @@
 
 #include "codegen_test_util.h"
 #include "fusion_test_util.h"
+#include "xla_max_min_table.h"
 
 namespace xffi {
 namespace {
@@ -160,6 +161,58 @@ TEST(CodegenFusion, HalfPrecisionChainsRoundAfterEveryOp) {
     EXPECT_EQ(ExpectSameAsEvaluator(text, args, t == "f16" ? 0x1p-8 : 0x1p-5),
               1);
   }
+}
+
+// Generated maximum and minimum against XLA:CPU's results for every pair of
+// special values (xla_max_min_table.h), bit for bit: a NaN second operand
+// keeps its payload with the sign logic of two equal zeros.
+template <typename Bits, size_t N>
+void ExpectGeneratedMaxMinMatchXla(const std::string& type,
+                                   const Bits (&values)[N],
+                                   const Bits (&max)[N][N],
+                                   const Bits (&min)[N][N]) {
+  const std::string shape = type + "[" + std::to_string(N * N) + "]";
+  const std::string text =
+      "HloModule m\nENTRY %main (a: " + shape + ", b: " + shape + ") -> (" +
+      shape + ", " + shape + ") {\n  %a = " + shape +
+      " parameter(0)\n  %b = " + shape + " parameter(1)\n  %x = " + shape +
+      " maximum(%a, %b)\n  %n = " + shape +
+      " minimum(%a, %b)\n  %nx = " + shape + " negate(%x)\n  %nn = " + shape +
+      " negate(%n)\n  ROOT %t = (" + shape + ", " + shape +
+      ") tuple(%nx, %nn)\n}\n";
+  const ElementType element =
+      type == "f32" ? ElementType::kF32 : ElementType::kF64;
+  std::vector<Bits> a, b;
+  for (size_t i = 0; i < N; ++i)
+    for (size_t j = 0; j < N; ++j) {
+      a.push_back(values[i]);
+      b.push_back(values[j]);
+    }
+  std::vector<Literal> args;
+  for (const std::vector<Bits>* v : {&a, &b})
+    args.push_back(
+        Literal::FromBytes(Shape::Array(element, {static_cast<int64_t>(N * N)}),
+                           v->data(), v->size() * sizeof(Bits)));
+  EXPECT_GE(ExpectSameAsEvaluator(text, args), 1);
+  StatusOr<ProgramRun> run = RunProgram(text, args, /*codegen=*/true);
+  ASSERT_TRUE(run.ok()) << run.status().message();
+  ASSERT_EQ(run->results.size(), 2u);
+  constexpr Bits kSign = Bits{1} << (8 * sizeof(Bits) - 1);
+  for (size_t k = 0; k < N * N; ++k) {
+    // The fusion negates each result (so it is a loop, not a lone op).
+    EXPECT_EQ(run->results[0].data<Bits>()[k] ^ kSign, max[k / N][k % N])
+        << "maximum " << type << std::hex << " of 0x" << a[k] << ", 0x" << b[k];
+    EXPECT_EQ(run->results[1].data<Bits>()[k] ^ kSign, min[k / N][k % N])
+        << "minimum " << type << std::hex << " of 0x" << a[k] << ", 0x" << b[k];
+  }
+}
+
+TEST(CodegenFusion, MaxMinMatchXlaOnEveryPairOfSpecialValues) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  ExpectGeneratedMaxMinMatchXla("f32", test::kXlaF32Values, test::kXlaF32Max,
+                                test::kXlaF32Min);
+  ExpectGeneratedMaxMinMatchXla("f64", test::kXlaF64Values, test::kXlaF64Max,
+                                test::kXlaF64Min);
 }
 
 TEST(CodegenFusion, IntegerChainWithConstants) {

@@ -15,6 +15,7 @@
 
 #include "codegen_test_util.h"
 #include "fusion_test_util.h"
+#include "passes/reduction_tree.h"
 
 namespace xffi {
 namespace {
@@ -221,8 +222,13 @@ TEST(CodegenReduce, EveryReducerAndTypeOverEdgeValues) {
         // add and multiply have no typed fold (a call runs them).
         const bool pred_arithmetic =
             type == ElementType::kPred && (op == "add" || op == "multiply");
+        // Small float sums of rows longer than 32 take XLA's windows
+        // (passes/reduction_tree.h): the producer, a reduce-window and the
+        // reduce of what it leaves.
+        const bool windowed = op == "add" && n > passes::kReductionTreeWindow &&
+                              passes::ReducesInXlaOrder(type, 7 * n);
         if (n >= 4 && !pred_arithmetic) {
-          EXPECT_EQ(kernels, 1);
+          EXPECT_EQ(kernels, windowed ? 3 : 1);
         }
       }
     }

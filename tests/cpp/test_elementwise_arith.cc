@@ -13,6 +13,7 @@
 #include "elementwise_test_util.h"
 #include "ir/float_types.h"
 #include "xffi/runtime/thread_pool.h"
+#include "xla_max_min_table.h"
 
 namespace xffi::test {
 namespace {
@@ -403,6 +404,39 @@ TEST(ElementwiseArith, FloatMaxMinPropagateNaNAndOrderSignedZeros) {
             (std::vector<int32_t>{-1, 9}));
   EXPECT_EQ(Binary<uint32_t>(Opcode::kMinimum, {0xFFFFFFFFu, 4}, {1, 9}),
             (std::vector<uint32_t>{1, 4}));
+}
+
+// Every pair of +-1, +-0, +-inf and NaNs of either sign and payload against
+// XLA:CPU's results (xla_max_min_table.h): a NaN second operand keeps its
+// payload and takes the sign logic of two equal zeros. 144 pairs per call,
+// so the vector loop runs as well as its tail.
+template <typename Bits, size_t N>
+void ExpectXlaMaxMin(ElementType type, const Bits (&values)[N],
+                     const Bits (&max)[N][N], const Bits (&min)[N][N]) {
+  std::vector<Bits> a, b, want_max, want_min;
+  for (size_t i = 0; i < N; ++i)
+    for (size_t j = 0; j < N; ++j) {
+      a.push_back(values[i]);
+      b.push_back(values[j]);
+      want_max.push_back(max[i][j]);
+      want_min.push_back(min[i][j]);
+    }
+  for (Opcode opcode : {Opcode::kMaximum, Opcode::kMinimum}) {
+    StatusOr<Literal> out = RunBinary(opcode, Typed(type, a), Typed(type, b));
+    ASSERT_TRUE(out.ok()) << out.status().ToString();
+    const std::vector<Bits> got = Stored<Bits>(*out);
+    const std::vector<Bits>& want =
+        opcode == Opcode::kMaximum ? want_max : want_min;
+    for (size_t k = 0; k < got.size(); ++k)
+      EXPECT_EQ(got[k], want[k])
+          << OpcodeName(opcode) << " " << ElementTypeName(type) << std::hex
+          << " of 0x" << a[k] << ", 0x" << b[k];
+  }
+}
+
+TEST(ElementwiseArith, FloatMaxMinMatchXlaOnEveryPairOfSpecialValues) {
+  ExpectXlaMaxMin(ElementType::kF32, kXlaF32Values, kXlaF32Max, kXlaF32Min);
+  ExpectXlaMaxMin(ElementType::kF64, kXlaF64Values, kXlaF64Max, kXlaF64Min);
 }
 
 TEST(ElementwiseArith, PredArithmeticIsLogic) {

@@ -12,11 +12,13 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "kernel_test_util.h"
 #include "pool_test_util.h"
+#include "xla_max_min_table.h"
 
 namespace xffi::cpu {
 namespace {
@@ -134,6 +136,61 @@ TEST(ReduceKernel, MaxAndMinOfSignedZerosFollowTheTotalOrder) {
     EXPECT_EQ(std::signbit(out[1]), min) << OpcodeName(opcode);
     EXPECT_EQ(std::signbit(out[2]), !min) << OpcodeName(opcode);
   }
+}
+
+// XLA:CPU's max/min of every pair of special values (xla_max_min_table.h)
+// as a reduce sees them: rows [a, b] (the scalar loop), rows of 20 with a
+// and b in the same vector lane (the fast path's eight lanes), and columns
+// [a; b] (element-wise folds); the other values and the init are the
+// identity, so each result is region(a, b).
+template <typename F, typename Bits, size_t N>
+void ExpectXlaMaxMinReduces(ElementType type, const Bits (&values)[N],
+                            const Bits (&max)[N][N], const Bits (&min)[N][N]) {
+  constexpr int64_t kPairs = static_cast<int64_t>(N * N);
+  for (Opcode opcode : {Opcode::kMaximum, Opcode::kMinimum}) {
+    const bool is_max = opcode == Opcode::kMaximum;
+    const F identity = is_max ? -std::numeric_limits<F>::infinity()
+                              : std::numeric_limits<F>::infinity();
+    auto region = BinaryRegion(opcode, type);
+    Literal init = Literal::Scalar<F>(identity);
+    // (row length, position of b, reduce the rows (else the columns)).
+    for (auto [length, b_at, rows] :
+         {std::tuple{2, 1, true}, std::tuple{20, 8, true},
+          std::tuple{2, 1, false}}) {
+      std::vector<F> x(static_cast<size_t>(kPairs * length), identity);
+      for (int64_t k = 0; k < kPairs; ++k) {
+        const Bits a = values[k / N], b = values[k % N];
+        const int64_t a_index = rows ? k * length : k;
+        const int64_t b_index = rows ? k * length + b_at : b_at * kPairs + k;
+        std::memcpy(&x[static_cast<size_t>(a_index)], &a, sizeof(F));
+        std::memcpy(&x[static_cast<size_t>(b_index)], &b, sizeof(F));
+      }
+      const std::vector<int64_t> dims =
+          rows ? std::vector<int64_t>{kPairs, length}
+               : std::vector<int64_t>{length, kPairs};
+      OpUnderTest t;
+      auto* r =
+          Reduce(t, Shape::Array(type, dims), Shape::Array(type, {kPairs}),
+                 {rows ? 1 : 0}, region.get());
+      Literal in = Literal::FromVector<F>(dims, x);
+      const Literal out = RunOne(*r, {&in, &init});
+      for (int64_t k = 0; k < kPairs; ++k) {
+        Bits got;
+        std::memcpy(&got, out.data<F>() + k, sizeof(F));
+        EXPECT_EQ(got, (is_max ? max : min)[k / N][k % N])
+            << OpcodeName(opcode) << " " << ElementTypeName(type)
+            << (rows ? " rows of " : " columns of ") << length << std::hex
+            << " of 0x" << values[k / N] << ", 0x" << values[k % N];
+      }
+    }
+  }
+}
+
+TEST(ReduceKernel, MaxAndMinMatchXlaOnEveryPairOfSpecialValues) {
+  ExpectXlaMaxMinReduces<float>(ElementType::kF32, test::kXlaF32Values,
+                                test::kXlaF32Max, test::kXlaF32Min);
+  ExpectXlaMaxMinReduces<double>(ElementType::kF64, test::kXlaF64Values,
+                                 test::kXlaF64Max, test::kXlaF64Min);
 }
 
 TEST(ReduceKernel, PredAllAndAny) {

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "xla_max_min_table.h"
+
 namespace xffi::cpu {
 namespace {
 
@@ -103,6 +105,33 @@ TEST(ScalarProgram, IntegerArithmeticWrapsAtTheTypeWidth) {
     ASSERT_TRUE(program);
     EXPECT_EQ((Run2<uint8_t, uint64_t>(*program, uint64_t{1} << 63, 1)), 1);
   }
+}
+
+// The region interpreter against XLA:CPU's max/min of every pair of special
+// values (xla_max_min_table.h), bit for bit (NaN payloads and signs).
+template <typename Bits, size_t N>
+void ExpectXlaMaxMinRegions(ElementType type, const Bits (&values)[N],
+                            const Bits (&max)[N][N], const Bits (&min)[N][N]) {
+  for (Opcode opcode : {Opcode::kMaximum, Opcode::kMinimum}) {
+    Region r;
+    auto* a = r.Param(type);
+    auto* b = r.Param(type);
+    auto program = r.Compile(r.Op(opcode, type, {a, b}));
+    ASSERT_TRUE(program);
+    for (size_t i = 0; i < N; ++i)
+      for (size_t j = 0; j < N; ++j)
+        EXPECT_EQ((Run2<Bits, Bits>(*program, values[i], values[j])),
+                  (opcode == Opcode::kMaximum ? max : min)[i][j])
+            << OpcodeName(opcode) << " " << ElementTypeName(type) << std::hex
+            << " of 0x" << values[i] << ", 0x" << values[j];
+  }
+}
+
+TEST(ScalarProgram, MaxMinMatchXlaOnEveryPairOfSpecialValues) {
+  ExpectXlaMaxMinRegions(ElementType::kF32, test::kXlaF32Values,
+                         test::kXlaF32Max, test::kXlaF32Min);
+  ExpectXlaMaxMinRegions(ElementType::kF64, test::kXlaF64Values,
+                         test::kXlaF64Max, test::kXlaF64Min);
 }
 
 TEST(ScalarProgram, MaxMinPropagateNaNAndNegateAbs) {

@@ -171,7 +171,6 @@ class Emitter {
                          std::vector<llvm::Value*> args);
   llvm::Value* Maximum(ElementType type, llvm::Value* a, llvm::Value* c,
                        bool max);
-  llvm::Value* SignBit(llvm::Value* x);
   llvm::Value* FastTanh(llvm::Value* x);
   llvm::Value* FastExp(llvm::Value* x);
   llvm::Value* IndexMap(const Instruction& op, Index& index);
@@ -612,25 +611,28 @@ llvm::Value* Emitter::FastExp(llvm::Value* x) {
   return b.CreateSelect(nan, x, result);
 }
 
-llvm::Value* Emitter::SignBit(llvm::Value* x) {
-  llvm::Type* type = x->getType();
-  llvm::Type* bits = llvm::Type::getIntNTy(
-      context_, type->getPrimitiveSizeInBits().getFixedValue());
-  return b_->CreateICmpSLT(b_->CreateBitCast(x, bits),
-                           llvm::ConstantInt::get(bits, 0));
-}
-
 llvm::Value* Emitter::Maximum(ElementType type, llvm::Value* a, llvm::Value* c,
                               bool max) {
   llvm::IRBuilder<>& b = *b_;
   if (IsFloatType(type)) {
-    // NaN propagates; -0 orders below +0 (ops::Maximum, ops::Minimum).
+    // XLA's rule, as cpu/float_max_min.h's XlaFloatMax/XlaFloatMin: a NaN
+    // first operand wins; otherwise the second is picked with its sign bit
+    // ANDed (max) / ORed (min) with the first's, which orders -0 below +0
+    // and gives a NaN second operand XLA's sign.
     llvm::Value* ordered = max ? b.CreateFCmpOGT(a, c) : b.CreateFCmpOLT(a, c);
     llvm::Value* a_nan = b.CreateFCmpUNO(a, a);
-    llvm::Value* sign = SignBit(a);
-    llvm::Value* tie =
-        b.CreateAnd(b.CreateFCmpOEQ(a, c), max ? b.CreateNot(sign) : sign);
-    return b.CreateSelect(b.CreateOr(b.CreateOr(ordered, a_nan), tie), a, c);
+    llvm::Type* bits = llvm::Type::getIntNTy(
+        context_, a->getType()->getPrimitiveSizeInBits().getFixedValue());
+    llvm::Value* a_bits = b.CreateBitCast(a, bits);
+    llvm::Value* c_bits = b.CreateBitCast(c, bits);
+    const unsigned width = bits->getIntegerBitWidth();
+    llvm::Value* sign_mask =
+        llvm::ConstantInt::get(bits, llvm::APInt::getSignMask(width));
+    llvm::Value* picked =
+        max ? b.CreateAnd(c_bits, b.CreateOr(a_bits, b.CreateNot(sign_mask)))
+            : b.CreateOr(c_bits, b.CreateAnd(a_bits, sign_mask));
+    return b.CreateSelect(b.CreateOr(ordered, a_nan), a,
+                          b.CreateBitCast(picked, a->getType()));
   }
   const bool is_signed = IsSignedType(type);
   llvm::Value* pick =

@@ -17,6 +17,7 @@
 #include "cpu/codegen/ir_types.h"
 #include "cpu/codegen/program_kernels.h"
 #include "cpu/region_util.h"
+#include "passes/reduction_tree.h"
 
 namespace xffi::cpu::codegen {
 namespace {
@@ -117,7 +118,24 @@ class Fold {
     llvm::Value* picked =
         FromKey(Combine(Key(acc), Key(x), false), acc->getType());
     return b_.CreateSelect(IsNan(acc), acc,
-                           b_.CreateSelect(IsNan(x), x, picked));
+                           b_.CreateSelect(IsNan(x), NanAfter(acc, x), picked));
+  }
+
+  // What a NaN x becomes folded into a non-NaN accumulator `acc`, as
+  // cpu/float_max_min.h: its payload, negative only when both are
+  // (maximum) / either is (minimum).
+  llvm::Value* NanAfter(llvm::Value* acc, llvm::Value* x) {
+    llvm::Type* bits = KeyType(x->getType());
+    const unsigned width = bits->getIntegerBitWidth();
+    llvm::Value* sign =
+        llvm::ConstantInt::get(bits, llvm::APInt::getSignMask(width));
+    llvm::Value* x_bits = b_.CreateBitCast(x, bits);
+    llvm::Value* acc_bits = b_.CreateBitCast(acc, bits);
+    llvm::Value* adjusted =
+        combine_ == CombineOp::kMax
+            ? b_.CreateAnd(x_bits, b_.CreateOr(acc_bits, b_.CreateNot(sign)))
+            : b_.CreateOr(x_bits, b_.CreateAnd(acc_bits, sign));
+    return b_.CreateBitCast(adjusted, x->getType());
   }
 
  private:
@@ -471,6 +489,11 @@ StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
     r->addIncoming(body.getInt64(0), item_block);
     std::vector<llvm::PHINode*> acc(outputs.size(), nullptr);
     std::vector<llvm::PHINode*> nan_acc(outputs.size(), nullptr);
+    // Small keyed reductions (passes/reduction_tree.h's ReducesInXlaOrder)
+    // also carry their first NaN as XLA's in-order fold gives it; larger
+    // ones give the quiet NaN (XLA's YNNPACK ones drop NaNs altogether).
+    std::vector<llvm::PHINode*> first_nan(outputs.size(), nullptr);
+    std::vector<llvm::Value*> first_nan_folded(outputs.size(), nullptr);
     std::vector<llvm::PHINode*> index_acc(outputs.size(), nullptr);
     std::vector<llvm::Value*> index_folded(outputs.size(), nullptr);
     // The accumulators start at the init values, in the preheader.
@@ -487,6 +510,11 @@ StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
       if (nan_start[k] != nullptr) {
         nan_acc[k] = body.CreatePHI(body.getInt1Ty(), 2, "nan");
         nan_acc[k]->addIncoming(nan_start[k], item_block);
+        if (passes::ReducesInXlaOrder(
+                outputs[k].type, outputs[k].input->shape().num_elements())) {
+          first_nan[k] = body.CreatePHI(inits[k]->getType(), 2, "first_nan");
+          first_nan[k]->addIncoming(inits[k], item_block);
+        }
       }
       if (outputs[k].arg) {
         index_acc[k] = body.CreatePHI(index_inits[k]->getType(), 2, "index");
@@ -502,10 +530,22 @@ StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
             ArgStep(body, *outputs[k].arg, IsSignedType(outputs[k].type),
                     acc[k], index_acc[k], values[k], index_values[k]);
       } else if (fold.keyed()) {
+        if (first_nan[k] != nullptr)
+          first_nan_folded[k] = body.CreateSelect(
+              nan_acc[k], first_nan[k],
+              fold.NanAfter(fold.FromKey(acc[k], values[k]->getType()),
+                            values[k]));
         folded[k] = fold.Combine(acc[k], fold.Key(values[k]), false);
         nan_folded[k] = body.CreateOr(nan_acc[k], fold.IsNan(values[k]));
       } else {
-        folded[k] = fold.Combine(acc[k], values[k], /*reassociate=*/true);
+        // A small float sum folds in order, as XLA:CPU's does
+        // (passes/reduction_tree.h); others may reassociate, as XLA's
+        // YNNPACK ones do.
+        folded[k] = fold.Combine(
+            acc[k], values[k],
+            /*reassociate=*/
+            !passes::ReducesInXlaOrder(
+                outputs[k].type, outputs[k].input->shape().num_elements()));
       }
     }
     llvm::Value* next_r = body.CreateAdd(r, body.getInt64(1));
@@ -514,6 +554,8 @@ StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
     for (size_t k = 0; k < outputs.size(); ++k) {
       if (acc[k] != nullptr) acc[k]->addIncoming(folded[k], latch);
       if (nan_acc[k] != nullptr) nan_acc[k]->addIncoming(nan_folded[k], latch);
+      if (first_nan[k] != nullptr)
+        first_nan[k]->addIncoming(first_nan_folded[k], latch);
       if (index_acc[k] != nullptr)
         index_acc[k]->addIncoming(index_folded[k], latch);
     }
@@ -528,7 +570,9 @@ StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
       if (row_fold.keyed()) {
         llvm::Type* float_type = inits[k]->getType();
         result = body.CreateSelect(nan_folded[k],
-                                   llvm::ConstantFP::getNaN(float_type),
+                                   first_nan[k] != nullptr
+                                       ? first_nan_folded[k]
+                                       : llvm::ConstantFP::getNaN(float_type),
                                    row_fold.FromKey(result, float_type));
       }
       body.CreateStore(

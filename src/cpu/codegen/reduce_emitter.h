@@ -9,7 +9,9 @@
 //   - no inner kept dimension (softmax, norms, cross-entropy): an item is an
 //     output row; its reduced elements fold in one scalar loop that LLVM
 //     vectorises with several independent accumulators (float add and
-//     multiply may reassociate, as XLA's do), results written after it;
+//     multiply may reassociate, as XLA's do, except in reductions small
+//     enough that XLA folds them in order: passes/reduction_tree.h),
+//     results written after it;
 //   - otherwise (column reductions): an item is an output element; a block
 //     of up to 1024 of them accumulates in the result, reduced rows walked
 //     in order down each column.
@@ -22,14 +24,16 @@
 // f32 and f64. Float maximum/minimum keep XLA's rules (a NaN wins, -0
 // orders below +0): without a NaN the fold is an integer max/min over the
 // floats' total-order keys, which every order gives alike; with one the
-// result is NaN. argmax/argmin (cpu/arg_reduce.h's region, on integers,
-// f32 or f64 with s32/s64 indices) step a (value, index) pair per result
-// by the region's own compares and selects, in input order as the
-// evaluator does, so ties, NaNs and the sign of a zero come out alike; the
-// pair's results are two buffers. Anything else (other variadic reduces,
-// f16/bf16 reduces, reduced dimensions that are not contiguous, an op the
-// elemental emitter declines) is NOT_FOUND, and the fusion stays on the
-// evaluator (cpu/fused_reduce.h).
+// result is NaN: the first one, with XLA's sign rule (cpu/float_max_min.h),
+// in reductions small enough that XLA folds them in order
+// (passes/reduction_tree.h), else the quiet NaN. argmax/argmin
+// (cpu/arg_reduce.h's region, on integers, f32 or f64 with s32/s64 indices)
+// step a (value, index) pair per result by the region's own compares and
+// selects, in input order as the evaluator does, so ties, NaNs and the sign of
+// a zero come out alike; the pair's results are two buffers. Anything else
+// (other variadic reduces, f16/bf16 reduces, reduced dimensions that are not
+// contiguous, an op the elemental emitter declines) is NOT_FOUND, and the
+// fusion stays on the evaluator (cpu/fused_reduce.h).
 #ifndef XFFI_SRC_CPU_CODEGEN_REDUCE_EMITTER_H_
 #define XFFI_SRC_CPU_CODEGEN_REDUCE_EMITTER_H_
 

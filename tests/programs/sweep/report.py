@@ -27,12 +27,6 @@ DIAGNOSES = {
         "Every case here matches once xffi's inputs and results are flushed "
         "to zero; making xffi match would mean setting the same modes "
         "around execution, a design decision left open.",
-    "jnp.frexp[f32:special]":
-        "frexp(+-1e-40): XLA returns (+-0.5, -149): in its compiled code "
-        "the compare of the subnormal with zero sees a non-zero value "
-        "while the multiply by 2^23 flushes it (likely LLVM turning the "
-        "compare into a bit test). xffi's compare follows the flush, so "
-        "jnp.frexp's zero branch passes x through and xffi returns x.",
     "jsp.special.bessel_jn(v=3)[f32]":
         "The float32 recurrence gives the same values in JAX and xffi; "
         "XLA's simplifier then rewrites the final division by a broadcast "
@@ -70,6 +64,19 @@ KNOWN_DIFFERENCES = [
     "differ in some results (probe of jax 0.10.2); and its reduce max keeps a "
     "NaN operand's sign (f8e4m3 -NaN 0xfc), where its elementwise max, "
     "which xffi's reduce region runs, gives the positive NaN.",
+    "**NaNs in f16 and bf16 maximum/minimum.** f32 and f64 match XLA:CPU "
+    "bit for bit (src/cpu/float_max_min.h: a NaN second operand keeps its "
+    "payload and is negative only when both operands are (max) / either is "
+    "(min)). f16 and bf16 do not yet, because XLA's conversions differ from "
+    "xffi's (probe, jax 0.10.2): its f32->bf16 convert gives every NaN as "
+    "sign|0x7fc0 (its bf16 max/min, negate and abs too), its f32->f16 "
+    "convert quiets and keeps the top payload bits (0x7fc12345 -> 0x7e09), "
+    "its f16 elementwise max/min give 0x7e00 for every NaN result while "
+    "its f16 reduce max/min follow the f32 rule then that convert.",
+    "**NaNs in YNNPACK reductions.** f32/f64 max/min reductions of 4096 "
+    "elements or more (YNNPACK) drop NaNs in XLA: jnp.max of a row of "
+    "5000 holding 1, -inf and a NaN is 1 in f32 and -inf in f64; xffi "
+    "keeps the NaN.",
 ]
 
 
