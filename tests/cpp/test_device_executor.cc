@@ -450,6 +450,45 @@ ENTRY main {
   }
 }
 
+// The loop's condition read-back is the first wait after the failing call:
+// it names the call, not the loop.
+TEST_F(DeviceExecutorTest, AsyncErrorInALoopBodyNamesTheCall) {
+  ASSERT_TRUE(RegisterHandler("devexec_async_error", "CUDA",
+                              ExecuteOnly(InjectAsyncError))
+                  .ok());
+  auto exe = CompileForDevice(R"(HloModule loop
+cond {
+  s = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  e = f32[4] custom-call(), custom_call_target="devexec_async_error", api_version=API_VERSION_TYPED_FFI
+  ROOT t = (s32[], f32[4]) tuple(j, e)
+}
+ENTRY main {
+  z = s32[] constant(0)
+  x = f32[4] parameter(0)
+  init = (s32[], f32[4]) tuple(z, x)
+  w = (s32[], f32[4]) while(init), condition=cond, body=body
+  ROOT r = f32[4] get-tuple-element(w), index=1
+}
+)");
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  StatusOr<std::vector<Literal>> result =
+      (*exe)->Execute({Literal::FromVector<float>({4}, {1, 2, 3, 4})});
+  ASSERT_FALSE(result.ok());
+  EXPECT_THAT(
+      result.status().message(),
+      HasSubstr("custom call 'devexec_async_error' at program.hlo:13:"));
+  EXPECT_THAT(result.status().message(), HasSubstr("illegal address"));
+}
+
 // Custom calls and core ops between them: the host waits once, at the end
 // of the run (it used to wait after each call), and the results are right.
 TEST_F(DeviceExecutorTest, NoHostWaitBetweenCustomCalls) {
