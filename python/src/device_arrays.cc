@@ -325,6 +325,7 @@ std::unique_ptr<DeviceArgument> TakeDeviceArgument(
   auto argument = std::make_unique<DeviceArgument>();
   if (on_program_device) {
     argument->device_data = tensor.data();
+    argument->needs_device_wait = type == kDlpackCuda;
     argument->keep = Keep(std::move(tensor));
     return argument;
   }
@@ -415,6 +416,21 @@ nb::object NewDeviceArray(std::shared_ptr<DeviceBuffer> buffer,
 }
 
 void BindDeviceArrays(nb::module_& m) {
+  m.def(
+      "_sim_device_synchronizations",
+      [] {
+        auto* sim = dynamic_cast<device::SimDevice*>(PythonSimDevice().get());
+        device::SimDevice::HostSynchronizations counts =
+            sim->host_synchronizations();
+        nb::dict result;
+        result["stream"] = counts.stream;
+        result["event"] = counts.event;
+        result["device"] = counts.device;
+        return result;
+      },
+      "How often the host has waited for the simulated GPU of platform "
+      "'sim' programs, by call ('stream', 'event', 'device'): tests check "
+      "that runs wait only where they must.");
   m.def(
       "_host_copy_of_device_array",
       [](nb::handle value, const std::string& where) {

@@ -41,6 +41,11 @@ struct DeviceArgument {
   nanobind::object host_copy;
   // Keeps the producer's tensor alive until the run ends.
   nanobind::object keep;
+  // A kDLCUDA producer, asked for its tensor on the legacy default stream,
+  // which the program's streams (non-blocking) do not wait for: the device
+  // must be synchronised before the run. xffi's DeviceArray and kDLExtDev
+  // arrays are complete when handed out and need no wait.
+  bool needs_device_wait = false;
 };
 
 // Null when `value` has no __dlpack_device__ or names the CPU: the caller
@@ -52,7 +57,8 @@ struct DeviceArgument {
 // where no CUDA device exists raises "no CUDA device:
 // ...". The producer is asked for its tensor as the DLPack Python spec
 // says for CUDA: stream=1 (the legacy default stream), after which
-// SynchronizeDeviceArguments makes the device wait for it.
+// SynchronizeDeviceArguments makes the device wait for it
+// (DeviceArgument::needs_device_wait).
 std::unique_ptr<DeviceArgument> TakeDeviceArgument(
     nanobind::handle value, device::Device* program_device,
     ElementType element_type, std::vector<int64_t> dims,

@@ -200,15 +200,18 @@ class PyExecutable {
     arguments.reserve(parameter_leaves_.size());
     device_backend::LeafPlaces places;
     size_t leaf = 0;
+    bool wait_for_device = false;
     for (size_t i = 0; i < params.size(); ++i) {
       TakeArgument(args[i], params[i], "argument " + std::to_string(i), leaf,
-                   arguments, places.argument_on_device, keep);
+                   arguments, places.argument_on_device, keep, wait_for_device);
     }
     places.results_on_device = device_results_;
     bool any_on_device = device_results_;
     for (bool on_device : places.argument_on_device)
       any_on_device = any_on_device || on_device;
-    if (any_on_device) SynchronizeDeviceArguments(*device_);
+    // Only a producer on another stream (kDLCUDA's legacy default stream)
+    // needs the whole device synchronised; results go to fresh memory.
+    if (wait_for_device) SynchronizeDeviceArguments(*device_);
     std::vector<nb::object> outputs;
     std::vector<void*> results;
     outputs.reserve(result_leaves_.size());
@@ -247,10 +250,14 @@ class PyExecutable {
       const ffi::Span<void* const> result_leaves(results.data(),
                                                  results.size());
       if (any_on_device) {
-        // The device backend does not report abandoned calls: a timed-out
-        // device run's arrays stay kept (see AbandonedRun).
+        std::function<void()> notify;
+        if (completed != nullptr)
+          notify = [completed] {
+            completed->store(true, std::memory_order_release);
+          };
         status = device_backend::ExecuteWithDeviceLeaves(
-            *executable_, argument_leaves, result_leaves, places);
+            *executable_, argument_leaves, result_leaves, places,
+            std::move(notify));
       } else if (completed == nullptr) {
         status = executable_->ExecuteRaw(argument_leaves, result_leaves);
       } else {
@@ -347,8 +354,8 @@ class PyExecutable {
   void TakeArgument(nb::handle value, const Shape& shape,
                     const std::string& where, size_t& leaf,
                     std::vector<const void*>& arguments,
-                    std::vector<bool>& on_device,
-                    std::vector<nb::object>& keep) {
+                    std::vector<bool>& on_device, std::vector<nb::object>& keep,
+                    bool& wait_for_device) {
     if (shape.IsTuple()) {
       if (!PyTuple_Check(value.ptr()) && !PyList_Check(value.ptr())) {
         ThrowTypeError(where + " must be a tuple for parameter shape " +
@@ -365,7 +372,7 @@ class PyExecutable {
       for (int64_t i = 0; i < shape.tuple_size(); ++i) {
         TakeArgument(seq[static_cast<size_t>(i)], shape.tuple_shape(i),
                      where + "[" + std::to_string(i) + "]", leaf, arguments,
-                     on_device, keep);
+                     on_device, keep, wait_for_device);
       }
       return;
     }
@@ -384,6 +391,7 @@ class PyExecutable {
         keep.push_back(std::move(device_argument->keep));
         arguments.push_back(device_argument->device_data);
         on_device.back() = true;
+        wait_for_device = wait_for_device || device_argument->needs_device_wait;
         return;
       }
       if (device_argument != nullptr) {

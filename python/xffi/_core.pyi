@@ -152,6 +152,11 @@ def _abandoned_calls() -> int:
     How many eager calls that timed out are still pending (their arguments, results, frames and states are kept until they complete).
     """
 
+def _sim_device_synchronizations() -> dict:
+    """
+    How often the host has waited for the simulated GPU of platform 'sim' programs, by call ('stream', 'event', 'device'): tests check that runs wait only where they must.
+    """
+
 def _host_copy_of_device_array(value: object, where: str) -> object:
     """
     A NumPy copy of a DLPack producer on a device (None for one on the CPU); errors begin with `where`.

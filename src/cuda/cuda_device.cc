@@ -246,6 +246,18 @@ class CudaDevice final : public Device {
     XFFI_CUDA_RETURN_IF_ERROR(cudaFree(data));
     return Status::Ok();
   }
+  bool Holds(const void* data, size_t size) override {
+    (void)size;
+    cudaPointerAttributes attributes{};
+    if (data == nullptr ||
+        cudaPointerGetAttributes(&attributes, data) != cudaSuccess) {
+      (void)cudaGetLastError();  // not sticky: clear it
+      return false;
+    }
+    return (attributes.type == cudaMemoryTypeDevice ||
+            attributes.type == cudaMemoryTypeManaged) &&
+           attributes.device == ordinal_;
+  }
   StatusOr<std::unique_ptr<Stream>> CreateStream() override {
     XFFI_CUDA_RETURN_IF_ERROR(cudaSetDevice(ordinal_));
     cudaStream_t stream = nullptr;
@@ -264,6 +276,12 @@ class CudaDevice final : public Device {
     XFFI_CUDA_RETURN_IF_ERROR(
         cudaEventSynchronize(static_cast<CudaEvent&>(event).event));
     return Status::Ok();
+  }
+  StatusOr<bool> QueryEvent(Event& event) override {
+    cudaError_t state = cudaEventQuery(static_cast<CudaEvent&>(event).event);
+    if (state == cudaErrorNotReady) return false;
+    XFFI_CUDA_RETURN_IF_ERROR(state);
+    return true;
   }
   Status Synchronize() override {
     XFFI_CUDA_RETURN_IF_ERROR(cudaSetDevice(ordinal_));

@@ -106,11 +106,23 @@ class Device {
   static constexpr size_t kAllocationAlignment = 256;
   virtual StatusOr<void*> Allocate(size_t size) = 0;
   virtual Status Free(void* data) = 0;
+  // Whether [data, data + size) is this device's memory, which its streams'
+  // work may address (the device executor binds such an argument in place
+  // of copying it). CUDA checks the start only (the runtime API cannot tell
+  // an allocation's extent).
+  virtual bool Holds(const void* data, size_t size) = 0;
 
   virtual StatusOr<std::unique_ptr<Stream>> CreateStream() = 0;
   virtual StatusOr<std::unique_ptr<Event>> CreateEvent() = 0;
   // Waits for the event's latest recording (at once if never recorded).
   virtual Status SynchronizeEvent(Event& event) = 0;
+  // Without waiting: true once the work before the event's latest recording
+  // has run (at once if never recorded), false while it has not; an error
+  // when that work, or earlier work on its stream not yet reported by a
+  // synchronisation, failed asynchronously (it did not complete cleanly).
+  // The device executor names a failing custom call by it. On CUDA an
+  // asynchronous error is usually sticky, so every later query reports it.
+  virtual StatusOr<bool> QueryEvent(Event& event) = 0;
   // Waits for every stream; returns the first asynchronous error.
   virtual Status Synchronize() = 0;
 };

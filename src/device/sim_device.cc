@@ -12,6 +12,13 @@
 
 namespace xffi::device {
 
+// What became of one recording of an event: set when its stream reaches
+// it. Shared with the queued op, which may outlive the event.
+struct SimEventMark {
+  bool reached = false;
+  Status error;  // the stream's unreported asynchronous error by then
+};
+
 // One piece of enqueued work.
 struct SimOp {
   std::string what;             // for messages: "CopyHostToDevice", ...
@@ -19,6 +26,8 @@ struct SimOp {
   uint64_t wait_stream = 0;     // non-zero: first run that stream ...
   uint64_t wait_through = 0;    // ... up to this op
   bool sticky = false;          // a failure leaves the device unusable
+  // An event record's: what the stream had raised when it got there.
+  std::shared_ptr<SimEventMark> mark = nullptr;
   uint64_t id = 0;
 };
 
@@ -40,6 +49,7 @@ class SimEventImpl final : public Event {
   const SimDevice* device;
   uint64_t stream = 0;  // 0: never recorded
   uint64_t op = 0;
+  std::shared_ptr<SimEventMark> mark;  // of the latest recording
 };
 
 class SimStream final : public Stream {
@@ -144,6 +154,10 @@ void SimDevice::Drain(uint64_t stream_id, uint64_t through) {
     stream.queue_.pop_front();
     if (!sticky_error_.ok()) continue;  // a dead device runs nothing
     if (op.wait_stream != 0) Drain(op.wait_stream, op.wait_through);
+    if (op.mark != nullptr) {
+      op.mark->reached = true;
+      op.mark->error = stream.error_;
+    }
     if (!op.run) continue;
     Status status = op.run();
     if (status.ok()) continue;
@@ -199,14 +213,38 @@ Status SimDevice::SynchronizeEvent(Event& event) {
   if (sim_event == nullptr || sim_event->device != this)
     return InvalidArgument(
         "SimDevice: SynchronizeEvent of an event of another device");
+  ++synchronizations_.event;
   if (sim_event->stream != 0) Drain(sim_event->stream, sim_event->op);
   if (!sticky_error_.ok()) return sticky_error_;
   return Status::Ok();
 }
 
+StatusOr<bool> SimDevice::QueryEvent(Event& event) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  // Not synchronising: runs nothing (work still waits for a
+  // synchronisation, so the answer is often false here where a GPU would
+  // have finished).
+  Status entered = Enter("QueryEvent", /*synchronising=*/false);
+  auto* sim_event = dynamic_cast<SimEventImpl*>(&event);
+  if (sim_event == nullptr || sim_event->device != this)
+    return InvalidArgument(
+        "SimDevice: QueryEvent of an event of another device");
+  const std::shared_ptr<SimEventMark>& mark = sim_event->mark;
+  // Work that completed before a sticky error keeps its answer, so that the
+  // error is put on the work that raised it (CUDA reports a sticky error to
+  // every query, so there the first event since the last clean
+  // synchronisation takes the blame).
+  const bool reached = mark != nullptr && mark->reached;
+  if (!entered.ok() && !(reached && !sticky_error_.ok())) return entered;
+  if (!reached) return mark == nullptr;
+  if (!mark->error.ok()) return mark->error;
+  return true;
+}
+
 Status SimDevice::Synchronize() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   XFFI_RETURN_IF_ERROR(Enter("Synchronize", /*synchronising=*/true));
+  ++synchronizations_.device;
   DrainAll();
   if (!sticky_error_.ok()) return sticky_error_;
   Status first;
@@ -232,6 +270,11 @@ Status SimDevice::InjectAsyncError(Stream& stream, Status error, bool sticky) {
   return Status::Ok();
 }
 
+bool SimDevice::Holds(const void* data, size_t size) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return data != nullptr && memory_->Resolve(data, size, "Holds").ok();
+}
+
 bool SimDevice::IsDeviceMemory(const void* address) const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   return memory_->Contains(address);
@@ -247,6 +290,11 @@ size_t SimDevice::pending_work() const {
   size_t pending = 0;
   for (auto& [id, stream] : streams_) pending += stream->queue_.size();
   return pending;
+}
+
+SimDevice::HostSynchronizations SimDevice::host_synchronizations() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return synchronizations_;
 }
 
 // ---- streams
@@ -445,7 +493,10 @@ Status SimStream::RecordEvent(Event& event) {
     return Unimplemented(Name() +
                          ": SimDevice does not simulate events recorded "
                          "inside a capture");
-  sim_event->op = device_.Enqueue(*this, SimOp{"RecordEvent", nullptr});
+  SimOp op{"RecordEvent", nullptr};
+  op.mark = std::make_shared<SimEventMark>();
+  sim_event->mark = op.mark;
+  sim_event->op = device_.Enqueue(*this, std::move(op));
   sim_event->stream = id_;
   return Status::Ok();
 }
@@ -469,6 +520,7 @@ Status SimStream::WaitEvent(Event& event) {
 Status SimStream::Synchronize() {
   std::lock_guard<std::recursive_mutex> lock(device_.mutex_);
   XFFI_RETURN_IF_ERROR(device_.Enter("Stream::Synchronize", true));
+  ++device_.synchronizations_.stream;
   device_.Drain(id_, std::numeric_limits<uint64_t>::max());
   if (!device_.sticky_error_.ok()) return device_.sticky_error_;
   return std::exchange(error_, Status::Ok());

@@ -53,9 +53,11 @@ class SimDevice final : public Device {
   int ordinal() const override { return options_.ordinal; }
   StatusOr<void*> Allocate(size_t size) override;
   Status Free(void* data) override;
+  bool Holds(const void* data, size_t size) override;
   StatusOr<std::unique_ptr<Stream>> CreateStream() override;
   StatusOr<std::unique_ptr<Event>> CreateEvent() override;
   Status SynchronizeEvent(Event& event) override;
+  StatusOr<bool> QueryEvent(Event& event) override;
   Status Synchronize() override;
 
   // Enqueues work on `stream` that fails with `error` when the stream runs
@@ -67,6 +69,14 @@ class SimDevice final : public Device {
   size_t bytes_in_use() const;
   // Enqueued work not yet run, over every stream.
   size_t pending_work() const;
+  // How often the host has waited for the device so far, by call: tests
+  // check that a run waits only where it must.
+  struct HostSynchronizations {
+    int64_t stream = 0;  // Stream::Synchronize
+    int64_t event = 0;   // SynchronizeEvent
+    int64_t device = 0;  // Device::Synchronize, the whole device
+  };
+  HostSynchronizations host_synchronizations() const;
 
  private:
   friend class SimStream;
@@ -96,6 +106,7 @@ class SimDevice final : public Device {
   Status sticky_error_;
   bool in_callback_ = false;
   std::thread::id callback_thread_;
+  HostSynchronizations synchronizations_;
 };
 
 }  // namespace xffi::device

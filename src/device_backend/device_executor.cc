@@ -2,8 +2,11 @@
 #include "device_backend/device_executor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -18,6 +21,7 @@
 #include "compiler/in_place.h"
 #include "device/graph_cache.h"
 #include "device/platform_context.h"
+#include "device_backend/custom_call_events.h"
 #include "device_backend/op_kernels.h"
 #include "runtime/status_macros.h"
 #include "xffi/runtime/call.h"
@@ -54,6 +58,9 @@ struct RunEnv {
   std::chrono::nanoseconds custom_call_timeout{0};
   // Set by the custom call that timed out; the run then fails.
   std::unique_ptr<AbandonedCall>* abandoned = nullptr;
+  // Where each custom call's work ends on `stream`; null while capturing
+  // (a graph's errors surface at its replay, for the run as a whole).
+  CustomCallEvents* call_events = nullptr;
 };
 
 class Thunk {
@@ -113,12 +120,28 @@ class LaunchThunk : public Thunk {
   Launcher launcher_;
 };
 
+// The host waits for the run's stream. An asynchronous error is put on the
+// first custom call whose work did not complete cleanly; one raised after
+// every call's work is the caller's to describe (`describe`).
+template <typename Describe>
+Status SynchronizeRun(RunEnv& env, Describe describe) {
+  Status synced = env.stream.Synchronize();
+  if (env.call_events != nullptr) {
+    if (synced.ok()) {
+      env.call_events->Clear();
+    } else if (std::optional<Status> blamed = env.call_events->Blame(synced)) {
+      return *blamed;
+    }
+  }
+  return synced.ok() ? synced : describe(std::move(synced));
+}
+
 // Reads a small device value back to the host: the host waits for the
 // stream here (a while's predicate, a conditional's branch index).
 Status ReadBack(RunEnv& env, const Instruction& op, const void* device_data,
                 void* host, size_t size) {
   XFFI_RETURN_IF_ERROR(env.stream.CopyDeviceToHost(host, device_data, size));
-  return AtOp(op, env.stream.Synchronize());
+  return SynchronizeRun(env, [&](Status error) { return AtOp(op, error); });
 }
 
 class DeviceComputation;
@@ -234,15 +257,12 @@ class WhileThunk : public Thunk {
   std::vector<uint64_t> host_leaves_;
 };
 
-// Waits for the work a custom call enqueued, so that its asynchronous
-// failure names the target.
+// Marks the end of the work a custom call enqueued, so that its
+// asynchronous failure names the target when a later synchronisation
+// reports it (custom_call_events.h); the host does not wait here.
 Status CompleteCustomCall(RunEnv& env, const Instruction& op) {
-  if (env.capturing) return Status::Ok();  // errors surface at the replay
-  Status completed = env.stream.Synchronize();
-  if (completed.ok()) return completed;
-  return Status(completed.code(),
-                CustomCallSite(op) +
-                    ": its work on the device failed: " + completed.message());
+  if (env.call_events == nullptr) return Status::Ok();
+  return env.call_events->Mark(env.stream, op);
 }
 
 // The operand leaves, then the result leaves, of a custom call.
@@ -711,7 +731,8 @@ StatusOr<bool> WhileThunk::Condition(RunEnv& env, const void* const* state) {
     for (size_t i = 0; i < leaves.size(); ++i)
       XFFI_RETURN_IF_ERROR(env.stream.CopyDeviceToHost(
           &host_leaves_[i], state[leaves[i]], host_condition_->sizes[i]));
-    XFFI_RETURN_IF_ERROR(AtOp(op_, env.stream.Synchronize()));
+    XFFI_RETURN_IF_ERROR(
+        SynchronizeRun(env, [&](Status error) { return AtOp(op_, error); }));
     FusedLoopKernel& kernel = host_condition_->kernel;
     for (size_t i = 0; i < leaves.size(); ++i)
       kernel.inputs[i] = reinterpret_cast<const uint8_t*>(&host_leaves_[i]);
@@ -756,6 +777,7 @@ struct RunInstance {
   // Shared with calls abandoned at the timeout, which keep them.
   std::shared_ptr<device::Stream> stream;
   std::shared_ptr<device::DeviceExecutionContext> context;
+  std::unique_ptr<CustomCallEvents> call_events;  // on `stream`
   std::shared_ptr<char> block;
   bool placed = false;  // block allocated (if any bytes) and bound
   std::vector<void*> parameter_addresses, result_addresses;
@@ -790,6 +812,10 @@ class DeviceExecutable : public Executable {
     StatusOr<std::unique_ptr<RunInstance>> first = BuildThunks(env);
     if (!first.ok()) return first.status();
     capturable_ = env.not_capturable.empty();
+    parameter_written_.assign(parameter_leaves_.size(), false);
+    for (const compiler::Buffer& buffer : (*first)->entry->assignment().buffers)
+      if (buffer.kind == BufferKind::kParameter && buffer.handed_over)
+        parameter_written_[static_cast<size_t>(buffer.number)] = true;
     fused_loops_ = env.fused_loops;
     host_conditions_ = env.host_conditions;
     device_bytes_ = (*first)->device_bytes;
@@ -849,6 +875,13 @@ class DeviceExecutable : public Executable {
 
   Status ExecuteRaw(ffi::Span<const void* const> argument_leaves,
                     ffi::Span<void* const> result_leaves) override {
+    return ExecuteRawNotifying(argument_leaves, result_leaves, nullptr);
+  }
+
+  Status ExecuteRawNotifying(
+      ffi::Span<const void* const> argument_leaves,
+      ffi::Span<void* const> result_leaves,
+      std::function<void()> on_abandoned_call_complete) override {
     if (argument_leaves.size() != parameter_leaves_.size())
       return InvalidArgument(
           "the program's parameters have " +
@@ -869,12 +902,14 @@ class DeviceExecutable : public Executable {
     // Parentheses: braces would make a two-pointer initializer list.
     return Run(std::vector<const void*>(argument_leaves.begin(),
                                         argument_leaves.end()),
-               std::vector<void*>(result_leaves.begin(), result_leaves.end()));
+               std::vector<void*>(result_leaves.begin(), result_leaves.end()),
+               nullptr, std::move(on_abandoned_call_complete));
   }
 
   Status ExecuteWithPlaces(ffi::Span<const void* const> argument_leaves,
                            ffi::Span<void* const> result_leaves,
-                           const LeafPlaces& places) {
+                           const LeafPlaces& places,
+                           std::function<void()> notify) {
     if (places.argument_on_device.size() != argument_leaves.size())
       return InvalidArgument(
           "argument_on_device has " +
@@ -886,7 +921,7 @@ class DeviceExecutable : public Executable {
     return Run(std::vector<const void*>(argument_leaves.begin(),
                                         argument_leaves.end()),
                std::vector<void*>(result_leaves.begin(), result_leaves.end()),
-               &places);
+               &places, std::move(notify));
   }
 
   const std::shared_ptr<device::Device>& device() const { return device_; }
@@ -900,6 +935,7 @@ class DeviceExecutable : public Executable {
     stats.fused_loops = fused_loops_;
     stats.host_conditions = host_conditions_;
     stats.abandoned_calls = abandoned_calls_;
+    stats.bound_arguments = bound_arguments_.load(std::memory_order_relaxed);
     stats.run_instances = static_cast<int64_t>(instances_.size());
     for (const auto& instance : instances_) {
       stats.graph_captures += instance->graphs.captures();
@@ -963,6 +999,7 @@ class DeviceExecutable : public Executable {
       instance.stream = std::move(*stream);
       instance.context = std::make_shared<device::DeviceExecutionContext>(
           *device_, *instance.stream);
+      instance.call_events = std::make_unique<CustomCallEvents>(*device_);
     }
     std::shared_ptr<char> block;
     if (instance.device_bytes > 0) {
@@ -1002,9 +1039,12 @@ class DeviceExecutable : public Executable {
   // state, the stream and the context until its future completes, so those
   // are kept until then (even past this executable), and the instance's
   // next run gets a fresh block. Execute's host results and the caller's
-  // arguments are not touched by device work after the run's copies, so
-  // need no keeping.
-  void Abandon(RunInstance& instance, std::unique_ptr<AbandonedCall> call) {
+  // arguments are not touched by device work after the run's copies (the
+  // failed run waited for its stream, and never enqueued its result
+  // copies), so `notify` (ExecuteRawNotifying's) runs when the call
+  // completes.
+  void Abandon(RunInstance& instance, std::unique_ptr<AbandonedCall> call,
+               std::function<void()> notify) {
     struct Kept {
       std::shared_ptr<device::Device> device;
       std::shared_ptr<device::Stream> stream;
@@ -1018,7 +1058,11 @@ class DeviceExecutable : public Executable {
         std::move(call->frame), std::move(call->state)});
     instance.block = nullptr;
     instance.placed = false;
-    call->future->OnReady([kept](const Status&) mutable { kept.reset(); });
+    call->future->OnReady(
+        [kept, notify = std::move(notify)](const Status&) mutable {
+          kept.reset();
+          if (notify) notify();
+        });
   }
 
   // An idle instance (the first when it is idle), or a new one.
@@ -1033,10 +1077,11 @@ class DeviceExecutable : public Executable {
     return instance;
   }
 
-  void Release(RunInstance* instance, std::unique_ptr<AbandonedCall> call) {
+  void Release(RunInstance* instance, std::unique_ptr<AbandonedCall> call,
+               std::function<void()> notify) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (call != nullptr) {
-      Abandon(*instance, std::move(call));
+      Abandon(*instance, std::move(call), std::move(notify));
       ++abandoned_calls_;
     }
     idle_.push_back(instance);
@@ -1044,10 +1089,11 @@ class DeviceExecutable : public Executable {
 
   // Arguments in, the program on the instance's stream, results out: host
   // addresses, or device ones where `places` says so
-  // (ExecuteWithDeviceLeaves).
+  // (ExecuteWithDeviceLeaves). `notify`: ExecuteRawNotifying's.
   Status Run(const std::vector<const void*>& arguments,
              const std::vector<void*>& results,
-             const LeafPlaces* places = nullptr) {
+             const LeafPlaces* places = nullptr,
+             std::function<void()> notify = nullptr) {
     StatusOr<RunInstance*> acquired = Acquire();
     if (!acquired.ok()) return acquired.status();
     RunInstance& instance = **acquired;
@@ -1057,6 +1103,8 @@ class DeviceExecutable : public Executable {
       RunEnv env{*device_, *instance.stream, *instance.context};
       env.custom_call_timeout = custom_call_timeout_;
       env.abandoned = &abandoned;
+      instance.call_events->Clear();
+      env.call_events = instance.call_events.get();
       status = RunOn(instance, env, arguments, results, places);
       if (!status.ok()) {
         // Leave the stream idle for the next run; its own error (if any)
@@ -1064,7 +1112,7 @@ class DeviceExecutable : public Executable {
         (void)instance.stream->Synchronize();
       }
     }
-    Release(&instance, std::move(abandoned));
+    Release(&instance, std::move(abandoned), std::move(notify));
     return status;
   }
 
@@ -1072,27 +1120,35 @@ class DeviceExecutable : public Executable {
                const std::vector<const void*>& arguments,
                const std::vector<void*>& results, const LeafPlaces* places) {
     device::Stream& stream = *instance.stream;
+    std::vector<const void*> parameters(instance.parameter_addresses.begin(),
+                                        instance.parameter_addresses.end());
+    int64_t bound = 0;
     for (size_t i = 0; i < arguments.size(); ++i) {
       const size_t size = parameter_leaves_[i]->byte_size();
       if (size == 0) continue;
-      // A device argument is copied into its slot too (device to device):
-      // the slot's address is what a captured graph and the in-place rules
-      // rely on, and the program may write its parameter slots.
-      if (places != nullptr && places->argument_on_device[i])
-        XFFI_RETURN_IF_ERROR(stream.CopyDeviceToDevice(
-            instance.parameter_addresses[i], arguments[i], size));
-      else
+      if (places == nullptr || !places->argument_on_device[i]) {
         XFFI_RETURN_IF_ERROR(stream.CopyHostToDevice(
             instance.parameter_addresses[i], arguments[i], size));
+      } else if (CanBindInPlace(i, arguments[i], size)) {
+        parameters[i] = arguments[i];
+        ++bound;
+      } else {
+        XFFI_RETURN_IF_ERROR(stream.CopyDeviceToDevice(
+            instance.parameter_addresses[i], arguments[i], size));
+      }
     }
-    std::vector<const void*> parameters(instance.parameter_addresses.begin(),
-                                        instance.parameter_addresses.end());
+    if (bound > 0) bound_arguments_.fetch_add(bound, std::memory_order_relaxed);
     if (capturable_) {
       // Command buffer: the program's work is captured once and replayed.
-      // Every address it uses lies in the instance's one block, which
-      // moves only after an abandoned call; the cache captures again then.
+      // Its addresses are the instance's one block (which moves only after
+      // an abandoned call) and the arguments bound in place: the cache
+      // captures again when any of them changes.
+      std::vector<const void*> addresses = {instance.block.get()};
+      for (size_t i = 0; i < parameters.size(); ++i)
+        if (parameters[i] != instance.parameter_addresses[i])
+          addresses.push_back(parameters[i]);
       XFFI_RETURN_IF_ERROR(instance.graphs.Run(
-          stream, {instance.block.get()}, [&](device::Stream& capturing) {
+          stream, addresses, [&](device::Stream& capturing) {
             RunEnv capture{*device_, capturing, *instance.context, true};
             capture.custom_call_timeout = env.custom_call_timeout;
             capture.abandoned = env.abandoned;
@@ -1113,11 +1169,30 @@ class DeviceExecutable : public Executable {
         XFFI_RETURN_IF_ERROR(stream.CopyDeviceToHost(
             results[r], instance.result_addresses[r], size));
     }
-    Status done = stream.Synchronize();
-    if (done.ok()) return done;
-    return Status(done.code(), "the program's work on " +
-                                   std::string(device_->name()) +
-                                   " failed: " + done.message());
+    return SynchronizeRun(env, [&](Status error) {
+      return Status(error.code(), "the program's work on " +
+                                      std::string(device_->name()) +
+                                      " failed: " + error.message());
+    });
+  }
+
+  // Whether device argument leaf `i` at `data` can be the program's
+  // parameter buffer itself, with no copy into its slot. Not when:
+  // - the program writes that parameter (buffer assignment hands it over to
+  //   an in-place update; today it never does for the entry, whose
+  //   aliased and donated parameters are copied to a fresh buffer first,
+  //   and this keeps a later change from writing the caller's array);
+  // - it is less aligned than the arena's buffers, which the kernels may
+  //   rely on;
+  // - it is not this device's memory (the copy then reports it, naming
+  //   the bad address);
+  // - a custom call may be abandoned at the timeout: its late work could
+  //   read the argument after the caller was told it may free it.
+  bool CanBindInPlace(size_t i, const void* data, size_t size) const {
+    return !parameter_written_[i] && custom_call_timeout_.count() == 0 &&
+           reinterpret_cast<uintptr_t>(data) % compiler::kBufferAlignment ==
+               0 &&
+           device_->Holds(data, size);
   }
 
   Module module_;
@@ -1128,6 +1203,8 @@ class DeviceExecutable : public Executable {
   std::vector<const Shape*> parameter_leaves_, result_leaves_;
   std::chrono::nanoseconds custom_call_timeout_{0};
   bool capturable_ = false;
+  std::vector<bool> parameter_written_;  // by parameter leaf
+  std::atomic<int64_t> bound_arguments_{0};
   int64_t fused_loops_ = 0;
   int64_t host_conditions_ = 0;
   size_t device_bytes_ = 0;   // one instance's block
@@ -1150,15 +1227,16 @@ std::shared_ptr<device::Device> DeviceOfExecutable(
   return device == nullptr ? nullptr : device->device();
 }
 
-Status ExecuteWithDeviceLeaves(Executable& executable,
-                               ffi::Span<const void* const> argument_leaves,
-                               ffi::Span<void* const> result_leaves,
-                               const LeafPlaces& places) {
+Status ExecuteWithDeviceLeaves(
+    Executable& executable, ffi::Span<const void* const> argument_leaves,
+    ffi::Span<void* const> result_leaves, const LeafPlaces& places,
+    std::function<void()> on_abandoned_call_complete) {
   auto* device = dynamic_cast<DeviceExecutable*>(&executable);
   if (device == nullptr)
     return InvalidArgument(
         "ExecuteWithDeviceLeaves: the program does not run on a device");
-  return device->ExecuteWithPlaces(argument_leaves, result_leaves, places);
+  return device->ExecuteWithPlaces(argument_leaves, result_leaves, places,
+                                   std::move(on_abandoned_call_complete));
 }
 
 StatusOr<std::unique_ptr<Executable>> CreateDeviceExecutable(

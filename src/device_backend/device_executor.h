@@ -13,9 +13,10 @@
 // and results come back device to host. While and conditional read their
 // predicate or branch index back to the host, which waits for the stream
 // there; a while condition of scalar ops is computed on the host from its
-// scalar leaves, read back instead (compiler/control_flow.h). Each custom call
-// is followed by a synchronisation, so that an asynchronous failure of the work
-// it enqueued is reported naming its target.
+// scalar leaves, read back instead (compiler/control_flow.h). The host does
+// not wait after a custom call: an event marks the end of its work, and an
+// asynchronous failure reported by a later synchronisation names the first
+// call whose event did not complete cleanly (custom_call_events.h).
 //
 // Command buffers: a program with no while or conditional whose custom calls
 // all have the COMMAND_BUFFER_COMPATIBLE trait is captured into a device
@@ -30,7 +31,16 @@
 // handler's future: a call still pending then fails the run with
 // DEADLINE_EXCEEDED naming the target, and keeps the block, its frame and
 // state, the stream and the context alive until it completes; the next run
-// allocates a fresh block. (Legacy targets return no future: unbounded.)
+// allocates a fresh block; ExecuteRawNotifying tells its caller when that
+// call completes. Legacy (API v1-3) GPU targets are not bounded, by design:
+// the call is a plain host function, which could be bounded only by running
+// it on another thread that cannot be stopped when it overruns (XLA bounds
+// none either); and its device work could be bounded only by a host wait on
+// an event after the call, the per-call wait that events replaced, which
+// on a GPU could abandon a kernel that never ends but not reclaim the
+// device it occupies, and on SimDevice (work runs when the host
+// synchronises) could not be tested.
+
 // memory_limit_bytes weighs one instance: each concurrent run takes one.
 //
 // Concurrent runs: each run takes a run instance (its own thunks, block,
@@ -40,6 +50,7 @@
 #ifndef XFFI_SRC_DEVICE_BACKEND_DEVICE_EXECUTOR_H_
 #define XFFI_SRC_DEVICE_BACKEND_DEVICE_EXECUTOR_H_
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -59,6 +70,8 @@ struct DeviceExecutorStats {
   int64_t graph_captures = 0, graph_replays = 0;
   // Custom calls given up on at CompileOptions::custom_call_timeout.
   int64_t abandoned_calls = 0;
+  // Device argument leaves the runs bound as parameter buffers, uncopied.
+  int64_t bound_arguments = 0;
   // Sets of buffers, stream and thunks made for runs (one per concurrent
   // run at the most).
   int64_t run_instances = 0;
@@ -75,14 +88,19 @@ struct LeafPlaces {
 };
 // ExecuteRaw with device arguments and results, for callers that hold
 // arrays on the device already (DLPack producers in Python): they cross
-// device to device, never through the host. Device arguments must be ready
+// device to device, never through the host, and a device argument is not
+// copied at all where it can be the parameter's buffer itself (row-major,
+// aligned as the arena's buffers, a parameter the program does not write,
+// no custom-call timeout): the program's kernels and custom calls then see
+// the caller's address. Device arguments must be ready
 // (their producer's work complete) when it is called; device results are
 // complete when it returns. INVALID_ARGUMENT for an executable this
-// executor did not make.
-Status ExecuteWithDeviceLeaves(Executable& executable,
-                               ffi::Span<const void* const> argument_leaves,
-                               ffi::Span<void* const> result_leaves,
-                               const LeafPlaces& places);
+// executor did not make. `on_abandoned_call_complete` as
+// Executable::ExecuteRawNotifying's (which this executor implements too).
+Status ExecuteWithDeviceLeaves(
+    Executable& executable, ffi::Span<const void* const> argument_leaves,
+    ffi::Span<void* const> result_leaves, const LeafPlaces& places,
+    std::function<void()> on_abandoned_call_complete = nullptr);
 // The device an executable of this executor runs on; null for others.
 std::shared_ptr<device::Device> DeviceOfExecutable(
     const Executable& executable);

@@ -128,6 +128,24 @@ TEST_P(DeviceConformance, SynchronizeEventWaitsForTheRecordedWork) {
   EXPECT_THAT(host, ElementsAre(7, 8));
 }
 
+TEST_P(DeviceConformance, QueryEventSaysWhetherTheRecordedWorkRan) {
+  auto event = device_->CreateEvent();
+  ASSERT_TRUE(event.ok());
+  StatusOr<bool> never = device_->QueryEvent(**event);
+  ASSERT_TRUE(never.ok()) << never.status().message();
+  EXPECT_TRUE(*never) << "an event never recorded has nothing to wait for";
+  float* y = Upload(*stream_, {3, 4});
+  std::vector<float> host(2, 0.0f);
+  ASSERT_TRUE(
+      stream_->CopyDeviceToHost(host.data(), y, 2 * sizeof(float)).ok());
+  ASSERT_TRUE(stream_->RecordEvent(**event).ok());
+  ASSERT_TRUE(stream_->Synchronize().ok());
+  StatusOr<bool> ran = device_->QueryEvent(**event);
+  ASSERT_TRUE(ran.ok()) << ran.status().message();
+  EXPECT_TRUE(*ran);
+  EXPECT_THAT(host, ElementsAre(3, 4));
+}
+
 TEST_P(DeviceConformance, HostCallbackRunsAfterEarlierWork) {
   float* y = Upload(*stream_, {4, 5});
   std::vector<float> host(2, 0.0f);

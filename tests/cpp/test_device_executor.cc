@@ -386,6 +386,143 @@ ENTRY main {
   EXPECT_EQ((*sum)[0].data<float>()[1], 4.0f);
 }
 
+// Enqueues work that succeeds: zeros its result on the stream.
+ffi::Error ZeroOnStreamImpl(device::Stream* stream,
+                            ffi::Result<ffi::Buffer<ffi::F32>> out) {
+  Status zeroed = stream->Memset(out->untyped_data(), 0, out->size_bytes());
+  if (!zeroed.ok()) return ffi::Error::Internal(zeroed.message());
+  return ffi::Error::Success();
+}
+XFFI_DEFINE_HANDLER(ZeroOnStream, ZeroOnStreamImpl,
+                    ffi::Ffi::Bind()
+                        .Ctx<ffi::PlatformStream<device::Stream*>>()
+                        .Ret<ffi::Buffer<ffi::F32>>());
+
+// Two calls, one failing asynchronously: the error names the one whose work
+// failed, in either order, though the host waits only at the run's end.
+TEST_F(DeviceExecutorTest, AsyncErrorNamesTheFailingCallOfSeveral) {
+  ASSERT_TRUE(RegisterHandler("devexec_async_error", "CUDA",
+                              ExecuteOnly(InjectAsyncError))
+                  .ok());
+  ASSERT_TRUE(
+      RegisterHandler("devexec_zero", "CUDA", ExecuteOnly(ZeroOnStream)).ok());
+  auto program = [](const char* first, const char* second) {
+    return std::string(R"(HloModule two
+ENTRY main {
+  a = f32[4] custom-call(), custom_call_target=")") +
+           first + R"(", api_version=API_VERSION_TYPED_FFI
+  b = f32[4] custom-call(), custom_call_target=")" +
+           second + R"(", api_version=API_VERSION_TYPED_FFI
+  ROOT s = f32[4] add(a, b)
+}
+)";
+  };
+  struct Case {
+    const char* first;
+    const char* second;
+    const char* blamed;
+    const char* spared;
+  };
+  for (const Case& c : {Case{"devexec_zero", "devexec_async_error",
+                             "custom call 'devexec_async_error' at "
+                             "program.hlo:4:",
+                             "devexec_zero"},
+                        Case{"devexec_async_error", "devexec_zero",
+                             "custom call 'devexec_async_error' at "
+                             "program.hlo:3:",
+                             "devexec_zero"}}) {
+    auto exe = CompileForDevice(program(c.first, c.second));
+    ASSERT_TRUE(exe.ok()) << exe.status().message();
+    for (int run = 0; run < 2; ++run) {  // the events are reused
+      const device::SimDevice::HostSynchronizations before =
+          device_->host_synchronizations();
+      StatusOr<std::vector<Literal>> result = (*exe)->Execute({});
+      ASSERT_FALSE(result.ok()) << c.first;
+      EXPECT_EQ(result.status().code(), XLA_FFI_Error_Code_INTERNAL);
+      EXPECT_THAT(result.status().message(), HasSubstr(c.blamed));
+      EXPECT_THAT(result.status().message(), HasSubstr("illegal address"));
+      EXPECT_THAT(result.status().message(),
+                  ::testing::Not(HasSubstr(c.spared)));
+      // The run's own wait found the error; the other is the failed run's
+      // cleanup.
+      EXPECT_EQ(device_->host_synchronizations().stream - before.stream, 2);
+    }
+  }
+}
+
+// The loop's condition read-back is the first wait after the failing call:
+// it names the call, not the loop.
+TEST_F(DeviceExecutorTest, AsyncErrorInALoopBodyNamesTheCall) {
+  ASSERT_TRUE(RegisterHandler("devexec_async_error", "CUDA",
+                              ExecuteOnly(InjectAsyncError))
+                  .ok());
+  auto exe = CompileForDevice(R"(HloModule loop
+cond {
+  s = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  e = f32[4] custom-call(), custom_call_target="devexec_async_error", api_version=API_VERSION_TYPED_FFI
+  ROOT t = (s32[], f32[4]) tuple(j, e)
+}
+ENTRY main {
+  z = s32[] constant(0)
+  x = f32[4] parameter(0)
+  init = (s32[], f32[4]) tuple(z, x)
+  w = (s32[], f32[4]) while(init), condition=cond, body=body
+  ROOT r = f32[4] get-tuple-element(w), index=1
+}
+)");
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  StatusOr<std::vector<Literal>> result =
+      (*exe)->Execute({Literal::FromVector<float>({4}, {1, 2, 3, 4})});
+  ASSERT_FALSE(result.ok());
+  EXPECT_THAT(
+      result.status().message(),
+      HasSubstr("custom call 'devexec_async_error' at program.hlo:13:"));
+  EXPECT_THAT(result.status().message(), HasSubstr("illegal address"));
+}
+
+// Custom calls and core ops between them: the host waits once, at the end
+// of the run (it used to wait after each call), and the results are right.
+TEST_F(DeviceExecutorTest, NoHostWaitBetweenCustomCalls) {
+  RegisterExampleHandlers();
+  auto exe = CompileForDevice(R"(HloModule chain
+ENTRY main {
+  b = f32[128] parameter(0)
+  c = f32[300] parameter(1)
+  a = f32[300] custom-call(b, c), custom_call_target="do_custom_call", api_version=API_VERSION_TYPED_FFI
+  m = f32[300] multiply(a, a)
+  ROOT d = f32[300] custom-call(b, m), custom_call_target="do_custom_call", api_version=API_VERSION_TYPED_FFI
+}
+)");
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  std::vector<float> b(128), c(300);
+  for (int i = 0; i < 128; ++i) b[i] = 0.25f * i;
+  for (int i = 0; i < 300; ++i) c[i] = 3.0f - i;
+  const device::SimDevice::HostSynchronizations before =
+      device_->host_synchronizations();
+  StatusOr<std::vector<Literal>> result =
+      (*exe)->Execute({Literal::FromVector<float>({128}, b),
+                       Literal::FromVector<float>({300}, c)});
+  ASSERT_TRUE(result.ok()) << result.status().message();
+  const device::SimDevice::HostSynchronizations after =
+      device_->host_synchronizations();
+  EXPECT_EQ(after.stream - before.stream, 1);
+  EXPECT_EQ(after.event - before.event, 0);
+  EXPECT_EQ(after.device - before.device, 0);
+  for (int i = 0; i < 300; ++i) {
+    const float a = b[i % 128] + c[i];
+    ASSERT_EQ((*result)[0].data<float>()[i], b[i % 128] + a * a) << i;
+  }
+}
+
 // Copies x to y on a stream of its own; joins the caller's stream with an
 // event only when told to.
 struct CopyKernel {

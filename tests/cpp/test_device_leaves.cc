@@ -4,16 +4,21 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
+#include "device/device.h"
 #include "device/sim_device.h"
 #include "device_backend/device_executor.h"
 #include "device_backend_test_util.h"
+#include "xffi/ffi.h"
+#include "xffi/runtime/registry.h"
 
 namespace xffi::device_backend {
 namespace {
 
+namespace ffi = xffi::ffi;
 using ::testing::HasSubstr;
 
 constexpr char kAdd[] = R"(HloModule add
@@ -134,6 +139,127 @@ TEST_F(DeviceLeavesTest, MiscountsAndHostExecutablesAreRefused) {
   status = ExecuteWithDeviceLeaves(**on_host, arguments, results, places);
   EXPECT_EQ(status.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
   EXPECT_THAT(status.message(), HasSubstr("does not run on a device"));
+}
+
+// Records the operand address it was given, then y = x on the stream (or
+// zeros its result in place when told, through an aliased operand).
+const void* seen_operand = nullptr;
+ffi::Error RecordOperandImpl(device::Stream* stream, ffi::Buffer<ffi::F32> x,
+                             ffi::Result<ffi::Buffer<ffi::F32>> y) {
+  seen_operand = x.untyped_data();
+  Status done = y->untyped_data() == x.untyped_data()
+                    ? stream->Memset(y->untyped_data(), 0, y->size_bytes())
+                    : stream->CopyDeviceToDevice(
+                          y->untyped_data(), x.untyped_data(), x.size_bytes());
+  if (!done.ok()) return ffi::Error::Internal(done.message());
+  return ffi::Error::Success();
+}
+XFFI_DEFINE_HANDLER(RecordOperand, RecordOperandImpl,
+                    ffi::Ffi::Bind()
+                        .Ctx<ffi::PlatformStream<device::Stream*>>()
+                        .Arg<ffi::Buffer<ffi::F32>>()
+                        .Ret<ffi::Buffer<ffi::F32>>());
+
+class DeviceLeavesBindTest : public DeviceLeavesTest {
+ protected:
+  void SetUp() override {
+    DeviceLeavesTest::SetUp();
+    ASSERT_TRUE(
+        RegisterHandler("devleaves_record", "CUDA",
+                        XLA_FFI_Handler_Bundle{nullptr, nullptr, nullptr,
+                                               RecordOperand, nullptr})
+            .ok());
+  }
+
+  // Runs `executable` on device argument `x` (4 floats) into a device
+  // result; returns the result and what the custom call saw.
+  std::vector<float> Run(Executable& executable, const void* x) {
+    void* out = Upload({-1, -1, -1, -1});
+    std::vector<const void*> arguments = {x};
+    std::vector<void*> results = {out};
+    LeafPlaces places;
+    places.argument_on_device = {true};
+    places.results_on_device = true;
+    seen_operand = nullptr;
+    Status status =
+        ExecuteWithDeviceLeaves(executable, arguments, results, places);
+    EXPECT_TRUE(status.ok()) << status.message();
+    return Download(out, 4);
+  }
+};
+
+constexpr char kRecordThenAdd[] = R"(HloModule bind
+ENTRY main {
+  x = f32[4] parameter(0)
+  c = f32[4] custom-call(x), custom_call_target="devleaves_record", api_version=API_VERSION_TYPED_FFI
+  ROOT s = f32[4] add(c, x)
+}
+)";
+
+TEST_F(DeviceLeavesBindTest, AnAlignedDeviceArgumentIsBoundWithoutACopy) {
+  auto executable = CompileForDevice(kRecordThenAdd);
+  ASSERT_TRUE(executable.ok()) << executable.status().message();
+  const void* x = Upload({1, 2, 3, 4});
+  const device::SimDevice::HostSynchronizations before =
+      device_->host_synchronizations();
+  for (int run = 0; run < 2; ++run) {
+    EXPECT_EQ(Run(**executable, x), (std::vector<float>{2, 4, 6, 8}));
+    EXPECT_EQ(seen_operand, x) << "the custom call sees the caller's array";
+  }
+  EXPECT_EQ(GetDeviceExecutorStats(**executable).bound_arguments, 2);
+  // Upload and Download wait on their own streams; nothing waited for the
+  // whole device.
+  EXPECT_EQ(device_->host_synchronizations().device, before.device);
+
+  // Host arguments still go through the parameter slot: same results.
+  const std::vector<float> host_x = {1, 2, 3, 4};
+  std::vector<float> out(4);
+  std::vector<const void*> arguments = {host_x.data()};
+  std::vector<void*> results = {out.data()};
+  ASSERT_TRUE((*executable)->ExecuteRaw(arguments, results).ok());
+  EXPECT_EQ(out, (std::vector<float>{2, 4, 6, 8}));
+  EXPECT_NE(seen_operand, x);
+}
+
+TEST_F(DeviceLeavesBindTest, AMisalignedArgumentOrATimeoutMeansACopy) {
+  auto executable = CompileForDevice(kRecordThenAdd);
+  ASSERT_TRUE(executable.ok()) << executable.status().message();
+  // One float into an allocation: aligned to 4 bytes only.
+  const char* base = static_cast<const char*>(Upload({9, 1, 2, 3, 4}));
+  const void* misaligned = base + sizeof(float);
+  EXPECT_EQ(Run(**executable, misaligned), (std::vector<float>{2, 4, 6, 8}));
+  EXPECT_NE(seen_operand, misaligned);
+  EXPECT_NE(seen_operand, nullptr);
+
+  // A call abandoned at the timeout could read the argument late.
+  CompileOptions options;
+  options.custom_call_timeout = std::chrono::seconds(60);
+  auto bounded = CompileForDevice(kRecordThenAdd, options);
+  ASSERT_TRUE(bounded.ok()) << bounded.status().message();
+  const void* x = Upload({1, 2, 3, 4});
+  EXPECT_EQ(Run(**bounded, x), (std::vector<float>{2, 4, 6, 8}));
+  EXPECT_NE(seen_operand, x);
+  EXPECT_EQ(GetDeviceExecutorStats(**executable).bound_arguments, 0);
+  EXPECT_EQ(GetDeviceExecutorStats(**bounded).bound_arguments, 0);
+}
+
+TEST_F(DeviceLeavesBindTest, AnAliasedParameterIsCopiedNotWritten) {
+  // The call's result aliases x: buffer assignment copies x to a fresh
+  // buffer for the call to overwrite, so binding x in place is safe and
+  // the caller's array keeps its values.
+  auto executable = CompileForDevice(R"(HloModule alias
+ENTRY main {
+  x = f32[4] parameter(0)
+  c = f32[4] custom-call(x), custom_call_target="devleaves_record", api_version=API_VERSION_TYPED_FFI, output_to_operand_aliasing={{}: (0, {})}
+  ROOT s = f32[4] add(c, x)
+}
+)");
+  ASSERT_TRUE(executable.ok()) << executable.status().message();
+  const void* x = Upload({1, 2, 3, 4});
+  EXPECT_EQ(Run(**executable, x), (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_NE(seen_operand, x) << "the call got the copy";
+  EXPECT_EQ(Download(x, 4), (std::vector<float>{1, 2, 3, 4}));
+  EXPECT_EQ(GetDeviceExecutorStats(**executable).bound_arguments, 1);
 }
 
 }  // namespace

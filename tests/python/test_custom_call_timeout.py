@@ -149,19 +149,26 @@ ENTRY main {
 """
 
 
-def _runs_that_time_out(program, late_copy, n):
-    """Makes `n` runs of `program` time out with their late_copy calls
-    held; returns weak references to each run's argument and result."""
-    late_copy.hold(n)
+def _timed_out_runs(program, n, target, size):
+    """Makes `n` runs of `program` on f32[size] arguments, each failing with
+    a TimeoutError naming `target`; returns weak references to each run's
+    argument."""
     refs = []
     for i in range(n):
-        x = np.full(16, i, dtype=np.float32)
-        with pytest.raises(TimeoutError, match="python_test.late_copy"):
+        x = np.full(size, i, dtype=np.float32)
+        with pytest.raises(TimeoutError, match=target):
             program(x)
         refs.append(weakref.ref(x))
         del x
     gc.collect()
     return refs
+
+
+def _runs_that_time_out(program, late_copy, n):
+    """Makes `n` runs of `program` time out with their late_copy calls
+    held; returns weak references to each run's argument."""
+    late_copy.hold(n)
+    return _timed_out_runs(program, n, "python_test.late_copy", 16)
 
 
 def test_a_program_releases_a_timed_out_runs_arrays_once_its_handler_completes(
@@ -343,3 +350,27 @@ def test_the_environment_sets_the_initial_process_wide_timeout():
     done = _import_with_environment("soon")
     assert done.returncode != 0
     assert "XFFI_CUSTOM_CALL_TIMEOUT" in done.stderr
+
+
+@pytest.fixture(scope="module")
+def device_stall_target(test_plugin):
+    # Stall touches no buffer, so it serves the simulated GPU as it is.
+    xffi.register_ffi_target("python_test.stall", test_plugin.Stall,
+                             platform="cuda")
+
+
+@pytest.mark.parametrize("device_results", [False, True])
+def test_a_device_program_releases_a_timed_out_runs_arrays_once_it_completes(
+        device_stall_target, release_stalled, device_results):
+    # Host results go through ExecuteRawNotifying, device results through
+    # the device leaves' entry: both report the abandoned call's completion.
+    program = xffi.Program.from_text(STALL, platform="sim",
+                                     custom_call_timeout=0.05,
+                                     device_results=device_results)
+    refs = _timed_out_runs(program, 2, "python_test.stall", 4)
+    assert program._executable._abandoned_runs() == 2
+    assert all(ref() is not None for ref in refs)
+    assert release_stalled() == 2
+    assert program._executable._abandoned_runs() == 0
+    gc.collect()
+    assert all(ref() is None for ref in refs)

@@ -171,6 +171,21 @@ def test_device_results_feed_the_next_program_on_the_device(x):
     np.testing.assert_array_equal(add(doubled, scale(doubled)), x * 6)
 
 
+def test_device_arguments_need_no_wait_for_the_whole_device(x):
+    scale = xffi.Program.from_text(SCALE, platform="sim", device_results=True)
+    add = xffi.Program.from_text(ADD, platform="sim", device_results=True)
+    doubled = scale(x)
+    before = xffi._core._sim_device_synchronizations()
+    chained = add(doubled, scale(doubled))
+    after = xffi._core._sim_device_synchronizations()
+    # DeviceArrays are complete when handed out: each run waits for its own
+    # stream at its end, and nothing waits for the whole device (it used to
+    # before every run with a device argument or result).
+    assert after["device"] == before["device"]
+    assert after["stream"] - before["stream"] == 2
+    np.testing.assert_array_equal(np.asarray(chained), x * 6)
+
+
 def test_tuple_results_on_the_device(x):
     pair = xffi.Program.from_text(PAIR, platform="sim", device_results=True)
     first, second = pair(x)
