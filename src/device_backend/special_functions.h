@@ -104,12 +104,12 @@ XFFI_HOST_DEVICE inline double Digamma(double x) {
   // psi(x) ~ log x - 1/(2x) - sum B_2k / (2k x^2k), k = 1..7.
   const double w = 1 / (x * x);
   const double series =
-      w * (1.0 / 12 -
-           w * (1.0 / 120 -
-                w * (1.0 / 252 -
-                     w * (1.0 / 240 -
-                          w * (1.0 / 132 -
-                               w * (691.0 / 32760 - w * (1.0 / 12)))))));
+      w *
+      (1.0 / 12 -
+       w * (1.0 / 120 -
+            w * (1.0 / 252 -
+                 w * (1.0 / 240 - w * (1.0 / 132 - w * (691.0 / 32760 -
+                                                        w * (1.0 / 12)))))));
   return result + log(x) - 0.5 / x - series;
 }
 
