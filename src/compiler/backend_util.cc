@@ -47,6 +47,15 @@ std::string CustomCallSite(const Instruction& op) {
          op.location().ToString();
 }
 
+std::vector<std::vector<int64_t>> CustomCallLeafOrders(
+    const std::vector<Shape>& layouts) {
+  std::vector<std::vector<int64_t>> orders;
+  for (const Shape& layout : layouts)
+    for (const Shape* leaf : layout.Leaves())
+      orders.push_back(leaf->EffectiveMinorToMajor());
+  return orders;
+}
+
 StatusOr<CustomCallTarget> ResolveCustomCall(const Instruction& op,
                                              Platform platform) {
   const CustomCallConfig& config = op.custom_call;

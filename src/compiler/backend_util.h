@@ -34,6 +34,11 @@ bool SameTypesAndDims(const Shape& a, const Shape& b);
 // "custom call 'TARGET' at FILE:LINE:COLUMN", for messages.
 std::string CustomCallSite(const Instruction& op);
 
+// A custom call's operand_layouts or result_layouts flattened to their
+// leaves' minor-to-major orders; empty when none were given.
+std::vector<std::vector<int64_t>> CustomCallLeafOrders(
+    const std::vector<Shape>& layouts);
+
 // What a custom call calls: a typed handler (api_version 4, or FFI
 // attributes), else a legacy target with the version the call site uses.
 struct CustomCallTarget {

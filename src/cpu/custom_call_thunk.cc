@@ -28,16 +28,6 @@ struct Leaf {
   Relayout relayout;
 };
 
-// The layouts of `layouts` flattened; empty when none were given.
-std::vector<std::vector<int64_t>> LeafOrders(
-    const std::vector<Shape>& layouts) {
-  std::vector<std::vector<int64_t>> orders;
-  for (const Shape& layout : layouts)
-    for (const Shape* leaf : layout.Leaves())
-      orders.push_back(leaf->EffectiveMinorToMajor());
-  return orders;
-}
-
 // The parts shared by both kinds: the leaves and their relayouts.
 class CustomCallThunkBase : public Thunk {
  protected:
@@ -45,9 +35,9 @@ class CustomCallThunkBase : public Thunk {
                       const compiler::InstructionBuffers& buffers)
       : op_(op) {
     std::vector<std::vector<int64_t>> in_orders =
-        LeafOrders(op.custom_call.operand_layouts);
+        compiler::CustomCallLeafOrders(op.custom_call.operand_layouts);
     std::vector<std::vector<int64_t>> out_orders =
-        LeafOrders(op.custom_call.result_layouts);
+        compiler::CustomCallLeafOrders(op.custom_call.result_layouts);
     size_t flat = 0;
     for (int64_t i = 0; i < op.operand_count(); ++i) {
       std::vector<const Shape*> shapes = op.operand(i)->shape().Leaves();

@@ -22,6 +22,7 @@
 #include "device/graph_cache.h"
 #include "device/platform_context.h"
 #include "device_backend/custom_call_events.h"
+#include "device_backend/custom_call_relayout.h"
 #include "device_backend/op_kernels.h"
 #include "runtime/status_macros.h"
 #include "xffi/runtime/call.h"
@@ -396,16 +397,46 @@ class LegacyCallThunk : public Thunk {
   LegacyCallFrame frame_;
 };
 
+// A custom call between the relayouts of its leaves into and out of the
+// layouts its target asked for (custom_call_relayout.h).
+class RelayoutCallThunk : public Thunk {
+ public:
+  RelayoutCallThunk(const Instruction& op, CustomCallRelayouts relayouts,
+                    std::unique_ptr<Thunk> call)
+      : op_(op), relayouts_(std::move(relayouts)), call_(std::move(call)) {}
+
+  Status Run(RunEnv& env, void* const* addresses) override {
+    XFFI_RETURN_IF_ERROR(AtOp(op_, relayouts_.before(env.stream, addresses)));
+    XFFI_RETURN_IF_ERROR(call_->Run(env, addresses));
+    return AtOp(op_, relayouts_.after(env.stream, addresses));
+  }
+
+ private:
+  const Instruction& op_;
+  CustomCallRelayouts relayouts_;
+  std::unique_ptr<Thunk> call_;
+};
+
+StatusOr<std::unique_ptr<Thunk>> MakeTargetCallThunk(
+    const Instruction& op, const InstructionBuffers& buffers,
+    std::string* not_capturable);
+
 StatusOr<std::unique_ptr<Thunk>> MakeCustomCallThunk(
     const Instruction& op, const InstructionBuffers& buffers,
     std::string* not_capturable) {
-  // The CPU relayouts into a layout a target asks for; the device backend
-  // has no relayout kernel yet.
-  for (BufferId scratch : buffers.temps)
-    if (scratch != kNoBuffer)
-      return Unsupported(op,
-                         "operand or result layouts other than row-major are "
-                         "not implemented for custom calls");
+  std::optional<CustomCallRelayouts> relayouts =
+      PlanCustomCallRelayouts(op, buffers);
+  if (!relayouts) return MakeTargetCallThunk(op, buffers, not_capturable);
+  StatusOr<std::unique_ptr<Thunk>> call =
+      MakeTargetCallThunk(op, relayouts->target_view, not_capturable);
+  if (!call.ok()) return call.status();
+  return std::unique_ptr<Thunk>(
+      new RelayoutCallThunk(op, std::move(*relayouts), std::move(*call)));
+}
+
+StatusOr<std::unique_ptr<Thunk>> MakeTargetCallThunk(
+    const Instruction& op, const InstructionBuffers& buffers,
+    std::string* not_capturable) {
   StatusOr<compiler::CustomCallTarget> target =
       compiler::ResolveCustomCall(op, Platform::kCuda);
   if (!target.ok()) return target.status();
@@ -629,8 +660,13 @@ class DeviceComputation {
       case Opcode::kSort:
       case Opcode::kTopK:
       case Opcode::kRngBitGenerator:
-      case Opcode::kReduce: {
-        if (op.opcode() == Opcode::kReduce && !op.shape().IsTuple())
+      case Opcode::kReduce:
+      case Opcode::kScatter:
+      case Opcode::kReduceWindow: {
+        // reduce, scatter and reduce-window are variadic with a tuple result.
+        if (!op.shape().IsTuple() && op.opcode() != Opcode::kSort &&
+            op.opcode() != Opcode::kTopK &&
+            op.opcode() != Opcode::kRngBitGenerator)
           return EmitSingleResultOp(op, buffers, env);
         std::vector<BufferId> operands = FlattenBuffers(buffers.operands);
         for (BufferId id : operands)

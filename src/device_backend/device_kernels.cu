@@ -15,8 +15,12 @@
 namespace xffi::device_backend {
 namespace {
 
+// The functor is the kernel's one parameter: CUDA 12.1+ takes up to 32764
+// bytes of parameters (Volta and newer), which the region interpreters'
+// step tables must fit in.
 template <typename F>
 device::CudaKernelEntry EntryOf() {
+  static_assert(sizeof(F) <= 32764, "a functor larger than CUDA's parameters");
   return {F::kName, sizeof(F),
           reinterpret_cast<const void*>(&device::ForEachIndexKernel<F>)};
 }

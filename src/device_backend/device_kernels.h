@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "device_backend/complex_functions.h"
+#include "device_backend/special_functions.h"
 #include "xffi/device/functor_kernel.h"
 
 namespace xffi::device_backend {
@@ -407,6 +409,20 @@ enum class ElementOp : int32_t {
   kErf,
   kPopulationCount,
   kClz,
+  // chlo functions, appended
+  kAsin,
+  kAcos,
+  kAtan,
+  kAsinh,
+  kAcosh,
+  kAtanh,
+  kSinh,
+  kCosh,
+  kErfc,
+  kErfInv,
+  kLgamma,
+  kNextAfter,  // binary
+  kDigamma,
 };
 
 XFFI_HOST_DEVICE inline double Sign(double x) {
@@ -485,6 +501,30 @@ XFFI_HOST_DEVICE inline double FloatOp(ElementOp op, double a, double b) {
       return atan2(a, b);
     case ElementOp::kErf:
       return erf(a);
+    case ElementOp::kAsin:
+      return asin(a);
+    case ElementOp::kAcos:
+      return acos(a);
+    case ElementOp::kAtan:
+      return atan(a);
+    case ElementOp::kAsinh:
+      return asinh(a);
+    case ElementOp::kAcosh:
+      return acosh(a);
+    case ElementOp::kAtanh:
+      return atanh(a);
+    case ElementOp::kSinh:
+      return sinh(a);
+    case ElementOp::kCosh:
+      return cosh(a);
+    case ElementOp::kErfc:
+      return erfc(a);
+    case ElementOp::kErfInv:
+      return ErfInvDouble(a);
+    case ElementOp::kLgamma:
+      return LogGamma(a);
+    case ElementOp::kDigamma:
+      return Digamma(a);
     default:
       return 0;
   }
@@ -646,70 +686,99 @@ XFFI_HOST_DEVICE inline Value Normalize(Value v, DType type) {
   return v;
 }
 
-// Complex arithmetic on (f, im) pairs; abs, real and imag give a real f.
+// Complex arithmetic on (f, im) pairs (complex_functions.h); abs gives a
+// real f.
 XFFI_HOST_DEVICE inline Value ComplexOp(ElementOp op, Value a, Value b) {
-  Value r;
+  const ComplexPair x{a.f, a.im}, y{b.f, b.im};
+  ComplexPair z;
   switch (op) {
     case ElementOp::kNegate:
-      r.f = -a.f;
-      r.im = -a.im;
+      z = {-x.re, -x.im};
       break;
     case ElementOp::kAdd:
-      r.f = a.f + b.f;
-      r.im = a.im + b.im;
+      z = CAdd(x, y);
       break;
     case ElementOp::kSubtract:
-      r.f = a.f - b.f;
-      r.im = a.im - b.im;
+      z = CSub(x, y);
       break;
     case ElementOp::kMultiply:
-      r.f = a.f * b.f - a.im * b.im;
-      r.im = a.f * b.im + a.im * b.f;
+      z = CMul(x, y);
       break;
     case ElementOp::kDivide:
-      // Smith's method: scaling by the larger part of b avoids overflow.
-      if (fabs(b.f) >= fabs(b.im)) {
-        const double ratio = b.im / b.f, scale = b.f + b.im * ratio;
-        r.f = (a.f + a.im * ratio) / scale;
-        r.im = (a.im - a.f * ratio) / scale;
-      } else {
-        const double ratio = b.f / b.im, scale = b.f * ratio + b.im;
-        r.f = (a.f * ratio + a.im) / scale;
-        r.im = (a.im * ratio - a.f) / scale;
-      }
+      z = CDiv(x, y);
       break;
     case ElementOp::kAbs:
-      r.f = hypot(a.f, a.im);
+      z = {hypot(x.re, x.im), 0};
       break;
-    case ElementOp::kExp: {
-      const double magnitude = exp(a.f);
-      r.f = a.im == 0 ? magnitude : magnitude * cos(a.im);
-      r.im = a.im == 0 ? a.im : magnitude * sin(a.im);
+    case ElementOp::kSign:
+      z = CSign(x);
       break;
-    }
+    case ElementOp::kExp:
+      z = CExp(x);
+      break;
+    case ElementOp::kExpm1:
+      z = CExpm1(x);
+      break;
     case ElementOp::kLog:
-      r.f = log(hypot(a.f, a.im));
-      r.im = atan2(a.im, a.f);
+      z = CLog(x);
       break;
-    case ElementOp::kSqrt: {
-      const double modulus = hypot(a.f, a.im);
-      if (modulus == 0) {
-        r.im = a.im;
-        break;
-      }
-      const double t = sqrt((fabs(a.f) + modulus) * 0.5);
-      if (a.f >= 0) {
-        r.f = t;
-        r.im = a.im / (2 * t);
-      } else {
-        r.f = fabs(a.im) / (2 * t);
-        r.im = a.im < 0 ? -t : t;
-      }
+    case ElementOp::kLog1p:
+      z = CLog1p(x);
       break;
-    }
+    case ElementOp::kSqrt:
+      z = CSqrt(x);
+      break;
+    case ElementOp::kRsqrt:
+      z = CDiv({1, 0}, CSqrt(x));
+      break;
+    case ElementOp::kLogistic:
+      z = CDiv({1, 0}, CAdd({1, 0}, CExp({-x.re, -x.im})));
+      break;
+    case ElementOp::kPower:
+      z = CPow(x, y);
+      break;
+    case ElementOp::kSin:
+      z = CSin(x);
+      break;
+    case ElementOp::kCos:
+      z = CCos(x);
+      break;
+    case ElementOp::kTan:
+      z = CTan(x);
+      break;
+    case ElementOp::kTanh:
+      z = CTanh(x);
+      break;
+    case ElementOp::kSinh:
+      z = CSinh(x);
+      break;
+    case ElementOp::kCosh:
+      z = CCosh(x);
+      break;
+    case ElementOp::kAsin:
+      z = CAsin(x);
+      break;
+    case ElementOp::kAcos:
+      z = CAcos(x);
+      break;
+    case ElementOp::kAtan:
+      z = CAtan(x);
+      break;
+    case ElementOp::kAsinh:
+      z = CAsinh(x);
+      break;
+    case ElementOp::kAcosh:
+      z = CAcosh(x);
+      break;
+    case ElementOp::kAtanh:
+      z = CAtanh(x);
+      break;
     default:
       break;
   }
+  Value r;
+  r.f = z.re;
+  r.im = z.im;
   return r;
 }
 
@@ -718,6 +787,25 @@ XFFI_HOST_DEVICE inline int64_t TotalOrderKey(double x) {
   int64_t bits;
   memcpy(&bits, &x, sizeof(bits));
   return bits < 0 ? bits ^ INT64_MAX : bits;
+}
+
+// The next value of `type` after `from` towards `to` (from's neighbour in
+// the type's own grid: f32's through float, f16's and bf16's by their bits).
+XFFI_HOST_DEVICE inline double NextAfter(double from, double to, DType type) {
+  if (type == DType::kF64) return nextafter(from, to);
+  if (type == DType::kF32)
+    return nextafterf(static_cast<float>(from), static_cast<float>(to));
+  if (from != from || to != to) return from + to;
+  if (from == to) return to;
+  const int mantissa_bits = type == DType::kF16 ? 10 : 7;
+  const int exponent_bits = type == DType::kF16 ? 5 : 8;
+  // Sign and magnitude: away from zero is one up in magnitude.
+  const uint16_t bits =
+      from == 0 ? static_cast<uint16_t>(to < 0 ? 0x8000u : 0u)
+                : EncodeNarrowFloat(from, mantissa_bits, exponent_bits);
+  const bool away = from == 0 || (from < to) == (from > 0);
+  return DecodeNarrowFloat(static_cast<uint16_t>(away ? bits + 1 : bits - 1),
+                           mantissa_bits, exponent_bits);
 }
 
 // One elementwise op on values already loaded: `a`, `b`, `c` of type
@@ -744,6 +832,15 @@ XFFI_HOST_DEVICE inline Value ApplyElementOp(ElementOp op, DType in_type,
       return Convert(a, value_class, out_type);
     case ElementOp::kIsFinite:
       r.u = isfinite(a.f) ? 1 : 0;
+      return r;
+    case ElementOp::kErfInv:
+      // XLA's f32 form is not the f64 one rounded (see ErfInvSingle).
+      r.f = in_type == DType::kF64
+                ? ErfInvDouble(a.f)
+                : static_cast<double>(ErfInvSingle(static_cast<float>(a.f)));
+      return r;
+    case ElementOp::kNextAfter:
+      r.f = NextAfter(a.f, b.f, in_type);
       return r;
     case ElementOp::kClamp:  // clamp(min, x, max)
       r.f = FloatOp(ElementOp::kMinimum, FloatOp(ElementOp::kMaximum, b.f, a.f),
@@ -823,60 +920,6 @@ struct ElementwiseKernel {
   template <typename Visit>
   void VisitDevicePointers(Visit&& visit) {
     for (int k = 0; k < 3; ++k) visit(in[k]);
-    visit(out);
-  }
-};
-
-// A loop fusion of elementwise ops, interpreted per element: each step reads
-// a fusion input, holds a constant, or applies an op to earlier steps'
-// values; the last step is the result. Inputs and intermediates have the
-// result's element count (read at i) or one element (read at 0).
-inline constexpr int kMaxFusedSteps = 40;
-inline constexpr int kMaxFusedInputs = 8;
-
-enum class StepKind : int16_t { kInput, kConstant, kOp };
-
-struct FusedStep {
-  StepKind kind = StepKind::kOp;
-  ElementOp op = ElementOp::kAdd;
-  DType in_type = DType::kF32, out_type = DType::kF32;
-  int16_t args[3] = {0, 0, 0};  // kInput: args[0] is the input's number
-  Value constant;
-};
-
-struct FusedLoopKernel {
-  static constexpr const char* kName = "xffi.device.fused_loop";
-  FusedStep steps[kMaxFusedSteps];
-  int32_t count = 0;
-  const uint8_t* inputs[kMaxFusedInputs] = {};
-  int32_t input_scalar[kMaxFusedInputs] = {};
-  uint8_t* out = nullptr;
-  int64_t n = 0;
-
-  XFFI_HOST_DEVICE void operator()(int64_t i) const {
-    if (i >= n) return;
-    Value values[kMaxFusedSteps];
-    for (int32_t s = 0; s < count; ++s) {
-      const FusedStep& step = steps[s];
-      if (step.kind == StepKind::kInput) {
-        const int k = step.args[0];
-        values[s] = Load(inputs[k], input_scalar[k] ? 0 : i, step.out_type);
-      } else if (step.kind == StepKind::kConstant) {
-        values[s] = step.constant;
-      } else {
-        values[s] =
-            Normalize(ApplyElementOp(step.op, step.in_type, step.out_type,
-                                     values[step.args[0]], values[step.args[1]],
-                                     values[step.args[2]]),
-                      step.out_type);
-      }
-    }
-    Store(out, i, steps[count - 1].out_type, values[count - 1]);
-  }
-
-  template <typename Visit>
-  void VisitDevicePointers(Visit&& visit) {
-    for (int k = 0; k < kMaxFusedInputs; ++k) visit(inputs[k]);
     visit(out);
   }
 };
@@ -1071,17 +1114,11 @@ struct DynamicWindowKernel {
   }
 };
 
-// gather without batching dimensions: output element i reads the operand at
-// its batch position's start (read from `indices`, clamped so the slice
-// fits) plus its offset within the slice.
-struct GatherKernel {
-  static constexpr const char* kName = "xffi.device.gather";
-  const uint8_t* operand = nullptr;
-  const uint8_t* indices = nullptr;
-  uint8_t* out = nullptr;
+// Where gather's output element i reads its operand: the start of its
+// batch position (each start read from the indices, clamped so the slice
+// fits) plus its offset within the slice, plus its batching position.
+struct GatherGeometry {
   DType index_type = DType::kS32;
-  int32_t element_size = 4;
-  int64_t n = 0;
   int32_t out_rank = 0, operand_rank = 0, indices_rank = 0;
   int32_t index_vector_dim = 0, starts = 0;
   int64_t out_dims[kMaxRank] = {};
@@ -1099,8 +1136,11 @@ struct GatherKernel {
   int32_t operand_batching_dims[kMaxRank] = {};
   int32_t indices_batching_dims[kMaxRank] = {};
 
-  XFFI_HOST_DEVICE void operator()(int64_t i) const {
-    if (i >= n) return;
+  // The operand element (row-major offset) output element i reads. Starts
+  // come from `indices` in memory, or (a single start whose indices hold
+  // one element per output element, at i) from `start` already computed.
+  XFFI_HOST_DEVICE int64_t Source(int64_t i, const uint8_t* indices,
+                                  const Value* start_value) const {
     int64_t out_index[kMaxRank] = {};
     int64_t rest = i;
     for (int32_t d = out_rank - 1; d >= 0; --d) {
@@ -1119,11 +1159,17 @@ struct GatherKernel {
       operand_index[operand_batching_dims[b]] +=
           index_of_start[indices_batching_dims[b]];
     for (int32_t k = 0; k < starts; ++k) {
-      if (index_vector_dim < indices_rank) index_of_start[index_vector_dim] = k;
-      int64_t at = 0;
-      for (int32_t d = 0; d < indices_rank; ++d)
-        at = at * indices_dims[d] + index_of_start[d];
-      const Value raw = Load(indices, at, index_type);
+      Value raw;
+      if (start_value != nullptr) {
+        raw = *start_value;
+      } else {
+        if (index_vector_dim < indices_rank)
+          index_of_start[index_vector_dim] = k;
+        int64_t at = 0;
+        for (int32_t d = 0; d < indices_rank; ++d)
+          at = at * indices_dims[d] + index_of_start[d];
+        raw = Load(indices, at, index_type);
+      }
       int64_t start = ClassOf(index_type) == ValueClass::kSigned
                           ? raw.s
                           : static_cast<int64_t>(raw.u);
@@ -1135,6 +1181,23 @@ struct GatherKernel {
     int64_t from = 0;
     for (int32_t d = 0; d < operand_rank; ++d)
       from = from * operand_dims[d] + operand_index[d];
+    return from;
+  }
+};
+
+// gather: output element i copies the operand element its geometry picks.
+struct GatherKernel {
+  static constexpr const char* kName = "xffi.device.gather";
+  const uint8_t* operand = nullptr;
+  const uint8_t* indices = nullptr;
+  uint8_t* out = nullptr;
+  int32_t element_size = 4;
+  int64_t n = 0;
+  GatherGeometry geometry;
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    const int64_t from = geometry.Source(i, indices, nullptr);
     const uint8_t* s = operand + from * element_size;
     uint8_t* t = out + i * element_size;
     for (int32_t b = 0; b < element_size; ++b) t[b] = s[b];
@@ -1148,12 +1211,93 @@ struct GatherKernel {
   }
 };
 
+// A loop fusion of elementwise ops, interpreted per element: each step reads
+// a fusion input, holds a constant, applies an op to earlier steps' values,
+// or gathers one element of an input; the last step is the result. Inputs
+// and intermediates have the result's element count (read at i) or one
+// element (read at 0); a gather's operand (and indices read from memory)
+// may have any shape.
+inline constexpr int kMaxFusedSteps = 40;
+inline constexpr int kMaxFusedInputs = 8;
+inline constexpr int kMaxFusedGathers = 2;
+
+enum class StepKind : int16_t { kInput, kConstant, kOp, kGather };
+
+struct FusedStep {
+  StepKind kind = StepKind::kOp;
+  ElementOp op = ElementOp::kAdd;
+  DType in_type = DType::kF32, out_type = DType::kF32;
+  // kInput: args[0] is the input's number. kGather: args[0] the gather's
+  // number, args[1] the step holding its one start (or -1: indices in
+  // memory).
+  int16_t args[3] = {0, 0, 0};
+  Value constant;
+};
+
+// A gather of one-element slices inside a loop fusion (take_along_axis):
+// its operand, and its indices when they are not computed in the loop, are
+// fusion inputs read where the geometry says. The result's linear index is
+// the gather's own: a loop fusion's values share the result's index space.
+struct FusedGather {
+  int16_t operand_input = 0;
+  int16_t indices_input = -1;  // -1: the start is a step's value
+  GatherGeometry geometry;
+};
+
+struct FusedLoopKernel {
+  static constexpr const char* kName = "xffi.device.fused_loop";
+  FusedStep steps[kMaxFusedSteps];
+  int32_t count = 0;
+  const uint8_t* inputs[kMaxFusedInputs] = {};
+  int32_t input_scalar[kMaxFusedInputs] = {};
+  FusedGather gathers[kMaxFusedGathers];
+  uint8_t* out = nullptr;
+  int64_t n = 0;
+
+  XFFI_HOST_DEVICE void operator()(int64_t i) const {
+    if (i >= n) return;
+    Value values[kMaxFusedSteps];
+    for (int32_t s = 0; s < count; ++s) {
+      const FusedStep& step = steps[s];
+      if (step.kind == StepKind::kInput) {
+        const int k = step.args[0];
+        values[s] = Load(inputs[k], input_scalar[k] ? 0 : i, step.out_type);
+      } else if (step.kind == StepKind::kConstant) {
+        values[s] = step.constant;
+      } else if (step.kind == StepKind::kGather) {
+        const FusedGather& gather = gathers[step.args[0]];
+        const int64_t from = gather.geometry.Source(
+            i,
+            gather.indices_input >= 0 ? inputs[gather.indices_input] : nullptr,
+            gather.indices_input >= 0 ? nullptr : &values[step.args[1]]);
+        values[s] = Load(inputs[gather.operand_input], from, step.out_type);
+      } else {
+        values[s] =
+            Normalize(ApplyElementOp(step.op, step.in_type, step.out_type,
+                                     values[step.args[0]], values[step.args[1]],
+                                     values[step.args[2]]),
+                      step.out_type);
+      }
+    }
+    Store(out, i, steps[count - 1].out_type, values[count - 1]);
+  }
+
+  template <typename Visit>
+  void VisitDevicePointers(Visit&& visit) {
+    for (int k = 0; k < kMaxFusedInputs; ++k) visit(inputs[k]);
+    visit(out);
+  }
+};
+
 // A scalar region (scatter's, reduce's and reduce-window's combiner, sort's
 // comparator) as steps over its parameters' values, interpreted as the
 // fused loop interprets its steps: kInput steps read params[args[0]]. Its
 // value is the last step's, or (a region returning a tuple) those of the
-// steps `results` lists.
-inline constexpr int kMaxRegionSteps = 32;
+// steps `results` lists. 64 steps hold jnp.sort's NaN-aware comparators
+// of several keys and argmax-style tuple regions; the step table travels in
+// the functor, so two regions (select-and-scatter) still fit CUDA's
+// parameter space (device_kernels.cu checks).
+inline constexpr int kMaxRegionSteps = 64;
 inline constexpr int kMaxRegionParameters = 8;
 inline constexpr int kMaxRegionResults = kMaxRegionParameters / 2;
 
@@ -1211,6 +1355,23 @@ struct Combiner {
     const Value params[2] = {old_value, new_value};
     return region.Run(params);
   }
+
+  // `count` accumulators of `types` fold in one value each: Apply for one,
+  // the region (params: the accumulators, then the values; a tuple root)
+  // for several, as variadic reduce, reduce-window and scatter combine.
+  XFFI_HOST_DEVICE void Fold(int32_t count, const DType* types, Value* acc,
+                             const Value* values) const {
+    if (count == 1) {
+      acc[0] = Apply(types[0], acc[0], values[0]);
+      return;
+    }
+    Value params[kMaxRegionParameters];
+    for (int32_t k = 0; k < count; ++k) {
+      params[k] = acc[k];
+      params[count + k] = values[k];
+    }
+    region.RunAll(params, acc);
+  }
 };
 
 XFFI_HOST_DEVICE inline int64_t IndexValue(const uint8_t* data, int64_t i,
@@ -1220,19 +1381,22 @@ XFFI_HOST_DEVICE inline int64_t IndexValue(const uint8_t* data, int64_t i,
                                               : static_cast<int64_t>(raw.u);
 }
 
-// scatter of one operand (its result already holds the operand's copy),
-// deterministic: thread i owns the window positions along the operand
-// dimensions no start index moves (`free`), which no other thread writes,
-// and applies every scatter position's update to them in order of the
+// scatter of one operand or several together (each result already holds
+// its operand's copy), deterministic: thread i owns the window positions along
+// the operand dimensions no start index moves (`free`), which no other thread
+// writes, and applies every scatter position's update to them in order of the
 // scatter position, then of the window along the moved dimensions — the
 // order the CPU backend applies them in, so colliding indices combine in
 // the same order on both. A window that does not fit is skipped whole.
 struct ScatterKernel {
   static constexpr const char* kName = "xffi.device.scatter";
-  uint8_t* out = nullptr;
+  // A variadic scatter's operands (results) and updates, combined together.
+  int32_t operands = 1;
+  uint8_t* out[kMaxRegionResults] = {};
   const uint8_t* indices = nullptr;
-  const uint8_t* updates = nullptr;
-  DType type = DType::kF32, index_type = DType::kS32;
+  const uint8_t* updates[kMaxRegionResults] = {};
+  DType types[kMaxRegionResults] = {};
+  DType index_type = DType::kS32;
   Combiner combiner;
   int64_t n = 0;  // threads: the free window positions
   int32_t free_rank = 0;
@@ -1284,18 +1448,25 @@ struct ScatterKernel {
         const int64_t from =
             update_base +
             StridedOffset(w, moved_rank, moved_dims, moved_update_strides);
-        Store(out, to, type,
-              combiner.Apply(type, Load(out, to, type),
-                             Load(updates, from, type)));
+        Value acc[kMaxRegionResults], values[kMaxRegionResults];
+        for (int32_t k = 0; k < operands; ++k) {
+          acc[k] = Load(out[k], to, types[k]);
+          values[k] = Load(updates[k], from, types[k]);
+        }
+        combiner.Fold(operands, types, acc, values);
+        for (int32_t k = 0; k < operands; ++k)
+          Store(out[k], to, types[k], acc[k]);
       }
     }
   }
 
   template <typename Visit>
   void VisitDevicePointers(Visit&& visit) {
-    visit(out);
     visit(indices);
-    visit(updates);
+    for (int k = 0; k < kMaxRegionResults; ++k) {
+      visit(out[k]);
+      visit(updates[k]);
+    }
   }
 };
 
@@ -1420,15 +1591,18 @@ struct SortKernel {
   }
 };
 
-// reduce-window of one operand: output element i folds, from the init
-// value, the operand elements its window covers, in row-major window order
-// (padding and the holes of base dilation contribute nothing).
+// reduce-window of one operand or several together: output element i
+// folds, from the init values, the operand elements its window covers, in
+// row-major window order (padding and the holes of base dilation contribute
+// nothing).
 struct ReduceWindowKernel {
   static constexpr const char* kName = "xffi.device.reduce_window";
-  const uint8_t* in = nullptr;
-  const uint8_t* init = nullptr;  // a scalar
-  uint8_t* out = nullptr;
-  DType type = DType::kF32;
+  // A variadic reduce-window's inputs, inits (scalars) and results.
+  int32_t operands = 1;
+  const uint8_t* in[kMaxRegionResults] = {};
+  const uint8_t* init[kMaxRegionResults] = {};
+  uint8_t* out[kMaxRegionResults] = {};
+  DType types[kMaxRegionResults] = {};
   Combiner combiner;
   int64_t n = 0;
   int32_t rank = 0;
@@ -1446,7 +1620,8 @@ struct ReduceWindowKernel {
       out_index[d] = rest % out_dims[d];
       rest /= out_dims[d];
     }
-    Value acc = Load(init, 0, type);
+    Value acc[kMaxRegionResults], values[kMaxRegionResults];
+    for (int32_t k = 0; k < operands; ++k) acc[k] = Load(init[k], 0, types[k]);
     for (int64_t w = 0; w < window_count; ++w) {
       int64_t rest_w = w, from = 0, stride = 1;
       bool inside = true;
@@ -1465,16 +1640,21 @@ struct ReduceWindowKernel {
         from += position * stride;
         stride *= in_dims[d];
       }
-      if (inside) acc = combiner.Apply(type, acc, Load(in, from, type));
+      if (!inside) continue;
+      for (int32_t k = 0; k < operands; ++k)
+        values[k] = Load(in[k], from, types[k]);
+      combiner.Fold(operands, types, acc, values);
     }
-    Store(out, i, type, acc);
+    for (int32_t k = 0; k < operands; ++k) Store(out[k], i, types[k], acc[k]);
   }
 
   template <typename Visit>
   void VisitDevicePointers(Visit&& visit) {
-    visit(in);
-    visit(init);
-    visit(out);
+    for (int k = 0; k < kMaxRegionResults; ++k) {
+      visit(in[k]);
+      visit(init[k]);
+      visit(out[k]);
+    }
   }
 };
 
@@ -1583,7 +1763,8 @@ struct SelectAndScatterKernel {
 
 // reduce of several inputs together (argmax: values and indices): output
 // element i folds, from the inits, its reduced elements in row-major order
-// through the region (params: the accumulators, then the elements).
+// through the combiner (params: the accumulators, then the elements); a
+// reduce of one input whose region is not one op runs here too.
 struct VariadicReduceKernel {
   static constexpr const char* kName = "xffi.device.variadic_reduce";
   const uint8_t* in[kMaxRegionResults] = {};
@@ -1591,7 +1772,7 @@ struct VariadicReduceKernel {
   uint8_t* out[kMaxRegionResults] = {};
   DType types[kMaxRegionResults] = {};
   int32_t operands = 0;
-  RegionProgram region;
+  Combiner combiner;
   int64_t n = 0;
   int32_t out_rank = 0;
   int64_t out_dims[kMaxRank] = {}, out_strides[kMaxRank] = {};
@@ -1602,17 +1783,15 @@ struct VariadicReduceKernel {
   XFFI_HOST_DEVICE void operator()(int64_t i) const {
     if (i >= n) return;
     const int64_t base = StridedOffset(i, out_rank, out_dims, out_strides);
-    Value params[kMaxRegionParameters];
-    for (int32_t k = 0; k < operands; ++k)
-      params[k] = Load(init[k], 0, types[k]);
+    Value acc[kMaxRegionResults], values[kMaxRegionResults];
+    for (int32_t k = 0; k < operands; ++k) acc[k] = Load(init[k], 0, types[k]);
     for (int64_t j = 0; j < k_count; ++j) {
       const int64_t at = base + StridedOffset(j, k_rank, k_dims, k_strides);
       for (int32_t k = 0; k < operands; ++k)
-        params[operands + k] = Load(in[k], at, types[k]);
-      region.RunAll(params, params);
+        values[k] = Load(in[k], at, types[k]);
+      combiner.Fold(operands, types, acc, values);
     }
-    for (int32_t k = 0; k < operands; ++k)
-      Store(out[k], i, types[k], params[k]);
+    for (int32_t k = 0; k < operands; ++k) Store(out[k], i, types[k], acc[k]);
   }
 
   template <typename Visit>

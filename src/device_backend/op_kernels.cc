@@ -109,6 +109,19 @@ std::optional<ElementOp> ToElementOp(const Instruction& op) {
     XFFI_DEVICE_OP(Erf)
     XFFI_DEVICE_OP(PopulationCount)
     XFFI_DEVICE_OP(Clz)
+    XFFI_DEVICE_OP(Asin)
+    XFFI_DEVICE_OP(Acos)
+    XFFI_DEVICE_OP(Atan)
+    XFFI_DEVICE_OP(Asinh)
+    XFFI_DEVICE_OP(Acosh)
+    XFFI_DEVICE_OP(Atanh)
+    XFFI_DEVICE_OP(Sinh)
+    XFFI_DEVICE_OP(Cosh)
+    XFFI_DEVICE_OP(Erfc)
+    XFFI_DEVICE_OP(ErfInv)
+    XFFI_DEVICE_OP(Lgamma)
+    XFFI_DEVICE_OP(NextAfter)
+    XFFI_DEVICE_OP(Digamma)
 #undef XFFI_DEVICE_OP
     case Opcode::kCompare:
       if (op.comparison_type == ComparisonType::kTotalOrder) {
@@ -170,6 +183,19 @@ bool IsFloatOnly(ElementOp op) {
     case ElementOp::kPower:
     case ElementOp::kAtan2:
     case ElementOp::kErf:
+    case ElementOp::kAsin:
+    case ElementOp::kAcos:
+    case ElementOp::kAtan:
+    case ElementOp::kAsinh:
+    case ElementOp::kAcosh:
+    case ElementOp::kAtanh:
+    case ElementOp::kSinh:
+    case ElementOp::kCosh:
+    case ElementOp::kErfc:
+    case ElementOp::kErfInv:
+    case ElementOp::kLgamma:
+    case ElementOp::kNextAfter:
+    case ElementOp::kDigamma:
       return true;
     default:
       return false;
@@ -181,9 +207,27 @@ bool TakesComplex(ElementOp op) {
   switch (op) {
     case ElementOp::kNegate:
     case ElementOp::kAbs:
+    case ElementOp::kSign:
     case ElementOp::kExp:
+    case ElementOp::kExpm1:
     case ElementOp::kLog:
+    case ElementOp::kLog1p:
     case ElementOp::kSqrt:
+    case ElementOp::kRsqrt:
+    case ElementOp::kLogistic:
+    case ElementOp::kPower:
+    case ElementOp::kSin:
+    case ElementOp::kCos:
+    case ElementOp::kTan:
+    case ElementOp::kTanh:
+    case ElementOp::kSinh:
+    case ElementOp::kCosh:
+    case ElementOp::kAsin:
+    case ElementOp::kAcos:
+    case ElementOp::kAtan:
+    case ElementOp::kAsinh:
+    case ElementOp::kAcosh:
+    case ElementOp::kAtanh:
     case ElementOp::kConvert:
     case ElementOp::kAdd:
     case ElementOp::kSubtract:
@@ -273,21 +317,6 @@ bool HasNarrowOrComplexOperand(const Instruction& op) {
       return true;
   }
   return false;
-}
-
-// A strided copy whose pointers come from buffers `src` and `dst`.
-Launcher StridedCopyLauncher(std::vector<StridedCopyKernel> copies,
-                             std::vector<std::pair<BufferId, BufferId>> ids) {
-  return [copies = std::move(copies), ids = std::move(ids)](
-             device::Stream& stream, void* const* addresses) mutable {
-    for (size_t i = 0; i < copies.size(); ++i) {
-      copies[i].src = Bytes(addresses[ids[i].first]);
-      copies[i].dst = Bytes(addresses[ids[i].second]);
-      XFFI_RETURN_IF_ERROR(LaunchKernel(stream, StridedCopyKernel::kName,
-                                        copies[i].n, copies[i]));
-    }
-    return Status::Ok();
-  };
 }
 
 StridedCopyKernel CopyOver(const std::vector<int64_t>& dims,
@@ -443,6 +472,10 @@ Launcher ContractionLauncher(ContractionKernel kernel, BufferId lhs,
   };
 }
 
+StatusOr<Launcher> VariadicReduceLauncher(const Instruction& op,
+                                          const std::vector<BufferId>& operands,
+                                          const std::vector<BufferId>& results);
+
 StatusOr<Launcher> ReduceLauncher(const Instruction& op,
                                   const std::vector<BufferId>& operands,
                                   BufferId result) {
@@ -450,16 +483,13 @@ StatusOr<Launcher> ReduceLauncher(const Instruction& op,
     return Unsupported(op, "only single-input reduces are implemented");
   std::optional<ElementOp> combiner =
       ReduceCombiner(*op.called_computations()[0]);
-  if (!combiner)
-    return Unsupported(op,
-                       "only regions that add, multiply, take the maximum or "
-                       "minimum, and or or their two parameters are "
-                       "implemented");
   StatusOr<DType> type = TypeOf(op, op.shape());
   if (!type.ok()) return type.status();
-  if (ClassOf(*type) == ValueClass::kComplex && *combiner != ElementOp::kAdd &&
-      *combiner != ElementOp::kMultiply)
-    return Unsupported(op, "complex reduces only add or multiply");
+  // Other regions are interpreted, as a reduce of one input and init.
+  if (!combiner ||
+      (ClassOf(*type) == ValueClass::kComplex && *combiner != ElementOp::kAdd &&
+       *combiner != ElementOp::kMultiply))
+    return VariadicReduceLauncher(op, operands, {result});
   const Shape& in = op.operand(0)->shape();
   if (in.rank() > kMaxRank) return Unsupported(op, "rank above 8");
   const std::vector<int64_t> strides = RowMajorStrides(in.dims());
@@ -588,9 +618,8 @@ StatusOr<Launcher> DynamicWindowLauncher(const Instruction& op,
   });
 }
 
-StatusOr<Launcher> GatherLauncher(const Instruction& op,
-                                  const std::vector<BufferId>& operands,
-                                  BufferId result) {
+// The gather's index arithmetic (GatherGeometry), or the refusal.
+StatusOr<GatherGeometry> MakeGatherGeometry(const Instruction& op) {
   const GatherDimensionNumbers& numbers = op.gather_dimension_numbers;
   if (numbers.operand_batching_dims.size() > static_cast<size_t>(kMaxRank) ||
       numbers.operand_batching_dims.size() !=
@@ -600,30 +629,28 @@ StatusOr<Launcher> GatherLauncher(const Instruction& op,
   const Shape& indices = op.operand(1)->shape();
   StatusOr<DType> index_type = TypeOf(op, indices);
   if (!index_type.ok()) return index_type.status();
-  GatherKernel kernel;
-  kernel.index_type = *index_type;
-  kernel.element_size =
-      static_cast<int32_t>(ElementByteSize(operand.element_type()));
-  kernel.n = op.shape().num_elements();
-  kernel.out_rank = static_cast<int32_t>(op.shape().rank());
-  kernel.operand_rank = static_cast<int32_t>(operand.rank());
-  kernel.indices_rank = static_cast<int32_t>(indices.rank());
-  kernel.index_vector_dim = static_cast<int32_t>(numbers.index_vector_dim);
-  kernel.starts = static_cast<int32_t>(numbers.start_index_map.size());
+  GatherGeometry geometry;
+  geometry.index_type = *index_type;
+  geometry.out_rank = static_cast<int32_t>(op.shape().rank());
+  geometry.operand_rank = static_cast<int32_t>(operand.rank());
+  geometry.indices_rank = static_cast<int32_t>(indices.rank());
+  geometry.index_vector_dim = static_cast<int32_t>(numbers.index_vector_dim);
+  geometry.starts = static_cast<int32_t>(numbers.start_index_map.size());
   for (int64_t d = 0; d < operand.rank(); ++d) {
-    kernel.operand_dims[d] = operand.dim(d);
-    kernel.slice_sizes[d] = op.gather_slice_sizes[static_cast<size_t>(d)];
+    geometry.operand_dims[d] = operand.dim(d);
+    geometry.slice_sizes[d] = op.gather_slice_sizes[static_cast<size_t>(d)];
   }
   for (int64_t d = 0; d < indices.rank(); ++d)
-    kernel.indices_dims[d] = indices.dim(d);
+    geometry.indices_dims[d] = indices.dim(d);
   for (size_t k = 0; k < numbers.start_index_map.size(); ++k)
-    kernel.start_index_map[k] =
+    geometry.start_index_map[k] =
         static_cast<int32_t>(numbers.start_index_map[k]);
-  kernel.batching = static_cast<int32_t>(numbers.operand_batching_dims.size());
+  geometry.batching =
+      static_cast<int32_t>(numbers.operand_batching_dims.size());
   for (size_t b = 0; b < numbers.operand_batching_dims.size(); ++b) {
-    kernel.operand_batching_dims[b] =
+    geometry.operand_batching_dims[b] =
         static_cast<int32_t>(numbers.operand_batching_dims[b]);
-    kernel.indices_batching_dims[b] =
+    geometry.indices_batching_dims[b] =
         static_cast<int32_t>(numbers.start_indices_batching_dims[b]);
   }
   // Offset dimensions walk the operand's uncollapsed dimensions in order;
@@ -641,19 +668,32 @@ StatusOr<Launcher> GatherLauncher(const Instruction& op,
     if (d != numbers.index_vector_dim) batch.push_back(static_cast<int32_t>(d));
   size_t next_offset = 0, next_batch = 0;
   for (int64_t o = 0; o < op.shape().rank(); ++o) {
-    kernel.out_dims[o] = op.shape().dim(o);
-    kernel.out_to_operand[o] = kernel.out_to_indices[o] = -1;
+    geometry.out_dims[o] = op.shape().dim(o);
+    geometry.out_to_operand[o] = geometry.out_to_indices[o] = -1;
     if (std::find(numbers.offset_dims.begin(), numbers.offset_dims.end(), o) !=
         numbers.offset_dims.end()) {
       if (next_offset >= uncollapsed.size())
         return Unsupported(op, "inconsistent offset dimensions");
-      kernel.out_to_operand[o] = uncollapsed[next_offset++];
+      geometry.out_to_operand[o] = uncollapsed[next_offset++];
     } else {
       if (next_batch >= batch.size())
         return Unsupported(op, "inconsistent batch dimensions");
-      kernel.out_to_indices[o] = batch[next_batch++];
+      geometry.out_to_indices[o] = batch[next_batch++];
     }
   }
+  return geometry;
+}
+
+StatusOr<Launcher> GatherLauncher(const Instruction& op,
+                                  const std::vector<BufferId>& operands,
+                                  BufferId result) {
+  StatusOr<GatherGeometry> geometry = MakeGatherGeometry(op);
+  if (!geometry.ok()) return geometry.status();
+  GatherKernel kernel;
+  kernel.geometry = *geometry;
+  kernel.element_size = static_cast<int32_t>(
+      ElementByteSize(op.operand(0)->shape().element_type()));
+  kernel.n = op.shape().num_elements();
   return Launcher([kernel, operands, result](device::Stream& stream,
                                              void* const* addresses) mutable {
     kernel.operand = Bytes(addresses[operands[0]]);
@@ -742,6 +782,11 @@ class StepBuilder {
       if (found == step_of_.end()) return false;
       step.args[k] = found->second;
     }
+    return Append(instruction, step);
+  }
+
+  // A step made elsewhere (a fused gather) holding `instruction`'s value.
+  bool AddStep(const Instruction* instruction, const FusedStep& step) {
     return Append(instruction, step);
   }
 
@@ -854,27 +899,64 @@ bool Contains(const std::vector<int64_t>& list, int64_t value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
 
+// The combiner of `count` accumulators of `types`: MakeCombiner's for one,
+// else the region (params: accumulators, then values) returning a tuple of
+// `count`.
+StatusOr<Combiner> MakeVariadicCombiner(const Instruction& op,
+                                        const Computation& region,
+                                        const DType* types, size_t count) {
+  if (count == 1) return MakeCombiner(op, region, types[0]);
+  std::optional<RegionProgram> program = CompileRegion(region);
+  if (!program || program->result_count != static_cast<int32_t>(count))
+    return Unsupported(
+        op, "its region is not scalar elementwise ops of at most " +
+                std::to_string(kMaxRegionSteps) + " steps returning a tuple");
+  Combiner combiner;
+  combiner.kind = CombineKind::kRegion;
+  combiner.region = *program;
+  return combiner;
+}
+
+// The element types of `count` operands of `op` from operand `first` on.
+Status OperandTypes(const Instruction& op, int64_t first, size_t count,
+                    DType* types) {
+  for (size_t k = 0; k < count; ++k) {
+    StatusOr<DType> type =
+        TypeOf(op, op.operand(first + static_cast<int64_t>(k))->shape());
+    if (!type.ok()) return type.status();
+    types[k] = *type;
+  }
+  return Status::Ok();
+}
+
+// scatter of N operands (operands: N operands, the indices, N updates)
+// into N results.
 StatusOr<Launcher> ScatterLauncher(const Instruction& op,
                                    const std::vector<BufferId>& operands,
-                                   BufferId result) {
+                                   const std::vector<BufferId>& results) {
   const ScatterDimensionNumbers& numbers = op.scatter_dimension_numbers;
-  if (op.operand_count() != 3 || !op.shape().IsArray())
-    return Unsupported(op, "only single-operand scatters are implemented");
+  const size_t count = results.size();
+  if (count == 0 || count > static_cast<size_t>(kMaxRegionResults))
+    return Unsupported(op, "more than " + std::to_string(kMaxRegionResults) +
+                               " operands are not implemented");
+  if (operands.size() != 2 * count + 1 ||
+      op.operand_count() != static_cast<int64_t>(2 * count + 1))
+    return Unsupported(op, "token or tuple operands");
   if (numbers.input_batching_dims.size() !=
       numbers.scatter_indices_batching_dims.size())
     return Unsupported(op, "inconsistent batching dimensions");
+  const int64_t indices_at = static_cast<int64_t>(count);
   const Shape& operand = op.operand(0)->shape();
-  const Shape& indices = op.operand(1)->shape();
-  const Shape& updates = op.operand(2)->shape();
-  StatusOr<DType> type = TypeOf(op, operand);
-  if (!type.ok()) return type.status();
+  const Shape& indices = op.operand(indices_at)->shape();
+  const Shape& updates = op.operand(indices_at + 1)->shape();
+  ScatterKernel kernel;
+  kernel.operands = static_cast<int32_t>(count);
+  XFFI_RETURN_IF_ERROR(OperandTypes(op, 0, count, kernel.types));
   StatusOr<DType> index_type = TypeOf(op, indices);
   if (!index_type.ok()) return index_type.status();
-  StatusOr<Combiner> combiner =
-      MakeCombiner(op, *op.called_computations()[0], *type);
+  StatusOr<Combiner> combiner = MakeVariadicCombiner(
+      op, *op.called_computations()[0], kernel.types, count);
   if (!combiner.ok()) return combiner.status();
-  ScatterKernel kernel;
-  kernel.type = *type;
   kernel.index_type = *index_type;
   kernel.combiner = *combiner;
   const std::vector<int64_t> operand_strides = RowMajorStrides(operand.dims());
@@ -946,42 +1028,53 @@ StatusOr<Launcher> ScatterLauncher(const Instruction& op,
     kernel.start_max[k] = operand.dims()[d] - window_size[d];
   }
   if (kernel.positions == 0 || kernel.moved == 0) kernel.n = 0;
-  const size_t bytes = operand.byte_size();
-  return Launcher([kernel, operands, result, bytes](
+  std::vector<size_t> bytes;
+  for (size_t k = 0; k < count; ++k)
+    bytes.push_back(op.operand(static_cast<int64_t>(k))->shape().byte_size());
+  return Launcher([kernel, operands, results, bytes, count](
                       device::Stream& stream, void* const* addresses) mutable {
-    XFFI_RETURN_IF_ERROR(
-        CopyUnlessSame(stream, addresses, operands[0], result, bytes));
-    kernel.out = Bytes(addresses[result]);
-    kernel.indices = Bytes(addresses[operands[1]]);
-    kernel.updates = Bytes(addresses[operands[2]]);
+    for (size_t k = 0; k < count; ++k) {
+      XFFI_RETURN_IF_ERROR(
+          CopyUnlessSame(stream, addresses, operands[k], results[k], bytes[k]));
+      kernel.out[k] = Bytes(addresses[results[k]]);
+      kernel.updates[k] = Bytes(addresses[operands[count + 1 + k]]);
+    }
+    kernel.indices = Bytes(addresses[operands[count]]);
     return LaunchKernel(stream, ScatterKernel::kName, kernel.n, kernel);
   });
 }
 
+// reduce-window of N inputs (N inits follow them) into N results.
 StatusOr<Launcher> ReduceWindowLauncher(const Instruction& op,
                                         const std::vector<BufferId>& operands,
-                                        BufferId result) {
-  if (op.operand_count() != 2 || !op.shape().IsArray())
-    return Unsupported(op, "only single-input reduce-windows are implemented");
+                                        const std::vector<BufferId>& results) {
+  const size_t count = results.size();
+  if (count == 0 || count > static_cast<size_t>(kMaxRegionResults))
+    return Unsupported(op, "more than " + std::to_string(kMaxRegionResults) +
+                               " inputs are not implemented");
+  if (operands.size() != 2 * count ||
+      op.operand_count() != static_cast<int64_t>(2 * count))
+    return Unsupported(op, "token or tuple operands");
   const Shape& in = op.operand(0)->shape();
-  StatusOr<DType> type = TypeOf(op, in);
-  if (!type.ok()) return type.status();
-  StatusOr<Combiner> combiner =
-      MakeCombiner(op, *op.called_computations()[0], *type);
+  ReduceWindowKernel kernel;
+  kernel.operands = static_cast<int32_t>(count);
+  XFFI_RETURN_IF_ERROR(OperandTypes(op, 0, count, kernel.types));
+  StatusOr<Combiner> combiner = MakeVariadicCombiner(
+      op, *op.called_computations()[0], kernel.types, count);
   if (!combiner.ok()) return combiner.status();
   if (op.window.size() != static_cast<size_t>(in.rank()))
     return Unsupported(op, "a window of another rank than its operand");
-  ReduceWindowKernel kernel;
-  kernel.type = *type;
   kernel.combiner = *combiner;
-  kernel.n = op.shape().num_elements();
+  const Shape& out =
+      op.shape().IsArray() ? op.shape() : op.shape().tuple_shape(0);
+  kernel.n = out.num_elements();
   kernel.rank = static_cast<int32_t>(in.rank());
   for (size_t d = 0; d < op.window.size(); ++d) {
     const WindowDimension& window = op.window[d];
     if (window.window_reversal)
       return Unsupported(op, "window reversal is not valid here");
     kernel.in_dims[d] = in.dims()[d];
-    kernel.out_dims[d] = op.shape().dims()[d];
+    kernel.out_dims[d] = out.dims()[d];
     kernel.window_sizes[d] = window.size;
     kernel.strides[d] = window.stride;
     kernel.padding_low[d] = window.padding_low;
@@ -989,11 +1082,13 @@ StatusOr<Launcher> ReduceWindowLauncher(const Instruction& op,
     kernel.base_dilations[d] = window.base_dilation;
     kernel.window_count *= window.size;
   }
-  return Launcher([kernel, operands, result](device::Stream& stream,
-                                             void* const* addresses) mutable {
-    kernel.in = Bytes(addresses[operands[0]]);
-    kernel.init = Bytes(addresses[operands[1]]);
-    kernel.out = Bytes(addresses[result]);
+  return Launcher([kernel, operands, results, count](
+                      device::Stream& stream, void* const* addresses) mutable {
+    for (size_t k = 0; k < count; ++k) {
+      kernel.in[k] = Bytes(addresses[operands[k]]);
+      kernel.init[k] = Bytes(addresses[operands[count + k]]);
+      kernel.out[k] = Bytes(addresses[results[k]]);
+    }
     return LaunchKernel(stream, ReduceWindowKernel::kName, kernel.n, kernel);
   });
 }
@@ -1050,27 +1145,90 @@ StatusOr<Launcher> SelectAndScatterLauncher(
 
 }  // namespace
 
+namespace {
+
+// The fusion input `instruction` is, or -1.
+int16_t FusedInputNumber(const Instruction& instruction) {
+  if (instruction.opcode() != Opcode::kParameter ||
+      instruction.parameter_number >= kMaxFusedInputs)
+    return -1;
+  return static_cast<int16_t>(instruction.parameter_number);
+}
+
+// A gather of one-element slices as a step of `kernel` over `n` elements:
+// its operand a fusion input, its one start computed at the same index as
+// the gather's result (take_along_axis's indices), or its indices a fusion
+// input read where the geometry says. False for anything else.
+bool AddFusedGather(const Instruction& gather, int64_t n,
+                    FusedLoopKernel& kernel, int32_t& gathers,
+                    StepBuilder& builder) {
+  if (gathers >= kMaxFusedGathers || gather.operand_count() != 2) return false;
+  const Instruction& operand = *gather.operand(0);
+  const Instruction& indices = *gather.operand(1);
+  const int16_t operand_input = FusedInputNumber(operand);
+  std::optional<DType> type = ToDType(gather.shape().element_type());
+  if (operand_input < 0 || !type || gather.shape().rank() > kMaxRank ||
+      operand.shape().rank() > kMaxRank || indices.shape().rank() > kMaxRank)
+    return false;
+  StatusOr<GatherGeometry> geometry = MakeGatherGeometry(gather);
+  if (!geometry.ok()) return false;
+  FusedGather& fused = kernel.gathers[gathers];
+  fused.operand_input = operand_input;
+  fused.geometry = *geometry;
+  FusedStep step;
+  step.kind = StepKind::kGather;
+  step.in_type = step.out_type = *type;
+  step.args[0] = static_cast<int16_t>(gathers);
+  step.args[1] = -1;
+  // With one start per result element, indices element i is result
+  // element i's start (the other dimensions are the slice's, all 1).
+  const int16_t start_step = builder.StepOf(&indices);
+  if (geometry->starts == 1 && indices.shape().num_elements() == n &&
+      start_step >= 0) {
+    fused.indices_input = -1;
+    step.args[1] = start_step;
+  } else {
+    fused.indices_input = FusedInputNumber(indices);
+    if (fused.indices_input < 0) return false;
+  }
+  if (!builder.AddStep(&gather, step)) return false;
+  ++gathers;
+  return true;
+}
+
+}  // namespace
+
 std::optional<FusedLoopKernel> CompileFusedLoop(const Computation& fused,
                                                 int64_t n) {
   FusedLoopKernel kernel;
   kernel.n = n;
   StepBuilder builder(kernel.steps, &kernel.count, kMaxFusedSteps);
+  int32_t gathers = 0;
   for (const auto& owned : fused.instructions()) {
     const Instruction* instruction = owned.get();
     const Shape& shape = instruction->shape();
     if (!shape.IsArray()) return std::nullopt;
     const int64_t elements = shape.num_elements();
-    // Every value is indexed by the result's linear index, or is a scalar.
-    if (elements != n && elements != 1) return std::nullopt;
+    const bool indexed_by_result = elements == n || elements == 1;
     if (instruction->opcode() == Opcode::kParameter) {
       const int64_t number = instruction->parameter_number;
       if (number >= kMaxFusedInputs) return std::nullopt;
+      // An input of another shape is only read where a gather says: it
+      // gets no step, so any other use of it fails below.
+      if (!indexed_by_result) continue;
       kernel.input_scalar[number] = elements == 1 && n != 1;
       if (!builder.AddInput(instruction, static_cast<int16_t>(number)))
         return std::nullopt;
-    } else if (!builder.Add(instruction)) {
-      return std::nullopt;
+      continue;
     }
+    // Every value is indexed by the result's linear index, or is a scalar.
+    if (!indexed_by_result) return std::nullopt;
+    const bool added =
+        instruction->opcode() == Opcode::kGather
+            ? elements == n &&
+                  AddFusedGather(*instruction, n, kernel, gathers, builder)
+            : builder.Add(instruction);
+    if (!added) return std::nullopt;
   }
   if (!builder.FinishAt(fused.root())) return std::nullopt;
   return kernel;
@@ -1185,19 +1343,11 @@ StatusOr<Launcher> VariadicReduceLauncher(
     return Unsupported(op, "token or tuple operands");
   VariadicReduceKernel kernel;
   kernel.operands = static_cast<int32_t>(count);
-  for (size_t k = 0; k < count; ++k) {
-    StatusOr<DType> type =
-        TypeOf(op, op.operand(static_cast<int64_t>(k))->shape());
-    if (!type.ok()) return type.status();
-    kernel.types[k] = *type;
-  }
-  std::optional<RegionProgram> region =
-      CompileRegion(*op.called_computations()[0]);
-  if (!region || region->result_count != kernel.operands)
-    return Unsupported(
-        op, "its region is not scalar elementwise ops of at most " +
-                std::to_string(kMaxRegionSteps) + " steps returning a tuple");
-  kernel.region = *region;
+  XFFI_RETURN_IF_ERROR(OperandTypes(op, 0, count, kernel.types));
+  StatusOr<Combiner> combiner = MakeVariadicCombiner(
+      op, *op.called_computations()[0], kernel.types, count);
+  if (!combiner.ok()) return combiner.status();
+  kernel.combiner = *combiner;
   const Shape& in = op.operand(0)->shape();
   if (in.rank() > kMaxRank) return Unsupported(op, "rank above 8");
   const std::vector<int64_t> strides = RowMajorStrides(in.dims());
@@ -1266,11 +1416,29 @@ StatusOr<Launcher> MakeTupleResultLauncher(
       return VariadicReduceLauncher(op, operands, results);
     case Opcode::kTopK:
       return TopKLauncher(op, operands, results);
+    case Opcode::kScatter:
+      return ScatterLauncher(op, operands, results);
+    case Opcode::kReduceWindow:
+      return ReduceWindowLauncher(op, operands, results);
     case Opcode::kRngBitGenerator:
       return RngBitGeneratorLauncher(op, operands, results);
     default:
       return Unsupported(op, "a tuple result");
   }
+}
+
+Launcher StridedCopyLauncher(std::vector<StridedCopyKernel> copies,
+                             std::vector<std::pair<BufferId, BufferId>> ids) {
+  return [copies = std::move(copies), ids = std::move(ids)](
+             device::Stream& stream, void* const* addresses) mutable {
+    for (size_t i = 0; i < copies.size(); ++i) {
+      copies[i].src = Bytes(addresses[ids[i].first]);
+      copies[i].dst = Bytes(addresses[ids[i].second]);
+      XFFI_RETURN_IF_ERROR(LaunchKernel(stream, StridedCopyKernel::kName,
+                                        copies[i].n, copies[i]));
+    }
+    return Status::Ok();
+  };
 }
 
 std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims) {
@@ -1366,9 +1534,9 @@ StatusOr<Launcher> MakeOpLauncher(const Instruction& op,
     case Opcode::kDot:
       return DotLauncher(op, operands, result, scratch);
     case Opcode::kScatter:
-      return ScatterLauncher(op, operands, result);
+      return ScatterLauncher(op, operands, {result});
     case Opcode::kReduceWindow:
-      return ReduceWindowLauncher(op, operands, result);
+      return ReduceWindowLauncher(op, operands, {result});
     case Opcode::kSelectAndScatter:
       return SelectAndScatterLauncher(op, operands, result);
     case Opcode::kConvolution:

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "compiler/buffer_assignment.h"
@@ -39,7 +40,8 @@ StatusOr<Launcher> MakeOpLauncher(
     const Instruction& op, const std::vector<compiler::BufferId>& operands,
     compiler::BufferId result, const ReserveScratch& scratch = {});
 
-// A loop fusion of elementwise ops (and scalar broadcasts, reshapes) as one
+// A loop fusion of elementwise ops (and scalar broadcasts, reshapes, and
+// gathers of one-element slices whose operand is a fusion operand) as one
 // kernel that interprets the fused ops per element; nullopt when the fusion
 // holds anything else, which then runs op by op. `operands` holds one buffer
 // per fusion operand.
@@ -66,6 +68,12 @@ std::optional<FusedLoopKernel> CompileFusedLoop(const Computation& fused,
 // `shape`'s element type as the kernels name it, or the refusal naming `op`
 // for a type they do not take.
 StatusOr<DType> TypeOf(const Instruction& op, const Shape& shape);
+
+// The copies `copies`, copy k from buffer ids[k].first to ids[k].second,
+// one launch each, in order.
+Launcher StridedCopyLauncher(
+    std::vector<StridedCopyKernel> copies,
+    std::vector<std::pair<compiler::BufferId, compiler::BufferId>> ids);
 
 // Element strides of a row-major array of `dims`.
 std::vector<int64_t> RowMajorStrides(const std::vector<int64_t>& dims);

@@ -132,12 +132,16 @@ TEST_F(DeviceExecutorTest, NormBlockWithGpuCustomCallsMatchesHostAndJax) {
 
 // Every corpus program the device backend compiles gives the Host
 // executor's results; the others are refused as unsupported, never run.
+// Both forms of each program count: the HLO (XLA's decompositions of the
+// chlo functions) and the StableHLO (the chlo ops themselves).
 TEST_F(DeviceExecutorTest, CorpusProgramsItCompilesMatchTheHostExecutor) {
   RegisterExampleHandlers();
   int ran = 0, refused = 0;
   std::vector<fs::path> programs;
   for (const auto& entry : fs::directory_iterator(XFFI_CORPUS_DIR))
-    if (entry.path().extension() == ".hlo") programs.push_back(entry.path());
+    if (entry.path().extension() == ".hlo" ||
+        entry.path().extension() == ".mlir")
+      programs.push_back(entry.path());
   std::sort(programs.begin(), programs.end());
   for (const fs::path& path : programs) {
     const std::string text = Slurp(path.string());
@@ -576,6 +580,70 @@ XFFI_DEFINE_HANDLER(SideStreamCopy, SideStreamCopyImpl,
                         .Arg<ffi::Buffer<ffi::F32>>()
                         .Ret<ffi::Buffer<ffi::F32>>()
                         .Attr<bool>("join"));
+
+// A target that copies its operand's bytes to its result, on the device
+// (a functor on the call's stream) and on the host: what it returns shows
+// the layouts it was handed.
+ffi::Error CopyBytesOnDeviceImpl(device::Stream* stream,
+                                 ffi::Buffer<ffi::F32> x,
+                                 ffi::Result<ffi::Buffer<ffi::F32>> y) {
+  const int64_t n = static_cast<int64_t>(x.element_count());
+  Status launched =
+      device::LaunchFunctor(*stream, "devexec_copy_bytes", {(n + 63) / 64, 64},
+                            CopyKernel{x.typed_data(), y->typed_data(), n});
+  if (!launched.ok()) return ffi::Error::Internal(launched.message());
+  return ffi::Error::Success();
+}
+XFFI_DEFINE_HANDLER(CopyBytesOnDevice, CopyBytesOnDeviceImpl,
+                    ffi::Ffi::Bind()
+                        .Ctx<ffi::PlatformStream<device::Stream*>>()
+                        .Arg<ffi::Buffer<ffi::F32>>()
+                        .Ret<ffi::Buffer<ffi::F32>>());
+ffi::Error CopyBytesOnHostImpl(ffi::Buffer<ffi::F32> x,
+                               ffi::Result<ffi::Buffer<ffi::F32>> y) {
+  std::copy(x.typed_data(), x.typed_data() + x.element_count(),
+            y->typed_data());
+  return ffi::Error::Success();
+}
+XFFI_DEFINE_HANDLER(
+    CopyBytesOnHost, CopyBytesOnHostImpl,
+    ffi::Ffi::Bind().Arg<ffi::Buffer<ffi::F32>>().Ret<ffi::Buffer<ffi::F32>>());
+
+// A target asking for column-major operands or results gets them: the
+// operand is relaid into its layout before the call and the result out of
+// its layout after, on the device as on the host (a byte copy of a
+// column-major operand is its transpose).
+TEST_F(DeviceExecutorTest, CustomCallLayoutsAreRelaidAroundTheCall) {
+  ASSERT_TRUE(RegisterHandler("devexec_copy_bytes", "CUDA",
+                              ExecuteOnly(CopyBytesOnDevice))
+                  .ok());
+  ASSERT_TRUE(RegisterHandler("devexec_copy_bytes", "Host",
+                              ExecuteOnly(CopyBytesOnHost))
+                  .ok());
+  const std::string text = R"(HloModule layouts
+ENTRY main {
+  x = f32[3,5] parameter(0)
+  t = f32[5,3] custom-call(x), custom_call_target="devexec_copy_bytes", operand_layout_constraints={f32[3,5]{0,1}}, api_version=API_VERSION_TYPED_FFI
+  c = f32[5,3]{0,1} custom-call(x), custom_call_target="devexec_copy_bytes", operand_layout_constraints={f32[3,5]{1,0}}, api_version=API_VERSION_TYPED_FFI
+  ROOT r = (f32[5,3], f32[5,3]) tuple(t, c)
+}
+)";
+  auto device = CompileForDevice(text);
+  ASSERT_TRUE(device.ok()) << device.status().message();
+  auto host = CompileForHost(text);
+  ASSERT_TRUE(host.ok()) << host.status().message();
+  std::vector<float> x(15);
+  for (size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k);
+  const std::vector<Literal> arguments = {
+      Literal::FromVector<float>({3, 5}, x)};
+  ExpectSameResults(**device, **host, arguments, "layouts");
+  StatusOr<std::vector<Literal>> got = (*device)->Execute(arguments);
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  // t is x transposed: t[j][i] = x[i][j].
+  EXPECT_EQ((*got)[0].data<float>()[1 * 3 + 2], x[2 * 5 + 1]);
+  // c's bytes are x's, read column-major: c[a][b] sits at a + 5 b.
+  EXPECT_EQ((*got)[1].data<float>()[1 * 3 + 2], x[1 + 5 * 2]);
+}
 
 TEST_F(DeviceExecutorTest, AMissingSynchronisationGivesPoisonedResults) {
   ASSERT_TRUE(

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -661,6 +662,255 @@ ENTRY main {
     integers[k] = k < 2 ? k - 1 : (k * 2654435761u) >> (k % 31);
   ExpectSameAsHost(text, {Literal::FromVector<float>({64}, Values(64, 3, 15)),
                           Literal::FromVector<int32_t>({64}, integers)});
+}
+
+// The complex functions beyond exp/log/sqrt (trig, hyperbolic and their
+// inverses, pow with XLA's 0^0 = 1, rsqrt, logistic, expm1, log1p, sign),
+// c64 and c128, against the CPU's std::complex.
+TEST_F(DeviceOpsTest, ComplexFunctionsMatchTheCpu) {
+  const std::string text = R"(HloModule complex_functions
+ENTRY main {
+  re = f32[48] parameter(0)
+  im = f32[48] parameter(1)
+  z = c64[48] complex(re, im)
+  s = c64[48] sine(z)
+  c = c64[48] cosine(z)
+  t = c64[48] tan(z)
+  th = c64[48] tanh(z)
+  sh = c64[48] sinh(z)
+  ch = c64[48] cosh(z)
+  as = c64[48] asin(z)
+  ac = c64[48] acos(z)
+  at = c64[48] atan(z)
+  ash = c64[48] asinh(z)
+  ach = c64[48] acosh(z)
+  ath = c64[48] atanh(z)
+  p = c64[48] power(z, s)
+  rs = c64[48] rsqrt(z)
+  lg = c64[48] logistic(z)
+  em = c64[48] exponential-minus-one(z)
+  lp = c64[48] log-plus-one(z)
+  sg = c64[48] sign(z)
+  w = c128[48] convert(z)
+  ws = c128[48] sine(w)
+  wt = c128[48] tanh(w)
+  wa = c128[48] atanh(w)
+  wp = c128[48] power(w, ws)
+  ROOT r = (c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c64[48], c128[48], c128[48], c128[48], c128[48]) tuple(s, c, t, th, sh, ch, as, ac, at, ash, ach, ath, p, rs, lg, em, lp, sg, ws, wt, wa, wp)
+}
+)";
+  std::vector<float> re = Values(48, 2, 21), im = Values(48, 2, 22);
+  re[0] = im[0] = 0;  // 0^0 = 1 and sign(0) = 0
+  std::vector<Literal> got =
+      ExpectSameAsHost(text, {Literal::FromVector<float>({48}, re),
+                              Literal::FromVector<float>({48}, im)});
+  ASSERT_EQ(got.size(), 22u);
+  EXPECT_EQ(got[12].data<std::complex<float>>()[0], std::complex<float>(1, 0));
+}
+
+// chlo's float functions (HLO spells their decompositions; StableHLO
+// programs keep them): f32, f64 and, for next_after, the narrow grids.
+TEST_F(DeviceOpsTest, ChloFloatFunctionsMatchTheCpu) {
+  const std::string text = R"(HloModule chlo_functions
+ENTRY main {
+  x = f32[64] parameter(0)
+  y = f32[64] parameter(1)
+  one = f32[] constant(1)
+  ones = f32[64] broadcast(one), dimensions={}
+  xx = f32[64] multiply(x, x)
+  above_one = f32[64] add(xx, ones)
+  half = f32[] constant(0.5)
+  halves = f32[64] broadcast(half), dimensions={}
+  positive = f32[64] add(xx, halves)
+  as = f32[64] asin(x)
+  ac = f32[64] acos(x)
+  at = f32[64] atan(y)
+  ash = f32[64] asinh(y)
+  ach = f32[64] acosh(above_one)
+  ath = f32[64] atanh(x)
+  sh = f32[64] sinh(y)
+  ch = f32[64] cosh(y)
+  ec = f32[64] erfc(y)
+  ei = f32[64] erf-inv(x)
+  lg = f32[64] lgamma(positive)
+  na = f32[64] next-after(x, y)
+  h = f16[64] convert(x)
+  hy = f16[64] convert(y)
+  hn = f16[64] next-after(h, hy)
+  b = bf16[64] convert(x)
+  by = bf16[64] convert(y)
+  bn = bf16[64] next-after(b, by)
+  d = f64[64] convert(x)
+  dy = f64[64] convert(y)
+  de = f64[64] erf-inv(d)
+  dl = f64[64] lgamma(dy)
+  dg = f64[64] digamma(dy)
+  fg = f32[64] digamma(y)
+  dn = f64[64] next-after(d, dy)
+  ROOT r = (f32[64], f32[64], f32[64], f32[64], f32[64], f32[64], f32[64], f32[64], f32[64], f32[64], f32[64], f32[64], f16[64], bf16[64], f64[64], f64[64], f64[64], f64[64], f32[64]) tuple(as, ac, at, ash, ach, ath, sh, ch, ec, ei, lg, na, hn, bn, de, dl, dn, dg, fg)
+}
+)";
+  std::vector<float> x = Values(64, 0.99f, 23), y = Values(64, 4, 24);
+  x[0] = 0;     // next_after from zero: the smallest subnormal towards y
+  x[1] = 1;     // erf_inv(1) = inf
+  y[2] = x[2];  // next_after(x, x) = x
+  std::vector<Literal> got =
+      ExpectSameAsHost(text, {Literal::FromVector<float>({64}, x),
+                              Literal::FromVector<float>({64}, y)});
+  ASSERT_EQ(got.size(), 19u);
+  EXPECT_TRUE(std::isinf(got[9].data<float>()[1]));
+  EXPECT_EQ(got[11].data<float>()[2], x[2]);
+}
+
+// Variadic scatter and reduce-window (value and index together, as
+// argmax-style regions combine them): every operand is updated by one
+// region run per element, in the CPU's order.
+TEST_F(DeviceOpsTest, VariadicScatterAndReduceWindowMatchTheCpu) {
+  const std::string text = R"(HloModule variadic
+keep_larger {
+  a = f32[] parameter(0)
+  i = s32[] parameter(1)
+  b = f32[] parameter(2)
+  j = s32[] parameter(3)
+  gt = pred[] compare(a, b), direction=GT
+  eq = pred[] compare(a, b), direction=EQ
+  lower = pred[] compare(i, j), direction=LT
+  tie = pred[] and(eq, lower)
+  keep = pred[] or(gt, tie)
+  v = f32[] select(keep, a, b)
+  k = s32[] select(keep, i, j)
+  ROOT t = (f32[], s32[]) tuple(v, k)
+}
+ENTRY main {
+  x = f32[8,6] parameter(0)
+  indices = s32[7,1] parameter(1)
+  updates = f32[7,6] parameter(2)
+  rows = s32[8,6] iota(), iota_dimension=0
+  update_rows = s32[7,6] iota(), iota_dimension=0
+  s = (f32[8,6], s32[8,6]) scatter(x, rows, indices, updates, update_rows), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=keep_larger
+  flat = s32[8,6] iota(), iota_dimension=1
+  ninf = f32[] constant(-inf)
+  zero = s32[] constant(0)
+  w = (f32[4,3], s32[4,3]) reduce-window(x, flat, ninf, zero), window={size=2x2 stride=2x2}, to_apply=keep_larger
+  padded = (f32[8,6], s32[8,6]) reduce-window(x, flat, ninf, zero), window={size=3x3 pad=1_1x1_1}, to_apply=keep_larger
+  s0 = f32[8,6] get-tuple-element(s), index=0
+  s1 = s32[8,6] get-tuple-element(s), index=1
+  w0 = f32[4,3] get-tuple-element(w), index=0
+  w1 = s32[4,3] get-tuple-element(w), index=1
+  p1 = s32[8,6] get-tuple-element(padded), index=1
+  ROOT r = (f32[8,6], s32[8,6], f32[4,3], s32[4,3], s32[8,6]) tuple(s0, s1, w0, w1, p1)
+}
+)";
+  // Rows 2 and 5 collide; 9 is out of bounds and skipped whole.
+  const std::vector<int32_t> indices = {2, 5, 2, 0, 9, 5, 7};
+  std::vector<float> x = Values(48, 4, 25);
+  x[13] = x[14];  // a tie inside a window: the lower index wins
+  std::vector<Literal> got = ExpectSameAsHost(
+      text, {Literal::FromVector<float>({8, 6}, x),
+             Literal::FromVector<int32_t>({7, 1}, indices),
+             Literal::FromVector<float>({7, 6}, Values(42, 4, 26))});
+  ASSERT_EQ(got.size(), 5u);
+}
+
+// A region longer than the interpreter's former 32 steps (a combiner and a
+// comparator of 40-odd ops) runs on the device instead of being refused; a
+// reduce of one input with such a region is interpreted too.
+TEST_F(DeviceOpsTest, RegionsOfMoreThan32StepsMatchTheCpu) {
+  // ((a + b) * 0.5 + 0.25) repeated: exact in f32 for these inputs.
+  std::string chain = "  s0 = f32[] add(a, b)\n";
+  std::string last = "s0";
+  for (int k = 1; k <= 14; ++k) {
+    const std::string m = "m" + std::to_string(k), s = "s" + std::to_string(k);
+    chain += "  " + m + " = f32[] multiply(" + last + ", h)\n";
+    chain += "  " + s + " = f32[] add(" + m + ", q)\n";
+    last = s;
+  }
+  const std::string text = R"(HloModule long_regions
+long_add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  h = f32[] constant(0.5)
+  q = f32[] constant(0.25)
+)" + chain + "  ROOT r = f32[] add(" +
+                           last + R"(, a)
+}
+long_less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  h = f32[] constant(0.5)
+  q = f32[] constant(0.25)
+)" + chain + "  na = f32[] multiply(a, " +
+                           last + R"()
+  nb = f32[] multiply(b, )" +
+                           last +
+                           R"()
+  ROOT lt = pred[] compare(na, nb), direction=LT
+}
+ENTRY main {
+  x = f32[4,16] parameter(0)
+  zero = f32[] constant(0)
+  r = f32[4] reduce(x, zero), dimensions={1}, to_apply=long_add
+  w = f32[4,8] reduce-window(x, zero), window={size=1x2 stride=1x2}, to_apply=long_add
+  s = f32[4,16] sort(x), dimensions={1}, to_apply=long_less
+  ROOT t = (f32[4], f32[4,8], f32[4,16]) tuple(r, w, s)
+}
+)";
+  ExpectSameAsHost(text,
+                   {Literal::FromVector<float>({4, 16}, Values(64, 2, 27))});
+}
+
+// Point gathers inside loop fusions run in the fused kernel: take_along_axis
+// with its index producer (negative indices wrapped) fused and a start out
+// of bounds clamped, and a gather of (row, column) pairs whose indices are a
+// fusion operand read from memory. Each program is one loop fusion, which
+// the device ran op by op before it could evaluate gathers.
+TEST_F(DeviceOpsTest, PointGathersInLoopFusionsRunFused) {
+  const std::string along_axis = R"(HloModule take_along_axis
+ENTRY main {
+  x = f32[6,10] parameter(0)
+  idx = s32[6,4] parameter(1)
+  zero = s32[] constant(0)
+  zeros = s32[6,4] broadcast(zero), dimensions={}
+  negative = pred[6,4] compare(idx, zeros), direction=LT
+  ten = s32[] constant(10)
+  tens = s32[6,4] broadcast(ten), dimensions={}
+  wrapped = s32[6,4] add(idx, tens)
+  fixed = s32[6,4] select(negative, wrapped, idx)
+  starts = s32[6,4,1] reshape(fixed)
+  g = f32[6,4] gather(x, starts), offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1}
+  two = f32[] constant(2)
+  twos = f32[6,4] broadcast(two), dimensions={}
+  ROOT y = f32[6,4] multiply(g, twos)
+}
+)";
+  // -1 wraps to 9; 12 and -13 (wrapped to -3) are clamped into [0, 9].
+  const std::vector<int32_t> idx = {0, 9, -1, 3,  12, -13, 5, 5,  2, 7, -10, 1,
+                                    4, 4, 8,  -2, 6,  0,   3, 11, 1, 2, 3,   4};
+  int64_t fused_loops = 0;
+  std::vector<Literal> got =
+      ExpectSameAsHost(along_axis,
+                       {Literal::FromVector<float>({6, 10}, Values(60, 4, 28)),
+                        Literal::FromVector<int32_t>({6, 4}, idx)},
+                       &fused_loops);
+  EXPECT_EQ(fused_loops, 1);
+
+  const std::string pairs = R"(HloModule point_pairs
+ENTRY main {
+  x = f32[5,7] parameter(0)
+  ij = s32[9,2] parameter(1)
+  y = f32[9] parameter(2)
+  g = f32[9] gather(x, ij), offset_dims={}, collapsed_slice_dims={0,1}, start_index_map={0,1}, index_vector_dim=1, slice_sizes={1,1}
+  ROOT s = f32[9] subtract(g, y)
+}
+)";
+  const std::vector<int32_t> ij = {0, 0, 4, 6, 2, 3, 7, 1, -1,
+                                   2, 3, 9, 1, 1, 4, 0, 0, 6};
+  ExpectSameAsHost(pairs,
+                   {Literal::FromVector<float>({5, 7}, Values(35, 4, 29)),
+                    Literal::FromVector<int32_t>({9, 2}, ij),
+                    Literal::FromVector<float>({9}, Values(9, 1, 30))},
+                   &fused_loops);
+  EXPECT_EQ(fused_loops, 1);
 }
 
 TEST_F(DeviceOpsTest, TopKLargestAndSmallestMatchTheCpu) {
