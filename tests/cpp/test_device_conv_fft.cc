@@ -404,6 +404,9 @@ class FftLibraryDevice final : public device::Device {
     return inner_->Allocate(size);
   }
   Status Free(void* data) override { return inner_->Free(data); }
+  bool Holds(const void* data, size_t size) override {
+    return inner_->Holds(data, size);
+  }
   StatusOr<std::unique_ptr<device::Stream>> CreateStream() override {
     StatusOr<std::unique_ptr<device::Stream>> stream = inner_->CreateStream();
     if (!stream.ok()) return stream.status();
@@ -416,6 +419,9 @@ class FftLibraryDevice final : public device::Device {
   }
   Status SynchronizeEvent(device::Event& event) override {
     return inner_->SynchronizeEvent(event);
+  }
+  StatusOr<bool> QueryEvent(device::Event& event) override {
+    return inner_->QueryEvent(event);
   }
   Status Synchronize() override { return inner_->Synchronize(); }
 
