@@ -80,6 +80,9 @@ KNOWN = {
     ("float8_e8m0fnu", "tanh"): _DAZ,
 }
 
+# The same for products and scans (compare_windows), by (type, op).
+KNOWN_WINDOWS = {}
+
 
 def _ops():
     from jax import lax
@@ -337,6 +340,133 @@ def reduction_lines(report):
     return lines, clean
 
 
+# The products and scans section: dot contraction lengths (a [4, k] by
+# [k, 5] product), scan lengths (XLA:CPU rewrites a scan longer than 16 into
+# blocks of 16, two levels deep past 256) and one small convolution.
+PRODUCT_LENGTHS = [2, 8, 33, 100]
+SCAN_LENGTHS = [5, 16, 17, 33, 100, 300]
+SCAN_OPS = ("cumsum", "cumprod", "cummax", "cummin")
+
+
+def _window_ops(product_lengths, scan_lengths):
+    """label -> (first operand's shape, second's or None, the function)."""
+    import jax.numpy as jnp
+    from jax import lax
+
+    def conv(x, w):
+        return lax.conv_general_dilated(x, w, (1, 1), "SAME")
+
+    table = {}
+    for k in product_lengths:
+        table[f"dot k={k}"] = ((4, k), (k, 5), jnp.dot)
+    table["conv 2x6x6*3x2x3x3"] = ((1, 2, 6, 6), (3, 2, 3, 3), conv)
+    scans = {"cumsum": lax.cumsum, "cumprod": lax.cumprod,
+             "cummax": lax.cummax, "cummin": lax.cummin}
+    for name in SCAN_OPS:
+        for reverse in (False, True):
+            for n in scan_lengths:
+                label = f"{name}{' reverse' if reverse else ''} n={n}"
+                table[label] = ((4, n), None,
+                                (lambda f, r: lambda x: f(x, axis=1,
+                                                          reverse=r))(
+                                    scans[name], reverse))
+    return table
+
+
+def compare_windows(type_names, product_lengths=PRODUCT_LENGTHS,
+                    scan_lengths=SCAN_LENGTHS, rows_seed=0):
+    """{type: {op: {form: (differing results, total, examples)}}} for the
+    dot, convolution and cumulative scans of _window_ops: half the inputs
+    drawn from every pattern, half from the finite values below 8 (rows
+    of the first operand; the second operand is all of one kind).
+    Examples are (flat index, xla byte, xffi byte)."""
+    import jax
+    import xffi
+
+    report = {}
+    for t, type_name in enumerate(type_names):
+        arrays, plan = [], []
+        ops = _window_ops(product_lengths, scan_lengths)
+        for label, (shape_a, shape_b, fn) in ops.items():
+            operands = []
+            for i, shape in enumerate(s for s in (shape_a, shape_b) if s):
+                rows = shape[0]
+                finite = reduction_inputs(
+                    type_name, int(np.prod(shape)), 1,
+                    seed=(rows_seed, t, len(arrays), i, 1), finite=True)
+                wild = reduction_inputs(
+                    type_name, int(np.prod(shape)), 1,
+                    seed=(rows_seed, t, len(arrays), i, 0), finite=False)
+                x = finite.reshape(shape).copy()
+                if i == 0 and rows > 1:  # first half of the rows: any pattern
+                    x[:rows // 2] = wild.reshape(shape)[:rows // 2]
+                operands.append(x)
+            try:
+                jax.jit(fn).lower(*operands)
+            except Exception:  # noqa: BLE001 - JAX's refusal
+                continue
+            plan.append((label, len(arrays), len(operands), fn))
+            arrays += operands
+
+        def program(*args):
+            return tuple(fn(*args[at:at + count])
+                         for _, at, count, fn in plan)
+
+        jitted = jax.jit(program)
+        expected = [np.asarray(r) for r in jitted(*arrays)]
+        stablehlo = jitted.lower(*arrays).as_text()
+        outcome = {label: {} for label, _, _, _ in plan}
+        for form, text in (("stablehlo", stablehlo),
+                           ("hlo", hlo_text(stablehlo))):
+            got = [np.asarray(r)
+                   for r in xffi.Program.from_text(text)(*arrays)]
+            for (label, _, _, _), want, have in zip(plan, expected, got):
+                w, h = want.view(np.uint8).ravel(), have.view(np.uint8).ravel()
+                differ = np.nonzero(w != h)[0]
+                outcome[label][form] = (
+                    len(differ), len(w),
+                    [(int(i), int(w[i]), int(h[i])) for i in differ[:3]])
+        report[type_name] = outcome
+    return report
+
+
+def window_lines(report):
+    """The markdown table of a compare_windows report, one row per (type,
+    op) over its sizes, and how many (type, op) pairs matched."""
+    lines = [
+        "| type | op | sizes that differ | differ (StableHLO) | differ (HLO) "
+        "| e.g. (size, index, xla, xffi) | known cause |",
+        "|---|---|---|---|---|---|---|"]
+    clean = 0
+    for type_name, outcome in report.items():
+        families = {}
+        for label, forms in outcome.items():
+            family, size = label.rsplit(" ", 1)
+            families.setdefault(family, []).append((size, forms))
+        for family, sizes in families.items():
+            sums = {form: [0, 0] for form in ("stablehlo", "hlo")}
+            differing, examples = [], []
+            for size, forms in sizes:
+                for form in sums:
+                    sums[form][0] += forms[form][0]
+                    sums[form][1] += forms[form][1]
+                if forms["stablehlo"][0] or forms["hlo"][0]:
+                    differing.append(size)
+                    example = forms["stablehlo"][2] or forms["hlo"][2]
+                    examples.append((size,) + example[0])
+            if not differing:
+                clean += 1
+                continue
+            shlo, hlo = sums["stablehlo"], sums["hlo"]
+            op = family.split()[0]
+            lines.append(
+                f"| {type_name} | {family} | {', '.join(differing)} | "
+                f"{shlo[0]} / {shlo[1]} | {hlo[0]} / {hlo[1]} | "
+                f"{examples[:3]} | "
+                f"{KNOWN_WINDOWS.get((type_name, op), '?')} |")
+    return lines, clean
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build", default=os.environ.get(
@@ -396,6 +526,19 @@ def main():
         f"4096 and over columns of {', '.join(map(str, REDUCE_COLUMNS))} "
         "(8 each: 4 of random patterns, 4 of finite values below 8), "
         "every result's byte against XLA:CPU's; every (type, op) not listed "
+        "matches bit for bit.", ""] + table + [
+        "", f"{clean} (type, op) pairs match bit for bit in both forms; "
+        f"{time.perf_counter() - started:.1f} s."]
+    started = time.perf_counter()
+    table, clean = window_lines(compare_windows(list(TYPES)))
+    lines += [
+        "", "## Products and scans", "",
+        f"dot of [4, k] by [k, 5] for k in {PRODUCT_LENGTHS}, a 3x3 "
+        "convolution of 1x2x6x6 by 3x2x3x3 (SAME), and cumsum, cumprod, "
+        f"cummax and cummin (forward and reverse) over rows of "
+        f"{SCAN_LENGTHS} (4 rows: 2 of random patterns, 2 of finite values "
+        "below 8; a product's second operand of finite values), every "
+        "result's byte against XLA:CPU's; every (type, op) not listed "
         "matches bit for bit.", ""] + table + [
         "", f"{clean} (type, op) pairs match bit for bit in both forms; "
         f"{time.perf_counter() - started:.1f} s."]
