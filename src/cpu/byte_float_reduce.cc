@@ -52,7 +52,7 @@ uint8_t ByteFloatReduceStep::operator()(uint8_t acc, uint8_t value) const {
   }
   if ((nan_rule == ByteFloatNanRule::kMap ||
        nan_rule == ByteFloatNanRule::kNestedMap) &&
-      a != a)
+      result != result)
     result = std::bit_cast<float>(0x7fc00000u);  // the positive quiet NaN
   return StoreByteFloatResult(format, result);
 }

@@ -30,16 +30,15 @@ namespace xffi::cpu {
 //    reduces, the cumulative scans): add and multiply return the region's
 //    first operand's NaN when both are NaN, max and min follow XLA's scalar
 //    rule (ScalarMaxMin in byte_float_reduce.cc);
-//  - kMap: the map that ends XLA's rewritten scans (cumulative_window.cc):
-//    as kScalar, but a maximum or minimum whose first operand is NaN is the
-//    positive quiet NaN (cummin of [1, -NaN, 1 x 15]: +NaN in the first
-//    block, where the map's first operand is NaN; -NaN at the last element,
-//    min(1, -NaN));
-//  - kNestedMap: the map of a scan of the blocks' totals that is itself
-//    rewritten (scans longer than 256): max and min as kMap, add and
-//    multiply return the second operand's NaN (emulated against jax.jit
-//    for cumsum and cumprod of rows of 17 to 600 random bytes: no
-//    difference, where kMap's rule leaves some);
+//  - kMap, kNestedMap: the maps that end XLA's rewritten scans
+//    (cumulative_window.cc), where the scan of the blocks' totals is not
+//    rewritten again: a NaN maximum or minimum is the positive quiet NaN;
+//    add and multiply return the first operand's NaN in the scan's own map
+//    (kMap), the second's in the map of a totals' scan (kNestedMap). The
+//    map of a scan whose totals' scan is rewritten again (longer than 256)
+//    takes kScalar's rule, or kTreeTop's for a totals' scan. Emulated
+//    against jax.jit for cumsum, cumprod, cummax and cummin of rows of 17
+//    to 600 random f8e4m3fn bytes, both directions: no difference;
 //  - kTreeTop: the reduce of what XLA's windows of 32 leave, when each
 //    result folds at most 4 of them: add and multiply return the second
 //    operand's NaN, so of two NaNs in different windows the later one's

@@ -181,8 +181,13 @@ void XlaOrderScan(const ByteFloatReduceStep& step, uint8_t init,
   std::vector<uint8_t> totals_scan;
   XlaOrderScan(step, init, totals, reverse, true, totals_scan, depth + 1);
   ByteFloatReduceStep map_step = step;
-  map_step.nan_rule =
-      depth == 0 ? ByteFloatNanRule::kMap : ByteFloatNanRule::kNestedMap;
+  const bool last_level = blocks <= kXlaScanBase;
+  if (depth == 0)
+    map_step.nan_rule =
+        last_level ? ByteFloatNanRule::kMap : ByteFloatNanRule::kScalar;
+  else
+    map_step.nan_rule =
+        last_level ? ByteFloatNanRule::kNestedMap : ByteFloatNanRule::kTreeTop;
   for (int64_t b = 0; b < blocks; ++b) {
     const int64_t before = reverse ? b + 1 : b - 1;
     const uint8_t prefix =
