@@ -10,6 +10,7 @@
 #include "cpu/elementwise_loops.h"
 #include "cpu/elementwise_ops.h"
 #include "cpu/vector_math.h"
+#include "runtime/float_control.h"
 
 namespace xffi::cpu::internal {
 namespace {
@@ -24,7 +25,10 @@ Kernel ByteFloatUnaryKernel(int64_t n, Opcode opcode, ByteFloatFormat format) {
   static_assert(Out::kIsPred || std::is_same_v<Out, ByteFloatComputeTraits>);
   using Bytes = ElementTraits<ElementType::kU8>;
   // A byte has 256 values: the results are a table, built once, where
-  // XLA's exceptions are also written (ApplyXlaUnaryExceptions).
+  // XLA's exceptions are also written (ApplyXlaUnaryExceptions). Built with
+  // subnormals flushed, as the executor runs kernels (f8e8m0fnu's 2^-127 is
+  // an f32 subnormal).
+  ScopedFlushSubnormals flush;
   ByteFloatUnaryTable table;
   for (int byte = 0; byte < 256; ++byte) {
     const float x = format.Load(static_cast<uint8_t>(byte));
