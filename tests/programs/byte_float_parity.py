@@ -353,7 +353,7 @@ SCAN_LENGTHS = [5, 16, 17, 33, 100, 300]
 SCAN_OPS = ("cumsum", "cumprod", "cummax", "cummin")
 
 
-def _window_ops(product_lengths, scan_lengths):
+def _window_ops(product_lengths, scan_lengths, scan_ops=SCAN_OPS):
     """label -> (first operand's shape, second's or None, the function)."""
     import jax.numpy as jnp
     from jax import lax
@@ -367,7 +367,7 @@ def _window_ops(product_lengths, scan_lengths):
     table["conv 2x6x6*3x2x3x3"] = ((1, 2, 6, 6), (3, 2, 3, 3), conv)
     scans = {"cumsum": lax.cumsum, "cumprod": lax.cumprod,
              "cummax": lax.cummax, "cummin": lax.cummin}
-    for name in SCAN_OPS:
+    for name in scan_ops:
         for reverse in (False, True):
             for n in scan_lengths:
                 label = f"{name}{' reverse' if reverse else ''} n={n}"
@@ -379,7 +379,8 @@ def _window_ops(product_lengths, scan_lengths):
 
 
 def compare_windows(type_names, product_lengths=PRODUCT_LENGTHS,
-                    scan_lengths=SCAN_LENGTHS, rows_seed=0):
+                    scan_lengths=SCAN_LENGTHS, scan_ops=SCAN_OPS,
+                    rows_seed=0):
     """{type: {op: {form: (differing results, total, examples, how many of
     those differ only in a NaN's sign or payload)}}} for the dot,
     convolution and cumulative scans of _window_ops: half the inputs
@@ -392,7 +393,7 @@ def compare_windows(type_names, product_lengths=PRODUCT_LENGTHS,
     report = {}
     for t, type_name in enumerate(type_names):
         arrays, plan = [], []
-        ops = _window_ops(product_lengths, scan_lengths)
+        ops = _window_ops(product_lengths, scan_lengths, scan_ops)
         for label, (shape_a, shape_b, fn) in ops.items():
             operands = []
             for i, shape in enumerate(s for s in (shape_a, shape_b) if s):

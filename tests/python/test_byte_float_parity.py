@@ -88,13 +88,13 @@ def test_reductions_have_xlas_bytes(type_name, reductions):
                for _, total, _, _ in forms.values())
 
 
-# Products and scans: one contraction past 32 and scans rewritten one and
-# two levels deep (blocks of 16).
+# Products and scans: one contraction past 32, and a sum and a minimum
+# scanned in XLA's blocks of 16 one and two levels deep.
 @pytest.fixture(scope="module")
 def windows():
     return byte_float_parity.compare_windows(
         list(byte_float_parity.TYPES), product_lengths=[33],
-        scan_lengths=[17, 300])
+        scan_lengths=[17, 300], scan_ops=("cumsum", "cummin"))
 
 
 @pytest.mark.parametrize("type_name", list(byte_float_parity.TYPES))
