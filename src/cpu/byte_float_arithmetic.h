@@ -15,10 +15,12 @@
 #ifndef XFFI_SRC_CPU_BYTE_FLOAT_ARITHMETIC_H_
 #define XFFI_SRC_CPU_BYTE_FLOAT_ARITHMETIC_H_
 
+#include <array>
 #include <bit>
 #include <cstdint>
 
 #include "cpu/byte_float_format.h"
+#include "xffi/program/ir.h"
 
 namespace xffi::cpu {
 
@@ -26,6 +28,37 @@ namespace xffi::cpu {
 // operands of that format: rounded to f16 (not for f8e8m0fnu), then
 // converted as XLA:CPU converts from the widened type.
 uint8_t StoreByteFloatResult(const ByteFloatFormat& format, float value);
+
+// A unary op's result for each of a format's 256 bytes.
+using ByteFloatUnaryTable = std::array<uint8_t, 256>;
+
+// Corrects `table`, the results of unary op `opcode` computed in f32 and
+// stored by StoreByteFloatResult, where XLA:CPU's widened op gives other
+// bytes (probed against jax 0.10.2's jax.jit for every byte of every
+// format):
+//  - expm1 of |x| > 0.5 (not f8e8m0fnu): XLA's expansion is exp(x) - 1
+//    there, evaluated in the widened f16, so exp rounds to f16 before the
+//    subtraction: f8e3m4 expm1(2.125) is f16 8.375 - 1 = 7.375, a tie the
+//    byte takes to 7.5, where the f32 value 7.3728 gives 7.25;
+//  - f8e8m0fnu's byte 0, 2^-127, is an f32 subnormal, which XLA's f32 ops
+//    read each their own way: sign and ceil give 1, tanh and expm1 return
+//    the input (tiny arguments pass through), log1p gives NaN (its result
+//    flushed to zero, which the conversion makes NaN).
+void ApplyXlaUnaryExceptions(Opcode opcode, const ByteFloatFormat& format,
+                             ByteFloatUnaryTable& table);
+
+// Whether `type` is one of the byte floats.
+bool IsByteFloatType(ElementType type);
+
+// Stores `count` results of a product (dot, convolution) of byte-float
+// type `type` (IsByteFloatType) computed in f32. XLA:CPU widens such a
+// product's operands to f32 (through f16) and narrows its f32 result
+// through f16 too (f32 straight to the byte for f8e8m0fnu), so a result
+// rounds twice, where a plain conversion from f32 rounds once: e.g. f32
+// 0.59375 + 2^-20 rounds to f16 0.59375, a tie that f8e4m3fn takes to 0.5625,
+// while the f32 value itself rounds up to 0.625.
+void StoreByteFloatProducts(ElementType type, const float* values,
+                            int64_t count, uint8_t* out);
 
 // A maximum or minimum (or clamp) as XLA:CPU's widened one gives it: a
 // NaN result is the positive quiet NaN, whichever operand's NaN it was (its

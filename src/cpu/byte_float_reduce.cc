@@ -3,6 +3,7 @@
 #include "cpu/byte_float_arithmetic.h"
 #include "cpu/float_max_min.h"
 
+#include <bit>
 #include <cmath>
 #include <utility>
 
@@ -31,16 +32,29 @@ uint8_t ByteFloatReduceStep::operator()(uint8_t acc, uint8_t value) const {
   float a = format.Load(acc);
   float b = format.Load(value);
   if (swapped) std::swap(a, b);
+  const bool second_nan_first = nan_rule == ByteFloatNanRule::kTreeTop ||
+                                nan_rule == ByteFloatNanRule::kNestedMap;
+  const float nan_first = second_nan_first ? b : a;
+  float result = 0;
   switch (op) {
     case Opcode::kAdd:
-      return StoreByteFloatResult(format, XlaCommutativeResult(a, a + b));
+      return StoreByteFloatResult(format,
+                                  XlaCommutativeResult(nan_first, a + b));
     case Opcode::kMultiply:
-      return StoreByteFloatResult(format, XlaCommutativeResult(a, a * b));
+      return StoreByteFloatResult(format,
+                                  XlaCommutativeResult(nan_first, a * b));
     case Opcode::kMaximum:
-      return StoreByteFloatResult(format, ScalarMaxMin(true, a, b));
+      result = ScalarMaxMin(true, a, b);
+      break;
     default:
-      return StoreByteFloatResult(format, ScalarMaxMin(false, a, b));
+      result = ScalarMaxMin(false, a, b);
+      break;
   }
+  if ((nan_rule == ByteFloatNanRule::kMap ||
+       nan_rule == ByteFloatNanRule::kNestedMap) &&
+      result != result)
+    result = std::bit_cast<float>(0x7fc00000u);  // the positive quiet NaN
+  return StoreByteFloatResult(format, result);
 }
 
 std::optional<ByteFloatReduceStep> MatchByteFloatReduceStep(

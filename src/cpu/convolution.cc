@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "cpu/blas_threads.h"
+#include "cpu/byte_float_arithmetic.h"
 #include "cpu/compute_cast.h"
 #include "cpu/dnnl_convolution.h"
 #include "cpu/dnnl_gemm.h"
@@ -348,8 +349,12 @@ Status RunConvolution(const ConvPlan& p, const KernelArgs& args) {
       dst = converted.data();
       src = dst;
     }
-    for (int64_t i = 0; i < p.out_count; ++i)
-      StoreFrom<T>(p.result_type, y[i], dst + i * size);
+    if (std::is_same_v<T, float> && IsByteFloatType(p.result_type))
+      StoreByteFloatProducts(p.result_type, reinterpret_cast<const float*>(y),
+                             p.out_count, reinterpret_cast<uint8_t*>(dst));
+    else
+      for (int64_t i = 0; i < p.out_count; ++i)
+        StoreFrom<T>(p.result_type, y[i], dst + i * size);
     if (p.out_identity) return Status::Ok();
   }
   p.out_plan.Run(result, src);

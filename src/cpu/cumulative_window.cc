@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpu/byte_float_reduce.h"
 #include "cpu/elementwise_loops.h"
 #include "cpu/region_util.h"
 
@@ -133,6 +134,91 @@ Status RegionScan(const ScanGeometry& g, const Computation* region,
   return Status::Ok();
 }
 
+// XLA:CPU's ReduceWindowRewriter turns a scan whose window is exactly the
+// axis (size == length) and longer than 16 into a tree: the axis, padded
+// with the init value to a multiple of 16, is scanned in blocks of 16; the
+// blocks' totals (each block's last element, or first for a reverse scan)
+// are scanned the same way (recursively, so two levels past 256); and each
+// element becomes region(its block's scan, the totals before its block (after
+// it, reverse), or the init value for the first (last) block), through a map
+// (which gives NaNs by its own rule: byte_float_reduce.h). A scan it
+// does not rewrite runs window by window: forward, the running scan; reverse,
+// each window folded from its first element on. Where the region rounds at
+// every step (the byte floats: byte_float_reduce.h) the order decides the
+// bits, so these scans follow it exactly.
+constexpr int64_t kXlaScanBase = 16;
+
+// `depth`: 0 for the scan itself, 1 for the scan of its blocks' totals, ...
+void XlaOrderScan(const ByteFloatReduceStep& step, uint8_t init,
+                  std::vector<uint8_t>& x, bool reverse, bool tree,
+                  std::vector<uint8_t>& y, int depth = 0) {
+  const int64_t n = static_cast<int64_t>(x.size());
+  y.resize(x.size());
+  if (!tree || n <= kXlaScanBase) {
+    if (!reverse) {
+      uint8_t acc = init;
+      for (int64_t i = 0; i < n; ++i) y[i] = acc = step(acc, x[i]);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      uint8_t acc = init;
+      for (int64_t j = i; j < n; ++j) acc = step(acc, x[j]);
+      y[i] = acc;
+    }
+    return;
+  }
+  const int64_t blocks = (n + kXlaScanBase - 1) / kXlaScanBase;
+  x.resize(static_cast<size_t>(blocks * kXlaScanBase), init);
+  std::vector<uint8_t> scanned(x.size()), block, block_scan, totals(blocks);
+  for (int64_t b = 0; b < blocks; ++b) {
+    block.assign(x.begin() + b * kXlaScanBase,
+                 x.begin() + (b + 1) * kXlaScanBase);
+    XlaOrderScan(step, init, block, reverse, false, block_scan);
+    std::copy(block_scan.begin(), block_scan.end(),
+              scanned.begin() + b * kXlaScanBase);
+    totals[b] = block_scan[reverse ? 0 : kXlaScanBase - 1];
+  }
+  std::vector<uint8_t> totals_scan;
+  XlaOrderScan(step, init, totals, reverse, true, totals_scan, depth + 1);
+  ByteFloatReduceStep map_step = step;
+  const bool last_level = blocks <= kXlaScanBase;
+  if (depth == 0)
+    map_step.nan_rule =
+        last_level ? ByteFloatNanRule::kMap : ByteFloatNanRule::kScalar;
+  else
+    map_step.nan_rule =
+        last_level ? ByteFloatNanRule::kNestedMap : ByteFloatNanRule::kTreeTop;
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t before = reverse ? b + 1 : b - 1;
+    const uint8_t prefix =
+        before < 0 || before >= blocks ? init : totals_scan[before];
+    for (int64_t p = 0; p < kXlaScanBase; ++p) {
+      const int64_t i = b * kXlaScanBase + p;
+      if (i < n) y[i] = map_step(scanned[i], prefix);
+    }
+  }
+}
+
+// A byte-float scan (one add, multiply, maximum or minimum) in XLA:CPU's
+// order, one column at a time.
+Kernel ByteFloatScan(ScanGeometry g, ByteFloatReduceStep step, bool tree) {
+  return [g, step, tree](const KernelArgs& args) {
+    const uint8_t* in = static_cast<const uint8_t*>(args.operands[0].data);
+    const uint8_t init = *static_cast<const uint8_t*>(args.operands[1].data);
+    uint8_t* out = static_cast<uint8_t*>(args.results[0].data);
+    std::vector<uint8_t> x(static_cast<size_t>(g.length)), y;
+    for (int64_t c = 0; c < g.columns(); ++c) {
+      const int64_t o = c / g.inner, j = c - o * g.inner;
+      const int64_t base = o * g.length * g.inner + j;
+      x.resize(static_cast<size_t>(g.length));
+      for (int64_t s = 0; s < g.length; ++s) x[s] = in[base + s * g.inner];
+      XlaOrderScan(step, init, x, g.reverse, tree, y);
+      for (int64_t s = 0; s < g.length; ++s) out[base + s * g.inner] = y[s];
+    }
+    return Status::Ok();
+  };
+}
+
 }  // namespace
 
 std::optional<CumulativeAxis> MatchCumulativeWindow(const Instruction& inst) {
@@ -172,6 +258,14 @@ std::optional<Kernel> MakeCumulativeWindowKernel(const Instruction& inst) {
       DispatchCombine<T>(op, [&](auto fn) { kernel = TypedScan<T>(g, fn); });
     });
     if (kernel) return kernel;
+  }
+  if (n == 1) {
+    if (std::optional<ByteFloatReduceStep> step =
+            MatchByteFloatReduceStep(region, types[0])) {
+      return ByteFloatScan(
+          g, *step,
+          inst.window[static_cast<size_t>(scan->axis)].size == g.length);
+    }
   }
   if (g.reverse && !one_op) return std::nullopt;
   std::optional<ScalarProgram> program = ScalarProgram::Compile(*region);

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "cpu/blas_threads.h"
+#include "cpu/byte_float_arithmetic.h"
 #include "cpu/compute_cast.h"
 #include "cpu/dnnl_gemm.h"
 #include "cpu/index_util.h"
@@ -366,6 +367,13 @@ Status RunFloatDot(const DotPlan& plan, const KernelArgs& args) {
                      plan.rhs.transposed);
       }
     });
+  }
+  if constexpr (std::is_same_v<C, float>) {
+    if (IsByteFloatType(plan.result_type)) {
+      StoreByteFloatProducts(plan.result_type, out.data(), out_count,
+                             static_cast<uint8_t*>(args.results[0].data));
+      return Status::Ok();
+    }
   }
   if (!plan.result_direct) {
     char* dst = static_cast<char*>(args.results[0].data);

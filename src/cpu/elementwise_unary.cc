@@ -10,6 +10,7 @@
 #include "cpu/elementwise_loops.h"
 #include "cpu/elementwise_ops.h"
 #include "cpu/vector_math.h"
+#include "runtime/float_control.h"
 
 namespace xffi::cpu::internal {
 namespace {
@@ -23,17 +24,27 @@ Kernel ByteFloatUnaryKernel(int64_t n, Opcode opcode, ByteFloatFormat format) {
   using Out = typename Fn::Out;
   static_assert(Out::kIsPred || std::is_same_v<Out, ByteFloatComputeTraits>);
   using Bytes = ElementTraits<ElementType::kU8>;
-  return [n, opcode, format](const KernelArgs& args) -> Status {
+  // A byte has 256 values: the results are a table, built once, where
+  // XLA's exceptions are also written (ApplyXlaUnaryExceptions). Built with
+  // subnormals flushed, as the executor runs kernels (f8e8m0fnu's 2^-127 is
+  // an f32 subnormal).
+  ScopedFlushSubnormals flush;
+  ByteFloatUnaryTable table;
+  for (int byte = 0; byte < 256; ++byte) {
+    const float x = format.Load(static_cast<uint8_t>(byte));
+    if constexpr (Out::kIsPred)
+      table[byte] = Out::Store(Fn{}(x));
+    else
+      table[byte] = StoreByteFloatResult(format, Fn{}(x));
+  }
+  if constexpr (!Out::kIsPred) ApplyXlaUnaryExceptions(opcode, format, table);
+  return [n, opcode, table](const KernelArgs& args) -> Status {
     if (Status s = CheckArity(args, 1, opcode); !s.ok()) return s;
     const auto* in = static_cast<const uint8_t*>(args.operands[0].data);
     auto* out = static_cast<uint8_t*>(args.results[0].data);
     ParallelFor(args.pool, n, [&](int64_t begin, int64_t end) {
-      MapUnary<Bytes, Bytes>(in, out, begin, end, [&](uint8_t x) -> uint8_t {
-        if constexpr (Out::kIsPred)
-          return Out::Store(Fn{}(format.Load(x)));
-        else
-          return StoreByteFloatResult(format, Fn{}(format.Load(x)));
-      });
+      MapUnary<Bytes, Bytes>(in, out, begin, end,
+                             [&](uint8_t x) -> uint8_t { return table[x]; });
     });
     return Status();
   };

@@ -186,6 +186,14 @@ StatusOr<Kernel> MakeReduceKernel(const Instruction& inst) {
   for (ElementType t : types) sizes.push_back(ElementByteSize(t));
   const std::string name = inst.name();
   const std::optional<ScalarProgram> program = ScalarProgram::Compile(*region);
+  // A reduce of a reduce-window's results is how XLA:CPU ends a long
+  // reduction (passes/reduction_tree.h); folding at most 4 of them, it gives
+  // NaNs by its own rule (byte_float_reduce.h).
+  const ByteFloatNanRule nan_rule =
+      inst.operand(0)->opcode() == Opcode::kReduceWindow &&
+              Product(in0.dims()) <= 4 * out_count
+          ? ByteFloatNanRule::kTreeTop
+          : ByteFloatNanRule::kScalar;
   return Kernel([=](const KernelArgs& args) -> Status {
     if (!program && args.regions == nullptr)
       return Internal("op '" + name + "' (reduce): no region runner");
@@ -201,7 +209,8 @@ StatusOr<Kernel> MakeReduceKernel(const Instruction& inst) {
     // Folds the inputs of results where loop dimension `dim` is in
     // [begin, end) (dim < 0: all of them).
     auto fold = [&](int dim, int64_t begin, int64_t end) -> Status {
-      ScalarCombiner combiner(region, types, program ? &*program : nullptr);
+      ScalarCombiner combiner(region, types, program ? &*program : nullptr,
+                              nan_rule);
       std::vector<void*> acc(n);
       std::vector<const void*> values(n);
       Status status;

@@ -40,10 +40,12 @@ CombineOp MatchCombineRegion(const Computation* region) {
 
 ScalarCombiner::ScalarCombiner(const Computation* region,
                                std::vector<ElementType> types,
-                               const ScalarProgram* program)
+                               const ScalarProgram* program,
+                               ByteFloatNanRule nan_rule)
     : region_(region), program_(program), types_(std::move(types)) {
   const size_t n = types_.size();
   if (n == 1) byte_float_step_ = MatchByteFloatReduceStep(region_, types_[0]);
+  if (byte_float_step_) byte_float_step_->nan_rule = nan_rule;
   if (program_ != nullptr) {
     registers_.resize(program_->num_registers());
     parameters_.resize(2 * n);

@@ -163,8 +163,11 @@ void DispatchCombine(CombineOp op, F&& f) {
 class ScalarCombiner {
  public:
   // `types`: the n element types.
+  // `nan_rule`: which NaN a byte-float step gives in the loop this
+  // combiner serves (byte_float_reduce.h).
   ScalarCombiner(const Computation* region, std::vector<ElementType> types,
-                 const ScalarProgram* program = nullptr);
+                 const ScalarProgram* program = nullptr,
+                 ByteFloatNanRule nan_rule = ByteFloatNanRule::kScalar);
 
   // acc[i] <- region(acc..., value...); each pointer is one element.
   Status Combine(RegionRunner* runner, void* const* acc,

@@ -17,6 +17,7 @@
 #include "cpu/element_traits.h"
 #include "elementwise_test_util.h"
 #include "ir/float_types.h"
+#include "xffi/program/executable.h"
 
 namespace xffi::test {
 namespace {
@@ -212,6 +213,66 @@ TEST(ByteFloatArithmetic, NegatedNaNKeepsItsNewSign) {
       {Typed<uint8_t>(ElementType::kF8E4M3FN, {0x7f, 0xff, 0x38})});
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(Stored<uint8_t>(*out), (std::vector<uint8_t>{0xff, 0x7f, 0xb8}));
+}
+
+// A dot or convolution of byte floats computes in f32 and narrows through
+// f16. jax 0.10.2 on XLA:CPU: jnp.dot of f8e4m3fn bytes [26, 71, 21] by
+// [18, 57, 49] (f32 sum 4.2503662109375) gives 72 (4.0); rounded once from
+// f32 it would be 73 (4.5): f16 first rounds it onto the tie 4.25.
+TEST(ByteFloatArithmetic, ProductsNarrowThroughHalf) {
+  const float sum = 4.2503662109375f;
+  uint8_t out = 0;
+  cpu::StoreByteFloatProducts(ElementType::kF8E4M3FN, &sum, 1, &out);
+  EXPECT_EQ(out, 72);
+  EXPECT_EQ(NarrowFloatFromDouble(ElementType::kF8E4M3FN, sum), 73u);
+  const Literal lhs =
+      Typed<uint8_t>(ElementType::kF8E4M3FN, {26, 71, 21}, {1, 3});
+  const Literal rhs =
+      Typed<uint8_t>(ElementType::kF8E4M3FN, {18, 57, 49}, {3, 1});
+  Builder builder("dot");
+  Op product = builder.Dot(builder.Parameter(0, lhs.shape(), "a"),
+                           builder.Parameter(1, rhs.shape(), "b"));
+  StatusOr<Module> module = builder.Build(product);
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  StatusOr<std::unique_ptr<Executable>> exe = Compile(std::move(*module));
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  StatusOr<std::vector<Literal>> dot = (*exe)->Execute({lhs, rhs});
+  ASSERT_TRUE(dot.ok()) << dot.status().message();
+  EXPECT_EQ(Stored<uint8_t>((*dot)[0]), std::vector<uint8_t>{72});
+  // f8e8m0fnu stays in f32: 2^-127 * 2^-127 underflows to 0, its NaN.
+  const float zero = 0.0f;
+  cpu::StoreByteFloatProducts(ElementType::kF8E8M0FNU, &zero, 1, &out);
+  EXPECT_EQ(out, 0xff);
+}
+
+uint8_t UnaryByte(Opcode opcode, ElementType type, uint8_t x) {
+  StatusOr<Literal> out = RunOp(
+      [opcode](Builder& builder, const std::vector<Op>& p) {
+        return builder.Unary(opcode, p[0]);
+      },
+      {Typed<uint8_t>(type, {x})});
+  EXPECT_TRUE(out.ok()) << out.status().message();
+  return out.ok() ? out->data<uint8_t>()[0] : 0;
+}
+
+// Bytes jax 0.10.2's jax.jit gives on XLA:CPU (lax.expm1 and friends of a
+// one-element array), where the op computed in f32 and narrowed differs.
+TEST(ByteFloatArithmetic, UnaryOpsTakeXlasExceptions) {
+  // f8e3m4 expm1(2.125): f16 exp 8.375 - 1 = 7.375, a tie, to 7.5 (0x5e);
+  // the f32 expm1 7.3728 gives 7.25 (0x5d).
+  EXPECT_EQ(UnaryByte(Opcode::kExpm1, ElementType::kF8E3M4, 0x41), 0x5e);
+  // Below 0.5 XLA's expm1 is accurate: expm1(0.125) = 0.1331 -> 0.1328.
+  EXPECT_EQ(UnaryByte(Opcode::kExpm1, ElementType::kF8E3M4, 0x08), 0x09);
+  // f8e8m0fnu's byte 0 is 2^-127, an f32 subnormal.
+  constexpr ElementType kE8 = ElementType::kF8E8M0FNU;
+  EXPECT_EQ(UnaryByte(Opcode::kSign, kE8, 0x00), 127);
+  EXPECT_EQ(UnaryByte(Opcode::kCeil, kE8, 0x00), 127);
+  EXPECT_EQ(UnaryByte(Opcode::kTanh, kE8, 0x00), 0x00);
+  EXPECT_EQ(UnaryByte(Opcode::kExpm1, kE8, 0x00), 0x00);
+  EXPECT_EQ(UnaryByte(Opcode::kLog1p, kE8, 0x00), 0xff);
+  // Other bytes keep the f32 rule: sign(2^-126) = 1, ceil(2) = 2.
+  EXPECT_EQ(UnaryByte(Opcode::kSign, kE8, 0x01), 127);
+  EXPECT_EQ(UnaryByte(Opcode::kCeil, kE8, 128), 128);
 }
 
 }  // namespace

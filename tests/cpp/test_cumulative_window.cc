@@ -240,6 +240,38 @@ TEST(CumulativeWindow, ReverseWithAnOrderSensitiveRegionStaysWindowed) {
   EXPECT_EQ(runner.calls, 4 + 3 + 2 + 1);
 }
 
+// Byte floats round every step, so XLA:CPU's order decides the bytes: a
+// scan longer than 16 runs in blocks of 16 whose totals are scanned and
+// added back (cumulative_window.cc). Expected bytes: jax 0.10.2,
+// lax.cumsum(x) and lax.cumsum(x[::-1], reverse=True) on XLA:CPU for x =
+// [16, 0.5 x 19] in f8e4m3fn (16 + 0.5 rounds back to 16, spacing 2).
+TEST(CumulativeWindow, ByteFloatSumsInXlasBlocksOf16) {
+  constexpr ElementType kE4 = ElementType::kF8E4M3FN;
+  auto add = BinaryRegion(Opcode::kAdd, kE4);
+  std::vector<uint8_t> x(20, 0x30);  // 0.5
+  x[0] = 0x58;                       // 16
+  const uint8_t zero = 0;
+  Literal init = Literal::FromBytes(Shape::Scalar(kE4), &zero, 1);
+  auto run = [&](const std::vector<uint8_t>& values, bool reverse) {
+    OpUnderTest t;
+    const Shape shape = Shape::Array(kE4, {20});
+    auto* r = Window(t, shape, CumulativeWindow({20}, 0, reverse), add.get());
+    Literal in = Literal::FromBytes(shape, values.data(), values.size());
+    const Literal out = RunOne(*r, {&in, &init});
+    const uint8_t* bytes = static_cast<const uint8_t*>(out.data());
+    return std::vector<uint8_t>(bytes, bytes + 20);
+  };
+  // In order every sum stays 16 (0x58); XLA's second block sums its three
+  // and four halves first: 16 + 1.5 = 17.5 -> 18 (0x59), 16 + 2 = 18.
+  std::vector<uint8_t> forward(20, 0x58);
+  forward[18] = forward[19] = 0x59;
+  EXPECT_EQ(run(x, false), forward);
+  // Reversed: each block's windows fold forward from their own start.
+  const std::vector<uint8_t> reverse = {93, 93, 92, 92, 92, 92, 92, 91, 91, 91,
+                                        90, 90, 90, 90, 90, 89, 89, 88, 88, 88};
+  EXPECT_EQ(run(std::vector<uint8_t>(x.rbegin(), x.rend()), true), reverse);
+}
+
 TEST(CumulativeWindow, OtherWindowsAreNotScans) {
   auto add = BinaryRegion(Opcode::kAdd, ElementType::kF32);
   auto matches = [&](const std::vector<int64_t>& dims,

@@ -248,5 +248,34 @@ TEST(ReductionTree, SumsInXlasOrder) {
   EXPECT_EQ(*static_cast<const uint8_t*>((*out)[0].data()), 0x5c);  // 24
 }
 
+// Which NaN a long sum returns when two NaNs of opposite signs fall in
+// different windows of 32. Expected bytes: jax 0.10.2, jnp.sum on XLA:CPU of
+// f8e4m3fn halves with +NaN (0x7f) first and -NaN (0xff) last: of 64 (the
+// last level folds 2 windows) the later NaN, of 300 (10 windows) the first.
+TEST(ReductionTree, ShortLastLevelsReturnTheLaterNaN) {
+  auto sum = [](int64_t length, uint8_t first, uint8_t last) {
+    std::vector<uint8_t> x(static_cast<size_t>(length), 0x30);  // 0.5
+    x.front() = first;
+    x.back() = last;
+    const std::string n = std::to_string(length);
+    StatusOr<std::unique_ptr<Executable>> exe =
+        Compile(Parse(SumProgram(n, "", "0", "f8E4M3FN")));
+    EXPECT_TRUE(exe.ok()) << exe.status().ToString();
+    if (!exe.ok()) return uint8_t{0};
+    const Literal input = Literal::FromBytes(
+        Shape::Array(ElementType::kF8E4M3FN, {length}), x.data(), x.size());
+    StatusOr<std::vector<Literal>> out = (*exe)->Execute({input});
+    EXPECT_TRUE(out.ok()) << out.status().ToString();
+    return out.ok() ? *static_cast<const uint8_t*>((*out)[0].data())
+                    : uint8_t{0};
+  };
+  EXPECT_EQ(sum(64, 0x7f, 0xff), 0xff);
+  EXPECT_EQ(sum(64, 0xff, 0x7f), 0x7f);
+  EXPECT_EQ(sum(300, 0x7f, 0xff), 0x7f);
+  EXPECT_EQ(sum(300, 0xff, 0x7f), 0xff);
+  // In one window (a plain reduce of 32) the first NaN wins.
+  EXPECT_EQ(sum(32, 0x7f, 0xff), 0x7f);
+}
+
 }  // namespace
 }  // namespace xffi::passes
