@@ -8,25 +8,6 @@
 #include <utility>
 
 namespace xffi::cpu {
-namespace {
-
-// XLA:CPU's scalar maximum (minimum): XlaFloatMax's order, but a NaN
-// second operand (the first one NaN wins as is) keeps its payload and is
-// negative only when both operands are (either is), as with two equal
-// zeros. Checked against jax.jit for every pair of +-1, +-0, +-inf and NaNs
-// of either sign and payload, elementwise and in reductions, in f32.
-// TODO: f32 and f64 follow it too; float_max_min.h gives the second NaN's
-// own sign (moving this there recompiles every elementwise kernel).
-float ScalarMaxMin(bool max, float a, float b) {
-  if (b != b && a == a) {
-    const bool negative = max ? std::signbit(a) && std::signbit(b)
-                              : std::signbit(a) || std::signbit(b);
-    return std::copysign(b, negative ? -1.0f : 1.0f);
-  }
-  return max ? XlaFloatMax(a, b) : XlaFloatMin(a, b);
-}
-
-}  // namespace
 
 uint8_t ByteFloatReduceStep::operator()(uint8_t acc, uint8_t value) const {
   float a = format.Load(acc);
@@ -44,10 +25,10 @@ uint8_t ByteFloatReduceStep::operator()(uint8_t acc, uint8_t value) const {
       return StoreByteFloatResult(format,
                                   XlaCommutativeResult(nan_first, a * b));
     case Opcode::kMaximum:
-      result = ScalarMaxMin(true, a, b);
+      result = XlaFloatMax(a, b);
       break;
     default:
-      result = ScalarMaxMin(false, a, b);
+      result = XlaFloatMin(a, b);
       break;
   }
   if ((nan_rule == ByteFloatNanRule::kMap ||

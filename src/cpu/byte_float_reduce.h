@@ -29,7 +29,7 @@ namespace xffi::cpu {
 //    keeps as it is, and every reduce-window (its windows of 32 for longer
 //    reduces, the cumulative scans): add and multiply return the region's
 //    first operand's NaN when both are NaN, max and min follow XLA's scalar
-//    rule (ScalarMaxMin in byte_float_reduce.cc);
+//    rule (XlaFloatMax/XlaFloatMin, float_max_min.h);
 //  - kMap, kNestedMap: the maps that end XLA's rewritten scans
 //    (cumulative_window.cc), where the scan of the blocks' totals is not
 //    rewritten again: a NaN maximum or minimum is the positive quiet NaN;
