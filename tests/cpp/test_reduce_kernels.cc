@@ -177,7 +177,8 @@ void ExpectXlaMaxMinReduces(ElementType type, const Bits (&values)[N],
       for (int64_t k = 0; k < kPairs; ++k) {
         Bits got;
         std::memcpy(&got, out.data<F>() + k, sizeof(F));
-        EXPECT_EQ(got, (is_max ? max : min)[k / N][k % N])
+        const Bits expected = is_max ? max[k / N][k % N] : min[k / N][k % N];
+        EXPECT_EQ(got, expected)
             << OpcodeName(opcode) << " " << ElementTypeName(type)
             << (rows ? " rows of " : " columns of ") << length << std::hex
             << " of 0x" << values[k / N] << ", 0x" << values[k % N];
