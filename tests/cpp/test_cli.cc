@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -52,13 +53,15 @@ std::string Corpus(const std::string& file) {
   return std::string(XFFI_CORPUS_DIR) + "/" + file;
 }
 
-// A fresh directory per test, removed afterwards.
+// A fresh directory per test, removed afterwards. The process id keeps two
+// checkouts' test runs on one machine (CI beside a developer's build) from
+// removing each other's files.
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ =
         fs::path(::testing::TempDir()) /
-        ("xffi_cli_" +
+        ("xffi_cli_" + std::to_string(::getpid()) + "_" +
          std::string(
              ::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);

@@ -5,6 +5,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -282,7 +283,9 @@ TEST(NpyTest, MissingFileIsNotFound) {
 }
 
 TEST(NpyTest, WritesAFileThatReadsBack) {
-  std::string path = ::testing::TempDir() + "/xffi_npy_test.npy";
+  // Per process: another checkout's tests may run at the same time.
+  std::string path = ::testing::TempDir() + "/xffi_npy_test_" +
+                     std::to_string(::getpid()) + ".npy";
   Literal literal = Literal::FromVector<float>({2, 2}, {1, -2, 3.5f, 0});
   ASSERT_TRUE(WriteNpyFile(path, literal).ok());
   StatusOr<Literal> back = ReadNpyFile(path);
