@@ -293,6 +293,21 @@ def test_a_producer_refusing_the_stream_gets_the_device_synchronised(x):
     assert after["device"] == before["device"] + 1
     assert producer.calls == [{}]
 
+    # One that refuses any stream but None, as some producers do.
+    class NoStreams(FakeProducer):
+        def __dlpack__(self, stream=None, **keywords):
+            if stream is not None:
+                raise NotImplementedError("Only stream=None is supported.")
+            return super().__dlpack__(stream, **keywords)
+
+    y = xffi.Program.from_text(SCALE, platform="sim", device_results=True)(x)
+    producer = NoStreams(KDL_EXT_DEV, device_address(y), (2, 3), owner=y)
+    before = xffi._core._sim_device_synchronizations()
+    np.testing.assert_array_equal(add(producer, x), x * 3)
+    after = xffi._core._sim_device_synchronizations()
+    assert after["device"] == before["device"] + 1
+    assert producer.calls == [{"stream": None}]
+
 
 def test_bad_device_arguments_are_refused_naming_the_argument(x):
     y = xffi.Program.from_text(SCALE, platform="sim", device_results=True)(x)
