@@ -150,7 +150,11 @@ nb::object NewHostArray(ElementType type, const std::vector<int64_t>& dims) {
 
 // The producer's tensor: __dlpack__ asked for a versioned capsule first,
 // then (a producer older than DLPack 1.0 refuses max_version) without.
-AnyTensor ImportTensor(nb::handle value, nb::object stream,
+// With `stream_taken` (the stream is the consumer's own, which the producer
+// may not support: DLPack makes a stream other than None optional), a
+// producer that refuses it with TypeError or NotImplementedError is asked
+// once more with no stream at all, and `*stream_taken` is set to false.
+AnyTensor ImportTensor(nb::handle value, nb::object stream, bool* stream_taken,
                        const std::string& where) {
   nb::object dlpack = value.attr("__dlpack__");
   nb::object capsule;
@@ -158,8 +162,19 @@ AnyTensor ImportTensor(nb::handle value, nb::object stream,
     capsule =
         dlpack("stream"_a = stream, "max_version"_a = nb::make_tuple(1, 0));
   } catch (nb::python_error& error) {
-    if (!error.matches(PyExc_TypeError)) throw;
-    capsule = dlpack("stream"_a = stream);
+    const bool refused_stream =
+        stream_taken != nullptr && error.matches(PyExc_NotImplementedError);
+    if (!error.matches(PyExc_TypeError) && !refused_stream) throw;
+    try {
+      capsule = dlpack("stream"_a = stream);
+    } catch (nb::python_error& again) {
+      if (stream_taken == nullptr ||
+          (!again.matches(PyExc_TypeError) &&
+           !again.matches(PyExc_NotImplementedError)))
+        throw;
+      capsule = dlpack();
+      *stream_taken = false;
+    }
   }
   AnyTensor tensor;
   if (!nb::try_cast(capsule, tensor, /*convert=*/false))
@@ -250,7 +265,8 @@ int32_t DlpackDeviceTypeOf(const device::Device& device) {
 }
 
 std::unique_ptr<DeviceArgument> TakeDeviceArgument(
-    nb::handle value, device::Device* program_device, ElementType element_type,
+    nb::handle value, device::Device* program_device,
+    const RunStream& run_stream, ElementType element_type,
     std::vector<int64_t> dims, const std::string& where) {
   if (!PyObject_HasAttrString(value.ptr(), "__dlpack_device__")) return nullptr;
   nb::object device = value.attr("__dlpack_device__")();
@@ -285,8 +301,9 @@ std::unique_ptr<DeviceArgument> TakeDeviceArgument(
       reader = *cuda;
     }
   } else if (type == kDlpackExtDev) {
-    // No stream semantics are defined for it: SimDevice arrays are complete
-    // when handed out.
+    // Its streams are xffi's convention (device_arrays.h), handed over only
+    // on the program's device; read elsewhere, the reader synchronises the
+    // whole device before the copy.
     if (!on_program_device) {
       if (ordinal != 0)
         ThrowValueError(where + " is on simulated device " +
@@ -300,7 +317,17 @@ std::unique_ptr<DeviceArgument> TakeDeviceArgument(
                    "kDLExtDev (its simulated GPU) arrays");
   }
 
-  AnyTensor tensor = ImportTensor(value, stream, where);
+  // On the program's device the producer orders its work before the run's
+  // stream (device_arrays.h), which is handed over as an int.
+  const bool consumer_stream = on_program_device && run_stream;
+  bool stream_taken = true;
+  if (consumer_stream) {
+    PyObject* handle = PyLong_FromVoidPtr(run_stream()->native_handle());
+    if (handle == nullptr) throw nb::python_error();
+    stream = nb::steal(handle);
+  }
+  AnyTensor tensor = ImportTensor(
+      value, stream, consumer_stream ? &stream_taken : nullptr, where);
   if (tensor.device_type() != type || tensor.device_id() != ordinal)
     ThrowValueError(where + ": __dlpack_device__() said " +
                     DeviceTypeName(type) + " " + std::to_string(ordinal) +
@@ -325,7 +352,8 @@ std::unique_ptr<DeviceArgument> TakeDeviceArgument(
   auto argument = std::make_unique<DeviceArgument>();
   if (on_program_device) {
     argument->device_data = tensor.data();
-    argument->needs_device_wait = type == kDlpackCuda;
+    argument->needs_device_wait =
+        consumer_stream ? !stream_taken : type == kDlpackCuda;
     argument->keep = Keep(std::move(tensor));
     return argument;
   }
@@ -340,8 +368,8 @@ std::unique_ptr<DeviceArgument> TakeDeviceArgument(
 }
 
 nb::object HostCopyOfDeviceArray(nb::handle value, const std::string& where) {
-  std::unique_ptr<DeviceArgument> argument =
-      TakeDeviceArgument(value, nullptr, ElementType::kInvalid, {}, where);
+  std::unique_ptr<DeviceArgument> argument = TakeDeviceArgument(
+      value, nullptr, RunStream(), ElementType::kInvalid, {}, where);
   return argument == nullptr ? nb::none() : std::move(argument->host_copy);
 }
 
@@ -408,6 +436,82 @@ class DeviceArray {
   std::vector<int64_t> dims_;
 };
 
+// For tests of the stream hand-over (xffi._core._SimPendingProducer): a
+// DLPack producer on the simulated GPU whose values are still being copied
+// in on its own stream, which SimDevice runs only when something waits for
+// it. Given a consumer's stream (an int: the device::Stream* of a run), it
+// records an event after the copy and makes that stream wait for it, as
+// CuPy and PyTorch do for a CUDA stream; `honours_stream` false ignores the
+// stream instead (the fault the simulator must expose), and
+// `accepts_stream` false refuses the keyword with TypeError, as producers
+// without stream support do.
+class SimPendingProducer {
+ public:
+  SimPendingProducer(
+      nb::ndarray<float, nb::ro, nb::c_contig, nb::device::cpu> values,
+      bool accepts_stream, bool honours_stream)
+      : accepts_stream_(accepts_stream), honours_stream_(honours_stream) {
+    device_ = PythonSimDevice();
+    for (size_t i = 0; i < values.ndim(); ++i)
+      shape_.push_back(values.shape(i));
+    host_.assign(values.data(), values.data() + values.size());
+    buffer_ = DeviceBuffer::Allocate(device_, values.nbytes());
+    StatusOr<std::unique_ptr<device::Stream>> stream = device_->CreateStream();
+    CheckOk(stream.status(), "_SimPendingProducer");
+    stream_ = std::move(*stream);
+    CheckOk(stream_->CopyHostToDevice(buffer_->data(), host_.data(),
+                                      values.nbytes()),
+            "_SimPendingProducer");
+  }
+  ~SimPendingProducer() {
+    // Its copy reads host_: run it before the vector goes.
+    if (stream_ != nullptr) (void)stream_->Synchronize();
+  }
+  SimPendingProducer(const SimPendingProducer&) = delete;
+  SimPendingProducer& operator=(const SimPendingProducer&) = delete;
+
+  nb::object Dlpack(nb::handle self, nb::kwargs kwargs) {
+    if (kwargs.contains("stream") && !accepts_stream_)
+      throw nb::type_error(
+          "__dlpack__() got an unexpected keyword argument 'stream'");
+    calls_.append(kwargs);
+    nb::object stream = nb::none();
+    if (kwargs.contains("stream")) stream = kwargs["stream"];
+    if (honours_stream_ && !stream.is_none()) {
+      void* handle = PyLong_AsVoidPtr(stream.ptr());
+      if (handle == nullptr && PyErr_Occurred()) throw nb::python_error();
+      auto* sim = dynamic_cast<device::SimDevice*>(device_.get());
+      device::Stream* consumer = sim->FindStream(handle);
+      if (consumer == nullptr)
+        ThrowValueError("_SimPendingProducer.__dlpack__: stream " +
+                        nb::cast<std::string>(nb::repr(stream)) +
+                        " is no stream of the simulated GPU");
+      StatusOr<std::unique_ptr<device::Event>> event = device_->CreateEvent();
+      CheckOk(event.status(), "_SimPendingProducer.__dlpack__");
+      CheckOk(stream_->RecordEvent(**event), "_SimPendingProducer.__dlpack__");
+      CheckOk(consumer->WaitEvent(**event), "_SimPendingProducer.__dlpack__");
+    }
+    nb::ndarray<nb::array_api> view(
+        buffer_->data(), shape_.size(), shape_.data(), self, nullptr,
+        nb::dtype<float>(), kDlpackExtDev, device_->ordinal());
+    nb::object dlpack = nb::cast(view).attr("__dlpack__");
+    if (!kwargs.contains("max_version")) return dlpack();
+    nb::object max_version = kwargs["max_version"];
+    return dlpack("max_version"_a = max_version);
+  }
+
+  nb::list calls() const { return calls_; }
+
+ private:
+  bool accepts_stream_, honours_stream_;
+  std::shared_ptr<device::Device> device_;
+  std::vector<size_t> shape_;
+  std::vector<float> host_;
+  std::shared_ptr<DeviceBuffer> buffer_;
+  std::unique_ptr<device::Stream> stream_;
+  nb::list calls_;  // each successful call's keywords
+};
+
 }  // namespace
 
 nb::object NewDeviceArray(std::shared_ptr<DeviceBuffer> buffer,
@@ -431,6 +535,27 @@ void BindDeviceArrays(nb::module_& m) {
       "How often the host has waited for the simulated GPU of platform "
       "'sim' programs, by call ('stream', 'event', 'device'): tests check "
       "that runs wait only where they must.");
+  nb::class_<SimPendingProducer>(
+      m, "_SimPendingProducer",
+      "For tests: a DLPack producer on the simulated GPU (kDLExtDev 0) "
+      "whose float32 values are still being copied in on its own stream; "
+      "given a consumer's stream it orders the copy before it (unless "
+      "honours_stream=False); accepts_stream=False refuses the stream "
+      "keyword. `calls` lists each __dlpack__ call's keywords.")
+      .def(nb::init<nb::ndarray<float, nb::ro, nb::c_contig, nb::device::cpu>,
+                    bool, bool>(),
+           nb::arg("values"), nb::kw_only(), nb::arg("accepts_stream") = true,
+           nb::arg("honours_stream") = true)
+      .def("__dlpack_device__",
+           [](const SimPendingProducer&) {
+             return std::make_tuple(kDlpackExtDev, 0);
+           })
+      .def("__dlpack__",
+           [](nb::handle self, nb::kwargs kwargs) {
+             return nb::cast<SimPendingProducer&>(self).Dlpack(
+                 self, std::move(kwargs));
+           })
+      .def_prop_ro("calls", &SimPendingProducer::calls);
   m.def(
       "_host_copy_of_device_array",
       [](nb::handle value, const std::string& where) {

@@ -8,12 +8,24 @@
 // device", meant for testing new devices), ordinal 0: the Python package
 // runs every "sim" program on one SimDevice per process, so one program's
 // device results are the next one's device arguments.
+//
+// Streams (DLPack's __dlpack__(stream=...)): a producer on the program's
+// device is handed the stream the run will use, so that it orders its
+// pending work before that stream (CuPy and PyTorch record an event on
+// their current stream and make the given one wait for it; JAX makes it
+// wait until the buffer is defined) and the host waits for nothing. For
+// kDLCUDA the value is the cudaStream_t as an int, as the DLPack Python
+// spec says (1 and 2 being the legacy and per-thread default streams). For
+// kDLExtDev, whose streams DLPack leaves to the libraries that agree on
+// them, xffi's convention is the same: the int is the run's
+// device::Stream* on the simulated GPU (Stream::native_handle).
 #ifndef XFFI_PYTHON_DEVICE_ARRAYS_H_
 #define XFFI_PYTHON_DEVICE_ARRAYS_H_
 
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,28 +53,34 @@ struct DeviceArgument {
   nanobind::object host_copy;
   // Keeps the producer's tensor alive until the run ends.
   nanobind::object keep;
-  // A kDLCUDA producer, asked for its tensor on the legacy default stream,
-  // which the program's streams (non-blocking) do not wait for: the device
-  // must be synchronised before the run. xffi's DeviceArray and kDLExtDev
-  // arrays are complete when handed out and need no wait.
+  // The producer could not be handed the run's stream (its __dlpack__ takes
+  // no stream keyword, or refuses the value with TypeError or
+  // NotImplementedError): it was asked again without one, which DLPack
+  // reads as CUDA's legacy default stream, which the program's streams
+  // (non-blocking) do not wait for, so the whole device must be
+  // synchronised before the run. Also a kDLCUDA producer when no run stream
+  // was offered.
   bool needs_device_wait = false;
 };
+
+// The stream a program's run will use, made when first asked for (the run
+// is then reserved: device_backend::ReserveRun); raises on failure.
+using RunStream = std::function<device::Stream*()>;
 
 // Null when `value` has no __dlpack_device__ or names the CPU: the caller
 // takes it as a host array. Otherwise the producer's tensor, checked
 // against the parameter (dtype, shape, row-major strides; errors name
 // `where`; ElementType::kInvalid: the tensor's own dtype and shape): on
-// `program_device` (null for a host program) it is taken as it is; on another
-// device it is copied to the host through that device, and a kDLCUDA array
-// where no CUDA device exists raises "no CUDA device:
-// ...". The producer is asked for its tensor as the DLPack Python spec
-// says for CUDA: stream=1 (the legacy default stream), after which
-// SynchronizeDeviceArguments makes the device wait for it
-// (DeviceArgument::needs_device_wait).
+// `program_device` (null for a host program) it is taken as it is, its
+// producer handed `run_stream()` as the stream argument (above); on another
+// device it is copied to the host through that device (the producer asked
+// with stream=1 for kDLCUDA, None otherwise, and that device synchronised),
+// and a kDLCUDA array where no CUDA device exists raises "no CUDA device:
+// ..." before its producer is asked for anything.
 std::unique_ptr<DeviceArgument> TakeDeviceArgument(
     nanobind::handle value, device::Device* program_device,
-    ElementType element_type, std::vector<int64_t> dims,
-    const std::string& where);
+    const RunStream& run_stream, ElementType element_type,
+    std::vector<int64_t> dims, const std::string& where);
 
 // A NumPy copy of a DLPack producer's tensor on a device (row-major, its
 // own dtype and shape); None for a CPU producer. For eager ffi_call, which

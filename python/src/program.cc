@@ -201,16 +201,35 @@ class PyExecutable {
     device_backend::LeafPlaces places;
     size_t leaf = 0;
     bool wait_for_device = false;
+    // The run is reserved at the first argument on the program's device:
+    // its producer is handed the run's stream and orders its work before
+    // it. An exception before the run gives the reservation back.
+    std::unique_ptr<device_backend::ReservedRun> reserved;
+    RunStream run_stream;
+    if (device_ != nullptr)
+      run_stream = [this, &reserved]() -> device::Stream* {
+        if (reserved == nullptr) {
+          StatusOr<std::unique_ptr<device_backend::ReservedRun>> made = [&] {
+            nb::gil_scoped_release release;
+            return device_backend::ReserveRun(*executable_);
+          }();
+          if (!made.ok()) ThrowStatus(made.status());
+          reserved = std::move(*made);
+        }
+        return &reserved->stream();
+      };
     for (size_t i = 0; i < params.size(); ++i) {
       TakeArgument(args[i], params[i], "argument " + std::to_string(i), leaf,
-                   arguments, places.argument_on_device, keep, wait_for_device);
+                   arguments, places.argument_on_device, keep, wait_for_device,
+                   run_stream);
     }
     places.results_on_device = device_results_;
     bool any_on_device = device_results_;
     for (bool on_device : places.argument_on_device)
       any_on_device = any_on_device || on_device;
-    // Only a producer on another stream (kDLCUDA's legacy default stream)
-    // needs the whole device synchronised; results go to fresh memory.
+    // Only a producer that could not take the run's stream (so works on
+    // CUDA's legacy default stream, say) needs the whole device
+    // synchronised; results go to fresh memory.
     if (wait_for_device) SynchronizeDeviceArguments(*device_);
     std::vector<nb::object> outputs;
     std::vector<void*> results;
@@ -257,7 +276,7 @@ class PyExecutable {
           };
         status = device_backend::ExecuteWithDeviceLeaves(
             *executable_, argument_leaves, result_leaves, places,
-            std::move(notify));
+            std::move(notify), reserved.get());
       } else if (completed == nullptr) {
         status = executable_->ExecuteRaw(argument_leaves, result_leaves);
       } else {
@@ -355,7 +374,7 @@ class PyExecutable {
                     const std::string& where, size_t& leaf,
                     std::vector<const void*>& arguments,
                     std::vector<bool>& on_device, std::vector<nb::object>& keep,
-                    bool& wait_for_device) {
+                    bool& wait_for_device, const RunStream& run_stream) {
     if (shape.IsTuple()) {
       if (!PyTuple_Check(value.ptr()) && !PyList_Check(value.ptr())) {
         ThrowTypeError(where + " must be a tuple for parameter shape " +
@@ -372,7 +391,7 @@ class PyExecutable {
       for (int64_t i = 0; i < shape.tuple_size(); ++i) {
         TakeArgument(seq[static_cast<size_t>(i)], shape.tuple_shape(i),
                      where + "[" + std::to_string(i) + "]", leaf, arguments,
-                     on_device, keep, wait_for_device);
+                     on_device, keep, wait_for_device, run_stream);
       }
       return;
     }
@@ -385,8 +404,8 @@ class PyExecutable {
     nb::handle array_like = value;
     bool is_array = PyArray_Check(value.ptr());
     if (!is_array) {
-      std::unique_ptr<DeviceArgument> device_argument =
-          TakeDeviceArgument(value, device_.get(), spec.type, spec.dims, where);
+      std::unique_ptr<DeviceArgument> device_argument = TakeDeviceArgument(
+          value, device_.get(), run_stream, spec.type, spec.dims, where);
       if (device_argument != nullptr && device_argument->device_data) {
         keep.push_back(std::move(device_argument->keep));
         arguments.push_back(device_argument->device_data);

@@ -1,6 +1,10 @@
 """xffi's runtime: registries, plugins and eager calls"""
 
 from collections.abc import Sequence
+from typing import Annotated
+
+import numpy
+from numpy.typing import NDArray
 
 
 def _register_dtype(dtype: object, xla_dtype: int, name: str, size: int) -> None: ...
@@ -156,6 +160,20 @@ def _sim_device_synchronizations() -> dict:
     """
     How often the host has waited for the simulated GPU of platform 'sim' programs, by call ('stream', 'event', 'device'): tests check that runs wait only where they must.
     """
+
+class _SimPendingProducer:
+    """
+    For tests: a DLPack producer on the simulated GPU (kDLExtDev 0) whose float32 values are still being copied in on its own stream; given a consumer's stream it orders the copy before it (unless honours_stream=False); accepts_stream=False refuses the stream keyword. `calls` lists each __dlpack__ call's keywords.
+    """
+
+    def __init__(self, values: Annotated[NDArray[numpy.float32], dict(order='C', device='cpu', writable=False)], *, accepts_stream: bool = True, honours_stream: bool = True) -> None: ...
+
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+
+    def __dlpack__(self, **kwargs) -> object: ...
+
+    @property
+    def calls(self) -> list: ...
 
 def _host_copy_of_device_array(value: object, where: str) -> object:
     """

@@ -57,9 +57,13 @@ class Program:
     arrays whose __dlpack_device__ is (12, 0), kDLExtDev: xffi's own
     DeviceArray results) are taken without a trip through the host: they
     must be row-major and of the parameter's dtype and shape. Producers are
-    asked for their tensor with stream=1 (CUDA's legacy default stream, as
-    the DLPack Python spec defines) and the device is synchronised before
-    the run. A device array on another device is copied through the host;
+    handed the stream the run will use (`__dlpack__(stream=...)`: the
+    cudaStream_t as an int for CUDA, as the DLPack Python spec defines; the
+    simulated GPU's stream likewise for "sim") and order their pending work
+    before it, so the host waits for nothing; a producer whose __dlpack__
+    takes no stream is asked without one (CUDA's legacy default stream) and
+    the device is synchronised before the run. A device array on another
+    device is copied through the host;
     a kDLCUDA one where no CUDA device exists raises RuntimeError "... no
     CUDA device: ...". `device_results=True` leaves the results on the
     device as xffi.DeviceArray (see there), which the next call of any

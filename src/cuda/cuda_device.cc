@@ -4,13 +4,16 @@
 
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cuda/capture_mode.h"
 #include "cuda/cublas_library.h"
 #include "cuda/cufft_library.h"
 #include "cuda/kernel_entries.h"
+#include "cuda/kernel_parameters.h"
 #include "runtime/status_macros.h"
 
 namespace xffi::cuda {
@@ -118,6 +121,8 @@ class CudaStream final : public Stream {
                 const void* functor) override {
     StatusOr<const void*> entry = EntryFor(kernel);
     if (!entry.ok()) return entry.status();
+    if (kernel.functor_size > kClassicKernelParameterBytes)
+      XFFI_RETURN_IF_ERROR(CheckLargeParameters(kernel));
     // ForEachIndexKernel<F> takes the functor by value, its one parameter.
     void* args[] = {const_cast<void*>(functor)};
     XFFI_CUDA_RETURN_IF_ERROR(
@@ -129,15 +134,19 @@ class CudaStream final : public Stream {
   Status MatrixMultiply(const device::Gemm& gemm) override {
     XFFI_RETURN_IF_ERROR(device::ValidateGemm(gemm));
     if (cublas_ == nullptr) {
-      // The stream's first product: cuBLAS is loaded and bound to it now.
+      // The stream's first product: cuBLAS is loaded and bound to it now,
+      // outside the rules of a capture this may fall in (capture_mode.h).
       StatusOr<std::shared_ptr<const CublasLibrary>> library =
           CublasLibrary::Default();
       if (!library.ok()) return library.status();
       XFFI_RETURN_IF_ERROR(SetDevice());
-      StatusOr<std::unique_ptr<CublasHandle>> handle =
-          (*library)->CreateHandle(stream_);
-      if (!handle.ok()) return handle.status();
-      cublas_ = std::move(*handle);
+      XFFI_RETURN_IF_ERROR(OutsideCaptureRules(CaptureCalls(), [&]() -> Status {
+        StatusOr<std::unique_ptr<CublasHandle>> handle =
+            (*library)->CreateHandle(stream_);
+        if (!handle.ok()) return handle.status();
+        cublas_ = std::move(*handle);
+        return Status::Ok();
+      }));
     }
     return cublas_->Multiply(gemm);
   }
@@ -153,20 +162,11 @@ class CudaStream final : public Stream {
       cufft_ = (*library)->PlansFor(stream_);
     }
     XFFI_RETURN_IF_ERROR(SetDevice());
-    // A program without control flow is captured into a graph at its first
-    // run, and a new shape's plan allocates cuFFT's work area (cudaMalloc),
-    // which a global-mode capture forbids: this thread plans in relaxed
-    // mode, outside the graph, as XLA makes its plans before recording.
-    // The transform itself is still captured.
-    cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-    XFFI_CUDA_RETURN_IF_ERROR(cudaStreamIsCapturing(stream_, &capturing));
-    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-    if (capturing != cudaStreamCaptureStatusNone)
-      XFFI_CUDA_RETURN_IF_ERROR(cudaThreadExchangeStreamCaptureMode(&mode));
-    Status status = cufft_->Execute(fft);
-    if (capturing != cudaStreamCaptureStatusNone)
-      XFFI_CUDA_RETURN_IF_ERROR(cudaThreadExchangeStreamCaptureMode(&mode));
-    return status;
+    // A new shape's plan allocates cuFFT's work area (cudaMalloc), which a
+    // global-mode capture forbids: planned outside its rules
+    // (capture_mode.h). The transform itself is still captured.
+    return OutsideCaptureRules(CaptureCalls(),
+                               [&]() { return cufft_->Execute(fft); });
   }
   Status AddHostCallback(std::function<void()> callback) override {
     // Kept until the stream dies: a captured graph may replay it.
@@ -218,6 +218,27 @@ class CudaStream final : public Stream {
 
  private:
   Status SetDevice();
+  // Whether the device takes `kernel`'s functor, larger than 4 KB.
+  Status CheckLargeParameters(const KernelSpec& kernel);
+
+  // The capture-mode calls for this stream (capture_mode.h).
+  CaptureModeCalls CaptureCalls() {
+    CaptureModeCalls calls;
+    calls.is_capturing = [this]() -> StatusOr<bool> {
+      cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+      XFFI_CUDA_RETURN_IF_ERROR(cudaStreamIsCapturing(stream_, &capturing));
+      return capturing != cudaStreamCaptureStatusNone;
+    };
+    calls.exchange_mode = [](int* mode) -> Status {
+      auto exchanged = static_cast<cudaStreamCaptureMode>(*mode);
+      XFFI_CUDA_RETURN_IF_ERROR(
+          cudaThreadExchangeStreamCaptureMode(&exchanged));
+      *mode = static_cast<int>(exchanged);
+      return Status::Ok();
+    };
+    calls.relaxed_mode = static_cast<int>(cudaStreamCaptureModeRelaxed);
+    return calls;
+  }
 
   CudaDevice& device_;
   cudaStream_t stream_;
@@ -288,9 +309,31 @@ class CudaDevice final : public Device {
     XFFI_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize());
     return Status::Ok();
   }
+  bool HasFftLibrary() const override { return true; }
+
+  // The driver's version and the GPU's compute capability, asked once.
+  struct Capabilities {
+    int driver_version = 0;
+    int compute_major = 0, compute_minor = 0;
+  };
+  StatusOr<Capabilities> GetCapabilities() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!capabilities_.has_value()) {
+      Capabilities found;
+      XFFI_CUDA_RETURN_IF_ERROR(cudaDriverGetVersion(&found.driver_version));
+      XFFI_CUDA_RETURN_IF_ERROR(cudaDeviceGetAttribute(
+          &found.compute_major, cudaDevAttrComputeCapabilityMajor, ordinal_));
+      XFFI_CUDA_RETURN_IF_ERROR(cudaDeviceGetAttribute(
+          &found.compute_minor, cudaDevAttrComputeCapabilityMinor, ordinal_));
+      capabilities_ = found;
+    }
+    return *capabilities_;
+  }
 
  private:
   int ordinal_;
+  std::mutex mutex_;
+  std::optional<Capabilities> capabilities_;
 };
 
 Device& CudaStream::device() const { return device_; }
@@ -298,6 +341,14 @@ Device& CudaStream::device() const { return device_; }
 Status CudaStream::SetDevice() {
   XFFI_CUDA_RETURN_IF_ERROR(cudaSetDevice(device_.ordinal()));
   return Status::Ok();
+}
+
+Status CudaStream::CheckLargeParameters(const KernelSpec& kernel) {
+  StatusOr<CudaDevice::Capabilities> capabilities = device_.GetCapabilities();
+  if (!capabilities.ok()) return capabilities.status();
+  return CheckKernelParameterSize(
+      kernel.name, kernel.functor_size, capabilities->driver_version,
+      capabilities->compute_major, capabilities->compute_minor);
 }
 
 }  // namespace

@@ -125,6 +125,10 @@ class Device {
   virtual StatusOr<bool> QueryEvent(Event& event) = 0;
   // Waits for every stream; returns the first asynchronous error.
   virtual Status Synchronize() = 0;
+  // Whether its streams' Fourier runs (Stream::HasFftLibrary), asked when a
+  // program is compiled for it: an fft then reserves no workspace of its
+  // own, since the library's plans bring their own work areas.
+  virtual bool HasFftLibrary() const { return false; }
 };
 
 // A typed launch: checks that `functor` has the kernel's functor type.

@@ -192,6 +192,13 @@ Status SimDevice::Free(void* data) {
   return memory_->Free(data);
 }
 
+Stream* SimDevice::FindStream(const void* native_handle) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  for (auto& [id, stream] : streams_)
+    if (stream->native_handle() == native_handle) return stream;
+  return nullptr;
+}
+
 StatusOr<std::unique_ptr<Stream>> SimDevice::CreateStream() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   XFFI_RETURN_IF_ERROR(Enter("CreateStream", /*synchronising=*/false));

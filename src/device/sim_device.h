@@ -66,6 +66,10 @@ class SimDevice final : public Device {
   Status InjectAsyncError(Stream& stream, Status error, bool sticky);
 
   bool IsDeviceMemory(const void* address) const;
+  // The live stream whose native_handle() is `native_handle`, or null: how
+  // a stream handed around as a number (DLPack's stream argument) is found
+  // again.
+  Stream* FindStream(const void* native_handle);
   size_t bytes_in_use() const;
   // Enqueued work not yet run, over every stream.
   size_t pending_work() const;

@@ -53,7 +53,10 @@ struct RunEnv {
   device::Device& device;
   device::Stream& stream;
   device::DeviceExecutionContext& context;
-  // The stream records into a graph: nothing may wait for it.
+  // The stream records into a graph: nothing may wait for it, allocate or
+  // free device memory, and work enqueued now is replayed by every run. A
+  // custom call's stages before execute (which may do all three, once) must
+  // have run before the capture (Thunk::Initialize).
   bool capturing = false;
   // Zero: wait for a custom call's future as long as it takes.
   std::chrono::nanoseconds custom_call_timeout{0};
@@ -68,6 +71,15 @@ class Thunk {
  public:
   virtual ~Thunk() = default;
   virtual Status Run(RunEnv& env, void* const* addresses) = 0;
+  // What must happen once before the thunk's work is captured into a graph,
+  // outside the capture: a custom call's instantiate, prepare and
+  // initialize stages (XLA initialises a command buffer's commands before
+  // recording them, for the same reason).
+  virtual Status Initialize(RunEnv& env, void* const* addresses) {
+    (void)env;
+    (void)addresses;
+    return Status::Ok();
+  }
 };
 
 Status AtOp(const Instruction& op, Status status) {
@@ -155,6 +167,7 @@ class CallThunk : public Thunk {
         argument_ids_(std::move(arguments)),
         result_ids_(std::move(results)) {}
   Status Run(RunEnv& env, void* const* addresses) override;
+  Status Initialize(RunEnv& env, void* const* addresses) override;
 
  private:
   DeviceComputation* callee_;
@@ -285,21 +298,31 @@ class FfiCallThunk : public Thunk {
         state_(std::make_unique<CallSiteState>()) {}
 
   Status Run(RunEnv& env, void* const* addresses) override {
+    if (stages_done_ < 3 && env.capturing)
+      return Internal(CustomCallSite(op_) +
+                      ": its stages before execute did not run before the "
+                      "capture, and must not run inside it");
+    XFFI_RETURN_IF_ERROR(Initialize(env, addresses));
+    XFFI_RETURN_IF_ERROR(Call(env, XLA_FFI_ExecutionStage_EXECUTE));
+    return CompleteCustomCall(env, op_);
+  }
+
+  // Runs are serialised: the stages before execute run once, at the first
+  // run (before its capture, when the program is captured); a failed one
+  // is retried by the next.
+  Status Initialize(RunEnv& env, void* const* addresses) override {
     for (size_t i = 0; i < leaves_.operands.size(); ++i)
       if (leaves_.operands[i] != kNoBuffer)
         frame_.arg_buffer(i)->data = addresses[leaves_.operands[i]];
     for (size_t r = 0; r < leaves_.results.size(); ++r)
       if (leaves_.results[r] != kNoBuffer)
         frame_.ret_buffer(r)->data = addresses[leaves_.results[r]];
-    // Runs are serialised: the stages before execute run once, at the
-    // first run; a failed one is retried by the next.
     static constexpr XLA_FFI_ExecutionStage kStages[] = {
         XLA_FFI_ExecutionStage_INSTANTIATE, XLA_FFI_ExecutionStage_PREPARE,
-        XLA_FFI_ExecutionStage_INITIALIZE, XLA_FFI_ExecutionStage_EXECUTE};
+        XLA_FFI_ExecutionStage_INITIALIZE};
     for (; stages_done_ < 3; ++stages_done_)
       XFFI_RETURN_IF_ERROR(Call(env, kStages[stages_done_]));
-    XFFI_RETURN_IF_ERROR(Call(env, XLA_FFI_ExecutionStage_EXECUTE));
-    return CompleteCustomCall(env, op_);
+    return Status::Ok();
   }
 
  private:
@@ -410,6 +433,9 @@ class RelayoutCallThunk : public Thunk {
     XFFI_RETURN_IF_ERROR(call_->Run(env, addresses));
     return AtOp(op_, relayouts_.after(env.stream, addresses));
   }
+  Status Initialize(RunEnv& env, void* const* addresses) override {
+    return call_->Initialize(env, addresses);
+  }
 
  private:
   const Instruction& op_;
@@ -484,6 +510,7 @@ struct BuildEnv {
   std::string not_capturable;
   int64_t fused_loops = 0;      // loop fusions run as one interpreting kernel
   int64_t host_conditions = 0;  // while conditions evaluated on the host
+  DeviceFeatures features;      // of the executable's device
   MemoryPlan plan;
   std::vector<ConstantUpload> constants;
   std::unordered_map<const Computation*, std::unique_ptr<DeviceComputation>>
@@ -513,13 +540,18 @@ class DeviceComputation {
   }
 
   Status Run(RunEnv& env, const void* const* parameters, void* const* outputs) {
-    for (const auto& [id, number] : parameter_slots_)
-      addresses_[static_cast<size_t>(id)] =
-          const_cast<void*>(parameters[number]);
-    for (const auto& [id, number] : output_slots_)
-      addresses_[static_cast<size_t>(id)] = outputs[number];
+    BindSlots(parameters, outputs);
     for (const auto& thunk : thunks_)
       XFFI_RETURN_IF_ERROR(thunk->Run(env, addresses_.data()));
+    return Status::Ok();
+  }
+
+  // Thunk::Initialize of every thunk, with the addresses a run would give.
+  Status Initialize(RunEnv& env, const void* const* parameters,
+                    void* const* outputs) {
+    BindSlots(parameters, outputs);
+    for (const auto& thunk : thunks_)
+      XFFI_RETURN_IF_ERROR(thunk->Initialize(env, addresses_.data()));
     return Status::Ok();
   }
 
@@ -530,6 +562,14 @@ class DeviceComputation {
   DeviceComputation(const Computation& computation,
                     compiler::BufferAssignment assignment)
       : computation_(computation), assignment_(std::move(assignment)) {}
+
+  void BindSlots(const void* const* parameters, void* const* outputs) {
+    for (const auto& [id, number] : parameter_slots_)
+      addresses_[static_cast<size_t>(id)] =
+          const_cast<void*>(parameters[number]);
+    for (const auto& [id, number] : output_slots_)
+      addresses_[static_cast<size_t>(id)] = outputs[number];
+  }
 
   Status EmitThunks(BuildEnv& env) {
     const compiler::BufferAssignment& assignment = assignment_;
@@ -706,8 +746,8 @@ class DeviceComputation {
     }
     if (buffers.leaves.size() != 1 || buffers.leaves[0] == kNoBuffer)
       return Unsupported(op, "a tuple or token result");
-    StatusOr<Launcher> launcher =
-        MakeOpLauncher(op, operands, buffers.leaves[0], ScratchFor(env));
+    StatusOr<Launcher> launcher = MakeOpLauncher(
+        op, operands, buffers.leaves[0], ScratchFor(env), env.features);
     if (!launcher.ok()) return launcher.status();
     thunks_.push_back(std::make_unique<LaunchThunk>(op, std::move(*launcher)));
     return Status::Ok();
@@ -741,6 +781,12 @@ Status CallThunk::Run(RunEnv& env, void* const* addresses) {
   Resolve(argument_ids_, addresses, arguments_);
   Resolve(result_ids_, addresses, results_);
   return callee_->Run(env, arguments_.data(), results_.data());
+}
+
+Status CallThunk::Initialize(RunEnv& env, void* const* addresses) {
+  Resolve(argument_ids_, addresses, arguments_);
+  Resolve(result_ids_, addresses, results_);
+  return callee_->Initialize(env, arguments_.data(), results_.data());
 }
 
 Status ConditionalThunk::Run(RunEnv& env, void* const* addresses) {
@@ -816,6 +862,10 @@ struct RunInstance {
   std::unique_ptr<CustomCallEvents> call_events;  // on `stream`
   std::shared_ptr<char> block;
   bool placed = false;  // block allocated (if any bytes) and bound
+  // The thunks' Initialize has run (a captured program runs it before its
+  // first capture); again after a call abandoned at the timeout, whose
+  // call site starts over.
+  bool initialized = false;
   std::vector<void*> parameter_addresses, result_addresses;
   device::GraphCache graphs;
 
@@ -824,6 +874,27 @@ struct RunInstance {
     // happens later if a call abandoned at the timeout still holds it).
     if (stream != nullptr) (void)stream->Synchronize();
   }
+};
+
+class DeviceExecutable;
+
+// ReserveRun's: holds an instance of `owner` until a run takes it.
+class InstanceReservation final : public ReservedRun {
+ public:
+  InstanceReservation(DeviceExecutable& owner, RunInstance& instance)
+      : owner_(owner), instance_(&instance) {}
+  ~InstanceReservation() override;
+  InstanceReservation(const InstanceReservation&) = delete;
+  InstanceReservation& operator=(const InstanceReservation&) = delete;
+
+  device::Stream& stream() override { return *instance_->stream; }
+  const DeviceExecutable& owner() const { return owner_; }
+  // The instance, for the run that now owns it; null when taken already.
+  RunInstance* Take() { return std::exchange(instance_, nullptr); }
+
+ private:
+  DeviceExecutable& owner_;
+  RunInstance* instance_;
 };
 
 class DeviceExecutable : public Executable {
@@ -942,10 +1013,31 @@ class DeviceExecutable : public Executable {
                nullptr, std::move(on_abandoned_call_complete));
   }
 
+  StatusOr<std::unique_ptr<ReservedRun>> Reserve() {
+    StatusOr<RunInstance*> acquired = Acquire();
+    if (!acquired.ok()) return acquired.status();
+    if (Status placed = Place(**acquired); !placed.ok()) {
+      Release(*acquired, nullptr, nullptr);
+      return placed;
+    }
+    return std::unique_ptr<ReservedRun>(
+        std::make_unique<InstanceReservation>(*this, **acquired));
+  }
+
+  // An instance a reservation held and no run took.
+  void GiveBack(RunInstance* instance) { Release(instance, nullptr, nullptr); }
+
   Status ExecuteWithPlaces(ffi::Span<const void* const> argument_leaves,
                            ffi::Span<void* const> result_leaves,
                            const LeafPlaces& places,
-                           std::function<void()> notify) {
+                           std::function<void()> notify,
+                           ReservedRun* reserved) {
+    auto* reservation = dynamic_cast<InstanceReservation*>(reserved);
+    if (reserved != nullptr &&
+        (reservation == nullptr || &reservation->owner() != this))
+      return InvalidArgument(
+          "ExecuteWithDeviceLeaves: the reserved run is another "
+          "executable's");
     if (places.argument_on_device.size() != argument_leaves.size())
       return InvalidArgument(
           "argument_on_device has " +
@@ -954,10 +1046,17 @@ class DeviceExecutable : public Executable {
     if (argument_leaves.size() != parameter_leaves_.size() ||
         result_leaves.size() != result_leaves_.size())
       return ExecuteRaw(argument_leaves, result_leaves);  // its messages
+    RunInstance* instance = nullptr;
+    if (reservation != nullptr) {
+      instance = reservation->Take();
+      if (instance == nullptr)
+        return InvalidArgument(
+            "ExecuteWithDeviceLeaves: the reserved run was used already");
+    }
     return Run(std::vector<const void*>(argument_leaves.begin(),
                                         argument_leaves.end()),
                std::vector<void*>(result_leaves.begin(), result_leaves.end()),
-               &places, std::move(notify));
+               &places, std::move(notify), instance);
   }
 
   const std::shared_ptr<device::Device>& device() const { return device_; }
@@ -996,6 +1095,7 @@ class DeviceExecutable : public Executable {
   // The thunks of one more instance, and its layout of the block.
   StatusOr<std::unique_ptr<RunInstance>> BuildThunks(BuildEnv& env) {
     env.in_place = in_place_.get();
+    env.features.fft_library = device_->HasFftLibrary();
     StatusOr<DeviceComputation*> entry = env.Get(module_.entry());
     if (!entry.ok()) return entry.status();
     auto instance = std::make_unique<RunInstance>();
@@ -1094,6 +1194,7 @@ class DeviceExecutable : public Executable {
         std::move(call->frame), std::move(call->state)});
     instance.block = nullptr;
     instance.placed = false;
+    instance.initialized = false;
     call->future->OnReady(
         [kept, notify = std::move(notify)](const Status&) mutable {
           kept.reset();
@@ -1126,13 +1227,18 @@ class DeviceExecutable : public Executable {
   // Arguments in, the program on the instance's stream, results out: host
   // addresses, or device ones where `places` says so
   // (ExecuteWithDeviceLeaves). `notify`: ExecuteRawNotifying's.
+  // `reserved`: an instance a reservation held, which the run now owns.
   Status Run(const std::vector<const void*>& arguments,
              const std::vector<void*>& results,
              const LeafPlaces* places = nullptr,
-             std::function<void()> notify = nullptr) {
-    StatusOr<RunInstance*> acquired = Acquire();
-    if (!acquired.ok()) return acquired.status();
-    RunInstance& instance = **acquired;
+             std::function<void()> notify = nullptr,
+             RunInstance* reserved = nullptr) {
+    if (reserved == nullptr) {
+      StatusOr<RunInstance*> acquired = Acquire();
+      if (!acquired.ok()) return acquired.status();
+      reserved = *acquired;
+    }
+    RunInstance& instance = *reserved;
     std::unique_ptr<AbandonedCall> abandoned;
     Status status = Place(instance);
     if (status.ok()) {
@@ -1176,6 +1282,14 @@ class DeviceExecutable : public Executable {
     if (bound > 0) bound_arguments_.fetch_add(bound, std::memory_order_relaxed);
     if (capturable_) {
       // Command buffer: the program's work is captured once and replayed.
+      // What must not be captured (custom calls' stages before execute,
+      // which may allocate or synchronise, and run once) runs first, on the
+      // stream, outside the capture.
+      if (!instance.initialized) {
+        XFFI_RETURN_IF_ERROR(instance.entry->Initialize(
+            env, parameters.data(), instance.result_addresses.data()));
+        instance.initialized = true;
+      }
       // Its addresses are the instance's one block (which moves only after
       // an abandoned call) and the arguments bound in place: the cache
       // captures again when any of them changes.
@@ -1250,7 +1364,18 @@ class DeviceExecutable : public Executable {
   int64_t abandoned_calls_ = 0;
 };
 
+InstanceReservation::~InstanceReservation() {
+  if (instance_ != nullptr) owner_.GiveBack(instance_);
+}
+
 }  // namespace
+
+StatusOr<std::unique_ptr<ReservedRun>> ReserveRun(Executable& executable) {
+  auto* device = dynamic_cast<DeviceExecutable*>(&executable);
+  if (device == nullptr)
+    return InvalidArgument("ReserveRun: the program does not run on a device");
+  return device->Reserve();
+}
 
 DeviceExecutorStats GetDeviceExecutorStats(const Executable& executable) {
   const auto* device = dynamic_cast<const DeviceExecutable*>(&executable);
@@ -1263,16 +1388,19 @@ std::shared_ptr<device::Device> DeviceOfExecutable(
   return device == nullptr ? nullptr : device->device();
 }
 
-Status ExecuteWithDeviceLeaves(
-    Executable& executable, ffi::Span<const void* const> argument_leaves,
-    ffi::Span<void* const> result_leaves, const LeafPlaces& places,
-    std::function<void()> on_abandoned_call_complete) {
+Status ExecuteWithDeviceLeaves(Executable& executable,
+                               ffi::Span<const void* const> argument_leaves,
+                               ffi::Span<void* const> result_leaves,
+                               const LeafPlaces& places,
+                               std::function<void()> on_abandoned_call_complete,
+                               ReservedRun* reserved) {
   auto* device = dynamic_cast<DeviceExecutable*>(&executable);
   if (device == nullptr)
     return InvalidArgument(
         "ExecuteWithDeviceLeaves: the program does not run on a device");
   return device->ExecuteWithPlaces(argument_leaves, result_leaves, places,
-                                   std::move(on_abandoned_call_complete));
+                                   std::move(on_abandoned_call_complete),
+                                   reserved);
 }
 
 StatusOr<std::unique_ptr<Executable>> CreateDeviceExecutable(

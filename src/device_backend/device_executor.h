@@ -21,8 +21,10 @@
 // Command buffers: a program with no while or conditional whose custom calls
 // all have the COMMAND_BUFFER_COMPATIBLE trait is captured into a device
 // graph at its first run and replayed after (device/graph_cache.h); its
-// handlers are then called only while capturing, as under XLA, and an
-// asynchronous failure is reported for the run rather than a target.
+// handlers' execute stage is then called only while capturing, as under
+// XLA, their stages before it once before the first capture (they may
+// allocate or synchronise, which no capture allows), and an asynchronous
+// failure is reported for the run rather than a target.
 //
 // Limits (CompileOptions): memory_limit_bytes > 0 bounds one allocation
 // and is checked before anything is allocated on the device; 0 leaves it to
@@ -86,6 +88,22 @@ struct LeafPlaces {
   std::vector<bool> argument_on_device;  // one per parameter leaf
   bool results_on_device = false;
 };
+// A run instance taken ahead of its run (ReserveRun): the stream the run's
+// work will go on exists already, so a caller can have the producers of its
+// device arguments order their work before that stream (DLPack's
+// __dlpack__(stream=...)) instead of the host waiting for the whole device.
+// ExecuteWithDeviceLeaves given it runs on it; destroyed unused, it goes
+// back to the executable's pool. It must not outlive its executable.
+class ReservedRun {
+ public:
+  virtual ~ReservedRun() = default;
+  virtual device::Stream& stream() = 0;
+};
+// An idle run instance of `executable` (a new one when every instance is
+// busy), placed on its device: RESOURCE_EXHAUSTED as a run's, and
+// INVALID_ARGUMENT for an executable this executor did not make.
+StatusOr<std::unique_ptr<ReservedRun>> ReserveRun(Executable& executable);
+
 // ExecuteRaw with device arguments and results, for callers that hold
 // arrays on the device already (DLPack producers in Python): they cross
 // device to device, never through the host, and a device argument is not
@@ -93,14 +111,19 @@ struct LeafPlaces {
 // aligned as the arena's buffers, a parameter the program does not write,
 // no custom-call timeout): the program's kernels and custom calls then see
 // the caller's address. Device arguments must be ready
-// (their producer's work complete) when it is called; device results are
+// (their producer's work complete, or ordered before `reserved`'s stream
+// below) when it is called; device results are
 // complete when it returns. INVALID_ARGUMENT for an executable this
 // executor did not make. `on_abandoned_call_complete` as
 // Executable::ExecuteRawNotifying's (which this executor implements too).
+// With `reserved` (ReserveRun's, of this executable) the run goes on its
+// instance and stream, which producers may have made wait for their work:
+// such arguments are ready in that stream's order.
 Status ExecuteWithDeviceLeaves(
     Executable& executable, ffi::Span<const void* const> argument_leaves,
     ffi::Span<void* const> result_leaves, const LeafPlaces& places,
-    std::function<void()> on_abandoned_call_complete = nullptr);
+    std::function<void()> on_abandoned_call_complete = nullptr,
+    ReservedRun* reserved = nullptr);
 // The device an executable of this executor runs on; null for others.
 std::shared_ptr<device::Device> DeviceOfExecutable(
     const Executable& executable);

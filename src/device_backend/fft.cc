@@ -46,7 +46,8 @@ FftLinesKernel MakePass(const std::vector<int64_t>& in_dims, size_t axis,
 StatusOr<Launcher> FftLauncher(const Instruction& op,
                                const std::vector<compiler::BufferId>& operands,
                                compiler::BufferId result,
-                               const ReserveScratch& scratch) {
+                               const ReserveScratch& scratch,
+                               const DeviceFeatures& features) {
   const Shape& in = op.operand(0)->shape();
   const Shape& out = op.shape();
   StatusOr<DType> in_type = TypeOf(op, in);
@@ -84,11 +85,55 @@ StatusOr<Launcher> FftLauncher(const Instruction& op,
   }
   if (out.num_elements() == 0)
     return Launcher([](device::Stream&, void* const*) { return Status::Ok(); });
+  if (!scratch) return Unsupported(op, "an fft without scratch");
 
-  // The passes in order; intermediates are complex in the shape of the
-  // complex side.
+  // Intermediates are complex in the shape of the complex side.
   const DType complex_type = real_in ? *out_type : *in_type;
   const bool inverse = type == FftType::kIfft || type == FftType::kIrfft;
+  const compiler::BufferId source = operands[0];
+
+  if (features.fft_library) {
+    // The whole transform in one library call, then XLA's 1/N for the
+    // inverse kinds, which cuFFT leaves out.
+    device::Fft library_fft;
+    library_fft.kind = real_in    ? device::FftKind::kRealToComplex
+                       : real_out ? device::FftKind::kComplexToReal
+                       : inverse  ? device::FftKind::kInverse
+                                  : device::FftKind::kForward;
+    library_fft.double_precision = complex_type == DType::kC128;
+    library_fft.rank = static_cast<int32_t>(count);
+    int64_t points = 1;
+    for (size_t t = 0; t < count; ++t) {
+      library_fft.lengths[t] = op.fft_length[t];
+      points *= op.fft_length[t];
+    }
+    library_fft.batch = 1;
+    for (size_t d = 0; d + count < rank; ++d) library_fft.batch *= in_dims[d];
+    FftScaleKernel scale;
+    scale.wide = library_fft.double_precision;
+    scale.n = out.num_elements() * (real_out ? 1 : 2);
+    scale.factor = 1.0 / static_cast<double>(points);
+    // cuFFT's complex-to-real transforms overwrite their input, which the
+    // program may still read: they read a copy. Nothing else is reserved.
+    const size_t in_bytes = in.byte_size();
+    const compiler::BufferId library_input =
+        real_out ? scratch(in_bytes) : source;
+    return Launcher(
+        [source, result, library_fft, scale, library_input, inverse, in_bytes](
+            device::Stream& stream, void* const* addresses) mutable {
+          if (library_input != source)
+            XFFI_RETURN_IF_ERROR(stream.CopyDeviceToDevice(
+                addresses[library_input], addresses[source], in_bytes));
+          library_fft.in = addresses[library_input];
+          library_fft.out = addresses[result];
+          XFFI_RETURN_IF_ERROR(stream.Fourier(library_fft));
+          if (!inverse) return Status::Ok();
+          scale.data = static_cast<uint8_t*>(addresses[result]);
+          return LaunchKernel(stream, FftScaleKernel::kName, scale.n, scale);
+        });
+  }
+
+  // The passes in order.
   std::vector<FftLinesKernel> passes;
   const size_t last_axis = rank - 1;
   if (real_in)
@@ -107,8 +152,7 @@ StatusOr<Launcher> FftLauncher(const Instruction& op,
                               *out_type));
 
   // Pass p < last writes scratch[p % 2]: never the buffer it reads. Every
-  // pass's workers share one workspace, in turn.
-  if (!scratch) return Unsupported(op, "an fft without scratch");
+  // pass's workers share one workspace, in turn, sized for the largest.
   size_t workspace_bytes = 0;
   for (const FftLinesKernel& pass : passes) {
     const size_t bytes =
@@ -126,48 +170,8 @@ StatusOr<Launcher> FftLauncher(const Instruction& op,
     targets.push_back(scratch(bytes));
     if (passes.size() > 2) targets.push_back(scratch(bytes));
   }
-
-  // The same transform for a device with an FFT library (cuFFT), in one
-  // call, then XLA's 1/N for the inverse kinds, which cuFFT leaves out.
-  device::Fft library_fft;
-  library_fft.kind = real_in    ? device::FftKind::kRealToComplex
-                     : real_out ? device::FftKind::kComplexToReal
-                     : inverse  ? device::FftKind::kInverse
-                                : device::FftKind::kForward;
-  library_fft.double_precision = complex_type == DType::kC128;
-  library_fft.rank = static_cast<int32_t>(count);
-  int64_t points = 1;
-  for (size_t t = 0; t < count; ++t) {
-    library_fft.lengths[t] = op.fft_length[t];
-    points *= op.fft_length[t];
-  }
-  library_fft.batch = 1;
-  for (size_t d = 0; d + count < rank; ++d) library_fft.batch *= in_dims[d];
-  FftScaleKernel scale;
-  scale.wide = library_fft.double_precision;
-  scale.n = out.num_elements() * (real_out ? 1 : 2);
-  scale.factor = 1.0 / static_cast<double>(points);
-  // cuFFT's complex-to-real transforms overwrite their input, which the
-  // program may still read: they read a copy.
-  const size_t in_bytes = in.byte_size();
-  const compiler::BufferId library_input =
-      real_out ? scratch(in_bytes) : operands[0];
-
-  const compiler::BufferId source = operands[0];
-  return Launcher([passes, targets, source, result, workspace, library_fft,
-                   scale, library_input, inverse, in_bytes](
+  return Launcher([passes, targets, source, result, workspace](
                       device::Stream& stream, void* const* addresses) mutable {
-    if (stream.HasFftLibrary()) {
-      if (library_input != source)
-        XFFI_RETURN_IF_ERROR(stream.CopyDeviceToDevice(
-            addresses[library_input], addresses[source], in_bytes));
-      library_fft.in = addresses[library_input];
-      library_fft.out = addresses[result];
-      XFFI_RETURN_IF_ERROR(stream.Fourier(library_fft));
-      if (!inverse) return Status::Ok();
-      scale.data = static_cast<uint8_t*>(addresses[result]);
-      return LaunchKernel(stream, FftScaleKernel::kName, scale.n, scale);
-    }
     const uint8_t* from = static_cast<const uint8_t*>(addresses[source]);
     for (size_t p = 0; p < passes.size(); ++p) {
       uint8_t* to = static_cast<uint8_t*>(

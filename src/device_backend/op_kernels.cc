@@ -1465,7 +1465,8 @@ Status Unsupported(const Instruction& op, const std::string& why) {
 StatusOr<Launcher> MakeOpLauncher(const Instruction& op,
                                   const std::vector<BufferId>& operands,
                                   BufferId result,
-                                  const ReserveScratch& scratch) {
+                                  const ReserveScratch& scratch,
+                                  const DeviceFeatures& features) {
   if (op.shape().IsArray() && op.shape().rank() > kMaxRank)
     return Unsupported(op, "rank above 8");
   for (const Instruction* operand : op.operands())
@@ -1542,7 +1543,7 @@ StatusOr<Launcher> MakeOpLauncher(const Instruction& op,
     case Opcode::kConvolution:
       return ConvolutionLauncher(op, operands, result, scratch);
     case Opcode::kFft:
-      return FftLauncher(op, operands, result, scratch);
+      return FftLauncher(op, operands, result, scratch, features);
     default:
       return Unsupported(op, "no device kernel for this op yet");
   }

@@ -32,13 +32,21 @@ using Launcher =
 // buffer whose address `addresses` will hold, private to the op.
 using ReserveScratch = std::function<compiler::BufferId(size_t bytes)>;
 
+// What the device a program is compiled for offers beyond kernels, where
+// it changes what an op reserves at compile time.
+struct DeviceFeatures {
+  // Stream::Fourier runs (Device::HasFftLibrary: cuFFT on CudaDevice).
+  bool fft_library = false;
+};
+
 // The op's launcher. `operands` holds one buffer per operand, `result` the
 // op's (array) result. UNIMPLEMENTED naming the op and its location for an
 // op, element type or attribute the device kernels do not take. Without
 // `scratch`, ops that would need it take a slower way or are refused.
 StatusOr<Launcher> MakeOpLauncher(
     const Instruction& op, const std::vector<compiler::BufferId>& operands,
-    compiler::BufferId result, const ReserveScratch& scratch = {});
+    compiler::BufferId result, const ReserveScratch& scratch = {},
+    const DeviceFeatures& features = {});
 
 // A loop fusion of elementwise ops (and scalar broadcasts, reshapes, and
 // gathers of one-element slices whose operand is a fusion operand) as one

@@ -4,15 +4,19 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #ifdef XFFI_HAVE_CUDA_DEVICE
+#include "cuda/capture_mode.h"
 #include "cuda/cublas_library.h"
 #include "cuda/cuda_device.h"
 #include "cuda/cufft_library.h"
 #include "cuda/kernel_entries.h"
+#include "cuda/kernel_parameters.h"
 #include "device/host_gemm.h"
 #include "device_backend/convolution_kernel.h"
 #include "device_backend/device_kernels.h"
@@ -251,6 +255,147 @@ TEST(Cufft, ResultNamesAreCufftsOwn) {
   EXPECT_STREQ(xffi::cuda::CufftResultName(5), "CUFFT_INTERNAL_ERROR");
   EXPECT_STREQ(xffi::cuda::CufftResultName(11), "CUFFT_INVALID_DEVICE");
   EXPECT_STREQ(xffi::cuda::CufftResultName(10), "unknown cufftResult");
+}
+
+// The order a stream's library set-up follows around a capture
+// (capture_mode.h: cublasCreate at a stream's first product, cuFFT's plans),
+// with the CUDA calls played by a fake thread.
+struct FakeCaptureThread {
+  bool capturing = false;
+  int mode = 0;  // cudaStreamCaptureModeGlobal
+  int mode_during_setup = -1;
+  xffi::Status query_error, exchange_error;
+  int exchanges = 0;
+
+  xffi::cuda::CaptureModeCalls Calls() {
+    xffi::cuda::CaptureModeCalls calls;
+    calls.is_capturing = [this]() -> xffi::StatusOr<bool> {
+      if (!query_error.ok()) return query_error;
+      return capturing;
+    };
+    calls.exchange_mode = [this](int* swapped) -> xffi::Status {
+      if (!exchange_error.ok()) return exchange_error;
+      ++exchanges;
+      std::swap(mode, *swapped);
+      return xffi::Status::Ok();
+    };
+    calls.relaxed_mode = 2;
+    return calls;
+  }
+  std::function<xffi::Status()> SetUp(xffi::Status result) {
+    return [this, result] {
+      mode_during_setup = mode;
+      return result;
+    };
+  }
+};
+
+TEST(CaptureMode, OutsideACaptureTheSetUpRunsAsItIs) {
+  FakeCaptureThread thread;
+  EXPECT_TRUE(xffi::cuda::OutsideCaptureRules(thread.Calls(),
+                                              thread.SetUp(xffi::Status::Ok()))
+                  .ok());
+  EXPECT_EQ(thread.mode_during_setup, 0);
+  EXPECT_EQ(thread.exchanges, 0);
+}
+
+TEST(CaptureMode, DuringACaptureTheSetUpRunsRelaxedAndTheModeComesBack) {
+  for (int before : {0, 1, 2}) {  // global, thread-local, relaxed
+    FakeCaptureThread thread;
+    thread.capturing = true;
+    thread.mode = before;
+    EXPECT_TRUE(xffi::cuda::OutsideCaptureRules(
+                    thread.Calls(), thread.SetUp(xffi::Status::Ok()))
+                    .ok());
+    EXPECT_EQ(thread.mode_during_setup, 2) << before;
+    EXPECT_EQ(thread.mode, before);
+    EXPECT_EQ(thread.exchanges, 2);
+  }
+}
+
+TEST(CaptureMode, AFailedSetUpStillRestoresTheMode) {
+  FakeCaptureThread thread;
+  thread.capturing = true;
+  xffi::Status status = xffi::cuda::OutsideCaptureRules(
+      thread.Calls(), thread.SetUp(xffi::Internal("cublasCreate returned 1")));
+  EXPECT_EQ(status.message(), "cublasCreate returned 1");
+  EXPECT_EQ(thread.mode, 0);
+  EXPECT_EQ(thread.exchanges, 2);
+}
+
+TEST(CaptureMode, AFailedQueryOrSwitchRunsNoSetUp) {
+  FakeCaptureThread thread;
+  thread.query_error = xffi::Internal("cudaStreamIsCapturing returned 35");
+  xffi::Status status = xffi::cuda::OutsideCaptureRules(
+      thread.Calls(), thread.SetUp(xffi::Status::Ok()));
+  EXPECT_EQ(status.message(), "cudaStreamIsCapturing returned 35");
+  EXPECT_EQ(thread.mode_during_setup, -1);
+
+  FakeCaptureThread switching;
+  switching.capturing = true;
+  switching.exchange_error = xffi::Internal("exchange returned 35");
+  status = xffi::cuda::OutsideCaptureRules(switching.Calls(),
+                                           switching.SetUp(xffi::Status::Ok()));
+  EXPECT_EQ(status.message(), "exchange returned 35");
+  EXPECT_EQ(switching.mode_during_setup, -1);
+}
+
+// Functors over 4 KB need CUDA 12.1's large kernel parameters: refused on
+// an older driver or GPU with a message saying what falls short.
+TEST(KernelParameters, LargeFunctorsNeedCuda121AndVolta) {
+  using xffi::cuda::CheckKernelParameterSize;
+  EXPECT_TRUE(CheckKernelParameterSize("k", 4096, 11080, 6, 1).ok());
+  EXPECT_TRUE(CheckKernelParameterSize("k", 5000, 12010, 7, 0).ok());
+  EXPECT_TRUE(CheckKernelParameterSize("k", 32764, 13000, 9, 0).ok());
+
+  xffi::Status old_driver = CheckKernelParameterSize("k", 5000, 12000, 8, 6);
+  EXPECT_EQ(old_driver.code(), XLA_FFI_Error_Code_FAILED_PRECONDITION);
+  EXPECT_EQ(old_driver.message(),
+            "kernel 'k' takes a 5000-byte functor, over the 4096 bytes of "
+            "kernel parameters older setups allow: launching it needs a "
+            "driver of CUDA 12.1 or newer (this one is CUDA 12.0)");
+  EXPECT_EQ(CheckKernelParameterSize("k", 5000, 12040, 6, 1).message(),
+            "kernel 'k' takes a 5000-byte functor, over the 4096 bytes of "
+            "kernel parameters older setups allow: launching it needs a GPU "
+            "of compute capability 7.0 or newer (this one is 6.1)");
+  EXPECT_THAT(CheckKernelParameterSize("k", 5000, 11020, 5, 2).message(),
+              ::testing::HasSubstr("CUDA 12.1 or newer (this one is CUDA "
+                                   "11.2) and a GPU of compute capability"));
+  EXPECT_EQ(CheckKernelParameterSize("k", 40000, 13000, 9, 0).message(),
+            "kernel 'k' takes a 40000-byte functor, over the 32764 bytes of "
+            "parameters CUDA allows a kernel");
+}
+
+TEST(KernelParameters, TheBackendsLargeFunctorsAreTheOnesChecked) {
+#ifdef XFFI_HAVE_CUDA_KERNELS
+  // Which kernels the check guards; each within the large limit (nvcc's
+  // static_assert) and at least one over the classic one, or the check
+  // would guard nothing.
+  using namespace xffi::device_backend;
+  int large = 0;
+  for (const char* name :
+       {ElementwiseKernel::kName, FusedLoopKernel::kName,
+        StridedCopyKernel::kName, IotaKernel::kName, ContractionKernel::kName,
+        DynamicWindowKernel::kName, GatherKernel::kName, ScatterKernel::kName,
+        SortKernel::kName, SortMergePassKernel::kName,
+        ReduceWindowKernel::kName, VariadicReduceKernel::kName,
+        TopKKernel::kName, ConvolutionKernel::kName, Im2colKernel::kName,
+        FftLinesKernel::kName, FftScaleKernel::kName,
+        SelectAndScatterKernel::kName, RngBitGeneratorKernel::kName}) {
+    const xffi::device::CudaKernelEntry* entry =
+        xffi::cuda::FindCudaKernelEntry(name);
+    ASSERT_NE(entry, nullptr) << name;
+    EXPECT_LE(entry->functor_size, xffi::cuda::kLargeKernelParameterBytes);
+    if (entry->functor_size > xffi::cuda::kClassicKernelParameterBytes) {
+      ++large;
+      std::cout << "over 4 KB: " << name << " (" << entry->functor_size
+                << " bytes)\n";
+    }
+  }
+  EXPECT_GT(large, 0);
+#else
+  GTEST_SKIP() << "no nvcc-compiled kernels in this build";
+#endif
 }
 
 #else

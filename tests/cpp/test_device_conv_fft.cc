@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "cli/compare.h"
+#include "device_backend/device_executor.h"
+#include "device_backend/fft_kernel.h"
 #include "device_backend_test_util.h"
 
 namespace xffi::device_backend {
@@ -424,6 +426,7 @@ class FftLibraryDevice final : public device::Device {
     return inner_->QueryEvent(event);
   }
   Status Synchronize() override { return inner_->Synchronize(); }
+  bool HasFftLibrary() const override { return true; }
 
   int transforms = 0;  // Fourier calls on its streams
 
@@ -458,6 +461,63 @@ ENTRY main {
 }
 )",
                     1e-4);
+}
+
+// What an fft reserves depends on how its device transforms. The kernels'
+// passes share a workspace sized for this transform (its workers times one
+// line's work area); a library (cuFFT) brings its own work areas, so only
+// IRFFT reserves anything: a copy of its operand, which the library
+// overwrites. It used to reserve the kernels' workspace on every device.
+TEST_F(DeviceConvFftTest, FftScratchIsSizedForTheTransformAndTheDevice) {
+  const char* kFft = R"(HloModule f
+ENTRY main {
+  x = c64[64,256] parameter(0)
+  ROOT f = c64[64,256] fft(x), fft_type=FFT, fft_length={256}
+}
+)";
+  const char* kNegate = R"(HloModule f
+ENTRY main {
+  x = c64[64,256] parameter(0)
+  ROOT f = c64[64,256] negate(x)
+}
+)";
+  const char* kIrfft = R"(HloModule f
+ENTRY main {
+  x = c64[64,129] parameter(0)
+  ROOT f = f32[64,256] fft(x), fft_type=IRFFT, fft_length={256}
+}
+)";
+  auto device_bytes = [&](const char* text) -> size_t {
+    auto exe = CompileForDevice(text);
+    EXPECT_TRUE(exe.ok()) << exe.status().message();
+    return exe.ok() ? GetDeviceExecutorStats(**exe).device_bytes : 0;
+  };
+  // The same parameter and result without scratch: the block's other part.
+  const size_t io_bytes = device_bytes(kNegate);
+  ASSERT_EQ(io_bytes, size_t{2} * 64 * 256 * 8);
+  // SimDevice: 64 lines of 256 points, 8 lines per worker.
+  const size_t workspace =
+      size_t{8} * static_cast<size_t>(FftWorkspaceDoubles(256)) * 8;
+  EXPECT_EQ(device_bytes(kFft), io_bytes + workspace);
+  const size_t irfft_in = size_t{64} * 129 * 8,
+               irfft_out = size_t{64} * 256 * 4;
+  EXPECT_EQ(device_bytes(kIrfft),
+            irfft_in + irfft_out +
+                size_t{8} * static_cast<size_t>(FftWorkspaceDoubles(256)) * 8);
+
+  auto library = std::make_shared<FftLibraryDevice>(device_);
+  DeviceBackendOptions options;
+  options.device =
+      [library](
+          const CompileOptions&) -> StatusOr<std::shared_ptr<device::Device>> {
+    return std::shared_ptr<device::Device>(library);
+  };
+  backend_ = std::make_unique<DeviceBackend>(std::move(options));
+  EXPECT_EQ(device_bytes(kFft), io_bytes);
+  EXPECT_EQ(device_bytes(kIrfft), irfft_in + irfft_out + irfft_in);
+  // And it still transforms, through the library.
+  ExpectMatchesHost(kIrfft, 1e-4);
+  EXPECT_GT(library->transforms, 0);
 }
 
 TEST_F(DeviceConvFftTest, AComplexConvolutionIntoARealResultIsRefused) {

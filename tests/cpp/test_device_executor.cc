@@ -752,6 +752,57 @@ ENTRY main {
   }
 }
 
+// An initialize stage that allocates device memory, as a handler's state
+// set-up does: Allocate and Free would synchronise, which no capture
+// allows.
+int allocating_initializations = 0;
+ffi::Error AllocatingInitializeImpl(ffi::ScratchAllocator scratch) {
+  ++allocating_initializations;
+  if (!scratch.Allocate(1024)) return scratch.last_error();
+  return ffi::Error::Success();
+}
+XFFI_DEFINE_HANDLER(AllocatingInitialize, AllocatingInitializeImpl,
+                    ffi::Ffi::BindInitialize().Ctx<ffi::ScratchAllocator>());
+
+TEST_F(DeviceExecutorTest, StagesBeforeExecuteRunOnceOutsideTheCapture) {
+  // Captured as a command buffer: its stages before execute run at the first
+  // run before the capture (they used to run inside it, where the
+  // allocation failed the run), and only execute is recorded.
+  ASSERT_TRUE(RegisterHandler(
+                  "devexec_graph_initialize", "CUDA",
+                  XLA_FFI_Handler_Bundle{nullptr, nullptr, AllocatingInitialize,
+                                         DoCustomCallSim, nullptr},
+                  XLA_FFI_HANDLER_TRAITS_COMMAND_BUFFER_COMPATIBLE)
+                  .ok());
+  auto exe = CompileForDevice(R"(HloModule graph
+ENTRY main {
+  b = f32[128] parameter(0)
+  c = f32[300] parameter(1)
+  ROOT a = f32[300] custom-call(b, c), custom_call_target="devexec_graph_initialize", api_version=API_VERSION_TYPED_FFI
+}
+)");
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  allocating_initializations = 0;
+  for (int run = 0; run < 3; ++run) {
+    std::vector<float> b(128), c(300);
+    for (int i = 0; i < 128; ++i) b[i] = 0.25f * i - run;
+    for (int i = 0; i < 300; ++i) c[i] = i + 3.0f * run;
+    StatusOr<std::vector<Literal>> result =
+        (*exe)->Execute({Literal::FromVector<float>({128}, b),
+                         Literal::FromVector<float>({300}, c)});
+    ASSERT_TRUE(result.ok())
+        << "run " << run << ": " << result.status().message();
+    for (int i = 0; i < 300; ++i)
+      ASSERT_EQ((*result)[0].data<float>()[i], b[i % 128] + c[i]) << i;
+  }
+  EXPECT_EQ(allocating_initializations, 1);
+  DeviceExecutorStats stats = GetDeviceExecutorStats(**exe);
+  EXPECT_EQ(stats.graph_captures, 1);
+  EXPECT_EQ(stats.graph_replays, 2);
+  EXPECT_EQ(device_->bytes_in_use(), stats.device_bytes)
+      << "the stage's allocation was not given back";
+}
+
 ffi::Error SynchronizeInsideImpl(device::Stream* stream,
                                  ffi::Result<ffi::Buffer<ffi::F32>> out) {
   (void)out;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -139,6 +140,95 @@ TEST_F(DeviceLeavesTest, MiscountsAndHostExecutablesAreRefused) {
   status = ExecuteWithDeviceLeaves(**on_host, arguments, results, places);
   EXPECT_EQ(status.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
   EXPECT_THAT(status.message(), HasSubstr("does not run on a device"));
+}
+
+// A producer whose work is still queued on its own stream orders it before
+// the reserved run's stream with an event, as DLPack producers do for the
+// stream a consumer hands them: the run reads its values with no host wait
+// for the whole device. Without the wait it reads poison: SimDevice runs
+// the producer's copy only when something waits for it.
+TEST_F(DeviceLeavesTest, AReservedRunsStreamIsWhereProducersOrderTheirWork) {
+  auto executable = CompileForDevice(kAdd);
+  ASSERT_TRUE(executable.ok()) << executable.status().message();
+  const std::vector<float> values = {1, 2, 3, 4}, ones = {1, 1, 1, 1};
+  for (bool wait : {true, false}) {
+    SCOPED_TRACE(wait ? "producer waited for" : "producer not waited for");
+    StatusOr<void*> x = device_->Allocate(16);  // poisoned
+    ASSERT_TRUE(x.ok());
+    allocations_.push_back(*x);
+    auto producer = device_->CreateStream();
+    ASSERT_TRUE(producer.ok());
+    ASSERT_TRUE((*producer)->CopyHostToDevice(*x, values.data(), 16).ok());
+    const device::SimDevice::HostSynchronizations before =
+        device_->host_synchronizations();
+
+    StatusOr<std::unique_ptr<ReservedRun>> run = ReserveRun(**executable);
+    ASSERT_TRUE(run.ok()) << run.status().message();
+    if (wait) {
+      auto event = device_->CreateEvent();
+      ASSERT_TRUE(event.ok());
+      ASSERT_TRUE((*producer)->RecordEvent(**event).ok());
+      ASSERT_TRUE((*run)->stream().WaitEvent(**event).ok());
+    }
+    std::vector<float> out(4);
+    std::vector<const void*> arguments = {*x, ones.data()};
+    std::vector<void*> results = {out.data()};
+    LeafPlaces places;
+    places.argument_on_device = {true, false};
+    Status status = ExecuteWithDeviceLeaves(**executable, arguments, results,
+                                            places, nullptr, run->get());
+    ASSERT_TRUE(status.ok()) << status.message();
+    if (wait) {
+      EXPECT_THAT(out, ::testing::ElementsAre(2, 3, 4, 5));
+    } else {
+      for (float v : out) EXPECT_TRUE(std::isnan(v)) << v;
+    }
+    EXPECT_EQ(device_->host_synchronizations().device, before.device);
+    // Used: a second run with it is refused; the instance is back in the
+    // pool, so the executable still has one.
+    status = ExecuteWithDeviceLeaves(**executable, arguments, results, places,
+                                     nullptr, run->get());
+    EXPECT_EQ(status.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
+    EXPECT_THAT(status.message(), HasSubstr("used already"));
+    EXPECT_EQ(GetDeviceExecutorStats(**executable).run_instances, 1);
+    ASSERT_TRUE((*producer)->Synchronize().ok());
+  }
+}
+
+TEST_F(DeviceLeavesTest, AnUnusedReservationGoesBackToThePool) {
+  auto executable = CompileForDevice(kAdd);
+  ASSERT_TRUE(executable.ok()) << executable.status().message();
+  auto other = CompileForDevice(kAdd);
+  ASSERT_TRUE(other.ok()) << other.status().message();
+  const std::vector<float> x = {1, 2, 3, 4};
+  std::vector<float> out(4);
+  std::vector<const void*> arguments = {x.data(), x.data()};
+  std::vector<void*> results = {out.data()};
+  LeafPlaces places;
+  places.argument_on_device = {false, false};
+  {
+    StatusOr<std::unique_ptr<ReservedRun>> run = ReserveRun(**executable);
+    ASSERT_TRUE(run.ok()) << run.status().message();
+    // Held: a run meanwhile needs an instance of its own.
+    ASSERT_TRUE((*executable)->ExecuteRaw(arguments, results).ok());
+    EXPECT_EQ(GetDeviceExecutorStats(**executable).run_instances, 2);
+    // Another executable's reservation is refused, and stays unused.
+    Status status = ExecuteWithDeviceLeaves(**other, arguments, results, places,
+                                            nullptr, run->get());
+    EXPECT_EQ(status.code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
+    EXPECT_THAT(status.message(), HasSubstr("another executable's"));
+  }
+  // Both instances idle again: serial runs need no third.
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE((*executable)->ExecuteRaw(arguments, results).ok());
+  EXPECT_EQ(GetDeviceExecutorStats(**executable).run_instances, 2);
+  EXPECT_THAT(out, ::testing::ElementsAre(2, 4, 6, 8));
+
+  auto on_host = CompileForHost(kAdd);
+  ASSERT_TRUE(on_host.ok()) << on_host.status().message();
+  StatusOr<std::unique_ptr<ReservedRun>> none = ReserveRun(**on_host);
+  EXPECT_EQ(none.status().code(), XLA_FFI_Error_Code_INVALID_ARGUMENT);
+  EXPECT_THAT(none.status().message(), HasSubstr("does not run on a device"));
 }
 
 // Records the operand address it was given, then y = x on the stream (or

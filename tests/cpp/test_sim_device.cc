@@ -303,6 +303,23 @@ TEST_F(SimDeviceTest, MatrixMultiplyIsEnqueuedAndBoundsChecked) {
   EXPECT_THAT(status.message(), HasSubstr("'s A"));
 }
 
+// A stream handed around as a number (DLPack's stream argument) is found
+// again only while it lives, and only on its own device.
+TEST_F(SimDeviceTest, StreamsAreFoundByTheirNativeHandle) {
+  EXPECT_FALSE(device_->HasFftLibrary());
+  EXPECT_EQ(device_->FindStream(stream_->native_handle()), stream_.get());
+  auto other = device_->CreateStream();
+  ASSERT_TRUE(other.ok());
+  void* handle = (*other)->native_handle();
+  EXPECT_EQ(device_->FindStream(handle), other->get());
+  other->reset();
+  EXPECT_EQ(device_->FindStream(handle), nullptr);
+  EXPECT_EQ(device_->FindStream(reinterpret_cast<void*>(1)), nullptr);
+  auto elsewhere = xffi::device::SimDevice::Create();
+  ASSERT_TRUE(elsewhere.ok());
+  EXPECT_EQ((*elsewhere)->FindStream(stream_->native_handle()), nullptr);
+}
+
 // SimDevice has no FFT library: the device backend runs its own kernels
 // there, and a direct call is refused naming the device and the transform.
 TEST_F(SimDeviceTest, FourierIsRefusedForWantOfAnFftLibrary) {

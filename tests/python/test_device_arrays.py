@@ -239,13 +239,74 @@ def test_a_producer_on_the_device_is_asked_for_its_tensor_as_dlpack_says(x):
     add = xffi.Program.from_text(ADD, platform="sim")
     producer = FakeProducer(KDL_EXT_DEV, device_address(y), (2, 3), owner=y)
     np.testing.assert_array_equal(add(producer, x), x * 3)
-    assert producer.calls == [{"stream": None, "max_version": (1, 0)}]
+    # Handed the run's stream, as an int (never None, 0, 1 or 2: those are
+    # DLPack's default streams).
+    (call,) = producer.calls
+    assert call == {"stream": call["stream"], "max_version": (1, 0)}
+    assert isinstance(call["stream"], int) and call["stream"] > 2
     # A producer predating DLPack 1.0 refuses max_version: asked again
     # without it.
     old = FakeProducer(KDL_EXT_DEV, device_address(y), (2, 3), owner=y,
                        accepts_max_version=False)
     np.testing.assert_array_equal(add(old, x), x * 3)
-    assert old.calls == [{"stream": None}]
+    (call,) = old.calls
+    assert call == {"stream": call["stream"]} and call["stream"] > 2
+
+
+def test_a_producer_orders_its_work_before_the_runs_stream(x):
+    # The producer's copy of its values is still queued on its own stream;
+    # handed the run's stream, it makes that stream wait for the copy, and
+    # the host waits for nothing but the run (it used to synchronise the
+    # whole device before a run with such an argument).
+    add = xffi.Program.from_text(ADD, platform="sim", device_results=True)
+    for repeat in range(2):  # the second replays the program's graph
+        producer = xffi._core._SimPendingProducer(x + repeat)
+        before = xffi._core._sim_device_synchronizations()
+        result = add(producer, x)
+        after = xffi._core._sim_device_synchronizations()
+        assert after["device"] == before["device"]
+        assert after["stream"] - before["stream"] == 1  # the run's own
+        np.testing.assert_array_equal(np.asarray(result), 2 * x + repeat)
+        (call,) = producer.calls
+        assert call["max_version"] == (1, 0)
+        assert isinstance(call["stream"], int) and call["stream"] > 2
+
+
+def test_the_simulator_shows_a_producer_that_ignores_the_stream(x):
+    # What the hand-over prevents: a producer that does not order its work
+    # before the given stream is read before it wrote (SimDevice's poison,
+    # NaN), every time.
+    add = xffi.Program.from_text(ADD, platform="sim")
+    producer = xffi._core._SimPendingProducer(x, honours_stream=False)
+    assert np.isnan(add(producer, x)).all()
+
+
+def test_a_producer_refusing_the_stream_gets_the_device_synchronised(x):
+    # A producer whose __dlpack__ takes no stream keyword is asked again
+    # without one (DLPack reads that as CUDA's legacy default stream), and
+    # the whole device is synchronised before the run, as before.
+    add = xffi.Program.from_text(ADD, platform="sim")
+    producer = xffi._core._SimPendingProducer(x, accepts_stream=False)
+    before = xffi._core._sim_device_synchronizations()
+    np.testing.assert_array_equal(add(producer, x), 2 * x)
+    after = xffi._core._sim_device_synchronizations()
+    assert after["device"] == before["device"] + 1
+    assert producer.calls == [{}]
+
+    # One that refuses any stream but None, as some producers do.
+    class NoStreams(FakeProducer):
+        def __dlpack__(self, stream=None, **keywords):
+            if stream is not None:
+                raise NotImplementedError("Only stream=None is supported.")
+            return super().__dlpack__(stream, **keywords)
+
+    y = xffi.Program.from_text(SCALE, platform="sim", device_results=True)(x)
+    producer = NoStreams(KDL_EXT_DEV, device_address(y), (2, 3), owner=y)
+    before = xffi._core._sim_device_synchronizations()
+    np.testing.assert_array_equal(add(producer, x), x * 3)
+    after = xffi._core._sim_device_synchronizations()
+    assert after["device"] == before["device"] + 1
+    assert producer.calls == [{"stream": None}]
 
 
 def test_bad_device_arguments_are_refused_naming_the_argument(x):
