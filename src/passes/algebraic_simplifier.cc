@@ -502,11 +502,11 @@ Instruction* Simplifier::DivisionByBroadcast(Instruction* op) {
 // dot's two groups of free dims (its result is [batch, a's free dims, b's
 // free dims]; dot(b, a)'s is [batch, b's, a's]) and reads the dot's only
 // use. JAX's gradient of x @ w w.r.t. w is such a pair (dot(dy, x) with
-// the batch contracted, then transposed): the product is written once
-// where it was written and then copied, or read transposed by the fusion
-// that takes the transpose in. XLA's simplifier makes this rewrite too;
-// the products and the depth they are summed over are the same, but a
-// GEMM may sum them in another order for the swapped shape (last bits).
+// the batch contracted, then transposed): the GEMM then writes the product
+// in the order its readers want, instead of a copy or a fusion reading it
+// transposed (a strided walk) afterwards. The products and the depth they
+// are summed over are the same, but a GEMM may sum them in another order
+// for the swapped shape (last bits).
 Instruction* Simplifier::TransposeOfDot(Instruction* op) {
   Instruction* dot = op->operand(0);
   if (dot->opcode() != Opcode::kDot || dot->sharding.has_value() ||
