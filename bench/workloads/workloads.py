@@ -847,7 +847,8 @@ def resnet_block_train(rng):
 
 
 @workload("models", "LSTM over lax.scan (seq 64, batch 32, input and hidden "
-          "256): loss and its gradient w.r.t. weights, bias and h0, c0")
+          "256): loss and its gradient w.r.t. weights, bias and h0, c0",
+          quick=True)
 def lstm_scan_grad(rng):
 
   def loss(w_x, w_h, bias, h0, c0, xs, targets):
