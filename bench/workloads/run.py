@@ -78,8 +78,10 @@ TOLERANCES = {
 # --- checking results --------------------------------------------------------
 
 
-def compare(outputs, references):
-  """None when `outputs` match `references`, else what differs (one line)."""
+def compare(outputs, references, atol=None):
+  """None when `outputs` match `references`, else what differs (one line).
+  `atol`, when given, replaces a smaller float tolerance's atol (a workload's
+  own: see Workload.atol)."""
   if len(outputs) != len(references):
     return f"{len(outputs)} results, JAX gives {len(references)}"
   for k, (got, want) in enumerate(zip(outputs, references)):
@@ -97,7 +99,8 @@ def compare(outputs, references):
         return (f"{where}: {wrong.size} elements differ, first at "
                 f"{list(i)}: got {got[i]}, want {want[i]}")
       continue
-    rtol, atol = TOLERANCES[want.dtype.name]
+    rtol, dtype_atol = TOLERANCES[want.dtype.name]
+    atol = max(dtype_atol, atol or 0.0)
     wide = np.complex128 if want.dtype.kind == "c" else np.float64
     # Flat, so that a scalar result is an array like the others.
     g, w = got.astype(wide).reshape(-1), want.astype(wide).reshape(-1)
@@ -382,7 +385,8 @@ def worker(side, name, work_dir, min_time, build):
     start = time.perf_counter()
     result = engine.run()
     first = time.perf_counter() - start
-    mismatch = compare(engine.to_host(result), references)
+    mismatch = compare(engine.to_host(result), references,
+                       dtypes.get("atol"))
     del result
     if mismatch:
       record["mismatch"] = mismatch
@@ -426,7 +430,8 @@ def lower(spec, work_dir):
       np.save(f"{stem}.{kind}_{k}.npy", array, allow_pickle=False)
   stem.with_suffix(".dtypes.json").write_text(json.dumps({
       "in": [a.dtype.name for a in inputs],
-      "ref": [a.dtype.name for a in references]
+      "ref": [a.dtype.name for a in references],
+      "atol": spec.atol
   }))
   jax.clear_caches()
   return inputs, references
@@ -541,7 +546,7 @@ def check_only(specs, work_dir, build):
         result = xffi.Program.from_text(path.read_text(),
                                         source_name=path.name)(*inputs)
         outputs = list(result) if isinstance(result, tuple) else [result]
-        problem = compare(outputs, references)
+        problem = compare(outputs, references, spec.atol)
       except Exception as error:  # pylint: disable=broad-except
         problem = f"{type(error).__name__}: {first_line(error)}"
       print(f"{spec.name}{suffix}: {problem or 'ok'}", flush=True)

@@ -144,6 +144,15 @@ class Simplifier {
   Instruction* ReduceOfOneElement(Instruction* op);
   Instruction* DivisionByBroadcast(Instruction* op);
   Instruction* UnitDimsBroadcast(Instruction* op);
+  Instruction* TransposeOfDot(Instruction* op);
+  // The operands (and the root) in the computation that read `value`.
+  int64_t Uses(const Instruction* value) const {
+    int64_t uses = computation_->root() == value ? 1 : 0;
+    for (const auto& op : computation_->instructions())
+      for (const Instruction* operand : op->operands())
+        uses += operand == value ? 1 : 0;
+    return uses;
+  }
   Computation* computation_;
 };
 
@@ -351,7 +360,8 @@ Instruction* Simplifier::Simplify(Instruction* op) {
         changed_ = true;
         return op;
       }
-      return IsIdentityPermutation(op->dimensions) ? SameShape(op, x) : nullptr;
+      if (IsIdentityPermutation(op->dimensions)) return SameShape(op, x);
+      return TransposeOfDot(op);
     }
     case Opcode::kBroadcast: {
       Instruction* x = op->operand(0);
@@ -486,6 +496,42 @@ Instruction* Simplifier::DivisionByBroadcast(Instruction* op) {
   spread_reciprocal->dimensions = spread->dimensions;
   return Emit(op, Opcode::kMultiply, op->shape(), {x, spread_reciprocal},
               op->name());
+}
+
+// transpose(dot(a, b)) -> dot(b, a), when the transpose only swaps the
+// dot's two groups of free dims (its result is [batch, a's free dims, b's
+// free dims]; dot(b, a)'s is [batch, b's, a's]) and reads the dot's only
+// use. JAX's gradient of x @ w w.r.t. w is such a pair (dot(dy, x) with
+// the batch contracted, then transposed): the GEMM then writes the product
+// in the order its readers want, instead of a copy or a fusion reading it
+// transposed (a strided walk) afterwards. The products and the depth they
+// are summed over are the same, but a GEMM may sum them in another order
+// for the swapped shape (last bits).
+Instruction* Simplifier::TransposeOfDot(Instruction* op) {
+  Instruction* dot = op->operand(0);
+  if (dot->opcode() != Opcode::kDot || dot->sharding.has_value() ||
+      !dot->shape().IsArray())
+    return nullptr;
+  const DotDimensionNumbers& numbers = dot->dot_dimension_numbers;
+  const auto batch = static_cast<int64_t>(numbers.lhs_batch.size());
+  const int64_t lhs_free = dot->operand(0)->shape().rank() - batch -
+                           static_cast<int64_t>(numbers.lhs_contracting.size());
+  const int64_t rhs_free = dot->operand(1)->shape().rank() - batch -
+                           static_cast<int64_t>(numbers.rhs_contracting.size());
+  if (lhs_free == 0 || rhs_free == 0) return nullptr;
+  std::vector<int64_t> swapped;
+  for (int64_t d = 0; d < batch; ++d) swapped.push_back(d);
+  for (int64_t d = 0; d < rhs_free; ++d)
+    swapped.push_back(batch + lhs_free + d);
+  for (int64_t d = 0; d < lhs_free; ++d) swapped.push_back(batch + d);
+  // A dot read elsewhere too would be computed twice.
+  if (op->dimensions != swapped || Uses(dot) != 1) return nullptr;
+  Instruction* product = Emit(op, Opcode::kDot, op->shape(),
+                              {dot->operand(1), dot->operand(0)}, op->name());
+  product->dot_dimension_numbers = {numbers.rhs_batch, numbers.lhs_batch,
+                                    numbers.rhs_contracting,
+                                    numbers.lhs_contracting};
+  return product;
 }
 
 int64_t RunOnComputation(Computation& computation) {

@@ -1,7 +1,7 @@
 // xffi: algebraic simplification (the pass "simplify").
 //
 // Rewrites that make a program cheaper without changing one bit of its
-// results (but one, XLA's own, below), in every computation:
+// results (but two, below), in every computation:
 //  - ops that return their operand: reshape, transpose, broadcast, slice,
 //    pad, reverse, convert and concatenate that change nothing;
 //    negate(negate x) and not(not x); select with a constant predicate or
@@ -16,8 +16,11 @@
 //  - a reduce over dims of size 1 whose reducer is one of those ops with
 //    init its exact identity: a reshape of its input;
 //  - a broadcast that only inserts dims of size 1: a reshape;
-//  - the one inexact rule, XLA's: f32/f64 x / broadcast(b) becomes
-//    x * broadcast(1 / b) (a division per element of b, not of x).
+//  - two rules that may change the last bits: XLA's f32/f64
+//    x / broadcast(b) becomes x * broadcast(1 / b) (a division per element
+//    of b, not of x); transpose(dot(a, b)) that swaps the dot's free dims,
+//    and is the dot's only reader, becomes dot(b, a) (the same products,
+//    which a GEMM may sum in another order for the swapped shape);
 //  - constant folding (passes/constant_folding.h says what is folded): an
 //    op whose operands are all constants of at most kMaxFoldedElements
 //    becomes a constant, get-tuple-element of a tuple its element, and an

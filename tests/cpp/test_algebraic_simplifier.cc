@@ -459,6 +459,86 @@ ENTRY main {
                   x[static_cast<size_t>((i * 3 + j) * 4 + l)]);
 }
 
+// transpose(dot(a, b)) that swaps the dot's free dims becomes dot(b, a)
+// (JAX's weight gradients are such pairs), when the dot has no other
+// reader; a transpose that moves batch dims, or of a dot read elsewhere,
+// stays. Small integers: every sum is exact, whatever its order.
+TEST(AlgebraicSimplifier, TransposeOfDotSwapsItsOperands) {
+  Module module = ParseHloForTest(R"(HloModule transposed_dots
+
+ENTRY main {
+  x = f32[4,3]{1,0} parameter(0)
+  dy = f32[4,5]{1,0} parameter(1)
+  a = f32[2,4,3]{2,1,0} parameter(2)
+  b = f32[2,4,5]{2,1,0} parameter(3)
+  grad = f32[3,5]{1,0} dot(x, dy), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  grad_t = f32[5,3]{1,0} transpose(grad), dimensions={1,0}
+  batched = f32[2,3,5]{2,1,0} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  batched_t = f32[2,5,3]{2,1,0} transpose(batched), dimensions={0,2,1}
+  batched_again = f32[2,3,5]{2,1,0} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  batch_moved = f32[3,2,5]{2,1,0} transpose(batched_again), dimensions={1,0,2}
+  shared = f32[3,5]{1,0} dot(x, dy), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  shared_t = f32[5,3]{1,0} transpose(shared), dimensions={1,0}
+  ROOT out = (f32[5,3]{1,0}, f32[2,5,3]{2,1,0}, f32[3,2,5]{2,1,0}, f32[5,3]{1,0}, f32[3,5]{1,0}) tuple(grad_t, batched_t, batch_moved, shared_t, shared)
+}
+)");
+  SimplifyAlgebra(module);
+  ASSERT_TRUE(VerifyModule(module).ok());
+  EXPECT_EQ(RootOperandOpcodes(module),
+            (std::vector<Opcode>{Opcode::kDot, Opcode::kDot, Opcode::kTranspose,
+                                 Opcode::kTranspose, Opcode::kDot}));
+  const Instruction* grad = module.entry()->root()->operand(0);
+  EXPECT_EQ(grad->name(), "grad_t");
+  EXPECT_EQ(grad->operand(0)->name(), "dy");
+  EXPECT_EQ(grad->operand(1)->name(), "x");
+  const Instruction* batched = module.entry()->root()->operand(1);
+  EXPECT_EQ(batched->operand(0)->name(), "b");
+  EXPECT_EQ(batched->dot_dimension_numbers.lhs_batch,
+            (std::vector<int64_t>{0}));
+  EXPECT_EQ(batched->dot_dimension_numbers.rhs_contracting,
+            (std::vector<int64_t>{1}));
+  // shared is also a result itself: swapping would compute it twice.
+  EXPECT_EQ(module.entry()->root()->operand(3)->operand(0)->name(), "shared");
+
+  std::vector<float> x(12), dy(20), a(24), b(40);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 5) - 2;
+  for (size_t i = 0; i < dy.size(); ++i) dy[i] = static_cast<float>(i % 7) - 3;
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i % 9) - 4;
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 6) - 2;
+  std::vector<Literal> args;
+  args.push_back(Literal::FromVector<float>({4, 3}, x));
+  args.push_back(Literal::FromVector<float>({4, 5}, dy));
+  args.push_back(Literal::FromVector<float>({2, 4, 3}, a));
+  args.push_back(Literal::FromVector<float>({2, 4, 5}, b));
+  std::vector<Literal> out = CompileAndRun(std::move(module), args);
+  ASSERT_EQ(out.size(), 5u);
+  std::vector<float> want_grad(15), want_batched(30);
+  for (size_t j = 0; j < 5; ++j)
+    for (size_t i = 0; i < 3; ++i)
+      for (size_t k = 0; k < 4; ++k)
+        want_grad[j * 3 + i] += x[k * 3 + i] * dy[k * 5 + j];
+  for (size_t n = 0; n < 2; ++n)
+    for (size_t j = 0; j < 5; ++j)
+      for (size_t i = 0; i < 3; ++i)
+        for (size_t k = 0; k < 4; ++k)
+          want_batched[(n * 5 + j) * 3 + i] +=
+              a[(n * 4 + k) * 3 + i] * b[(n * 4 + k) * 5 + j];
+  EXPECT_EQ(out[0].ToVector<float>(), want_grad);
+  EXPECT_EQ(out[1].ToVector<float>(), want_batched);
+  EXPECT_EQ(out[3].ToVector<float>(), want_grad);
+  std::vector<float> batch_moved = out[2].ToVector<float>(),
+                     shared = out[4].ToVector<float>();
+  ASSERT_EQ(batch_moved.size(), 30u);
+  ASSERT_EQ(shared.size(), 15u);
+  for (size_t i = 0; i < 3; ++i)
+    for (size_t j = 0; j < 5; ++j) {
+      EXPECT_EQ(shared[i * 5 + j], want_grad[j * 3 + i]);
+      for (size_t n = 0; n < 2; ++n)
+        EXPECT_EQ(batch_moved[(i * 2 + n) * 5 + j],
+                  want_batched[(n * 5 + j) * 3 + i]);
+    }
+}
+
 // The pass "float-class-tests" (float_class_tests.h), in this binary with
 // the other rewrites of compares and constants: pred results of class tests
 // of one value, against XLA:CPU's (jax.jit, jax 0.10.2) for x = +-min/1000
