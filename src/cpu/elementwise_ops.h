@@ -21,7 +21,7 @@
 
 #include "cpu/element_traits.h"
 #include "cpu/float_max_min.h"
-#include "cpu/math_functions.h"
+#include "device/special_functions.h"
 
 namespace xffi::cpu::ops {
 
@@ -140,11 +140,11 @@ XFFI_FLOAT_UNARY(RoundNearestAfz, std::round(x))
 XFFI_FLOAT_UNARY(RoundNearestEven, std::nearbyint(x))
 XFFI_FLOAT_UNARY(Cbrt, std::cbrt(x))
 XFFI_FLOAT_UNARY(Erf, std::erf(x))
-XFFI_FLOAT_UNARY(ErfInv, cpu::ErfInv(x))
-XFFI_FLOAT_UNARY(Lgamma, cpu::Lgamma(x))
-XFFI_FLOAT_UNARY(Digamma, cpu::Digamma(x))
+XFFI_FLOAT_UNARY(ErfInv, special::ErfInv(x))
+XFFI_FLOAT_UNARY(Lgamma, special::Lgamma(x))
+XFFI_FLOAT_UNARY(Digamma, special::Digamma(x))
 XFFI_FLOAT_UNARY(Erfc, std::erfc(x))
-XFFI_FLOAT_UNARY(BesselI1e, cpu::BesselI1e(x))
+XFFI_FLOAT_UNARY(BesselI1e, special::BesselI1e(x))
 #undef XFFI_FLOAT_UNARY
 
 // Functions of float and complex values alike.
@@ -548,14 +548,14 @@ template <typename Tr>
 struct Polygamma {
   static constexpr bool kSupported = Tr::kIsFloat;
   XFFI_BINARY_PROLOGUE
-  V operator()(V n, V x) const { return cpu::Polygamma(n, x); }
+  V operator()(V n, V x) const { return special::Polygamma(n, x); }
 };
 
 template <typename Tr>
 struct Zeta {
   static constexpr bool kSupported = Tr::kIsFloat;
   XFFI_BINARY_PROLOGUE
-  V operator()(V x, V q) const { return cpu::Zeta(x, q); }
+  V operator()(V x, V q) const { return special::Zeta(x, q); }
 };
 
 #undef XFFI_BINARY_PROLOGUE

@@ -20,8 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "device/special_functions.h"
 #include "device_backend/complex_functions.h"
-#include "device_backend/special_functions.h"
 #include "xffi/device/functor_kernel.h"
 
 namespace xffi::device_backend {
@@ -423,15 +423,19 @@ enum class ElementOp : int32_t {
   kLgamma,
   kNextAfter,  // binary
   kDigamma,
+  kBesselI1e,
+  kZeta,       // binary: zeta(x, q)
+  kPolygamma,  // binary: polygamma(n, x)
 };
 
 XFFI_HOST_DEVICE inline double Sign(double x) {
   return x > 0 ? 1.0 : x < 0 ? -1.0 : x;  // keeps -0 and NaN
 }
 
-// Float arithmetic of one op; `single` rounds the result of transcendental
-// functions through float (their f32 results then differ from the CPU's own
-// polynomials by a few ulps at most).
+// Float arithmetic of one op, in double: an f32 result is rounded when
+// stored (its transcendental functions then differ from the CPU's own
+// polynomials by a few ulps at most). The chlo special functions are
+// SpecialFunction's, in the element type's precision.
 XFFI_HOST_DEVICE inline double FloatOp(ElementOp op, double a, double b) {
   switch (op) {
     case ElementOp::kNegate:
@@ -519,12 +523,6 @@ XFFI_HOST_DEVICE inline double FloatOp(ElementOp op, double a, double b) {
       return cosh(a);
     case ElementOp::kErfc:
       return erfc(a);
-    case ElementOp::kErfInv:
-      return ErfInvDouble(a);
-    case ElementOp::kLgamma:
-      return LogGamma(a);
-    case ElementOp::kDigamma:
-      return Digamma(a);
     default:
       return 0;
   }
@@ -808,6 +806,26 @@ XFFI_HOST_DEVICE inline double NextAfter(double from, double to, DType type) {
                            mantissa_bits, exponent_bits);
 }
 
+// The chlo special functions (device/special_functions.h, the CPU's own
+// code) in T.
+template <typename T>
+XFFI_HOST_DEVICE inline T SpecialFunction(ElementOp op, T a, T b) {
+  switch (op) {
+    case ElementOp::kErfInv:
+      return special::ErfInv(a);
+    case ElementOp::kLgamma:
+      return special::Lgamma(a);
+    case ElementOp::kDigamma:
+      return special::Digamma(a);
+    case ElementOp::kBesselI1e:
+      return special::BesselI1e(a);
+    case ElementOp::kZeta:
+      return special::Zeta(a, b);
+    default:
+      return special::Polygamma(a, b);
+  }
+}
+
 // One elementwise op on values already loaded: `a`, `b`, `c` of type
 // `in_type` (select: `a` is the pred), the result of type `out_type`.
 XFFI_HOST_DEVICE inline Value ApplyElementOp(ElementOp op, DType in_type,
@@ -834,10 +852,18 @@ XFFI_HOST_DEVICE inline Value ApplyElementOp(ElementOp op, DType in_type,
       r.u = isfinite(a.f) ? 1 : 0;
       return r;
     case ElementOp::kErfInv:
-      // XLA's f32 form is not the f64 one rounded (see ErfInvSingle).
+    case ElementOp::kLgamma:
+    case ElementOp::kDigamma:
+    case ElementOp::kBesselI1e:
+    case ElementOp::kZeta:
+    case ElementOp::kPolygamma:
+      // In the element type's precision, as the CPU computes them (several
+      // f32 forms are XLA's and not the f64 ones rounded); f16 and bf16
+      // through f32, as the CPU's kernels take them.
       r.f = in_type == DType::kF64
-                ? ErfInvDouble(a.f)
-                : static_cast<double>(ErfInvSingle(static_cast<float>(a.f)));
+                ? SpecialFunction<double>(op, a.f, b.f)
+                : static_cast<double>(SpecialFunction<float>(
+                      op, static_cast<float>(a.f), static_cast<float>(b.f)));
       return r;
     case ElementOp::kNextAfter:
       r.f = NextAfter(a.f, b.f, in_type);

@@ -122,6 +122,9 @@ std::optional<ElementOp> ToElementOp(const Instruction& op) {
     XFFI_DEVICE_OP(Lgamma)
     XFFI_DEVICE_OP(NextAfter)
     XFFI_DEVICE_OP(Digamma)
+    XFFI_DEVICE_OP(BesselI1e)
+    XFFI_DEVICE_OP(Zeta)
+    XFFI_DEVICE_OP(Polygamma)
 #undef XFFI_DEVICE_OP
     case Opcode::kCompare:
       if (op.comparison_type == ComparisonType::kTotalOrder) {
@@ -196,6 +199,9 @@ bool IsFloatOnly(ElementOp op) {
     case ElementOp::kLgamma:
     case ElementOp::kNextAfter:
     case ElementOp::kDigamma:
+    case ElementOp::kBesselI1e:
+    case ElementOp::kZeta:
+    case ElementOp::kPolygamma:
       return true;
     default:
       return false;

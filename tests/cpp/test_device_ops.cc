@@ -8,6 +8,8 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstring>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <string>
@@ -16,6 +18,7 @@
 #include "cli/compare.h"
 #include "compiler/compiler.h"
 #include "device/sim_device.h"
+#include "device/special_functions.h"
 #include "device_backend/device_backend.h"
 #include "device_backend/device_executor.h"
 #include "xffi/program/executable.h"
@@ -760,6 +763,148 @@ ENTRY main {
   ASSERT_EQ(got.size(), 19u);
   EXPECT_TRUE(std::isinf(got[9].data<float>()[1]));
   EXPECT_EQ(got[11].data<float>()[2], x[2]);
+}
+
+// The chlo special functions (device/special_functions.h, one source for
+// both backends) give the CPU's bits on SimDevice, fused and unfused, at
+// their special points: poles, negative integers, the ends of the domain,
+// large arguments, NaN and inf, and for bessel_i1e both sides of 22, where
+// its series gives way to the asymptotic expansion. f16 and bf16 go
+// through f32 on both. No point has a subnormal result or intermediate the
+// CPU's flushed execution would treat differently from the device.
+TEST_F(DeviceOpsTest, SpecialFunctionsGiveTheCpusBitsAtSpecialPoints) {
+  const std::string text = R"(HloModule special_points
+ENTRY main {
+  x = f32[32] parameter(0)
+  a = f32[32] parameter(1)
+  b = f32[32] parameter(2)
+  dx = f64[32] parameter(3)
+  da = f64[32] parameter(4)
+  db = f64[32] parameter(5)
+  ei = f32[32] erf-inv(x)
+  lg = f32[32] lgamma(x)
+  dg = f32[32] digamma(x)
+  bi = f32[32] bessel-i1e(x)
+  z = f32[32] zeta(a, b)
+  pg = f32[32] polygamma(a, b)
+  dei = f64[32] erf-inv(dx)
+  dlg = f64[32] lgamma(dx)
+  ddg = f64[32] digamma(dx)
+  dbi = f64[32] bessel-i1e(dx)
+  dz = f64[32] zeta(da, db)
+  dpg = f64[32] polygamma(da, db)
+  h = f16[32] convert(x)
+  ha = f16[32] convert(a)
+  hb = f16[32] convert(b)
+  hbi = f16[32] bessel-i1e(h)
+  hz = f16[32] zeta(ha, hb)
+  hpg = f16[32] polygamma(ha, hb)
+  k = bf16[32] convert(x)
+  ka = bf16[32] convert(a)
+  kb = bf16[32] convert(b)
+  kbi = bf16[32] bessel-i1e(k)
+  kz = bf16[32] zeta(ka, kb)
+  klg = bf16[32] lgamma(k)
+  ROOT r = (f32[32], f32[32], f32[32], f32[32], f32[32], f32[32], f64[32], f64[32], f64[32], f64[32], f64[32], f64[32], f16[32], f16[32], f16[32], bf16[32], bf16[32], bf16[32]) tuple(ei, lg, dg, bi, z, pg, dei, dlg, ddg, dbi, dz, dpg, hbi, hz, hpg, kbi, kz, klg)
+}
+)";
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // Unary points; erf_inv's domain is [-1, 1], the others' the whole line.
+  const std::vector<double> x = {
+      0,    -0.0, 1,      -1,  0.5,   -0.5, 0.999, -0.9999, 2,     -2,  -3,
+      3.5,  -2.5, 1e-3,   10,  21.99, 22,   22.01, -22.5,   50,    700, 1e4,
+      1e30, -1e5, -100.5, inf, -inf,  nan,  1.5,   0.25,    -7.75, 30};
+  // Binary points: zeta(a, b) at x = 1, at the poles of q (even and odd
+  // x), outside the domain, at negative q and huge x or q; polygamma(a, b)
+  // of the same pairs (a natural a, or NaN).
+  const std::vector<double> a = {1, 2, 4, 3, 2.5, 0.5, 2.5, nan, 2, inf, 2,
+                                 2, 3, 2, 3, 10,  7,   2,   4,   1, 1,   2,
+                                 3, 4, 5, 0, 1.5, -1,  0,   2,   6, 1};
+  const std::vector<double> b = {2.5, 0,    -3,   -2,  -2,   2,    -0.5, 2,
+                                 nan, 2,    -inf, inf, -3.5, 1,    1,    0.25,
+                                 12,  1e6,  10,   0.5, -2.5, 2.25, 2.25, 10,
+                                 0.1, 3.25, 2,    2,   -2,   -0.5, 30,   1e-3};
+  ASSERT_EQ(x.size(), 32u);
+  ASSERT_EQ(a.size(), 32u);
+  ASSERT_EQ(b.size(), 32u);
+  auto as_float = [](const std::vector<double>& v) {
+    return std::vector<float>(v.begin(), v.end());
+  };
+  const std::vector<Literal> arguments = {
+      Literal::FromVector<float>({32}, as_float(x)),
+      Literal::FromVector<float>({32}, as_float(a)),
+      Literal::FromVector<float>({32}, as_float(b)),
+      Literal::FromVector<double>({32}, x),
+      Literal::FromVector<double>({32}, a),
+      Literal::FromVector<double>({32}, b)};
+  StatusOr<Module> module = ParseProgram(text, "program.hlo");
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  auto host = Compile(std::move(*module));
+  ASSERT_TRUE(host.ok()) << host.status().message();
+  StatusOr<std::vector<Literal>> want = (*host)->Execute(arguments);
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  const char* names[] = {"erf_inv f32",     "lgamma f32", "digamma f32",
+                         "bessel_i1e f32",  "zeta f32",   "polygamma f32",
+                         "erf_inv f64",     "lgamma f64", "digamma f64",
+                         "bessel_i1e f64",  "zeta f64",   "polygamma f64",
+                         "bessel_i1e f16",  "zeta f16",   "polygamma f16",
+                         "bessel_i1e bf16", "zeta bf16",  "lgamma bf16"};
+  ASSERT_EQ(want->size(), std::size(names));
+  // Which results are of x (the others of the pairs a, b).
+  const bool unary[] = {true, true,  true,  true, false, false,
+                        true, true,  true,  true, false, false,
+                        true, false, false, true, false, true};
+  auto bits = [](const Literal& literal, size_t i, size_t width) {
+    uint64_t value = 0;
+    std::memcpy(&value, static_cast<const uint8_t*>(literal.data()) + i * width,
+                width);
+    return value;
+  };
+  for (bool fuse : {false, true}) {
+    auto device = CompileForDevice(text, fuse);
+    ASSERT_TRUE(device.ok()) << device.status().message();
+    StatusOr<std::vector<Literal>> got = (*device)->Execute(arguments);
+    ASSERT_TRUE(got.ok()) << got.status().message();
+    ASSERT_EQ(got->size(), want->size());
+    for (size_t k = 0; k < got->size(); ++k) {
+      const Literal& g = (*got)[k];
+      const Literal& w = (*want)[k];
+      const size_t width = ElementByteSize(w.shape().element_type());
+      ASSERT_EQ(g.size_bytes(), w.size_bytes()) << names[k];
+      for (size_t i = 0; i < w.size_bytes() / width; ++i)
+        EXPECT_EQ(bits(g, i, width), bits(w, i, width))
+            << (fuse ? "fused " : "unfused ") << names[k] << " at "
+            << (unary[k] ? "x = " + std::to_string(x[i])
+                         : "(" + std::to_string(a[i]) + ", " +
+                               std::to_string(b[i]) + ")")
+            << ": the device's bits (left) are not the CPU's";
+    }
+  }
+  // The points are special: the CPU's results there are what XLA's are.
+  const std::vector<float> bessel = (*want)[3].ToVector<float>();
+  EXPECT_EQ(bessel[0], 0.0f);
+  EXPECT_FALSE(std::signbit(bessel[0]));
+  EXPECT_EQ(bessel[25], 0.0f);          // +inf
+  EXPECT_TRUE(std::isnan(bessel[27]));  // NaN
+  EXPECT_EQ(bessel[4], -bessel[5]);     // odd
+  const std::vector<double> lgamma = (*want)[7].ToVector<double>();
+  EXPECT_EQ(lgamma[10], inf);  // the pole at -3
+  EXPECT_EQ(lgamma[23], inf);  // and at -1e5
+  const std::vector<double> digamma = (*want)[8].ToVector<double>();
+  EXPECT_TRUE(std::isnan(digamma[0]));
+  EXPECT_TRUE(std::isnan(digamma[10]));
+  EXPECT_TRUE(std::isnan(digamma[26]));  // -inf
+  EXPECT_EQ(digamma[25], inf);
+  const std::vector<double> zeta = (*want)[10].ToVector<double>();
+  EXPECT_EQ(zeta[0], inf);                           // x = 1
+  EXPECT_EQ(zeta[1], inf);                           // the pole q = 0, x even
+  EXPECT_TRUE(std::isnan(zeta[3]));                  // the pole q = -2, x odd
+  EXPECT_NEAR(zeta[13], 1.6449340668482264, 1e-15);  // zeta(2) = pi^2/6
+  const std::vector<double> polygamma = (*want)[11].ToVector<double>();
+  EXPECT_TRUE(std::isnan(polygamma[26]));            // n = 1.5
+  EXPECT_TRUE(std::isnan(polygamma[27]));            // n = -1
+  EXPECT_EQ(polygamma[25], special::Digamma(3.25));  // n = 0
 }
 
 // Variadic scatter and reduce-window (value and index together, as

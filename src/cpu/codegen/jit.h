@@ -73,7 +73,7 @@ class Jit {
   void PrepareModule(llvm::Module& module) const;
 
   // Functions generated code may call, by name: libm's and xffi's own
-  // (math_functions.h). Defined in every module's JITDylib.
+  // (device/special_functions.h). Defined in every module's JITDylib.
   static const std::vector<std::pair<std::string, void*>>& RuntimeSymbols();
 
  private:

@@ -238,7 +238,7 @@ llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
 
 llvm::Value* EmitErfInvF32(llvm::IRBuilder<>& b, llvm::Module& module,
                            llvm::Value* y) {
-  // cpu::ErfInv(float): Giles' single-precision polynomials in
+  // special::ErfInv<float>: Giles' single-precision polynomials in
   // w = -log1p(-y^2) with y^2 rounded to float, both evaluated and one
   // selected. 1 - y^2 of that float square is exact in double (or within
   // 2^-53 of exact when y^2 < 2^-29, far below what the polynomials

@@ -9,7 +9,7 @@
 // a dense sweep of every binade, measured by test_codegen_elementwise
 // (EmittedMathWithinStatedUlpsOfLibm):
 //   f32 log, log1p, sin, cos: 1 ulp (computed in double, rounded once);
-//   f32 erf_inv (cpu::ErfInv's polynomials over this log1p): 2 ulp;
+//   f32 erf_inv (special::ErfInv's polynomials over this log1p): 2 ulp;
 //   f64 exp: 1 ulp; log, sin, cos, expm1: 2 ulp; log1p, tanh: 3 ulp.
 // NaN, infinities, -0, zeros and the domain edges give exactly libm's
 // results. sin/cos beyond |x| = 2^20 (where the reduction by pi/2 needs
@@ -55,7 +55,7 @@ llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& module,
 llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
                         llvm::Value* x, bool cosine, bool may_branch,
                         bool in_range = false);
-// cpu::ErfInv(float)'s polynomials over the log1p above.
+// special::ErfInv<float>'s polynomials over the log1p above.
 llvm::Value* EmitErfInvF32(llvm::IRBuilder<>& b, llvm::Module& module,
                            llvm::Value* y);
 llvm::Value* EmitExpF64(llvm::IRBuilder<>& b, llvm::Module& module,

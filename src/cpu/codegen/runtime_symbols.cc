@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "cpu/codegen/jit.h"
-#include "cpu/math_functions.h"
+#include "device/special_functions.h"
 
 namespace xffi::cpu::codegen {
 namespace {
@@ -69,12 +69,12 @@ const std::vector<std::pair<std::string, void*>>& Jit::RuntimeSymbols() {
       XFFI_LIBM2(fmod),
 #undef XFFI_LIBM1
 #undef XFFI_LIBM2
-      {"xffi_erf_inv_f32", Address(static_cast<F1>(&cpu::ErfInv))},
-      {"xffi_erf_inv_f64", Address(static_cast<D1>(&cpu::ErfInv))},
-      {"xffi_lgamma_f32", Address(static_cast<F1>(&cpu::Lgamma))},
-      {"xffi_lgamma_f64", Address(static_cast<D1>(&cpu::Lgamma))},
-      {"xffi_digamma_f32", Address(static_cast<F1>(&cpu::Digamma))},
-      {"xffi_digamma_f64", Address(static_cast<D1>(&cpu::Digamma))},
+      {"xffi_erf_inv_f32", Address(static_cast<F1>(&special::ErfInv<float>))},
+      {"xffi_erf_inv_f64", Address(static_cast<D1>(&special::ErfInv<double>))},
+      {"xffi_lgamma_f32", Address(static_cast<F1>(&special::Lgamma<float>))},
+      {"xffi_lgamma_f64", Address(static_cast<D1>(&special::Lgamma<double>))},
+      {"xffi_digamma_f32", Address(static_cast<F1>(&special::Digamma<float>))},
+      {"xffi_digamma_f64", Address(static_cast<D1>(&special::Digamma<double>))},
       {"xffi_exp_c64", Address(&ExpC64)},
       {"xffi_divide_c64", Address(&DivideC64)},
       {"xffi_exp_c128", Address(&ExpC128)},
