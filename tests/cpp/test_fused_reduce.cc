@@ -15,6 +15,7 @@
 
 #include "fusion_test_util.h"
 #include "passes/reduction_fusion.h"
+#include "sanitized_build.h"
 #include "xffi/program/text.h"
 
 namespace xffi::cpu {
@@ -127,7 +128,13 @@ TEST(FusedReduce, EveryTypeAndReducerGivesTheUnfusedBytes) {
       {"f32", "add", "0.5", true},
   };
   for (const Case& c : cases) {
-    for (const Layout& layout : {kLayouts[0], kLayouts[3], kLayouts[6]}) {
+    // Every layout runs for f32 sums in the tests around this one; here
+    // the columns (the largest input) are left to the plain build.
+    const std::vector<Layout> layouts =
+        testing_util::kSanitizedBuild
+            ? std::vector<Layout>{kLayouts[0], kLayouts[6]}
+            : std::vector<Layout>{kLayouts[0], kLayouts[3], kLayouts[6]};
+    for (const Layout& layout : layouts) {
       SCOPED_TRACE(c.type + " " + c.op + " " + c.init + " " + layout.name);
       const std::string text =
           ReduceOfProducers(layout.dims, layout.reduced, c.type, c.op, c.init);
