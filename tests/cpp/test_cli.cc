@@ -984,7 +984,7 @@ TEST_F(CliTest, InspectRefusesAMalformedResultShardingNamingItsPlace) {
   EXPECT_EQ(outcome.status, 1);
   EXPECT_THAT(outcome.output,
               HasSubstr("xffi inspect: error: " + mlir +
-                        ":1:79: mhlo.sharding of result 0:1:2: expected "
+                        ":1:78: mhlo.sharding of result 0:1:2: expected "
                         "devices=[tiles]<=[dims] with as many ids as tiles"));
   std::string hlo = Write("bad_result.hlo",
                           "HloModule m\nENTRY e {\n  a = f32[4]{0} "
@@ -993,7 +993,7 @@ TEST_F(CliTest, InspectRefusesAMalformedResultShardingNamingItsPlace) {
   outcome = Xffi("inspect " + hlo);
   EXPECT_EQ(outcome.status, 1);
   EXPECT_THAT(outcome.output,
-              HasSubstr(hlo + ":4:43: sharding:1:19: unknown sharding "
+              HasSubstr(hlo + ":4:42: sharding:1:17: unknown sharding "
                               "option 'bogus'"));
 }
 
@@ -1046,7 +1046,7 @@ TEST_F(CliTest, InspectResolvesTargetsForThePlatformGiven) {
                                            "[^\n]*" +
                                            gpu_library));
     EXPECT_THAT(cuda.output,
-                ContainsRegex("cli_gpu_legacy at [^\n]*\n[^\n]*\n[^\n]*\n"
+                ContainsRegex("cli_gpu_legacy at [^\n]*\n[^\n]*\n"
                               "        resolves: legacy target from [^\n]*" +
                               gpu_library));
     // A Host handler does not serve CUDA; nor does a built-in CPU target.

@@ -604,16 +604,16 @@ TEST(HloParser, MalformedRootAndParameterShardingsAreRefused) {
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  a = f32[2]{0} parameter(0)\n"
                     "  ROOT t = (f32[2]{0}, f32[2]{0}) tuple(a, a), "
                     "sharding={{replicated}}\n}\n"),
-            "t.hlo:4:58: the ROOT's tuple sharding has 1 element(s), its "
+            "t.hlo:4:57: the ROOT's tuple sharding has 1 element(s), its "
             "shape 2 leaves");
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  a = f32[2]{0} parameter(0)\n"
                     "  ROOT n = f32[2]{0} negate(a), "
                     "sharding={{replicated}}\n}\n"),
-            "t.hlo:4:43: a tuple sharding on the ROOT 'n', which is no tuple");
+            "t.hlo:4:42: a tuple sharding on the ROOT 'n', which is no tuple");
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  a = f32[2]{0} parameter(0)\n"
                     "  ROOT t = (f32[2]{0}, f32[2]{0}) tuple(a, a), "
                     "sharding={{replicated}, {devices=[2]0,7}}\n}\n"),
-            "t.hlo:4:58: sharding:1:16: the tile assignment must name each "
+            "t.hlo:4:57: sharding:1:17: the tile assignment must name each "
             "device 0 to 1 once");
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  ROOT a = f32[2]{0} "
                     "parameter(0), sharding={replicatd}\n}\n"),

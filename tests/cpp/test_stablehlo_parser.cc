@@ -411,17 +411,17 @@ TEST(StableHloParser, MalformedValueShardingsAreRefusedWhereTheyAre) {
   EXPECT_EQ(ErrorOf("func.func public @main(%x: tensor<2xf32>) -> "
                     "(tensor<2xf32> {mhlo.sharding = \"{devices=[2]0,}\"}) {\n"
                     "  return %x : tensor<2xf32>\n}\n"),
-            "test.mlir:1:79: mhlo.sharding of result 0:1:16: expected an "
-            "integer, got '}'");
+            "test.mlir:1:78: mhlo.sharding of result 0:1:15: expected a "
+            "device id, got '}'");
   EXPECT_EQ(ErrorOf("func.func public @main(%x: tensor<2xf32>) -> "
                     "(tensor<2xf32>, tensor<2xf32> {mhlo.sharding = 3 : i32}) "
                     "{\n  return %x, %x : tensor<2xf32>, tensor<2xf32>\n}\n"),
-            "test.mlir:1:94: mhlo.sharding of result 1 must be a string");
+            "test.mlir:1:93: mhlo.sharding of result 1 must be a string");
   // The same for an argument.
   EXPECT_EQ(ErrorOf("func.func public @main(%x: tensor<2xf32> {mhlo.sharding "
                     "= \"{devices=[2]0,0}\"}) -> tensor<2xf32> {\n"
                     "  return %x : tensor<2xf32>\n}\n"),
-            "test.mlir:1:58: mhlo.sharding of argument 0:1:2: the tile "
+            "test.mlir:1:59: mhlo.sharding of argument 0:1:2: the tile "
             "assignment must name each device 0 to 1 once");
   // sdy.sharding over a mesh the module does not define, or with an axis
   // its mesh lacks.
@@ -434,7 +434,7 @@ TEST(StableHloParser, MalformedValueShardingsAreRefusedWhereTheyAre) {
                     "  func.func public @main(%x: tensor<2xf32>) -> "
                     "(tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, "
                     "[{\"y\"}]>}) {\n    return %x : tensor<2xf32>\n  }\n}\n"),
-            "test.mlir:3:89: sdy.sharding of result 0 names an axis its mesh "
+            "test.mlir:3:92: sdy.sharding of result 0 names an axis its mesh "
             "lacks, or one axis twice: <@mesh, [{\"y\"}]>");
 }
 
