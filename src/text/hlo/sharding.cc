@@ -229,6 +229,29 @@ StatusOr<std::optional<HloSharding>> ParseValueSharding(
   return sharding.status();
 }
 
+namespace {
+
+// One element of a list at the scanner, appended to `out`: the sharding,
+// or nullopt for a form xffi does not read (a nested tuple among them),
+// which is skipped.
+Status ReadElement(Scanner& s, std::vector<std::optional<HloSharding>>& out) {
+  s.SkipSpace();
+  TextPos element = s.pos();
+  StatusOr<HloSharding> one = ParseOne(s);
+  if (one.ok()) {
+    out.push_back(std::move(*one));
+    return Status::Ok();
+  }
+  if (one.status().code() != XLA_FFI_Error_Code_UNIMPLEMENTED)
+    return one.status();
+  s.Reset(element);
+  XFFI_RETURN_IF_ERROR(SkipBraced(s));
+  out.push_back(std::nullopt);
+  return Status::Ok();
+}
+
+}  // namespace
+
 StatusOr<ShardingList> ParseHloShardingList(std::string_view text,
                                             const std::string& where) {
   Scanner s(text, where);
@@ -240,40 +263,18 @@ StatusOr<ShardingList> ParseHloShardingList(std::string_view text,
   list.tuple = s.Peek() == '{' || s.Peek() == '}';
   s.Reset(start);
   if (!list.tuple) {
-    StatusOr<HloSharding> one = ParseOne(s);
-    if (one.ok()) {
-      list.elements.push_back(std::move(*one));
-    } else if (one.status().code() == XLA_FFI_Error_Code_UNIMPLEMENTED) {
-      s.Reset(start);
-      XFFI_RETURN_IF_ERROR(SkipBraced(s));
-      list.elements.push_back(std::nullopt);
-    } else {
-      return one.status();
-    }
-    XFFI_RETURN_IF_ERROR(ExpectEnd(s));
-    return list;
-  }
-  s.Advance();  // the tuple's '{'
-  if (!s.TryConsume('}')) {
-    while (true) {
-      s.SkipSpace();
-      TextPos element = s.pos();
-      if (s.Peek() != '{') return s.Expected("'{' and an element's sharding");
-      StatusOr<HloSharding> one = ParseOne(s);
-      if (one.ok()) {
-        list.elements.push_back(std::move(*one));
-      } else if (one.status().code() == XLA_FFI_Error_Code_UNIMPLEMENTED) {
-        // A nested tuple, or a form xffi does not read: that element has
-        // none.
-        s.Reset(element);
-        XFFI_RETURN_IF_ERROR(SkipBraced(s));
-        list.elements.push_back(std::nullopt);
-      } else {
-        return one.status();
+    XFFI_RETURN_IF_ERROR(ReadElement(s, list.elements));
+  } else {
+    s.Advance();  // the tuple's '{'
+    if (!s.TryConsume('}')) {
+      while (true) {
+        s.SkipSpace();
+        if (s.Peek() != '{') return s.Expected("'{' and an element's sharding");
+        XFFI_RETURN_IF_ERROR(ReadElement(s, list.elements));
+        if (s.TryConsume(',')) continue;
+        XFFI_RETURN_IF_ERROR(s.Expect('}'));
+        break;
       }
-      if (s.TryConsume(',')) continue;
-      XFFI_RETURN_IF_ERROR(s.Expect('}'));
-      break;
     }
   }
   XFFI_RETURN_IF_ERROR(ExpectEnd(s));
