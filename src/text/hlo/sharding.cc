@@ -76,15 +76,13 @@ Status NotRead(const Scanner& s, TextPos at, const std::string& what) {
   return Unimplemented(s.Where(at) + ": " + what + " are not supported");
 }
 
-// Skips `metadata={...}` (its strings may hold braces), the scanner after
-// `metadata`.
-Status SkipMetadata(Scanner& s) {
-  XFFI_RETURN_IF_ERROR(s.Expect('='));
-  s.SkipSpace();
-  if (s.Peek() != '{') return s.Expected("'{' and the metadata");
-  int depth = 0;
-  do {
-    if (s.AtEnd()) return s.Expected("'}' closing the metadata");
+// Skips one `{...}` (its strings may hold braces): metadata, or an
+// element xffi does not read.
+Status SkipBraced(Scanner& s) {
+  XFFI_RETURN_IF_ERROR(s.Expect('{'));
+  int depth = 1;
+  while (depth > 0) {
+    if (s.AtEnd()) return s.Expected("'}' closing the sharding");
     if (s.Peek() == '"') {
       XFFI_RETURN_IF_ERROR(s.SkipQuoted());
       continue;
@@ -92,8 +90,14 @@ Status SkipMetadata(Scanner& s) {
     if (s.Peek() == '{') ++depth;
     if (s.Peek() == '}') --depth;
     s.Advance();
-  } while (depth > 0);
+  }
   return Status::Ok();
+}
+
+// Skips `metadata={...}`, the scanner after `metadata`.
+Status SkipMetadata(Scanner& s) {
+  XFFI_RETURN_IF_ERROR(s.Expect('='));
+  return SkipBraced(s);
 }
 
 // One sharding, `{` to its `}`.
@@ -185,23 +189,6 @@ StatusOr<HloSharding> ParseOne(Scanner& s) {
   }
   XFFI_RETURN_IF_ERROR(s.Expect('}'));
   return sharding;
-}
-
-// Skips one `{...}` (an element xffi does not read).
-Status SkipBraced(Scanner& s) {
-  XFFI_RETURN_IF_ERROR(s.Expect('{'));
-  int depth = 1;
-  while (depth > 0) {
-    if (s.AtEnd()) return s.Expected("'}' closing the sharding");
-    if (s.Peek() == '"') {
-      XFFI_RETURN_IF_ERROR(s.SkipQuoted());
-      continue;
-    }
-    if (s.Peek() == '{') ++depth;
-    if (s.Peek() == '}') --depth;
-    s.Advance();
-  }
-  return Status::Ok();
 }
 
 Status ExpectEnd(Scanner& s) {
