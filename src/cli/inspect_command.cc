@@ -23,7 +23,7 @@ namespace xffi::cli {
 
 const char kInspectHelp[] =
     "usage: xffi inspect [--plugin LIB]... [--compile] [--json]\n"
-    "                    [--format F] FILE...\n"
+    "                    [--format F] [--platform P] FILE...\n"
     "\n"
     "Describes each FILE: a handler library (a shared library: an ELF file,\n"
     "or a name ending in .so) or a program (StableHLO or HLO text, as\n"
@@ -46,16 +46,19 @@ const char kInspectHelp[] =
     "\n"
     "A program is parsed and verified (an error names FILE:LINE:COLUMN) and\n"
     "described without running it:\n"
-    "  entry        each parameter (name, dtype and shape, sharding) and\n"
-    "               result\n"
+    "  entry        each parameter and result (name, dtype and shape, the\n"
+    "               sharding the program declares: jax.jit's in_shardings\n"
+    "               and out_shardings)\n"
     "  devices      the number of devices (mhlo.num_partitions) and each\n"
     "               shard_map's mesh and manual axes\n"
     "  custom calls each call's target, FILE:LINE:COLUMN, api_version,\n"
     "               has_side_effect, attributes, frontend attributes (a\n"
     "               batch-partitionable call's num_batch_dims), and what\n"
-    "               serves the target in this process: a library (given\n"
-    "               with --plugin or as a FILE before), a built-in, or\n"
-    "               nothing yet (xffi run would refuse the program)\n"
+    "               serves the target in this process on the platform\n"
+    "               --platform names: a library (given with --plugin or as\n"
+    "               a FILE before), a built-in, xffi's compiler, or\n"
+    "               nothing (xffi run would refuse the program, with the\n"
+    "               error given)\n"
     "  ops          how many of each op, over every computation\n"
     "\n"
     "  --plugin LIB  load the handler library LIB first, as xffi run does,\n"
@@ -66,6 +69,9 @@ const char kInspectHelp[] =
     "                generated kernels; a compile error exits 1\n"
     "  --json        print a JSON array instead, one object per FILE\n"
     "  --format F    auto (default), stablehlo or hlo: how to read programs\n"
+    "  --platform P  host (default), cuda or sim: resolve the custom calls\n"
+    "                as xffi run --platform P would (sim as cuda: both use\n"
+    "                the handlers registered for CUDA); --compile needs host\n"
     "  -h, --help    show this text\n"
     "\n"
     "Examples:\n"
@@ -241,7 +247,7 @@ int InspectCommand(const std::vector<std::string>& args) {
       value = arg.substr(equals + 1);
       arg = arg.substr(0, equals);
     }
-    if (arg == "--plugin" || arg == "--format") {
+    if (arg == "--plugin" || arg == "--format" || arg == "--platform") {
       if (!has_value) {
         if (i + 1 >= args.size()) return Usage(arg + " needs a value");
         value = args[++i];
@@ -249,6 +255,12 @@ int InspectCommand(const std::vector<std::string>& args) {
       if (value.empty()) return Usage(arg + " needs a non-empty value");
       if (arg == "--plugin") {
         plugins.push_back(value);
+      } else if (arg == "--platform") {
+        if (value != "host" && value != "cuda" && value != "sim")
+          return Usage("--platform expects host, cuda or sim, got '" + value +
+                       "'");
+        program_options.platform =
+            value == "host" ? Platform::kHost : Platform::kCuda;
       } else if (std::optional<FormatChoice> format =
                      ParseFormatChoice(value)) {
         program_options.format = *format;
@@ -265,6 +277,12 @@ int InspectCommand(const std::vector<std::string>& args) {
     }
   }
   if (files.empty()) return Usage("no FILE given");
+  // What --compile reports (fusions, the arena, thunks) is the CPU
+  // executor's.
+  if (program_options.compile && program_options.platform != Platform::kHost)
+    return Usage(
+        "--compile describes the host's compilation; it cannot go "
+        "with --platform cuda or sim");
   for (const std::string& path : plugins) {
     StatusOr<std::shared_ptr<const Plugin>> plugin =
         Plugin::Load(CommandLinePluginPath(path));

@@ -49,6 +49,7 @@ struct CustomCall {
 
 struct ProgramFacts {
   ProgramFormat format = ProgramFormat::kStableHlo;
+  Platform platform = Platform::kHost;  // whose targets the calls resolve to
   std::vector<Value> parameters, results;
   std::vector<CustomCall> calls;
   std::map<std::string, int64_t> op_counts;
@@ -65,7 +66,10 @@ std::string ApiVersionText(CustomCallApiVersion version) {
          ")";
 }
 
-Resolution Resolve(const Instruction& op) {
+// As the backend of `platform` resolves the call when it compiles the
+// program (compiler::ResolveCustomCall), so "unresolved" is the error
+// xffi run --platform would stop at.
+Resolution Resolve(const Instruction& op, Platform platform) {
   const std::string& target = op.custom_call.target;
   if (IsGspmdMarker(target))
     return {"compiler", "", "",
@@ -74,11 +78,18 @@ Resolution Resolve(const Instruction& op) {
     return {"compiler", "", "",
             "expanded into a sort or reduce by the approx-top-k pass"};
   StatusOr<compiler::CustomCallTarget> found =
-      compiler::ResolveCustomCall(op, Platform::kHost);
-  if (!found.ok()) return {"unresolved", "", "", found.status().message()};
+      compiler::ResolveCustomCall(op, platform);
+  if (!found.ok()) {
+    std::string detail = found.status().message();
+    // The built-in LAPACK targets are CPU code: on a GPU JAX lowers
+    // jnp.linalg to cuSOLVER targets instead.
+    if (platform != Platform::kHost && IsBuiltinCpuTargetActive(target))
+      detail += " (xffi's built-in target of that name runs on the host only)";
+    return {"unresolved", "", "", detail};
+  }
   if (found->handler != nullptr) {
     const HandlerRecord& record = *found->handler;
-    if (IsBuiltinCpuTargetActive(record.name))
+    if (platform == Platform::kHost && IsBuiltinCpuTargetActive(record.name))
       return {"builtin", "ffi", "", "xffi's built-in CPU target"};
     if (record.origin.empty()) return {"static", "ffi", "", ""};
     return {"library", "ffi", record.origin, ""};
@@ -88,28 +99,37 @@ Resolution Resolve(const Instruction& op) {
   return {"library", "legacy", record.origin, ""};
 }
 
-// Results as the entry's root gives them: a tuple's elements, or the value.
+// Results as the entry's root gives them: a tuple's elements, or the value;
+// each with the sharding the program declares for it (jax.jit's
+// out_shardings), else the one of the value returned (a Sharding marker's).
 std::vector<Value> Results(const Computation& entry) {
   std::vector<Value> results;
   const Instruction* root = entry.root();
   if (root == nullptr) return results;
+  const auto& declared = entry.result_shardings();
+  auto sharding = [&](size_t i, const Instruction* value) {
+    if (i < declared.size() && declared[i].has_value()) return declared[i];
+    return value != nullptr ? value->sharding : std::nullopt;
+  };
   if (!root->shape().IsTuple()) {
-    results.push_back({"", root->shape(), root->sharding, root->location()});
+    results.push_back({"", root->shape(), sharding(0, root), root->location()});
     return results;
   }
   for (int64_t i = 0; i < root->shape().tuple_size(); ++i) {
     const Instruction* element =
         root->opcode() == Opcode::kTuple ? root->operand(i) : nullptr;
     results.push_back({"", root->shape().tuple_shape(i),
-                       element != nullptr ? element->sharding : std::nullopt,
+                       sharding(static_cast<size_t>(i), element),
                        root->location()});
   }
   return results;
 }
 
-ProgramFacts Gather(const Module& module, ProgramFormat format) {
+ProgramFacts Gather(const Module& module, ProgramFormat format,
+                    Platform platform) {
   ProgramFacts facts;
   facts.format = format;
+  facts.platform = platform;
   const Computation& entry = *module.entry();
   for (const Instruction* parameter : entry.parameters())
     facts.parameters.push_back({parameter->name(), parameter->shape(),
@@ -126,7 +146,7 @@ ProgramFacts Gather(const Module& module, ProgramFormat format) {
         ++facts.annotated_ops;
       if (inst->opcode() == Opcode::kCustomCall)
         facts.calls.push_back(
-            {inst.get(), computation->name(), Resolve(*inst)});
+            {inst.get(), computation->name(), Resolve(*inst, platform)});
     }
   }
   return facts;
@@ -196,7 +216,9 @@ std::string ResolutionText(const Resolution& r) {
            "process";
   if (r.kind == "library")
     return "resolves: " + r.kind_of_target + " target from " + r.library;
-  return "does NOT resolve: " + r.detail;
+  return "does NOT resolve (xffi run would refuse the program at compile "
+         "time): " +
+         r.detail;
 }
 
 void PrintValue(const char* what, size_t index, const Value& value) {
@@ -238,7 +260,9 @@ void PrintText(const std::string& path, const Module& module,
     std::printf("    %lld op(s) carry a sharding annotation\n",
                 static_cast<long long>(facts.annotated_ops));
 
-  std::printf("  custom calls (%zu):\n", facts.calls.size());
+  std::printf("  custom calls (%zu), as the %s platform resolves them:\n",
+              facts.calls.size(),
+              std::string(PlatformName(facts.platform)).c_str());
   for (const CustomCall& call : facts.calls) {
     const Instruction& op = *call.op;
     const CustomCallConfig& config = op.custom_call;
@@ -344,6 +368,7 @@ void PrintJson(JsonWriter& json, const std::string& path, const Module& module,
                                                                 : "stablehlo");
   json.Key("module").String(module.name());
   json.Key("entry").String(module.entry()->name());
+  json.Key("platform").String(std::string(PlatformName(facts.platform)));
   json.Key("parameters").BeginArray();
   for (const Value& value : facts.parameters) JsonValue(json, value);
   json.EndArray();
@@ -443,7 +468,7 @@ int InspectProgram(const std::string& path,
   // Built-in targets resolve as they do once Compile has run.
   if (Status builtins = RegisterBuiltinCpuTargets(); !builtins.ok())
     return Fail(builtins.message());
-  const ProgramFacts facts = Gather(*module, format);
+  const ProgramFacts facts = Gather(*module, format, options.platform);
   // A program that does not compile is still described, then the error
   // given: what it holds is what one needs to see why.
   std::optional<CompiledFacts> compiled;

@@ -216,6 +216,11 @@ std::vector<Instruction*> Computation::parameters() const {
   return params;
 }
 
+int64_t Computation::result_count() const {
+  if (root_ == nullptr) return 0;
+  return root_->shape().IsTuple() ? root_->shape().tuple_size() : 1;
+}
+
 int64_t Computation::num_parameters() const {
   return static_cast<int64_t>(
       std::count_if(instructions_.begin(), instructions_.end(),
@@ -277,6 +282,7 @@ Module Module::Clone() const {
     }
     if (computation->root() != nullptr)
       target->set_root(instruction_map.at(computation->root()));
+    target->set_result_shardings(computation->result_shardings());
   }
   if (entry_ != nullptr) copy.set_entry(computation_map.at(entry_));
   return copy;

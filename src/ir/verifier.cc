@@ -78,6 +78,14 @@ class ModuleVerifier {
                              ": its root is not one of its instructions");
     Status status = CheckParameters(computation);
     if (!status.ok()) return status;
+    const auto& result_shardings = computation.result_shardings();
+    if (!result_shardings.empty() &&
+        static_cast<int64_t>(result_shardings.size()) !=
+            computation.result_count())
+      return InvalidArgument(
+          "computation " + Quoted(computation.name()) + " has " +
+          std::to_string(computation.result_count()) + " result(s) and " +
+          std::to_string(result_shardings.size()) + " result sharding(s)");
 
     std::unordered_set<const Instruction*> defined;
     std::unordered_set<std::string> names;

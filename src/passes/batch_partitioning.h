@@ -54,6 +54,12 @@
 // follows the body's root tuple only, not a state the body rebuilds in
 // another way). One in a shard_map runs on each device's values as
 // written, as in XLA; one in a function a loop body calls runs whole.
+// Shardings flow forward only: a result sharding (the entry's
+// result_shardings) splits no call. XLA under GSPMD does the same; under
+// Shardy (jax 0.10.2, 4 CPU devices) it splits a call whose operands are
+// replicated when its result reaches a split out_sharding
+// (jnp.linalg.cholesky of f32[4,3,3], in P(), out P("x"): lapack_spotrf_ffi
+// on f32[1,3,3]), which xffi runs whole: the same values, other blocks.
 #ifndef XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 #define XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 

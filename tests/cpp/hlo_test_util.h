@@ -253,6 +253,15 @@ inline std::string DiffModules(const Module& a, const Module& b,
     if ((ca.root() == nullptr) != (cb.root() == nullptr) ||
         (ca.root() && index_a.at(ca.root()) != index_b.at(cb.root())))
       return "'" + ca.name() + "': roots differ";
+    auto result_shardings = [](const Computation& c) {
+      std::string out;
+      for (const auto& s : c.result_shardings())
+        out += (s ? s->ToString() : "none") + ";";
+      return out;
+    };
+    if (result_shardings(ca) != result_shardings(cb))
+      return "'" + ca.name() + "': result shardings " + result_shardings(ca) +
+             " vs " + result_shardings(cb);
     for (size_t i = 0; i < ca.instructions().size(); ++i) {
       std::string d =
           DiffInstruction(*ca.instructions()[i], *cb.instructions()[i], index_a,

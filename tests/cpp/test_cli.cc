@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -797,7 +798,9 @@ TEST_F(CliTest, InspectDescribesAProgramAndWhatServesItsTargets) {
                         "    result 0: f32[4]\n    result 1: f32[8,4]\n"));
   EXPECT_THAT(bare.output, HasSubstr("  devices: 2 (num_partitions)\n"));
   EXPECT_THAT(bare.output,
-              HasSubstr("  custom calls (2):\n    cli_counter at " + program +
+              HasSubstr("  custom calls (2), as the Host platform resolves "
+                        "them:\n    cli_counter at " +
+                        program +
                         ":3:5 in main\n"
                         "        api_version 4 (typed FFI), "
                         "has_side_effect\n"
@@ -805,12 +808,15 @@ TEST_F(CliTest, InspectDescribesAProgramAndWhatServesItsTargets) {
                         "        frontend attributes "
                         "num_batch_dims=\"1\"\n"));
   EXPECT_THAT(bare.output,
-              HasSubstr("        does NOT resolve: custom call 'cli_counter'"));
+              HasSubstr("        does NOT resolve (xffi run would refuse "
+                        "the program at compile time): custom call "
+                        "'cli_counter'"));
   EXPECT_THAT(bare.output,
               HasSubstr("    nowhere_to_be_found at " + program +
                         ":5:5 in main\n        api_version 2 "
                         "(STATUS_RETURNING), no side effect\n        opaque "
-                        "\"opaque!\"\n        does NOT resolve: "));
+                        "\"opaque!\"\n        does NOT resolve (xffi run "
+                        "would refuse the program at compile time): "));
   EXPECT_THAT(bare.output, HasSubstr("  ops: 7 in 1 computation(s): "
                                      "custom-call 2 parameter 2 add 1 "));
   // Given the library, the typed target resolves to it; the other does not.
@@ -820,7 +826,7 @@ TEST_F(CliTest, InspectDescribesAProgramAndWhatServesItsTargets) {
   EXPECT_THAT(served.output,
               ContainsRegex("resolves: ffi target from [^\n]*" +
                             fs::path(XFFI_CLI_HANDLERS).filename().string()));
-  EXPECT_THAT(served.output, HasSubstr("does NOT resolve: custom call "
+  EXPECT_THAT(served.output, HasSubstr("compile time): custom call "
                                        "'nowhere_to_be_found'"));
   // The library named as a FILE before the program serves it too.
   Outcome listed =
@@ -867,14 +873,16 @@ TEST_F(CliTest, InspectJsonHoldsWhatTheTextSays) {
   EXPECT_EQ(outcome.status, 0) << outcome.output;
   const std::string& json = outcome.output;
   EXPECT_EQ(json.front(), '[');
-  EXPECT_THAT(json, HasSubstr("{\"program\":\"" + program +
-                              "\",\"format\":\"stablehlo\",\"module\":"
-                              "\"jit_f\",\"entry\":\"main\",\"parameters\":[{"
-                              "\"name\":\"arg0.1\",\"shape\":\"f32[8,4]\","
-                              "\"dtype\":\"f32\",\"dims\":[8,4],\"sharding\":"
-                              "\"{devices=[2,1]0,1}\",\"location\":{\"file\":"
-                              "\"" +
-                              program + "\",\"line\":2,\"column\":"));
+  EXPECT_THAT(json,
+              HasSubstr("{\"program\":\"" + program +
+                        "\",\"format\":\"stablehlo\",\"module\":"
+                        "\"jit_f\",\"entry\":\"main\",\"platform\":\"Host\","
+                        "\"parameters\":[{"
+                        "\"name\":\"arg0.1\",\"shape\":\"f32[8,4]\","
+                        "\"dtype\":\"f32\",\"dims\":[8,4],\"sharding\":"
+                        "\"{devices=[2,1]0,1}\",\"location\":{\"file\":"
+                        "\"" +
+                        program + "\",\"line\":2,\"column\":"));
   EXPECT_THAT(json, HasSubstr("\"num_partitions\":2"));
   EXPECT_THAT(json, HasSubstr("{\"target\":\"cli_counter\",\"computation\":"
                               "\"main\",\"location\":{\"file\":\"" +
@@ -922,6 +930,170 @@ TEST_F(CliTest, InspectRefusesBadProgramsNamingTheirPlace) {
   Outcome forced = Xffi("inspect --format=stablehlo " + hlo);
   EXPECT_EQ(forced.status, 1);
   EXPECT_THAT(forced.output, HasSubstr(hlo + ":1:1: "));
+}
+
+// The lines of `output` that describe results ("    result N: ...").
+std::vector<std::string> ResultLines(const std::string& output) {
+  std::vector<std::string> lines;
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("    result ", 0) == 0) lines.push_back(line);
+  return lines;
+}
+
+// jax.jit's out_shardings as JAX wrote them into the corpus's sm_grid:
+// StableHLO's result sdy.shardings over the 2 x 2 mesh and HLO's ROOT tuple
+// sharding describe the same placement.
+TEST_F(CliTest, InspectShowsTheResultShardingsTheProgramDeclares) {
+  Outcome mlir = Xffi("inspect " + Corpus("sm_grid.mlir"));
+  EXPECT_EQ(mlir.status, 0) << mlir.output;
+  Outcome hlo = Xffi("inspect " + Corpus("sm_grid.hlo"));
+  EXPECT_EQ(hlo.status, 0) << hlo.output;
+  // Result 0 is split along "b" (mesh axis 1) in its second dimension and
+  // replicated along "a".
+  EXPECT_THAT(mlir.output,
+              HasSubstr("    result 0: f32[4,16], sharding {devices=[1,2,2]"
+                        "0,2,1,3 last_tile_dim_replicate}\n"));
+  const std::vector<std::string> lines = ResultLines(mlir.output);
+  EXPECT_EQ(lines.size(), 3u) << mlir.output;
+  EXPECT_EQ(ResultLines(hlo.output), lines) << hlo.output;
+  for (const std::string& line : lines)
+    EXPECT_THAT(line, HasSubstr(", sharding {devices="));
+
+  Outcome json = Xffi("inspect --json " + Corpus("sm_grid.hlo"));
+  EXPECT_EQ(json.status, 0) << json.output;
+  EXPECT_THAT(json.output,
+              HasSubstr("\"results\":[{\"shape\":\"f32[4,16]\",\"dtype\":"
+                        "\"f32\",\"dims\":[4,16],\"sharding\":\"{devices=[1,"
+                        "2,2]0,2,1,3 last_tile_dim_replicate}\"},"));
+  // A program whose results declare none says so with null.
+  Outcome plain = Xffi("inspect --json " + Corpus("cc_mixed.mlir"));
+  EXPECT_THAT(plain.output, ContainsRegex("\"results\":\\[\\{\"shape\":\"[^"
+                                          "\"]+\",\"dtype\":\"[a-z0-9]+\","
+                                          "\"dims\":\\[[0-9,]*\\],"
+                                          "\"sharding\":null\\}"));
+}
+
+TEST_F(CliTest, InspectRefusesAMalformedResultShardingNamingItsPlace) {
+  std::string mlir =
+      Write("bad_result.mlir",
+            "func.func public @main(%x: tensor<4xf32>) -> (tensor<4xf32> "
+            "{mhlo.sharding = \"{devices=[2]<=[3]}\"}) {\n"
+            "  return %x : tensor<4xf32>\n}\n");
+  Outcome outcome = Xffi("inspect " + mlir);
+  EXPECT_EQ(outcome.status, 1);
+  EXPECT_THAT(outcome.output,
+              HasSubstr("xffi inspect: error: " + mlir +
+                        ":1:78: mhlo.sharding of result 0:1:2: expected "
+                        "devices=[tiles]<=[dims] with as many ids as tiles"));
+  std::string hlo = Write("bad_result.hlo",
+                          "HloModule m\nENTRY e {\n  a = f32[4]{0} "
+                          "parameter(0)\n  ROOT n = f32[4]{0} negate(a), "
+                          "sharding={devices=[2]0,1 bogus}\n}\n");
+  outcome = Xffi("inspect " + hlo);
+  EXPECT_EQ(outcome.status, 1);
+  EXPECT_THAT(outcome.output,
+              HasSubstr(hlo + ":4:42: sharding:1:17: unknown sharding "
+                              "option 'bogus'"));
+}
+
+// What serves each call on the platform --platform names, as xffi run
+// --platform resolves it: a handler or legacy target registered for that
+// platform, xffi's compiler, or nothing (then the error the compile would
+// stop at).
+const char kPlatformProgram[] =
+    R"(func.func public @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = stablehlo.custom_call @cli_gpu_ffi(%x) {api_version = 4 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = stablehlo.custom_call @cli_gpu_legacy(%0) {api_version = 2 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = stablehlo.custom_call @cli_mark(%x) {api_version = 4 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  %3 = stablehlo.custom_call @lapack_spotrf_ffi(%x) {api_version = 4 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  %4 = stablehlo.custom_call @Sharding(%3) {mhlo.sharding = "{replicated}"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %1, %2, %4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+)";
+
+TEST_F(CliTest, InspectResolvesTargetsForThePlatformGiven) {
+  std::string program = Write("platform.mlir", kPlatformProgram);
+  const std::string plugins = std::string(" --plugin ") + XFFI_CLI_GPU +
+                              " --plugin " + XFFI_CLI_HANDLERS;
+  const std::string gpu_library = fs::path(XFFI_CLI_GPU).filename().string();
+  const std::string refused =
+      "does NOT resolve (xffi run would refuse the program at compile "
+      "time): ";
+  Outcome host = Xffi("inspect " + program + plugins);
+  EXPECT_EQ(host.status, 0) << host.output;
+  EXPECT_THAT(host.output, HasSubstr("  custom calls (5), as the Host "
+                                     "platform resolves them:\n"));
+  EXPECT_THAT(host.output,
+              HasSubstr(refused + "custom call 'cli_gpu_ffi' at " + program +
+                        ":2:3: no handler 'cli_gpu_ffi' (platform Host) is "
+                        "registered"));
+  EXPECT_THAT(host.output,
+              HasSubstr(refused + "custom call 'cli_gpu_legacy' at "));
+  EXPECT_THAT(host.output, HasSubstr("resolves: xffi's built-in CPU target"));
+  EXPECT_THAT(host.output,
+              HasSubstr("handled by xffi: a GSPMD sharding marker"));
+
+  for (const char* platform : {"cuda", "sim"}) {
+    SCOPED_TRACE(platform);
+    Outcome cuda = Xffi("inspect --platform " + std::string(platform) + " " +
+                        program + plugins);
+    EXPECT_EQ(cuda.status, 0) << cuda.output;
+    EXPECT_THAT(cuda.output, HasSubstr("  custom calls (5), as the CUDA "
+                                       "platform resolves them:\n"));
+    EXPECT_THAT(cuda.output, ContainsRegex("cli_gpu_ffi at [^\n]*\n[^\n]*\n"
+                                           "        resolves: ffi target from "
+                                           "[^\n]*" +
+                                           gpu_library));
+    EXPECT_THAT(cuda.output,
+                ContainsRegex("cli_gpu_legacy at [^\n]*\n[^\n]*\n"
+                              "        resolves: legacy target from [^\n]*" +
+                              gpu_library));
+    // A Host handler does not serve CUDA; nor does a built-in CPU target.
+    EXPECT_THAT(cuda.output,
+                HasSubstr(refused + "custom call 'cli_mark' at " + program +
+                          ":4:3: no handler 'cli_mark' (platform CUDA) is "
+                          "registered"));
+    EXPECT_THAT(
+        cuda.output,
+        HasSubstr(refused + "custom call 'lapack_spotrf_ffi' at " + program +
+                  ":5:3: no handler 'lapack_spotrf_ffi' "
+                  "(platform CUDA) is registered (xffi's "
+                  "built-in target of that name runs on the "
+                  "host only)"));
+    EXPECT_THAT(cuda.output,
+                HasSubstr("handled by xffi: a GSPMD sharding marker"));
+  }
+
+  Outcome json = Xffi("inspect --json --platform=cuda " + program + plugins);
+  EXPECT_EQ(json.status, 0) << json.output;
+  EXPECT_THAT(json.output, HasSubstr("\"entry\":\"main\",\"platform\":"
+                                     "\"CUDA\","));
+  EXPECT_THAT(
+      json.output,
+      ContainsRegex("\"target\":\"cli_gpu_legacy\",[^}]*\\}[^}]*\\}[^}]*"
+                    "\"resolution\":\"library\",\"kind\":\"legacy\""));
+  EXPECT_THAT(json.output,
+              ContainsRegex("\"target\":\"cli_mark\",[^}]*\\}[^}]*\\}[^}]*"
+                            "\"resolution\":\"unresolved\",\"detail\":\"custom "
+                            "call 'cli_mark' at "));
+  // xffi run --platform sim stops at the first call no CUDA handler
+  // serves, with the message inspect gives for it.
+  Outcome run = Xffi("run --platform sim " + program + plugins + " --input " +
+                     WriteNpy("x.npy", F32Vector({1, 2, 3, 4})));
+  EXPECT_EQ(run.status, 1) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("custom call 'cli_mark' at " + program +
+                                    ":4:3: no handler 'cli_mark' (platform "
+                                    "CUDA) is registered"));
+
+  Outcome bad = Xffi("inspect --platform tpu " + program);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_THAT(bad.output,
+              HasSubstr("--platform expects host, cuda or sim, got 'tpu'"));
+  Outcome compiled = Xffi("inspect --compile --platform cuda " + program);
+  EXPECT_EQ(compiled.status, 2);
+  EXPECT_THAT(compiled.output, HasSubstr("--compile describes the host's "
+                                         "compilation"));
 }
 
 // The end-to-end path with real ops around the custom calls (it needs the

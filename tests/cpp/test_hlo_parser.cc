@@ -534,6 +534,100 @@ ENTRY %e (a: f32[2]) -> f32[2] , execution_thread="main" {
   EXPECT_EQ(m.entry()->root()->opcode(), Opcode::kDot);
 }
 
+std::string Shardings(const Computation& c) {
+  std::string out;
+  for (const auto& s : c.result_shardings())
+    out += (s.has_value() ? s->ToString() : "none") + ";";
+  return out;
+}
+
+// The entry's ROOT sharding says where the program's results live (JAX
+// writes jax.jit's out_shardings there): a tuple's elements in order, one
+// sharding for a tuple's every element, a form xffi does not read as none.
+TEST(HloParser, RootShardingsAreTheResultShardings) {
+  Module tuple = Parse(R"(HloModule m
+ENTRY e {
+  a = f32[8,4]{1,0} parameter(0), sharding={devices=[2,1]<=[2]}
+  n = f32[8,4]{1,0} negate(a), sharding={replicated}
+  ROOT t = (f32[8,4]{1,0}, f32[8,4]{1,0}, f32[8,4]{1,0}) tuple(a, n, n), sharding={{devices=[1,2]<=[2] metadata={op_name="x"}}, {unknown}, {maximal device=1}}
+}
+)");
+  EXPECT_EQ(Shardings(*tuple.entry()),
+            "{devices=[1,2]0,1};none;{maximal device=1};");
+  // An op's own sharding elsewhere is not read (only parameters' are).
+  EXPECT_FALSE(Find(tuple, "e", "n")->sharding.has_value());
+  EXPECT_TRUE(VerifyModule(tuple).ok());
+
+  Module every = Parse(R"(HloModule m
+ENTRY e {
+  a = f32[2]{0} parameter(0)
+  ROOT t = (f32[2]{0}, f32[2]{0}) tuple(a, a), sharding={replicated}
+}
+)");
+  EXPECT_EQ(Shardings(*every.entry()), "{replicated};{replicated};");
+
+  // A nested tuple result has none; its leaves count in the list.
+  Module nested = Parse(R"(HloModule m
+ENTRY e {
+  a = f32[2]{0} parameter(0)
+  i = (f32[2]{0}, f32[2]{0}) tuple(a, a)
+  ROOT t = ((f32[2]{0}, f32[2]{0}), f32[2]{0}) tuple(i, a), sharding={{replicated}, {replicated}, {devices=[2]0,1}}
+}
+)");
+  EXPECT_EQ(Shardings(*nested.entry()), "none;{devices=[2]0,1};");
+
+  // A single result; a parameter as the ROOT has its own sharding too.
+  Module single = Parse(R"(HloModule m
+ENTRY e {
+  ROOT a = f32[2]{0} parameter(0), sharding={devices=[2]1,0}
+}
+)");
+  EXPECT_EQ(Shardings(*single.entry()), "{devices=[2]1,0};");
+  EXPECT_EQ(single.entry()->root()->sharding->ToString(), "{devices=[2]1,0}");
+
+  // Only the entry's ROOT: another computation's says nothing of results.
+  Module called = Parse(R"(HloModule m
+f {
+  p = f32[2]{0} parameter(0)
+  ROOT n = f32[2]{0} negate(p), sharding={replicated}
+}
+ENTRY e {
+  a = f32[2]{0} parameter(0)
+  ROOT c = f32[2]{0} call(a), to_apply=f
+}
+)");
+  EXPECT_TRUE(called.entry()->result_shardings().empty());
+  EXPECT_TRUE(called.FindComputation("f")->result_shardings().empty());
+}
+
+TEST(HloParser, MalformedRootAndParameterShardingsAreRefused) {
+  EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  a = f32[2]{0} parameter(0)\n"
+                    "  ROOT t = (f32[2]{0}, f32[2]{0}) tuple(a, a), "
+                    "sharding={{replicated}}\n}\n"),
+            "t.hlo:4:57: the ROOT's tuple sharding has 1 element(s), its "
+            "shape 2 leaves");
+  EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  a = f32[2]{0} parameter(0)\n"
+                    "  ROOT n = f32[2]{0} negate(a), "
+                    "sharding={{replicated}}\n}\n"),
+            "t.hlo:4:42: a tuple sharding on the ROOT 'n', which is no tuple");
+  EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  a = f32[2]{0} parameter(0)\n"
+                    "  ROOT t = (f32[2]{0}, f32[2]{0}) tuple(a, a), "
+                    "sharding={{replicated}, {devices=[2]0,7}}\n}\n"),
+            "t.hlo:4:57: sharding:1:17: the tile assignment must name each "
+            "device 0 to 1 once");
+  EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  ROOT a = f32[2]{0} "
+                    "parameter(0), sharding={replicatd}\n}\n"),
+            "t.hlo:3:45: sharding:1:2: expected replicated, manual, maximal "
+            "or devices=, got 'replicatd'");
+  // A form XLA writes that xffi does not read is no error: the value has
+  // none.
+  Module partial = Parse(
+      "HloModule m\nENTRY e {\n  ROOT a = f32[4]{0} parameter(0), "
+      "sharding={devices=[2,2]<=[4] last_tile_dims={manual}}\n}\n");
+  EXPECT_FALSE(partial.entry()->root()->sharding.has_value());
+  EXPECT_TRUE(partial.entry()->result_shardings().empty());
+}
+
 // lax.composite as JAX 0.10.2 prints it (found by the coverage sweep,
 // tests/programs/sweep): a call of the decomposition marked is_composite.
 TEST(HloParser, CompositeIsACallOfItsDecomposition) {

@@ -67,5 +67,66 @@ ENTRY %e (a: f32[2]) -> f32[2] {
       R"(frontend_attributes={a="{x}b",b={"}"},c="{",d={},e="{a}}",f="{{a}",g=" {a}",i={"\"}"},j="{a(}"})");
 }
 
+std::string ResultShardings(const Module& module) {
+  std::string out;
+  for (const auto& s : module.entry()->result_shardings())
+    out += (s.has_value() ? s->ToString() : "none") + ";";
+  return out;
+}
+
+// The entry's result shardings print as its ROOT's sharding (a tuple's one
+// per element, {unknown} for a result without one), which reads back to
+// the same shardings: from StableHLO's result attributes and from HLO.
+TEST(HloPrinter, ResultShardingsRoundTrip) {
+  StatusOr<Module> first = ParseStableHlo(R"(
+module @m attributes {mhlo.num_partitions = 4 : i32} {
+  sdy.mesh @mesh = <["a"=2, "b"=2]>
+  func.func public @main(%x: tensor<8x4xf32>) -> (tensor<8x4xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}, tensor<8x4xf32>, tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"a", "b"}]>}) {
+    %0 = stablehlo.negate %x : tensor<8x4xf32>
+    return %0, %x, %0 : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
+  }
+}
+)",
+                                          "r.mlir");
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  const std::string want =
+      "{devices=[4,1]0,1,2,3};none;{devices=[1,4]0,1,2,3};";
+  EXPECT_EQ(ResultShardings(*first), want);
+  std::string printed = PrintHlo(*first);
+  EXPECT_NE(printed.find("sharding={{devices=[4,1]0,1,2,3}, {unknown}, "
+                         "{devices=[1,4]0,1,2,3}}"),
+            std::string::npos)
+      << printed;
+  StatusOr<Module> second = ParseHlo(printed, "r.hlo");
+  ASSERT_TRUE(second.ok()) << second.status().message() << "\n" << printed;
+  EXPECT_EQ(ResultShardings(*second), want);
+  EXPECT_TRUE(VerifyModule(*second).ok());
+  EXPECT_EQ(PrintHlo(*second), printed);
+
+  // One result: the ROOT's own sharding= line.
+  StatusOr<Module> single = ParseStableHlo(
+      "func.func public @main(%x: tensor<4xf32>) -> (tensor<4xf32> "
+      "{mhlo.sharding = \"{devices=[2,2]<=[4] last_tile_dim_replicate}\"}) {\n"
+      "  %0 = stablehlo.negate %x : tensor<4xf32>\n"
+      "  return %0 : tensor<4xf32>\n}\n",
+      "s.mlir");
+  ASSERT_TRUE(single.ok()) << single.status().message();
+  printed = PrintHlo(*single);
+  const size_t root = printed.find("  ROOT ");
+  ASSERT_NE(root, std::string::npos) << printed;
+  const std::string root_line =
+      printed.substr(root, printed.find('\n', root) - root);
+  EXPECT_NE(root_line.find(" negate("), std::string::npos) << printed;
+  EXPECT_NE(root_line.find(", sharding={devices=[2,2]0,1,2,3 "
+                           "last_tile_dim_replicate}"),
+            std::string::npos)
+      << printed;
+  second = ParseHlo(printed, "s.hlo");
+  ASSERT_TRUE(second.ok()) << second.status().message() << "\n" << printed;
+  EXPECT_EQ(ResultShardings(*second), ResultShardings(*single));
+  EXPECT_EQ(ResultShardings(*second),
+            "{devices=[2,2]0,1,2,3 last_tile_dim_replicate};");
+}
+
 }  // namespace
 }  // namespace xffi

@@ -366,6 +366,78 @@ module @m attributes {mhlo.num_partitions = 1 : i32} {
   EXPECT_EQ(broadcast->shape(), F32({2}));
 }
 
+std::string ShardingText(const std::optional<HloSharding>& sharding) {
+  return sharding.has_value() ? sharding->ToString() : "none";
+}
+
+// jax.jit's out_shardings: each result's mhlo.sharding or sdy.sharding (over
+// the module's mesh) is kept for the entry, one per result, none where the
+// text gives none or a form xffi does not read.
+TEST(StableHloParser, ResultShardingsAreKeptPerResult) {
+  ASSERT_PARSES(module, R"(
+module @m attributes {mhlo.num_partitions = 4 : i32} {
+  sdy.mesh @mesh = <["a"=2, "b"=2]>
+  func.func public @main(%x: tensor<8x4xf32>) -> (tensor<8x4xf32> {jax.result_info = "[0]", mhlo.sharding = "{devices=[4,1]<=[4]}"}, tensor<8x4xf32> {jax.result_info = "[1]"}, tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}, {}]>}, tensor<8x4xf32> {mhlo.sharding = "{devices=[2,2]<=[4] last_tile_dims={manual}}"}) {
+    return %x, %x, %x, %x : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
+  }
+}
+)");
+  const auto& shardings = module.entry()->result_shardings();
+  ASSERT_EQ(shardings.size(), 4u);
+  EXPECT_EQ(ShardingText(shardings[0]), "{devices=[4,1]0,1,2,3}");
+  EXPECT_EQ(ShardingText(shardings[1]), "none");
+  // Split along "b" (the minor axis), replicated along "a": device d holds
+  // row block d % 2.
+  EXPECT_EQ(ShardingText(shardings[2]),
+            "{devices=[2,1,2]0,2,1,3 last_tile_dim_replicate}");
+  EXPECT_EQ(ShardingText(shardings[3]), "none");
+  // The argument has none; the results' shardings are not the values'.
+  EXPECT_FALSE(module.entry()->parameter(0)->sharding.has_value());
+  EXPECT_TRUE(VerifyModule(module).ok());
+}
+
+TEST(StableHloParser, ProgramsWithoutResultShardingsKeepNone) {
+  ASSERT_PARSES(module, R"(
+func.func public @main(%x: tensor<2xf32>) -> (tensor<2xf32> {jax.result_info = "result"}) {
+  return %x : tensor<2xf32>
+}
+)");
+  EXPECT_TRUE(module.entry()->result_shardings().empty());
+}
+
+TEST(StableHloParser, MalformedValueShardingsAreRefusedWhereTheyAre) {
+  // A result's mhlo.sharding that is no sharding: the string's place, and
+  // the place in it.
+  EXPECT_EQ(ErrorOf("func.func public @main(%x: tensor<2xf32>) -> "
+                    "(tensor<2xf32> {mhlo.sharding = \"{devices=[2]0,}\"}) {\n"
+                    "  return %x : tensor<2xf32>\n}\n"),
+            "test.mlir:1:78: mhlo.sharding of result 0:1:15: expected a "
+            "device id, got '}'");
+  EXPECT_EQ(ErrorOf("func.func public @main(%x: tensor<2xf32>) -> "
+                    "(tensor<2xf32>, tensor<2xf32> {mhlo.sharding = 3 : i32}) "
+                    "{\n  return %x, %x : tensor<2xf32>, tensor<2xf32>\n}\n"),
+            "test.mlir:1:93: mhlo.sharding of result 1 must be a string");
+  // The same for an argument.
+  EXPECT_EQ(ErrorOf("func.func public @main(%x: tensor<2xf32> {mhlo.sharding "
+                    "= \"{devices=[2]0,0}\"}) -> tensor<2xf32> {\n"
+                    "  return %x : tensor<2xf32>\n}\n"),
+            "test.mlir:1:59: mhlo.sharding of argument 0:1:2: the tile "
+            "assignment must name each device 0 to 1 once");
+  // sdy.sharding over a mesh the module does not define, or with an axis
+  // its mesh lacks.
+  EXPECT_EQ(ErrorOf("func.func public @main(%x: tensor<2xf32>) -> "
+                    "(tensor<2xf32> {sdy.sharding = #sdy.sharding<@nowhere, "
+                    "[{\"x\"}]>}) {\n  return %x : tensor<2xf32>\n}\n"),
+            "test.mlir:1:90: sdy.sharding of result 0 names mesh @nowhere, "
+            "which no sdy.mesh before it defines");
+  EXPECT_EQ(ErrorOf("module @m {\n  sdy.mesh @mesh = <[\"x\"=2]>\n"
+                    "  func.func public @main(%x: tensor<2xf32>) -> "
+                    "(tensor<2xf32> {sdy.sharding = #sdy.sharding<@mesh, "
+                    "[{\"y\"}]>}) {\n    return %x : tensor<2xf32>\n  }\n}\n"),
+            "test.mlir:3:92: sdy.sharding of result 0 names an axis its mesh "
+            "lacks, or one axis twice: <@mesh, [{\"y\"}]>");
+}
+
 // --- locations ---------------------------------------------------------------
 
 TEST(StableHloParser, DebugInfoLocationsGiveOpNames) {

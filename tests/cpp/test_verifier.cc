@@ -187,6 +187,33 @@ TEST_F(VerifierTest, ResultShapesMatchInference) {
             "'bad' (add) in computation 'main': takes 2 operands, got 1");
 }
 
+// Result shardings (jax.jit's out_shardings) describe the results: one
+// per root tuple element, or one for a root that is no tuple; and a copy of
+// the module keeps them.
+TEST_F(VerifierTest, ResultShardingsCountTheResults) {
+  Computation* main = Main();
+  Instruction* n =
+      main->AddInstruction(Opcode::kNegate, A(F32, {4}), {x_}, "n");
+  main->set_root(main->AddInstruction(
+      Opcode::kTuple, Shape::Tuple({A(F32, {4}), A(F32, {4})}), {n, x_}, "t"));
+  HloSharding tiled;
+  tiled.kind = HloSharding::Kind::kTiled;
+  tiled.tile_dims = {2};
+  tiled.devices = {1, 0};
+  main->set_result_shardings({tiled});
+  EXPECT_EQ(Verify(),
+            "computation 'main' has 2 result(s) and 1 result sharding(s)");
+  main->set_result_shardings({std::nullopt, tiled});
+  EXPECT_EQ(Verify(), "OK");
+  Module copy = module_.Clone();
+  ASSERT_EQ(copy.entry()->result_shardings().size(), 2u);
+  EXPECT_FALSE(copy.entry()->result_shardings()[0].has_value());
+  EXPECT_EQ(copy.entry()->result_shardings()[1], tiled);
+  main->set_root(n);
+  EXPECT_EQ(Verify(),
+            "computation 'main' has 1 result(s) and 2 result sharding(s)");
+}
+
 TEST_F(VerifierTest, InstructionNamesAreUniqueInAComputation) {
   Computation* main = Main();
   main->set_root(main->AddInstruction(Opcode::kNegate, A(F32, {4}), {x_}, "x"));

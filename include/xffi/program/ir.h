@@ -608,6 +608,24 @@ class Computation {
   Instruction* root() const { return root_; }
   void set_root(Instruction* root) { root_ = root; }
 
+  // Where each result lives across devices, as the text declares it
+  // (jax.jit's out_shardings: StableHLO's result mhlo.sharding or
+  // sdy.sharding, HLO's ROOT sharding): one entry per result (the root
+  // tuple's elements, else the root), nullopt for a result without one
+  // xffi reads; empty when the text gives none. Kept like a parameter's
+  // `sharding`: it says where the caller finds each result, not what the
+  // program computes (results stay whole arrays here), so passes that
+  // rebuild a computation may drop it.
+  const std::vector<std::optional<HloSharding>>& result_shardings() const {
+    return result_shardings_;
+  }
+  void set_result_shardings(std::vector<std::optional<HloSharding>> s) {
+    result_shardings_ = std::move(s);
+  }
+  // How many results result_shardings() describes: the root's tuple
+  // elements, or 1 (0 without a root).
+  int64_t result_count() const;
+
   // Removes instructions for which `dead` is true; the caller guarantees no
   // remaining instruction uses them.
   template <typename Pred>
@@ -619,6 +637,7 @@ class Computation {
   Module* parent_ = nullptr;
   std::vector<std::unique_ptr<Instruction>> instructions_;
   Instruction* root_ = nullptr;
+  std::vector<std::optional<HloSharding>> result_shardings_;
 };
 
 class Module {

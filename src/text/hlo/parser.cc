@@ -86,6 +86,7 @@ struct ParsedInstruction {
   // frontend_attributes, each value as written (strings unescaped).
   std::map<std::string, std::string> frontend;
   std::string sharding;  // sharding={...} as written
+  TextPos sharding_pos;  // where its value starts
 };
 
 struct ParsedComputation {
@@ -158,6 +159,8 @@ class HloParser {
  private:
   Status ParseHeader();
   Status ParseTable(std::string_view kind);
+  Status ReadResultShardings(const ParsedComputation& parsed,
+                             Computation& entry);
   Status ParseComputation();
   Status ParseInstruction(ParsedComputation& computation);
   Status ParseOperands(ParsedInstruction& parsed);
@@ -521,6 +524,7 @@ Status HloParser::ParseAttribute(ParsedInstruction& parsed) {
   }
   if (name == "sharding") {
     s_.SkipSpace();
+    parsed.sharding_pos = s_.pos();
     XFFI_ASSIGN_OR_RETURN(parsed.sharding, RawValue());
     return Status::Ok();
   }
@@ -862,12 +866,14 @@ Status HloParser::CheckAttributes(ParsedInstruction& parsed) {
   }
   if (in.opcode() == Opcode::kParameter && !parsed.sharding.empty()) {
     // Where a parameter lives decides how a batch-partitionable call on it
-    // splits (passes/batch_partitioning.h). A sharding xffi cannot read
-    // (a tuple's, a subgroup's) only leaves such a call whole, which
-    // computes the same values, so it is no error.
-    StatusOr<HloSharding> sharding =
-        hlo::ParseHloSharding(parsed.sharding, in.location().ToString());
-    if (sharding.ok()) in.sharding = std::move(*sharding);
+    // splits (passes/batch_partitioning.h). A sharding in a form xffi does
+    // not read (a tuple's, a partially manual one) only leaves such a call
+    // whole, which computes the same values, so it is no error; text that
+    // is no sharding is.
+    XFFI_ASSIGN_OR_RETURN(
+        in.sharding,
+        hlo::ParseValueSharding(parsed.sharding,
+                                s_.Where(parsed.sharding_pos) + ": sharding"));
   }
   if (in.opcode() == Opcode::kCustomCall)
     return hlo::FinishCustomCallConfig(in, s_, parsed.pos);
@@ -1707,9 +1713,12 @@ Status HloParser::Build(Module& module) {
   }
   // Without an ENTRY mark the last computation is the entry, as in XLA.
   if (entry == nullptr) entry = owned.back().get();
-  for (size_t i = 0; i < computations_.size(); ++i)
+  for (size_t i = 0; i < computations_.size(); ++i) {
     XFFI_RETURN_IF_ERROR(
         BuildComputation(computations_[i], *owned[i], by_name));
+    if (owned[i].get() == entry)
+      XFFI_RETURN_IF_ERROR(ReadResultShardings(computations_[i], *entry));
+  }
   FusionsOutsideTheContractAsCalls(owned);
 
   // Computations may not call themselves, directly or not.
@@ -1864,6 +1873,51 @@ Status HloParser::BuildComputation(
     built[i] = computation.AddInstruction(std::move(p.instruction));
   }
   computation.set_root(built[static_cast<size_t>(root - list.data())]);
+  return Status::Ok();
+}
+
+// The entry's ROOT sharding is where the program's results live (jax.jit's
+// out_shardings): a tuple sharding has one element per leaf of the ROOT's
+// shape, one sharding on a tuple-shaped ROOT holds for every leaf.
+Status HloParser::ReadResultShardings(const ParsedComputation& parsed,
+                                      Computation& entry) {
+  const ParsedInstruction* root = &parsed.instructions.back();
+  for (const ParsedInstruction& p : parsed.instructions)
+    if (p.is_root) root = &p;
+  if (root->sharding.empty()) return Status::Ok();
+  const std::string where = s_.Where(root->sharding_pos) + ": sharding";
+  XFFI_ASSIGN_OR_RETURN(hlo::ShardingList list,
+                        hlo::ParseHloShardingList(root->sharding, where));
+  const Shape& shape = entry.root()->shape();
+  std::vector<std::optional<HloSharding>> results;
+  if (!shape.IsTuple()) {
+    if (list.tuple)
+      return s_.ErrorAt(root->sharding_pos, "a tuple sharding on the ROOT '" +
+                                                entry.root()->name() +
+                                                "', which is no tuple");
+    results = list.elements;
+  } else if (!list.tuple) {
+    results.assign(static_cast<size_t>(shape.tuple_size()), list.elements[0]);
+  } else {
+    const size_t leaves = shape.Leaves().size();
+    if (list.elements.size() != leaves)
+      return s_.ErrorAt(root->sharding_pos,
+                        "the ROOT's tuple sharding has " +
+                            std::to_string(list.elements.size()) +
+                            " element(s), its shape " + std::to_string(leaves) +
+                            " leaves");
+    // A nested tuple result has no one sharding xffi keeps.
+    size_t leaf = 0;
+    for (int64_t i = 0; i < shape.tuple_size(); ++i) {
+      const Shape& element = shape.tuple_shape(i);
+      const size_t count = element.IsTuple() ? element.Leaves().size() : 1;
+      results.push_back(element.IsTuple() ? std::nullopt : list.elements[leaf]);
+      leaf += count;
+    }
+  }
+  bool any = false;
+  for (const auto& r : results) any = any || r.has_value();
+  if (any) entry.set_result_shardings(std::move(results));
   return Status::Ok();
 }
 

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -393,8 +394,41 @@ class Printer {
     Attr("frontend_attributes",
          "{xla.sdy.manual_axes=" + axes +
              ",xla.sdy.out_shardings=" + per_value(config.out_shardings) + "}");
+    if (std::optional<std::string> sharding = ShardingText(c, in))
+      Attr("sharding", *sharding);
     PrintMetadata(in.location());
     out_ += "\n";
+  }
+
+  // An op's sharding= value: its own, or for the entry's ROOT the
+  // program's result shardings as XLA writes them there (one per leaf of a
+  // tuple, `{unknown}` where a result has none). HLO gives an op one
+  // sharding, so a ROOT with its own (a parameter, a Sharding marker) keeps
+  // that one.
+  std::optional<std::string> ShardingText(const Computation& c,
+                                          const Instruction& in) const {
+    if (in.sharding.has_value()) return in.sharding->ToString();
+    const auto& results = c.result_shardings();
+    if (&c != module_.entry() || c.root() != &in || results.empty())
+      return std::nullopt;
+    bool any = false;
+    for (const auto& r : results) any = any || r.has_value();
+    if (!any) return std::nullopt;
+    if (!in.shape().IsTuple()) return results[0]->ToString();
+    std::string text = "{";
+    size_t leaf = 0;
+    for (int64_t i = 0; i < in.shape().tuple_size(); ++i) {
+      const Shape& element = in.shape().tuple_shape(i);
+      const auto& sharding = results[static_cast<size_t>(i)];
+      if (!element.IsTuple()) {
+        text += (leaf++ ? ", " : "") +
+                (sharding.has_value() ? sharding->ToString() : "{unknown}");
+        continue;
+      }
+      for (size_t k = 0; k < element.Leaves().size(); ++k)
+        text += (leaf++ ? ", " : "") + std::string("{unknown}");
+    }
+    return text + "}";
   }
 
   void PrintInstruction(const Computation& c, const Instruction& in) {
@@ -419,7 +453,8 @@ class Printer {
     out_ += ")";
     PrintAttributes(in);
     out_ += hlo::PrintNumericOpAttributes(in);
-    if (in.sharding.has_value()) Attr("sharding", in.sharding->ToString());
+    if (std::optional<std::string> sharding = ShardingText(c, in))
+      Attr("sharding", *sharding);
     if (!in.frontend_attributes.empty())
       Attr("frontend_attributes", FrontendAttributes(in.frontend_attributes));
     PrintMetadata(in.location());

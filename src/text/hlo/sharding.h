@@ -6,6 +6,7 @@
 #define XFFI_SRC_TEXT_HLO_SHARDING_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,11 +19,31 @@ namespace xffi::hlo {
 
 // `{replicated}`, `{manual}`, `{maximal device=N}`, `{devices=[a,b]<=[n]}`,
 // `{devices=[a,b]<=[x,y]T(1,0)}`, `{devices=[a,b]0,1,2,3}`, each tiled form
-// maybe with ` last_tile_dim_replicate`. Other forms (partially manual
-// `last_tile_dims={...}`, tuples) are errors saying so. `where` starts every
+// maybe with ` last_tile_dim_replicate`, any of them with `metadata={...}`
+// or a `shard_as N` / `shard_like N` group (both ignored). Forms XLA writes
+// that xffi does not read (partially manual `last_tile_dims={...}`,
+// `{unknown}`, `{unreduced}`, tuples) are UNIMPLEMENTED, saying so; text
+// that is no sharding at all is INVALID_ARGUMENT. `where` starts every
 // message ("model.hlo:3:5: sharding").
 StatusOr<HloSharding> ParseHloSharding(std::string_view text,
                                        const std::string& where);
+
+// A parameter's or result's own sharding, where xffi reads what it can
+// and does without the rest: the sharding, nullopt for a form it does not
+// read (UNIMPLEMENTED above), the error for malformed text.
+StatusOr<std::optional<HloSharding>> ParseValueSharding(
+    std::string_view text, const std::string& where);
+
+// A value's sharding as an HLO op carries it: one sharding, or for a
+// tuple-shaped value a tuple of them, `{{...}, {...}}`, one per element.
+// An element in a form xffi does not read (UNIMPLEMENTED above, a nested
+// tuple) is nullopt; malformed text is INVALID_ARGUMENT at its place.
+struct ShardingList {
+  bool tuple = false;
+  std::vector<std::optional<HloSharding>> elements;  // one unless tuple
+};
+StatusOr<ShardingList> ParseHloShardingList(std::string_view text,
+                                            const std::string& where);
 
 // `[1,2,3]` or `(1,0)`: integers between `open` and `close`.
 Status ParseDelimitedInts(Scanner& s, std::vector<int64_t>& out, char open,

@@ -372,7 +372,8 @@ Status Parser::ParseFunction() {
       XFFI_RETURN_IF_ERROR(
           attrs_.Expect(TokenKind::kColon, "':' and the argument's type"));
       XFFI_ASSIGN_OR_RETURN(arg.type, attrs_.ParseType());
-      XFFI_RETURN_IF_ERROR(ParseArgumentAttributes(&arg));
+      XFFI_RETURN_IF_ERROR(ParseValueAttributes(
+          &arg.sharding, "argument " + std::to_string(args.size())));
       XFFI_RETURN_IF_ERROR(SkipOptionalLoc());
       args.push_back(std::move(arg));
       if (attrs_.Consume(TokenKind::kComma)) continue;
@@ -382,13 +383,16 @@ Status Parser::ParseFunction() {
     }
   }
   std::vector<Shape> results;
+  std::vector<std::optional<HloSharding>> result_shardings;
   if (attrs_.Consume(TokenKind::kArrow)) {
     if (attrs_.Consume(TokenKind::kLParen)) {
       if (!attrs_.Consume(TokenKind::kRParen)) {
         while (true) {
           XFFI_ASSIGN_OR_RETURN(MlirType type, attrs_.ParseType());
           results.push_back(type.shape);
-          XFFI_RETURN_IF_ERROR(SkipOptionalDictionary());
+          XFFI_RETURN_IF_ERROR(ParseValueAttributes(
+              &result_shardings.emplace_back(),
+              "result " + std::to_string(results.size() - 1)));
           XFFI_RETURN_IF_ERROR(SkipOptionalLoc());
           if (attrs_.Consume(TokenKind::kComma)) continue;
           XFFI_RETURN_IF_ERROR(attrs_.Expect(TokenKind::kRParen,
@@ -411,6 +415,13 @@ Status Parser::ParseFunction() {
     return lex_.ErrorAt(pos, "redefinition of function @" + name);
   XFFI_RETURN_IF_ERROR(
       ParseFunctionBody(info, name, std::move(args), results, pos));
+  // The program's result shardings (jax.jit's out_shardings); a function
+  // @main calls keeps none (it is called, or inlined, where @main says).
+  bool any = false;
+  for (const auto& sharding : result_shardings)
+    any = any || sharding.has_value();
+  if (name == "main" && any)
+    info->computation->set_result_shardings(std::move(result_shardings));
   return SkipOptionalLoc();
 }
 

@@ -244,9 +244,11 @@ class Parser {
   // --- attributes (attributes.cc)
   // An attribute dictionary xffi has no use for, when there is one.
   Status SkipOptionalDictionary();
-  // A function argument's attribute dictionary, if any: its sharding into
-  // arg->sharding, the rest skipped.
-  Status ParseArgumentAttributes(BlockArg* arg);
+  // A function argument's or result's attribute dictionary, if any: its
+  // mhlo.sharding or sdy.sharding into *sharding, the rest skipped. `what`
+  // ("argument 0", "result 1") names the value in errors.
+  Status ParseValueAttributes(std::optional<HloSharding>* sharding,
+                              const std::string& what);
   const MlirAttr* Attr(const OpSpec& spec, std::string_view name) const;
   StatusOr<std::vector<int64_t>> Ints(const OpSpec& spec, std::string_view name,
                                       bool required);

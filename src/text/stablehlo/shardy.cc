@@ -27,7 +27,8 @@ Status Parser::ParseSdyMeshDefinition() {
   return Status::Ok();
 }
 
-Status Parser::ParseArgumentAttributes(BlockArg* arg) {
+Status Parser::ParseValueAttributes(std::optional<HloSharding>* sharding,
+                                    const std::string& what) {
   if (!lex_.At(TokenKind::kLBrace)) return Status::Ok();
   lex_.Next();
   if (attrs_.Consume(TokenKind::kRBrace)) return Status::Ok();
@@ -36,9 +37,11 @@ Status Parser::ParseArgumentAttributes(BlockArg* arg) {
       return lex_.Expected("an attribute name");
     std::string key = lex_.Next().value;
     if (attrs_.Consume(TokenKind::kEqual)) {
-      // Where the argument lives decides how a batch-partitionable call on
-      // it splits (passes/batch_partitioning.h). A sharding xffi cannot
-      // read only leaves such a call whole, which computes the same values.
+      // Where an argument lives decides how a batch-partitionable call on
+      // it splits (passes/batch_partitioning.h); where a result lives is
+      // what xffi inspect shows. A form xffi does not read leaves the value
+      // without one (such a call then runs whole, which computes the same
+      // values); text that is no sharding is an error at its place.
       if (key == "sdy.sharding" && lex_.At(TokenKind::kHashId) &&
           lex_.peek().value == "sdy.sharding") {
         lex_.Next();
@@ -48,13 +51,28 @@ Status Parser::ParseArgumentAttributes(BlockArg* arg) {
         const Mesh* mesh = ref.mesh                 ? &*ref.mesh
                            : named != meshes_.end() ? &named->second
                                                     : nullptr;
-        if (mesh != nullptr) arg->sharding = ToHloSharding(*mesh, ref.sharding);
+        if (mesh == nullptr)
+          return lex_.ErrorAt(ref.pos, "sdy.sharding of " + what +
+                                           " names mesh @" + ref.mesh_name +
+                                           ", which no sdy.mesh before it "
+                                           "defines");
+        *sharding = ToHloSharding(*mesh, ref.sharding);
+        if (!sharding->has_value())
+          return lex_.ErrorAt(ref.pos,
+                              "sdy.sharding of " + what +
+                                  " names an axis its mesh lacks, or one "
+                                  "axis twice: " +
+                                  ref.sharding.ToString(*mesh));
       } else {
         XFFI_ASSIGN_OR_RETURN(MlirAttr value, attrs_.ParseAttribute());
-        if (key == "mhlo.sharding" && value.kind == MlirAttr::Kind::kString) {
-          StatusOr<HloSharding> sharding =
-              hlo::ParseHloSharding(value.str, "mhlo.sharding");
-          if (sharding.ok()) arg->sharding = std::move(*sharding);
+        if (key == "mhlo.sharding") {
+          if (value.kind != MlirAttr::Kind::kString)
+            return lex_.ErrorAt(
+                value.pos, "mhlo.sharding of " + what + " must be a string");
+          XFFI_ASSIGN_OR_RETURN(
+              *sharding, hlo::ParseValueSharding(
+                             value.str, source_ + ":" + PosString(value.pos) +
+                                            ": mhlo.sharding of " + what));
         }
       }
     }
