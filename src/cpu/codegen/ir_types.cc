@@ -112,8 +112,8 @@ llvm::Value* BF16BitsToFloat(llvm::IRBuilder<>& b, llvm::Value* bits) {
   return b.CreateBitCast(wide, Widen(b.getFloatTy(), width));
 }
 
-// Round to nearest even on the bit pattern; a NaN keeps its payload's top
-// bits and is made quiet (as ElementTraits<bf16>::Store).
+// Round to nearest even on the bit pattern; a NaN becomes the quiet NaN of
+// its sign, sign | 0x7fc0 (as ElementTraits<bf16>::Store).
 llvm::Value* FloatToBF16Bits(llvm::IRBuilder<>& b, llvm::Value* value) {
   const int width = WidthOf(value);
   llvm::Type* i32 = Widen(b.getInt32Ty(), width);
@@ -121,7 +121,9 @@ llvm::Value* FloatToBF16Bits(llvm::IRBuilder<>& b, llvm::Value* value) {
   llvm::Value* lsb = b.CreateAnd(b.CreateLShr(bits, 16), 1);
   llvm::Value* rounded =
       b.CreateAdd(b.CreateAdd(bits, llvm::ConstantInt::get(i32, 0x7fff)), lsb);
-  llvm::Value* quiet = b.CreateOr(bits, llvm::ConstantInt::get(i32, 0x400000));
+  llvm::Value* quiet =
+      b.CreateOr(b.CreateAnd(bits, llvm::ConstantInt::get(i32, 0x80000000u)),
+                 llvm::ConstantInt::get(i32, 0x7fc00000u));
   llvm::Value* is_nan = b.CreateFCmpUNO(value, value);
   llvm::Value* chosen = b.CreateSelect(is_nan, quiet, rounded);
   return b.CreateTrunc(b.CreateLShr(chosen, 16), Widen(b.getInt16Ty(), width));
