@@ -6,6 +6,7 @@
 // generated code for a lone op and for a fusion.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "codegen_test_util.h"
+#include "ir/float_types.h"
 #include "xla_half_nan_table.h"
 
 namespace xffi {
@@ -128,6 +130,60 @@ TEST(HalfNans, ConversionsMatchXla) {
       });
     }
   }
+}
+
+// `bits` of `type` as HLO literal text (a NaN with its payload).
+std::string LiteralText(ElementType type, uint64_t bits) {
+  const FloatBitLayout layout = FloatBitLayoutOf(type);
+  const double value = DecodeFloatBits(type, bits);
+  const std::string sign = (bits & layout.sign_mask) != 0 ? "-" : "";
+  if (std::isnan(value)) {
+    std::ostringstream out;
+    out << sign << "nan(0x" << std::hex << (bits & layout.mantissa_mask())
+        << ")";
+    return out.str();
+  }
+  if (std::isinf(value)) return sign + "inf";
+  std::ostringstream out;
+  out.precision(17);
+  out << value;
+  return out.str();
+}
+
+// The conversions of constants: the values are in the program text, where
+// the simplifier and the code generator (which writes them into its IR,
+// for LLVM to fold) see them; constant folding leaves NaNs and the 16-bit
+// floats to the kernels.
+TEST(HalfNans, ConversionsOfConstantsMatchXla) {
+  int checked = 0;
+  for (const test::XlaConvertCase& c : test::kXlaConverts) {
+    const std::string from_name = c.from;
+    if (from_name != "f32" && from_name != "f64" && from_name != "f16" &&
+        from_name != "bf16")
+      continue;
+    SCOPED_TRACE(from_name + " -> " + c.to);
+    const ElementType from = TypeOf(c.from);
+    const int64_t n = static_cast<int64_t>(c.count);
+    std::string values;
+    for (size_t i = 0; i < c.count; ++i)
+      values += (i == 0 ? "" : ", ") + LiteralText(from, c.in[i]);
+    const std::string in = from_name + "[" + std::to_string(n) + "]";
+    const std::string out = std::string(c.to) + "[" + std::to_string(n) + "]";
+    std::vector<Literal> args;
+    const std::string text = Program("",
+                                     "  %x = " + in + " constant({" + values +
+                                         "})\n  %r = " + out + " convert(%x)\n",
+                                     args, out, n, /*through_select=*/false);
+    OnEveryPath(text, args, [&](const Path& path, const Literal& result) {
+      for (size_t i = 0; i < c.count; ++i)
+        EXPECT_EQ(Hex(BitsAt(result, i)), Hex(c.out[i]))
+            << path.name << ": convert of the constant " << Hex(c.in[i]);
+    });
+    ++checked;
+  }
+  // The ten pairs of f16, bf16, f32 and f64; f16 and bf16 to the nine
+  // byte floats.
+  EXPECT_EQ(checked, 28);
 }
 
 // What a path gives where XLA's bits are `xla` for input `in`. Generated
