@@ -11,6 +11,7 @@
 
 #include <array>
 #include <bit>
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <string>
@@ -156,7 +157,10 @@ struct ElementTraits<ElementType::kF16>
     return FloatToHalf(v);
 #endif
   }
+  // A NaN becomes the quiet NaN of its sign (sign | 0x7e00), as XLA:CPU
+  // converts from f64; from f32 it keeps the payload's top bits.
   static uint16_t StoreDouble(double v) {
+    if (v != v) return std::signbit(v) ? 0xfe00 : 0x7e00;
     return static_cast<uint16_t>(NarrowFloatFromDouble(kType, v));
   }
 };
@@ -165,15 +169,16 @@ template <>
 struct ElementTraits<ElementType::kBF16>
     : TraitsBase<ElementType::kBF16, uint16_t, float, Category::kFloat, 16> {
   // The same rounding as FloatToBFloat16, inline and branch-free so the
-  // loops vectorise: nearest even, NaN kept quiet.
+  // loops vectorise: nearest even; a NaN becomes the quiet NaN of its sign
+  // (sign | 0x7fc0, payload dropped), as XLA:CPU's conversion gives it.
   static float Load(uint16_t s) {
     return std::bit_cast<float>(static_cast<uint32_t>(s) << 16);
   }
   static uint16_t Store(float v) {
     const uint32_t bits = std::bit_cast<uint32_t>(v);
     const uint32_t rounded = bits + 0x7fffu + ((bits >> 16) & 1u);
-    const uint32_t quiet_nan = bits | 0x00400000u;
-    return static_cast<uint16_t>((v != v ? quiet_nan : rounded) >> 16);
+    const uint32_t nan = (bits & 0x80000000u) | 0x7fc00000u;
+    return static_cast<uint16_t>((v != v ? nan : rounded) >> 16);
   }
   static uint16_t StoreDouble(double v) {
     return static_cast<uint16_t>(NarrowFloatFromDouble(kType, v));

@@ -411,15 +411,26 @@ struct Power {
   }
 };
 
-// Floating max/min are LLVM's maximum/minimum, which XLA:CPU emits: a NaN
-// operand gives NaN and -0 orders below +0. Written as one select so the
-// loops stay vectorisable.
+// An elementwise f16 maximum or minimum as XLA:CPU gives it: its f16
+// max/min select a constant NaN, so every NaN result is the positive quiet
+// NaN 0x7e00 (0x7fc00000 widened), whichever operand's NaN it was (probe,
+// jax 0.10.2: tests/cpp/xla_half_nan_table.h). Its reductions do not: their
+// steps keep the f32 rule (region_util.h's ScalarCombiner).
+inline float XlaHalfMaxMinResult(float value) {
+  return value != value ? std::bit_cast<float>(0x7fc00000u) : value;
+}
+
+// Floating max/min follow XLA:CPU's rule (float_max_min.h): a NaN operand
+// gives NaN and -0 orders below +0; f16 NaNs as above. Written as selects
+// so the loops stay vectorisable.
 template <typename Tr>
 struct Maximum {
   static constexpr bool kSupported = !Tr::kIsComplex;
   XFFI_BINARY_PROLOGUE
   V operator()(V a, V b) const {
-    if constexpr (Tr::kIsFloat)
+    if constexpr (Tr::kType == ElementType::kF16)
+      return XlaHalfMaxMinResult(XlaFloatMax(a, b));
+    else if constexpr (Tr::kIsFloat)
       return XlaFloatMax(a, b);
     else
       return a > b ? a : b;
@@ -431,7 +442,9 @@ struct Minimum {
   static constexpr bool kSupported = !Tr::kIsComplex;
   XFFI_BINARY_PROLOGUE
   V operator()(V a, V b) const {
-    if constexpr (Tr::kIsFloat)
+    if constexpr (Tr::kType == ElementType::kF16)
+      return XlaHalfMaxMinResult(XlaFloatMin(a, b));
+    else if constexpr (Tr::kIsFloat)
       return XlaFloatMin(a, b);
     else
       return a < b ? a : b;

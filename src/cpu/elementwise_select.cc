@@ -64,8 +64,20 @@ Kernel ClampKernel(int64_t n, Codec codec) {
     const auto* x = static_cast<const S*>(args.operands[1].data);
     const auto* high = static_cast<const S*>(args.operands[2].data);
     auto* out = static_cast<S*>(args.results[0].data);
-    const ops::Maximum<Tr> max;
-    const ops::Minimum<Tr> min;
+    // XLA's f16 clamp keeps a NaN operand's payload (the f32 rule), where
+    // its f16 maximum and minimum give the positive NaN (elementwise_ops.h).
+    auto max = [](auto a, auto b) {
+      if constexpr (Tr::kType == ElementType::kF16)
+        return XlaFloatMax(a, b);
+      else
+        return ops::Maximum<Tr>{}(a, b);
+    };
+    auto min = [](auto a, auto b) {
+      if constexpr (Tr::kType == ElementType::kF16)
+        return XlaFloatMin(a, b);
+      else
+        return ops::Minimum<Tr>{}(a, b);
+    };
     auto clamp = [&](int64_t i) {
       const auto value =
           min(max(codec.Load(x[i]), codec.Load(At<kScalarMin>(low, i))),

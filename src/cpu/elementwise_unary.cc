@@ -121,6 +121,36 @@ struct LogOfFlushedArgument {
   }
 };
 
+// f16 negate, abs and sign as XLA:CPU computes them, on the bits: a
+// signalling NaN stays signalling, where a value widened to float would be
+// quieted (probe, jax 0.10.2: tests/cpp/xla_half_nan_table.h). Sign of a
+// NaN is the NaN itself.
+StatusOr<Kernel> HalfSignBitKernel(const Instruction& inst) {
+  using Half = ElementTraits<ElementType::kF16>;
+  const int64_t n = inst.shape().num_elements();
+  const Opcode opcode = inst.opcode();
+  return Kernel([n, opcode](const KernelArgs& args) -> Status {
+    if (Status s = CheckArity(args, 1, opcode); !s.ok()) return s;
+    const auto* in = static_cast<const uint16_t*>(args.operands[0].data);
+    auto* out = static_cast<uint16_t*>(args.results[0].data);
+    ParallelFor(args.pool, n, [&](int64_t begin, int64_t end) {
+      if (opcode == Opcode::kNegate) {
+        for (int64_t i = begin; i < end; ++i)
+          out[i] = static_cast<uint16_t>(in[i] ^ 0x8000u);
+      } else if (opcode == Opcode::kAbs) {
+        for (int64_t i = begin; i < end; ++i)
+          out[i] = static_cast<uint16_t>(in[i] & 0x7fffu);
+      } else {
+        for (int64_t i = begin; i < end; ++i)
+          out[i] = (in[i] & 0x7fffu) > 0x7c00u
+                       ? in[i]
+                       : Half::Store(ops::Sign<Half>{}(Half::Load(in[i])));
+      }
+    });
+    return Status();
+  });
+}
+
 }  // namespace
 
 StatusOr<Kernel> MakeUnaryKernel(const Instruction& inst) {
@@ -129,6 +159,10 @@ StatusOr<Kernel> MakeUnaryKernel(const Instruction& inst) {
   const Shape& operand = *(*shapes)[0];
   if (Status s = CheckElementCount(inst, 0, operand); !s.ok()) return s;
   const ElementType type = operand.element_type();
+  if (type == ElementType::kF16 && inst.shape().element_type() == type &&
+      (inst.opcode() == Opcode::kNegate || inst.opcode() == Opcode::kAbs ||
+       inst.opcode() == Opcode::kSign))
+    return HalfSignBitKernel(inst);
   switch (inst.opcode()) {
     case Opcode::kAbs:
       return MakeUnary<ops::Abs>(inst, type);

@@ -210,7 +210,7 @@ StatusOr<Kernel> MakeReduceKernel(const Instruction& inst) {
     // [begin, end) (dim < 0: all of them).
     auto fold = [&](int dim, int64_t begin, int64_t end) -> Status {
       ScalarCombiner combiner(region, types, program ? &*program : nullptr,
-                              nan_rule);
+                              nan_rule, /*reduction=*/true);
       std::vector<void*> acc(n);
       std::vector<const void*> values(n);
       Status status;

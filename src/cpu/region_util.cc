@@ -1,5 +1,9 @@
 #include "cpu/region_util.h"
 
+#include <utility>
+
+#include "cpu/element_traits.h"
+
 namespace xffi::cpu {
 
 CombineOp MatchCombineRegion(const Computation* region) {
@@ -41,11 +45,19 @@ CombineOp MatchCombineRegion(const Computation* region) {
 ScalarCombiner::ScalarCombiner(const Computation* region,
                                std::vector<ElementType> types,
                                const ScalarProgram* program,
-                               ByteFloatNanRule nan_rule)
+                               ByteFloatNanRule nan_rule, bool reduction)
     : region_(region), program_(program), types_(std::move(types)) {
   const size_t n = types_.size();
   if (n == 1) byte_float_step_ = MatchByteFloatReduceStep(region_, types_[0]);
   if (byte_float_step_) byte_float_step_->nan_rule = nan_rule;
+  if (reduction && n == 1 && types_[0] == ElementType::kF16 &&
+      region_ != nullptr) {
+    const CombineOp op = MatchCombineRegion(region_);
+    if (op == CombineOp::kMax || op == CombineOp::kMin)
+      half_step_ =
+          HalfMaxMinStep{op == CombineOp::kMax,
+                         region_->root()->operand(0) == region_->parameter(1)};
+  }
   if (program_ != nullptr) {
     registers_.resize(program_->num_registers());
     parameters_.resize(2 * n);
@@ -72,6 +84,18 @@ Status ScalarCombiner::Combine(RegionRunner* runner, void* const* acc,
   if (byte_float_step_) {
     uint8_t* a = static_cast<uint8_t*>(acc[0]);
     *a = (*byte_float_step_)(*a, *static_cast<const uint8_t*>(values[0]));
+    return Status::Ok();
+  }
+  if (half_step_) {
+    using Half = ElementTraits<ElementType::kF16>;
+    uint16_t acc_bits, value_bits;
+    std::memcpy(&acc_bits, acc[0], 2);
+    std::memcpy(&value_bits, values[0], 2);
+    float a = Half::Load(acc_bits), b = Half::Load(value_bits);
+    if (half_step_->swapped) std::swap(a, b);
+    const uint16_t r =
+        Half::Store(half_step_->max ? XlaFloatMax(a, b) : XlaFloatMin(a, b));
+    std::memcpy(acc[0], &r, 2);
     return Status::Ok();
   }
   if (program_ != nullptr) {

@@ -165,9 +165,13 @@ class ScalarCombiner {
   // `types`: the n element types.
   // `nan_rule`: which NaN a byte-float step gives in the loop this
   // combiner serves (byte_float_reduce.h).
+  // `reduction`: the combiner serves a reduce, whose f16 max/min steps
+  // keep the f32 rule (below); elsewhere (reduce-window, scatter, ...) they
+  // are the elementwise ops'.
   ScalarCombiner(const Computation* region, std::vector<ElementType> types,
                  const ScalarProgram* program = nullptr,
-                 ByteFloatNanRule nan_rule = ByteFloatNanRule::kScalar);
+                 ByteFloatNanRule nan_rule = ByteFloatNanRule::kScalar,
+                 bool reduction = false);
 
   // acc[i] <- region(acc..., value...); each pointer is one element.
   Status Combine(RegionRunner* runner, void* const* acc,
@@ -178,6 +182,16 @@ class ScalarCombiner {
   const ScalarProgram* program_;
   // A one-op region over byte floats, run without the region runner.
   std::optional<ByteFloatReduceStep> byte_float_step_;
+  // A reduce's one-op maximum or minimum region over f16, likewise:
+  // XLA:CPU's reduce steps keep the f32 rule (float_max_min.h) and convert
+  // back, where its elementwise f16 max/min (and its reduce-window's),
+  // which the region runner's kernels follow, give every NaN as the
+  // positive one (elementwise_ops.h).
+  struct HalfMaxMinStep {
+    bool max = true;
+    bool swapped = false;  // the region reads (value, accumulator)
+  };
+  std::optional<HalfMaxMinStep> half_step_;
   std::vector<ScalarValue> registers_;
   std::vector<const void*> parameters_;
   std::vector<ElementType> types_;

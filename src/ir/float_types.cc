@@ -248,7 +248,9 @@ float BFloat16ToFloat(uint16_t bits) {
 
 uint16_t FloatToBFloat16(float value) {
   uint32_t bits = std::bit_cast<uint32_t>(value);
-  if (std::isnan(value)) return static_cast<uint16_t>((bits >> 16) | 0x0040);
+  // Every NaN is the quiet NaN of its sign, as XLA:CPU converts.
+  if (std::isnan(value))
+    return static_cast<uint16_t>(((bits >> 16) & 0x8000) | 0x7fc0);
   bits += 0x7fff + ((bits >> 16) & 1);
   return static_cast<uint16_t>(bits >> 16);
 }

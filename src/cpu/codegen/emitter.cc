@@ -169,8 +169,10 @@ class Emitter {
   llvm::Value* MathCall(const char* name, std::vector<llvm::Value*> args);
   llvm::Value* Intrinsic(llvm::Intrinsic::ID id,
                          std::vector<llvm::Value*> args);
+  // `half_nan`: an f16 NaN result is the positive quiet NaN, as XLA's
+  // f16 maximum and minimum give it (not its clamp).
   llvm::Value* Maximum(ElementType type, llvm::Value* a, llvm::Value* c,
-                       bool max);
+                       bool max, bool half_nan = true);
   llvm::Value* FastTanh(llvm::Value* x);
   llvm::Value* FastExp(llvm::Value* x);
   llvm::Value* IndexMap(const Instruction& op, Index& index);
@@ -403,8 +405,8 @@ llvm::Value* Emitter::ValueAt(const Instruction& op, Index& index) {
         result = b.CreateSelect(operands[0], operands[1], operands[2]);
         break;
       case Opcode::kClamp:
-        result = Maximum(type, operands[1], operands[0], true);
-        result = Maximum(type, result, operands[2], false);
+        result = Maximum(type, operands[1], operands[0], true, false);
+        result = Maximum(type, result, operands[2], false, false);
         break;
       case Opcode::kConvert:
         result =
@@ -612,7 +614,7 @@ llvm::Value* Emitter::FastExp(llvm::Value* x) {
 }
 
 llvm::Value* Emitter::Maximum(ElementType type, llvm::Value* a, llvm::Value* c,
-                              bool max) {
+                              bool max, bool half_nan) {
   llvm::IRBuilder<>& b = *b_;
   if (IsFloatType(type)) {
     // XLA's rule, as cpu/float_max_min.h's XlaFloatMax/XlaFloatMin: a NaN
@@ -631,8 +633,14 @@ llvm::Value* Emitter::Maximum(ElementType type, llvm::Value* a, llvm::Value* c,
     llvm::Value* picked =
         max ? b.CreateAnd(c_bits, b.CreateOr(a_bits, b.CreateNot(sign_mask)))
             : b.CreateOr(c_bits, b.CreateAnd(a_bits, sign_mask));
-    return b.CreateSelect(b.CreateOr(ordered, a_nan), a,
-                          b.CreateBitCast(picked, a->getType()));
+    llvm::Value* result = b.CreateSelect(b.CreateOr(ordered, a_nan), a,
+                                         b.CreateBitCast(picked, a->getType()));
+    if (type != ElementType::kF16 || !half_nan) return result;
+    // XLA's f16 max/min give every NaN as the positive quiet NaN
+    // (elementwise_ops.h's XlaHalfMaxMinResult).
+    llvm::Value* nan = llvm::ConstantFP::get(
+        a->getType(), llvm::APFloat::getQNaN(llvm::APFloat::IEEEsingle()));
+    return b.CreateSelect(b.CreateFCmpUNO(result, result), nan, result);
   }
   const bool is_signed = IsSignedType(type);
   llvm::Value* pick =
@@ -669,8 +677,17 @@ llvm::Value* Emitter::Convert(ElementType from, ElementType to,
   if (IsFloatType(to)) {
     if (from_float) {
       if (to == ElementType::kF16 && from == ElementType::kF64) {
-        // One rounding, from the double (ElementTraits<f16>::StoreDouble).
-        return b.CreateFPExt(b.CreateFPTrunc(x, b.getHalfTy()), target);
+        // One rounding, from the double (ElementTraits<f16>::StoreDouble);
+        // a NaN is the quiet NaN of its sign, as XLA converts from f64.
+        llvm::Value* rounded =
+            b.CreateFPExt(b.CreateFPTrunc(x, b.getHalfTy()), target);
+        llvm::Type* i32 = b.getInt32Ty();
+        llvm::Value* sign =
+            b.CreateAnd(b.CreateBitCast(b.CreateFPTrunc(x, target), i32),
+                        llvm::ConstantInt::get(i32, 0x80000000u));
+        llvm::Value* nan = b.CreateBitCast(
+            b.CreateOr(sign, llvm::ConstantInt::get(i32, 0x7fc00000u)), target);
+        return b.CreateSelect(b.CreateFCmpUNO(x, x), nan, rounded);
       }
       if (x->getType() == target) return x;  // RoundTo follows
       return x->getType()->isDoubleTy() ? b.CreateFPTrunc(x, target)

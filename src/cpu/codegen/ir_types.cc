@@ -112,16 +112,26 @@ llvm::Value* BF16BitsToFloat(llvm::IRBuilder<>& b, llvm::Value* bits) {
   return b.CreateBitCast(wide, Widen(b.getFloatTy(), width));
 }
 
-// Round to nearest even on the bit pattern; a NaN keeps its payload's top
-// bits and is made quiet (as ElementTraits<bf16>::Store).
-llvm::Value* FloatToBF16Bits(llvm::IRBuilder<>& b, llvm::Value* value) {
+// Round to nearest even on the bit pattern; a NaN becomes the quiet NaN of
+// its sign, sign | 0x7fc0 (as ElementTraits<bf16>::Store). `canonical_nan`
+// false keeps a NaN's top payload bits instead (one op fewer): between ops
+// of a fused chain that gives the same bits in the end, as no op's result
+// depends on a NaN's payload (only on its sign), and the value stored is
+// canonicalised.
+llvm::Value* FloatToBF16Bits(llvm::IRBuilder<>& b, llvm::Value* value,
+                             bool canonical_nan = true) {
   const int width = WidthOf(value);
   llvm::Type* i32 = Widen(b.getInt32Ty(), width);
   llvm::Value* bits = b.CreateBitCast(value, i32);
   llvm::Value* lsb = b.CreateAnd(b.CreateLShr(bits, 16), 1);
   llvm::Value* rounded =
       b.CreateAdd(b.CreateAdd(bits, llvm::ConstantInt::get(i32, 0x7fff)), lsb);
-  llvm::Value* quiet = b.CreateOr(bits, llvm::ConstantInt::get(i32, 0x400000));
+  llvm::Value* quiet =
+      canonical_nan
+          ? b.CreateOr(
+                b.CreateAnd(bits, llvm::ConstantInt::get(i32, 0x80000000u)),
+                llvm::ConstantInt::get(i32, 0x7fc00000u))
+          : b.CreateOr(bits, llvm::ConstantInt::get(i32, 0x400000u));
   llvm::Value* is_nan = b.CreateFCmpUNO(value, value);
   llvm::Value* chosen = b.CreateSelect(is_nan, quiet, rounded);
   return b.CreateTrunc(b.CreateLShr(chosen, 16), Widen(b.getInt16Ty(), width));
@@ -165,7 +175,9 @@ llvm::Value* ToStorage(llvm::IRBuilder<>& b, ElementType type,
 
 llvm::Value* RoundTo(llvm::IRBuilder<>& b, ElementType type,
                      llvm::Value* value) {
-  if (type != ElementType::kF16 && type != ElementType::kBF16) return value;
+  if (type == ElementType::kBF16)
+    return FromStorage(b, type, FloatToBF16Bits(b, value, false));
+  if (type != ElementType::kF16) return value;
   return FromStorage(b, type, ToStorage(b, type, value));
 }
 

@@ -32,13 +32,15 @@ llvm::Type* ComputeType(llvm::LLVMContext& context, ElementType type);
 llvm::Type* Widen(llvm::Type* scalar, int width);
 int WidthOf(const llvm::Value* value);  // 1 for scalars
 
-// Stored bits to the compute value, and back.
+// Stored bits to the compute value, and back (a bf16 NaN stored is the
+// quiet NaN of its sign, as XLA:CPU narrows).
 llvm::Value* FromStorage(llvm::IRBuilder<>& b, ElementType type,
                          llvm::Value* stored);
 llvm::Value* ToStorage(llvm::IRBuilder<>& b, ElementType type,
                        llvm::Value* value);
 // A float compute value rounded to `type`'s precision (f16, bf16: to
-// nearest even, NaN kept); other types unchanged.
+// nearest even, a NaN quiet with its payload's top bits, which only
+// ToStorage makes canonical for bf16); other types unchanged.
 llvm::Value* RoundTo(llvm::IRBuilder<>& b, ElementType type,
                      llvm::Value* value);
 
