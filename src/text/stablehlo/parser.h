@@ -230,6 +230,8 @@ class Parser {
   // Ops refinement builds differently: dynamic ops, get_dimension_size,
   // shape assertions, custom calls with shape operands. Sets *handled.
   StatusOr<Outcome> RefineOp(Scope* scope, OpSpec& spec, bool* handled);
+  StatusOr<Outcome> RefineDynamicReduceWindow(const OpSpec& spec,
+                                              Computation* computation);
   // After an op is built: results with `?` inferred, integer arithmetic on
   // constants folded.
   Status RefineResult(const OpSpec& spec, Outcome* outcome);

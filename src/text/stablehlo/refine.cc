@@ -611,7 +611,18 @@ StatusOr<Outcome> Parser::RefineOp(Scope* scope, OpSpec& spec, bool* handled) {
             static_cast<size_t>(k) < spec.types.inputs.size())
           spec.types.inputs.erase(spec.types.inputs.begin() + k);
       }
+      auto layouts = spec.attrs.find("operand_layouts");
+      if (layouts != spec.attrs.end() &&
+          layouts->second.kind == MlirAttr::Kind::kArray)
+        for (int64_t k : drop)
+          if (static_cast<size_t>(k) < layouts->second.elements.size())
+            layouts->second.elements.erase(layouts->second.elements.begin() +
+                                           k);
       spec.attrs.erase("indices_of_shape_operands");
+    }
+    if (target != nullptr && target->str == "stablehlo.dynamic_reduce_window") {
+      *handled = true;
+      return RefineDynamicReduceWindow(spec, computation);
     }
     return outcome;
   }
@@ -742,6 +753,75 @@ StatusOr<Outcome> Parser::RefineOp(Scope* scope, OpSpec& spec, bool* handled) {
   }
   if (inst == nullptr) return OpError(spec, "internal: unhandled dynamic op");
   outcome.inst = inst;
+  return outcome;
+}
+
+// JAX's reduce_window with shape-dependent windows (cumsum and friends
+// under shape polymorphism): a custom call whose operands are the inputs,
+// the init values, then window_dimensions, window_strides, base_dilations,
+// window_dilations and padding (N x 2), and whose called_computations name
+// the reducer function.
+StatusOr<Outcome> Parser::RefineDynamicReduceWindow(const OpSpec& spec,
+                                                    Computation* computation) {
+  size_t n = spec.operands.size();
+  if (n < 7 || (n - 5) % 2 != 0)
+    return OpError(spec,
+                   "expected inputs, init values and 5 window "
+                   "operands, got " +
+                       std::to_string(n) + " operand(s)");
+  size_t inputs = (n - 5) / 2;
+  const MlirAttr* called = Attr(spec, "called_computations");
+  if (called == nullptr || called->kind != MlirAttr::Kind::kArray ||
+      called->elements.size() != 1 ||
+      called->elements[0].kind != MlirAttr::Kind::kSymbol)
+    return OpError(spec, "expected called_computations = [@reducer]");
+  XFFI_ASSIGN_OR_RETURN(std::vector<int64_t> sizes,
+                        ShapeValues(spec, 2 * inputs, "the window dimensions"));
+  XFFI_ASSIGN_OR_RETURN(
+      std::vector<int64_t> strides,
+      ShapeValues(spec, 2 * inputs + 1, "the window strides"));
+  XFFI_ASSIGN_OR_RETURN(
+      std::vector<int64_t> base,
+      ShapeValues(spec, 2 * inputs + 2, "the base dilations"));
+  XFFI_ASSIGN_OR_RETURN(
+      std::vector<int64_t> dilations,
+      ShapeValues(spec, 2 * inputs + 3, "the window dilations"));
+  XFFI_ASSIGN_OR_RETURN(std::vector<int64_t> padding,
+                        ShapeValues(spec, 2 * inputs + 4, "the padding"));
+  size_t rank = sizes.size();
+  if (strides.size() != rank || base.size() != rank ||
+      dilations.size() != rank || padding.size() != 2 * rank)
+    return OpError(spec, "the window operands have different sizes");
+  // The reducer takes (accumulators..., elements...) as scalars.
+  Signature reducer;
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t k = 0; k < inputs; ++k) {
+      const Shape& init = spec.operands[inputs + k]->shape();
+      reducer.shapes.push_back(init);
+      reducer.constants.emplace_back();
+    }
+  XFFI_ASSIGN_OR_RETURN(FuncInfo * function,
+                        Specialize(called->elements[0].str, reducer, spec.pos));
+  std::vector<Instruction*> operands(spec.operands.begin(),
+                                     spec.operands.begin() + 2 * inputs);
+  std::vector<Shape> results =
+      Shapes(spec.types.functional ? spec.types.outputs : spec.types.list);
+  Shape shape = results.size() == 1 ? results[0] : Shape::Tuple(results);
+  Outcome outcome;
+  outcome.count = static_cast<int64_t>(results.size());
+  outcome.tuple = results.size() != 1;
+  outcome.inst = Add(computation, Opcode::kReduceWindow, shape, operands);
+  outcome.inst->AppendCalledComputation(function->computation);
+  for (size_t d = 0; d < rank; ++d) {
+    WindowDimension w;
+    w.size = sizes[d];
+    w.stride = strides[d];
+    w.base_dilation = base[d];
+    w.window_dilation = dilations[d];
+    w.padding_low = padding[2 * d];
+    w.padding_high = padding[2 * d + 1];
+    outcome.inst->window.push_back(w);
+  }
   return outcome;
 }
 
