@@ -35,17 +35,19 @@ def _data(shape, dtype=F32, seed=0):
     return rng.standard_normal(shape).astype(dtype)
 
 
-def _check(exported, *args, rtol=1e-5, atol=1e-5):
-    program = xffi.Program.from_exported(exported)
-    got = program(*args)
-    want = exported.call(*args)
-    got_leaves = jax.tree_util.tree_leaves(got)
-    want_leaves = jax.tree_util.tree_leaves(want)
+def _compare(program, exported, args, rtol=1e-5, atol=1e-5):
+    got_leaves = jax.tree_util.tree_leaves(program(*args))
+    want_leaves = jax.tree_util.tree_leaves(exported.call(*args))
     assert len(got_leaves) == len(want_leaves)
     for g, w in zip(got_leaves, want_leaves):
         w = np.asarray(w)
-        assert np.shape(g) == w.shape
+        assert np.shape(g) == w.shape, [np.shape(a) for a in args]
         np.testing.assert_allclose(g, w, rtol=rtol, atol=atol)
+
+
+def _check(exported, *args, rtol=1e-5, atol=1e-5):
+    program = xffi.Program.from_exported(exported)
+    _compare(program, exported, args, rtol=rtol, atol=atol)
     return program
 
 
@@ -106,15 +108,7 @@ def test_runs_as_exported_call_at_several_shapes(name):
         if name == "take_and_scatter_add":
             args[1] = (np.arange(len(args[1]), dtype=np.int32) * 2) % \
                 concrete[0][0]
-        got = program(*args)
-        want = exported.call(*args)
-        got_leaves = jax.tree_util.tree_leaves(got)
-        want_leaves = jax.tree_util.tree_leaves(want)
-        assert len(got_leaves) == len(want_leaves)
-        for g, w in zip(got_leaves, want_leaves):
-            w = np.asarray(w)
-            assert np.shape(g) == w.shape, (name, concrete)
-            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+        _compare(program, exported, args)
     assert program.specializations == len(shapes)
 
 
