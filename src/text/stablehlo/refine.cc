@@ -186,6 +186,11 @@ std::optional<Literal> Fold(const Instruction& inst) {
     in.push_back(std::move(*values));
   }
   if (in.empty()) return {};
+  // The text is not verified yet: fold only an op its operands allow, so
+  // the index arithmetic below stays in bounds (the verifier reports the
+  // others later).
+  StatusOr<Shape> inferred = InferShape(inst);
+  if (!inferred.ok() || !inferred->Compatible(shape)) return {};
   const int64_t n = shape.num_elements();
   std::vector<int64_t> out(static_cast<size_t>(n));
   auto at = [&](size_t operand, int64_t i) {
@@ -639,10 +644,16 @@ StatusOr<Outcome> Parser::RefineOp(Scope* scope, OpSpec& spec, bool* handled) {
     return AttrToInteger(*d, lex_, b);
   };
   auto sized = [&](const std::vector<int64_t>& dims) -> StatusOr<Shape> {
-    for (int64_t d : dims)
+    int64_t elements = 1;
+    for (int64_t d : dims) {
       if (d < 0)
         return OpError(spec, "a shape operand gives the negative size " +
                                  std::to_string(d));
+      // As the type parser bounds them: sizes stay far from overflow.
+      if (d != 0 && elements > (int64_t{1} << 48) / d)
+        return OpError(spec, "a shape operand gives more than 2^48 elements");
+      elements *= d;
+    }
     Shape shape = Shape::Array(declared.element_type(), dims);
     if (!MatchesDeclared(shape, declared))
       return OpError(spec, "the shape operand gives " + TypeString(shape) +
