@@ -235,6 +235,36 @@ TEST(ShapeRefinementTest, DynamicGatherTakesItsSliceSizes) {
   EXPECT_EQ(out[0].ToVector<float>(), (std::vector<float>{4, 5, 0, 1}));
 }
 
+TEST(ShapeRefinementTest, DynamicConvTakesItsPadding) {
+  // Padding (1, 1) on both spatial dimensions, given as an operand.
+  const char kConv[] =
+      R"(func.func public @main(%arg0: tensor<?x1x3x3xf32>, %arg1: tensor<1x1x3x3xf32>) -> tensor<?x1x3x3xf32> {
+  %pad = stablehlo.constant dense<1> : tensor<2x2xi32>
+  %0 = stablehlo.dynamic_conv(%arg0, %arg1, %pad) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<?x1x3x3xf32>, tensor<1x1x3x3xf32>, tensor<2x2xi32>) -> tensor<?x1x3x3xf32>
+  return %0 : tensor<?x1x3x3xf32>
+}
+)";
+  StatusOr<Module> module =
+      Refine(kConv, {F32({2, 1, 3, 3}), F32({1, 1, 3, 3})});
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  const Instruction* conv = FirstOp(*module, Opcode::kConvolution);
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->shape(), F32({2, 1, 3, 3}));
+  ASSERT_EQ(conv->window.size(), 2u);
+  EXPECT_EQ(conv->window[0].padding_low, 1);
+  EXPECT_EQ(conv->window[1].padding_high, 1);
+  // A 3x3 kernel of ones over ones: each output sums the ones in reach.
+  std::vector<Literal> out = CompileAndRun(
+      std::move(*module),
+      {Literal::FromVector<float>({2, 1, 3, 3}, std::vector<float>(18, 1)),
+       Literal::FromVector<float>({1, 1, 3, 3}, std::vector<float>(9, 1))});
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<float> image = {4, 6, 4, 6, 9, 6, 4, 6, 4};
+  std::vector<float> want = image;
+  want.insert(want.end(), image.begin(), image.end());
+  EXPECT_EQ(out[0].ToVector<float>(), want);
+}
+
 TEST(ShapeRefinementTest, CustomCallShapeOperandsGiveItsResultShape) {
   const char kCall[] =
       R"(func.func public @main(%arg0: tensor<?xf32>) -> tensor<?xf32> {

@@ -220,7 +220,7 @@ StatusOr<Outcome> Parser::ParsePrettyOp(Scope* scope, const std::string& name,
     spec.attrs["call_target_name"] = take_string();
     XFFI_RETURN_IF_ERROR(parenthesised_operands());
   }
-  if (name == "stablehlo.convolution")
+  if (name == "stablehlo.convolution" || name == "stablehlo.dynamic_conv")
     XFFI_RETURN_IF_ERROR(parenthesised_operands());
   if (name == "stablehlo.composite") {
     // stablehlo.composite "name" %operands {decomposition = @f, ...}
@@ -350,7 +350,8 @@ StatusOr<Outcome> Parser::ParsePrettyCommon(Scope* scope, OpSpec spec) {
     } else if (kw == "dim_numbers") {
       XFFI_ASSIGN_OR_RETURN(spec.attrs["dimension_numbers"],
                             attrs_.ParseConvDimensionNumbers());
-    } else if (kw == "window" && name == "stablehlo.convolution") {
+    } else if (kw == "window" && (name == "stablehlo.convolution" ||
+                                  name == "stablehlo.dynamic_conv")) {
       // window = {stride = [..], pad = [[lo, hi], ..], lhs_dilate = [..],
       // rhs_dilate = [..], reverse = [..]}: the generic form's attributes
       // under shorter names.
