@@ -15,6 +15,26 @@ int FuzzStableHloParser(const uint8_t* data, size_t size) {
     CheckErrorHasPosition("fuzz.mlir", module.status().message());
     return 0;
   }
+  if (IsShapePolymorphic(*module)) {
+    // Refinement as well, with each `?` of the entry's arguments taken as 2.
+    ParseOptions options;
+    options.argument_shapes.emplace();
+    bool arrays = true;
+    for (const Instruction* parameter : module->entry()->parameters()) {
+      const Shape& shape = parameter->shape();
+      arrays = arrays && shape.IsArray();
+      std::vector<int64_t> dims = shape.dims();
+      for (int64_t& d : dims)
+        if (d == kDynamicDimension) d = 2;
+      options.argument_shapes->push_back(
+          Shape::Array(shape.element_type(), dims));
+    }
+    if (arrays) {
+      StatusOr<Module> refined = ParseStableHlo(text, "fuzz.mlir", options);
+      if (!refined.ok())
+        CheckErrorHasPosition("fuzz.mlir", refined.status().message());
+    }
+  }
   std::string printed = PrintHlo(*module);
   StatusOr<Module> reparsed = ParseHlo(printed, "printed.hlo");
   if (!reparsed.ok())

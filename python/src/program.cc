@@ -1528,6 +1528,20 @@ void BindProgram(nb::module_& m) {
                        "text parsed.")
       .def_prop_ro("name", [](const PyModule& p) { return p.module.name(); })
       .def("hlo_text", [](const PyModule& p) { return PrintHlo(p.module); })
+      .def_prop_ro(
+          "is_shape_polymorphic",
+          [](const PyModule& p) { return IsShapePolymorphic(p.module); },
+          "Some value has a dynamic (?) dimension: the program compiles "
+          "once refined to argument shapes.")
+      .def_prop_ro(
+          "parameter_shapes",
+          [](const PyModule& p) {
+            std::vector<Shape> shapes;
+            for (const Instruction* i : p.module.entry()->parameters())
+              shapes.push_back(i->shape());
+            return shapes;
+          },
+          "The entry's parameter shapes (a dynamic dimension is -1).")
       .def("__str__", [](const PyModule& p) { return PrintHlo(p.module); })
       .def(
           "compile",
@@ -1544,12 +1558,16 @@ void BindProgram(nb::module_& m) {
 
   m.def(
       "_parse_program",
-      [](const std::string& text, const std::string& source_name) {
-        StatusOr<Module> module = ParseProgram(text, source_name);
+      [](const std::string& text, const std::string& source_name,
+         std::optional<std::vector<Shape>> argument_shapes) {
+        ParseOptions options;
+        options.argument_shapes = std::move(argument_shapes);
+        StatusOr<Module> module = ParseProgram(text, source_name, options);
         if (!module.ok()) ThrowStatus(module.status());
         return PyModule{std::move(*module)};
       },
-      nb::arg("text"), nb::arg("source_name") = "<input>");
+      nb::arg("text"), nb::arg("source_name") = "<input>",
+      nb::arg("argument_shapes").none() = nb::none());
   m.def(
       "_detect_program_format",
       [](const std::string& text) {

@@ -426,11 +426,21 @@ class Module:
 
     def hlo_text(self) -> str: ...
 
+    @property
+    def is_shape_polymorphic(self) -> bool:
+        """
+        Some value has a dynamic (?) dimension: the program compiles once refined to argument shapes.
+        """
+
+    @property
+    def parameter_shapes(self) -> list[Shape]:
+        """The entry's parameter shapes (a dynamic dimension is -1)."""
+
     def __str__(self) -> str: ...
 
     def compile(self, intra_op_threads: int = 0, eliminate_dead_code: bool = True, memory_limit: int = 0, custom_call_timeout: float = 0.0, platform: str = 'host') -> _Executable: ...
 
-def _parse_program(text: str, source_name: str = '<input>') -> Module: ...
+def _parse_program(text: str, source_name: str = '<input>', argument_shapes: Sequence[Shape] | None = None) -> Module: ...
 
 def _detect_program_format(text: str) -> str: ...
 

@@ -11,6 +11,11 @@ it was exported for several platforms, a leading platform-index argument.
 xffi runs its CPU ("cpu") lowering and takes the arguments as
 exported.call does. Custom calls in the module resolve to the handlers
 registered with xffi under their target names, as in any program.
+
+A shape-polymorphic export (symbolic dimensions, jax.export.symbolic_shape)
+is refined to each call's argument shapes (xffi's StableHLO shape
+refinement) and compiled once per distinct signature; a shape its
+constraints refuse raises ValueError with JAX's shape-assertion message.
 """
 
 from typing import Any
@@ -18,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from ._program import Program
+from ._program import Program, _argument_shape, _Specializations
 
 
 def _deserialize(serialized) -> Any:
@@ -46,11 +51,6 @@ class ExportedProgram(Program):
             _refuse(exported, f"it was exported for {list(platforms)}; xffi "
                     "runs the 'cpu' lowering (export with platforms=('cpu', "
                     "...))")
-        for index, aval in enumerate(exported.in_avals):
-            if not all(isinstance(d, int) for d in aval.shape):
-                _refuse(exported, f"argument {index} has the symbolic shape "
-                        f"{aval.str_short()}: shape-polymorphic exports are "
-                        "not supported (export with concrete shapes)")
         if exported.ordered_effects:
             _refuse(exported, "it has ordered effects "
                     f"{list(exported.ordered_effects)}, whose tokens xffi's "
@@ -61,9 +61,45 @@ class ExportedProgram(Program):
                                 if len(platforms) > 1 else None)
         self._kept = tuple(exported.module_kept_var_idx)
         source = f"<jax.export {getattr(exported, 'fun_name', '?')}>"
-        super().__init__(_core._parse_program(exported.mlir_module(), source),
-                         **options)
+        text = exported.mlir_module()
+        module = _core._parse_program(text, source)
+        # Symbolic dimensions: the module is refined to each call's argument
+        # shapes and compiled once per distinct signature.
+        self._specializations = None
+        if module.is_shape_polymorphic:
+            self.module = module
+            self._specializations = _Specializations(text, source, module,
+                                                     options)
+        else:
+            super().__init__(module, **options)
         self.format = "jax.export"
+
+    @property
+    def parameter_shapes(self):
+        """The module's parameter shapes (-1: a symbolic dimension)."""
+        if self._specializations is not None:
+            return self.module.parameter_shapes
+        return super().parameter_shapes
+
+    @property
+    def result_shape(self):
+        if self._specializations is not None:
+            raise AttributeError(
+                "a shape-polymorphic export's result shape depends on its "
+                "arguments")
+        return super().result_shape
+
+    @property
+    def specializations(self) -> int:
+        """Argument-shape signatures compiled so far (1 when static)."""
+        if self._specializations is not None:
+            return len(self._specializations)
+        return 1
+
+    def hlo_text(self) -> str:
+        if self._specializations is not None:
+            return self.module.hlo_text()
+        return super().hlo_text()
 
     def __call__(self, *args, **kwargs):
         import jax
@@ -74,15 +110,24 @@ class ExportedProgram(Program):
                 f"{tree} is not the exported one {self.exported.in_tree}")
         for index, (leaf, aval) in enumerate(zip(leaves,
                                                  self.exported.in_avals)):
-            shape = tuple(np.shape(leaf))
-            if shape != tuple(aval.shape):
+            shape = _argument_shape(leaf)
+            # A symbolic dimension takes any size here; the module's own
+            # shape assertions check what the symbols require.
+            if len(shape) != len(aval.shape) or any(
+                    isinstance(want, int) and got != want
+                    for got, want in zip(shape, aval.shape)):
                 raise ValueError(
                     f"xffi.Program.from_exported: argument {index} has shape "
                     f"{shape}, the export expects {aval.str_short()}")
         kept = [leaves[i] for i in self._kept]
         if self._platform_index is not None:
             kept.insert(0, self._platform_index)
-        results = super().__call__(*kept)
+        if self._specializations is not None:
+            program = self._specializations.get(
+                [_argument_shape(a) for a in kept])
+            results = program(*kept)
+        else:
+            results = super().__call__(*kept)
         if not isinstance(results, tuple):
             results = (results,)
         return jax.tree_util.tree_unflatten(self.exported.out_tree,

@@ -11,6 +11,7 @@ xffi's compiler and run on its CPU executor.
     program = xffi.Program(b.build(y))
 """
 
+import threading
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -87,14 +88,28 @@ class Program:
 
     @classmethod
     def from_text(cls, text: str, *, source_name: str = "<input>",
+                  argument_shapes: Optional[Sequence[Any]] = None,
                   **options) -> "Program":
         """Parses StableHLO (as jax.jit(f).lower(...).as_text() prints it)
         or HLO text (it starts with HloModule) and compiles it. Syntax
         errors raise ValueError with SOURCE:LINE:COLUMN; a custom call whose
-        target is not registered raises LookupError naming it."""
+        target is not registered raises LookupError naming it.
+
+        A shape-polymorphic module (`?` dimensions, as jax.export writes
+        symbolic shapes) is refined to concrete shapes before it compiles:
+        with `argument_shapes` (xffi.Shape or objects with .shape and
+        .dtype, one per argument) it is compiled now for those; without,
+        the result is a PolymorphicProgram that compiles once per distinct
+        argument-shape signature it is called with."""
         if isinstance(text, bytes):
             text = text.decode()
-        program = cls(_core._parse_program(text, source_name), **options)
+        shapes = (None if argument_shapes is None else
+                  [_as_shape(s) for s in argument_shapes])
+        module = _core._parse_program(text, source_name, shapes)
+        if module.is_shape_polymorphic:
+            program = PolymorphicProgram(text, source_name, module, **options)
+        else:
+            program = cls(module, **options)
         program.format = _core._detect_program_format(text)
         return program
 
@@ -132,6 +147,100 @@ class Program:
     def __repr__(self) -> str:
         params = ", ".join(str(s) for s in self.parameter_shapes)
         return f"<xffi.Program ({params}) -> {self.result_shape}>"
+
+
+def _argument_shape(value: Any) -> tuple:
+    shape = getattr(value, "shape", None)
+    return tuple(shape) if shape is not None else tuple(np.shape(value))
+
+
+class _Specializations:
+    """The compiled forms of one shape-polymorphic program text, one per
+    distinct concrete argument-shape signature, made on first use (under a
+    lock: threads calling with a new signature at once compile it once)."""
+
+    def __init__(self, text: str, source_name: str, module: Module,
+                 options: dict):
+        self._text = text
+        self._source_name = source_name
+        self._parameters = list(module.parameter_shapes)
+        self._options = options
+        self._programs: dict = {}
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._programs)
+
+    def get(self, shapes: Sequence[tuple]) -> Program:
+        key = tuple(tuple(int(d) for d in s) for s in shapes)
+        program = self._programs.get(key)
+        if program is not None:
+            return program
+        if len(key) != len(self._parameters):
+            raise TypeError(
+                f"the program takes {len(self._parameters)} argument(s), "
+                f"got {len(key)}")
+        with self._lock:
+            program = self._programs.get(key)
+            if program is None:
+                shapes = [Shape.array_shape(p.numpy_dtype(), dims)
+                          for p, dims in zip(self._parameters, key)]
+                module = _core._parse_program(self._text, self._source_name,
+                                              shapes)
+                program = Program(module, **self._options)
+                self._programs[key] = program
+        return program
+
+
+class PolymorphicProgram(Program):
+    """A shape-polymorphic program (its text has `?` dimensions): each
+    call is run by the program refined to its arguments' shapes, compiled
+    the first time that signature is seen and kept. A shape the program's
+    own checks refuse (JAX's shape assertions) raises ValueError with the
+    program's message."""
+
+    def __init__(self, text: str, source_name: str, module: Module,
+                 **options):
+        self.module = module
+        self._specializations = _Specializations(text, source_name, module,
+                                                 options)
+
+    @property
+    def parameter_shapes(self):
+        """The declared shapes; a dynamic dimension is -1."""
+        return self.module.parameter_shapes
+
+    @property
+    def result_shape(self):
+        raise AttributeError("a shape-polymorphic program's result shape "
+                             "depends on its arguments; see "
+                             "specialize(*shapes).result_shape")
+
+    @property
+    def intra_op_threads(self) -> int:
+        return self._specializations._options.get("intra_op_threads", 0)
+
+    @property
+    def specializations(self) -> int:
+        """How many argument-shape signatures have been compiled."""
+        return len(self._specializations)
+
+    def specialize(self, *shapes) -> Program:
+        """The program compiled for these argument shapes (tuples of
+        ints), as a call with arrays of those shapes runs it."""
+        return self._specializations.get(shapes)
+
+    def hlo_text(self) -> str:
+        return self.module.hlo_text()
+
+    def __call__(self, *args):
+        program = self._specializations.get(
+            [_argument_shape(a) for a in args])
+        return program(*args)
+
+    def __repr__(self) -> str:
+        params = ", ".join(str(s) for s in self.parameter_shapes)
+        return f"<xffi.PolymorphicProgram ({params})>"
 
 
 def _as_shape(shape: Any) -> Shape:

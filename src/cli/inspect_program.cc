@@ -453,6 +453,60 @@ int Fail(const std::string& message) {
   return kExitFailure;
 }
 
+// A shape-polymorphic program has no sizes to describe before it is
+// refined (xffi run refines it from its inputs): its signature is what
+// there is to show.
+int InspectPolymorphic(const std::string& path, const Module& module,
+                       ProgramFormat format, JsonWriter* json) {
+  std::vector<Shape> parameters;
+  for (const Instruction* p : module.entry()->parameters())
+    parameters.push_back(p->shape());
+  const Shape& root = module.entry()->root()->shape();
+  std::vector<Shape> results =
+      root.IsTuple() ? root.tuple_shapes() : std::vector<Shape>{root};
+  if (json != nullptr) {
+    json->BeginObject();
+    json->Key("program").String(path);
+    json->Key("format").String(format == ProgramFormat::kHlo ? "hlo"
+                                                             : "stablehlo");
+    json->Key("module").String(module.name());
+    json->Key("entry").String(module.entry()->name());
+    json->Key("shape_polymorphic").Bool(true);
+    json->Key("parameters").BeginArray();
+    for (const Shape& shape : parameters)
+      json->BeginObject()
+          .Key("shape")
+          .String(shape.ToString(false))
+          .EndObject();
+    json->EndArray();
+    json->Key("results").BeginArray();
+    for (const Shape& shape : results)
+      json->BeginObject()
+          .Key("shape")
+          .String(shape.ToString(false))
+          .EndObject();
+    json->EndArray();
+    json->EndObject();
+    return kExitOk;
+  }
+  std::printf("%s: %s, module %s\n", path.c_str(),
+              format == ProgramFormat::kHlo ? "HLO" : "StableHLO",
+              module.name().c_str());
+  std::printf("  entry %s: %zu parameter(s), %zu result(s)\n",
+              module.entry()->name().c_str(), parameters.size(),
+              results.size());
+  for (size_t i = 0; i < parameters.size(); ++i)
+    std::printf("    parameter %zu: %s\n", i,
+                parameters[i].ToString(false).c_str());
+  for (size_t i = 0; i < results.size(); ++i)
+    std::printf("    result %zu: %s\n", i, results[i].ToString(false).c_str());
+  std::printf(
+      "  shape-polymorphic: each ? takes its size from the arguments when "
+      "the program runs (xffi run PROGRAM INPUTS... refines it from the "
+      "inputs' shapes)\n");
+  return kExitOk;
+}
+
 }  // namespace
 
 int InspectProgram(const std::string& path,
@@ -463,6 +517,8 @@ int InspectProgram(const std::string& path,
   StatusOr<Module> module =
       ParseProgramText(*text, path, options.format, &format);
   if (!module.ok()) return Fail(module.status().message());
+  if (IsShapePolymorphic(*module))
+    return InspectPolymorphic(path, *module, format, json);
   if (Status verified = VerifyModule(*module); !verified.ok())
     return Fail(verified.message());
   // Built-in targets resolve as they do once Compile has run.

@@ -32,19 +32,23 @@ StatusOr<std::string> ReadProgram(const std::string& path) {
 
 StatusOr<Module> ParseProgramText(const std::string& text,
                                   const std::string& path, FormatChoice choice,
-                                  ProgramFormat* format) {
+                                  ProgramFormat* format,
+                                  const ParseOptions& options) {
   switch (choice) {
     case FormatChoice::kStableHlo:
       *format = ProgramFormat::kStableHlo;
-      return ParseStableHlo(text, path);
+      return ParseStableHlo(text, path, options);
     case FormatChoice::kHlo:
       *format = ProgramFormat::kHlo;
-      return ParseHlo(text, path);
+      break;
     case FormatChoice::kAuto:
+      *format = DetectProgramFormat(text);
       break;
   }
-  *format = DetectProgramFormat(text);
-  return ParseProgram(text, path);
+  if (*format == ProgramFormat::kStableHlo)
+    return ParseStableHlo(text, path, options);
+  // HLO text has no `?`: there is nothing to refine.
+  return ParseHlo(text, path);
 }
 
 std::string Bytes(size_t bytes) {

@@ -22,10 +22,13 @@ std::optional<FormatChoice> ParseFormatChoice(const std::string& value);
 StatusOr<std::string> ReadProgram(const std::string& path);
 
 // `text` (read from `path`, which messages name) parsed as `choice` says;
-// `format` is set to the syntax it was read as.
+// `format` is set to the syntax it was read as. `options` refines a
+// shape-polymorphic StableHLO program to its argument shapes (HLO text has
+// no dynamic dimensions and ignores them).
 StatusOr<Module> ParseProgramText(const std::string& text,
                                   const std::string& path, FormatChoice choice,
-                                  ProgramFormat* format);
+                                  ProgramFormat* format,
+                                  const ParseOptions& options = {});
 
 // "512 B", "3.0 KiB", "1.5 MiB".
 std::string Bytes(size_t bytes);

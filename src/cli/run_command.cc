@@ -51,7 +51,10 @@ const char kRunHelp[] =
     "per\n"
     "                      parameter; its shape and dtype must match the\n"
     "                      parameter's (bfloat16/float8 files saved by NumPy\n"
-    "                      as raw '<V2'/'<V1' take the parameter's type)\n"
+    "                      as raw '<V2'/'<V1' take the parameter's type). A\n"
+    "                      shape-polymorphic program (jax.export with\n"
+    "                      symbolic dimensions: `?` in its types) is refined\n"
+    "                      to the inputs' shapes before it compiles\n"
     "  --output-dir DIR    write the results as DIR/result_0.npy, "
     "result_1.npy,\n"
     "                      ... (DIR is created if missing); without it "
@@ -370,6 +373,40 @@ StatusOr<Literal> ReadInput(const RunOptions& options,
   return value;
 }
 
+// A shape-polymorphic program's argument shapes: its parameters' element
+// types with the dimensions of the input files.
+StatusOr<ParseOptions> ShapesOfInputs(const RunOptions& options,
+                                      const Module& module) {
+  std::vector<Instruction*> parameters = module.entry()->parameters();
+  std::vector<Shape> declared;
+  for (const Instruction* p : parameters) declared.push_back(p->shape());
+  if (options.inputs.size() != parameters.size())
+    return InvalidArgument(
+        options.program + " takes " + std::to_string(parameters.size()) +
+        " parameter(s), got " + std::to_string(options.inputs.size()) +
+        " --input file(s); give one per parameter, in "
+        "order:" +
+        ParameterList(declared));
+  ParseOptions refine;
+  refine.argument_shapes.emplace();
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    const Shape& want = declared[i];
+    if (!want.IsArray())
+      return InvalidArgument("input " + std::to_string(i) + ": parameter " +
+                             std::to_string(i) + " is " + want.ToString(false) +
+                             "; only array parameters can be read from .npy "
+                             "files");
+    StatusOr<Literal> value =
+        ReadNpyFile(options.inputs[i], want.element_type());
+    if (!value.ok())
+      return Status(value.status().code(), "input " + std::to_string(i) + ": " +
+                                               value.status().message());
+    refine.argument_shapes->push_back(
+        Shape::Array(want.element_type(), value->shape().dims()));
+  }
+  return refine;
+}
+
 // Compares the results with the --expect files; prints one line per result
 // and a PASS/FAIL line.
 int Check(const RunOptions& options, const std::vector<Literal>& results) {
@@ -453,6 +490,14 @@ int RunCommand(const std::vector<std::string>& args) {
   StatusOr<Module> module =
       ParseProgramText(*text, options.program, options.format, &format);
   if (!module.ok()) return Fail(module.status().message());
+  if (IsShapePolymorphic(*module)) {
+    // Its `?` dimensions take the sizes of the input files.
+    StatusOr<ParseOptions> refine = ShapesOfInputs(options, *module);
+    if (!refine.ok()) return Fail(refine.status().message());
+    module = ParseProgramText(*text, options.program, options.format, &format,
+                              *refine);
+    if (!module.ok()) return Fail(module.status().message());
+  }
   double parse_seconds = Since(start);
   start = std::chrono::steady_clock::now();
   CompileOptions compile_options;

@@ -276,7 +276,9 @@ std::string Shape::ToString(bool print_layout) const {
   out += "[";
   for (size_t i = 0; i < dims_.size(); ++i) {
     if (i > 0) out += ",";
-    out += std::to_string(dims_[i]);
+    // -1 is a dynamic dimension (an unrefined shape-polymorphic program's
+    // `?`: kDynamicDimension in xffi/program/text.h).
+    out += dims_[i] == -1 ? std::string("?") : std::to_string(dims_[i]);
   }
   out += "]";
   if (print_layout && has_layout()) {

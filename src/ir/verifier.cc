@@ -15,6 +15,16 @@ namespace {
 
 std::string Quoted(const std::string& name) { return "'" + name + "'"; }
 
+// A negative size: a `?` the text left open (kDynamicDimension in
+// xffi/program/text.h).
+bool HasDynamicDimension(const Shape& shape) {
+  for (int64_t d : shape.dims())
+    if (d < 0) return true;
+  for (const Shape& element : shape.tuple_shapes())
+    if (HasDynamicDimension(element)) return true;
+  return false;
+}
+
 Status CheckParameters(const Computation& computation) {
   std::vector<Instruction*> params = computation.parameters();  // sorted
   int64_t n = static_cast<int64_t>(params.size());
@@ -56,6 +66,8 @@ class ModuleVerifier {
     }
     if (!computations_.count(module_.entry()))
       return Fail("entry computation is not one of its computations");
+    Status dynamic = CheckStatic();
+    if (!dynamic.ok()) return dynamic;
     for (const auto& computation : module_.computations()) {
       Status status = VerifyComputation(*computation);
       if (!status.ok()) return status;
@@ -150,6 +162,27 @@ class ModuleVerifier {
                                     instruction.shape().ToString() +
                                     " does not match " + inferred->ToString() +
                                     ", the shape its operands give");
+    return Status::Ok();
+  }
+
+  // A shape-polymorphic program that was parsed without argument shapes:
+  // nothing can run it, and every backend assumes static shapes. The
+  // entry's parameters come first, since their shapes are what to give.
+  Status CheckStatic() const {
+    auto dynamic = [](const Instruction& instruction) {
+      return InvalidArgument(
+          instruction.Describe() + ": value has the dynamic shape " +
+          instruction.shape().ToString() +
+          "; a shape-polymorphic program compiles only after its shapes "
+          "are refined (give the argument shapes: "
+          "ParseOptions::argument_shapes)");
+    };
+    for (const Instruction* parameter : module_.entry()->parameters())
+      if (HasDynamicDimension(parameter->shape())) return dynamic(*parameter);
+    for (const auto& computation : module_.computations())
+      for (const auto& instruction : computation->instructions())
+        if (HasDynamicDimension(instruction->shape()))
+          return dynamic(*instruction);
     return Status::Ok();
   }
 

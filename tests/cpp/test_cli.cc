@@ -1119,5 +1119,92 @@ TEST_F(CliTest, RunsCustomCallsAmongOrdinaryOps) {
   EXPECT_THAT(bare.output, Not(HasSubstr("PASS")));
 }
 
+// What jax.export writes for x + 1 with x: f32[b], b >= 2 (one function).
+const char kPolymorphicProgram[] = R"(module @poly {
+  func.func public @main(%arg0: tensor<?xf32>) -> tensor<?xf32> {
+    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+    %c = stablehlo.constant dense<2> : tensor<i32>
+    %1 = stablehlo.compare  GE, %0, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.custom_call @shape_assertion(%1, %0) {api_version = 2 : i32, error_message = "Expected value >= 2 for dimension variable 'b'; got b = {0}", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+    %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %2 = stablehlo.reshape %0 : (tensor<i32>) -> tensor<1xi32>
+    %3 = stablehlo.dynamic_broadcast_in_dim %cst, %2, dims = [] : (tensor<f32>, tensor<1xi32>) -> tensor<?xf32>
+    %4 = stablehlo.add %arg0, %3 : tensor<?xf32>
+    return %4 : tensor<?xf32>
+  }
+}
+)";
+
+TEST_F(CliTest, RunRefinesAPolymorphicProgramFromItsInputs) {
+  std::string program = Write("poly.mlir", kPolymorphicProgram);
+  for (int n : {2, 5}) {
+    std::vector<float> x, want;
+    for (int i = 0; i < n; ++i) {
+      x.push_back(static_cast<float>(i * 10));
+      want.push_back(static_cast<float>(i * 10 + 1));
+    }
+    std::string tag = std::to_string(n);
+    std::string input = WriteNpy("x" + tag + ".npy", F32Vector(x));
+    std::string out = Path("out" + tag);
+    Outcome outcome =
+        Xffi("run " + program + " --input " + input + " --output-dir " + out);
+    EXPECT_EQ(outcome.status, 0) << outcome.output;
+    EXPECT_THAT(outcome.output,
+                HasSubstr("  input 0: f32[" + tag + "] <- " + input));
+    StatusOr<Literal> result = ReadNpyFile(out + "/result_0.npy");
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    EXPECT_EQ(F32Values(*result), want);
+  }
+  // The program's own shape assertion refuses b = 1, with its message.
+  Outcome bad = Xffi("run " + program + " --input " +
+                     WriteNpy("one.npy", F32Vector({7})));
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_THAT(bad.output,
+              HasSubstr("poly.mlir:6:5: Expected value >= 2 for dimension "
+                        "variable 'b'; got b = 1"));
+  // Without inputs there is nothing to refine it to.
+  Outcome none = Xffi("run " + program);
+  EXPECT_EQ(none.status, 1);
+  EXPECT_THAT(none.output, HasSubstr("takes 1 parameter(s), got 0"));
+}
+
+TEST_F(CliTest, InspectShowsAPolymorphicSignature) {
+  std::string program = Write("poly.mlir", kPolymorphicProgram);
+  Outcome text = Xffi("inspect " + program);
+  EXPECT_EQ(text.status, 0) << text.output;
+  EXPECT_THAT(text.output, HasSubstr("  entry main: 1 parameter(s), 1 "
+                                     "result(s)\n    parameter 0: f32[?]\n"
+                                     "    result 0: f32[?]\n"));
+  EXPECT_THAT(text.output, HasSubstr("shape-polymorphic"));
+  Outcome json = Xffi("inspect --json " + program);
+  EXPECT_EQ(json.status, 0) << json.output;
+  EXPECT_THAT(json.output,
+              HasSubstr("\"shape_polymorphic\":true,\"parameters\":[{"
+                        "\"shape\":\"f32[?]\"}]"));
+}
+
+// Every program of tests/programs/polymorphic (jax.export with symbolic
+// dimensions), refined to its inputs' shapes and checked against the
+// values exported.call computed.
+TEST_F(CliTest, RunsThePolymorphicCorpusAgainstJax) {
+  const fs::path folder = fs::path(XFFI_CORPUS_DIR) / "polymorphic";
+  int programs = 0;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    if (entry.path().extension() != ".mlir") continue;
+    const std::string base = (folder / entry.path().stem()).string();
+    std::string args = "run " + entry.path().string();
+    for (int k = 0; fs::exists(base + ".in_" + std::to_string(k) + ".npy"); ++k)
+      args += " --input " + base + ".in_" + std::to_string(k) + ".npy";
+    for (int k = 0; fs::exists(base + ".out_" + std::to_string(k) + ".npy");
+         ++k)
+      args += " --expect " + base + ".out_" + std::to_string(k) + ".npy";
+    Outcome outcome = Xffi(args);
+    EXPECT_EQ(outcome.status, 0) << entry.path() << "\n" << outcome.output;
+    EXPECT_THAT(outcome.output, HasSubstr("PASS: all"));
+    ++programs;
+  }
+  EXPECT_GE(programs, 4);
+}
+
 }  // namespace
 }  // namespace xffi

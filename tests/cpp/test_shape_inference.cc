@@ -883,7 +883,7 @@ TEST(ValidateShapeTest, DimensionsAndLayouts) {
   EXPECT_TRUE(ValidateShape(Shape::Array(F32, {2, 3}, {0, 1})).ok());
   EXPECT_TRUE(ValidateShape(Shape::Tuple({Shape::Token(), S(F32)})).ok());
   EXPECT_EQ(ValidateShape(Shape::Array(F32, {2, -1})).message(),
-            "shape f32[2,-1] has a negative dimension");
+            "shape f32[2,?] has a negative dimension");
   EXPECT_EQ(ValidateShape(Shape::Array(F32, {2, 3}, {1, 1})).message(),
             "layout of f32[2,3]{1,1} is not a permutation of its dimension "
             "numbers");

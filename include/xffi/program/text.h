@@ -12,8 +12,10 @@
 #ifndef XFFI_PROGRAM_TEXT_H_
 #define XFFI_PROGRAM_TEXT_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "xffi/program/ir.h"
 
@@ -21,8 +23,39 @@ namespace xffi {
 
 enum class ProgramFormat { kStableHlo, kHlo };
 
+// A dimension whose size the text leaves open (StableHLO's and HLO's `?`).
+// Only a parsed shape-polymorphic program has them, before its shapes are
+// refined (ParseOptions::argument_shapes); Shape::ToString prints them as
+// "?", and the verifier refuses them.
+inline constexpr int64_t kDynamicDimension = -1;
+// Some dimension, of the shape or of a tuple element, is dynamic.
+bool IsDynamicShape(const Shape& shape);
+
+struct ParseOptions {
+  // Shape refinement. A shape-polymorphic StableHLO program (jax.export
+  // with symbolic dimensions: types with `?`, dimension sizes read with
+  // stablehlo.get_dimension_size, dynamic_broadcast_in_dim, dynamic_iota,
+  // dynamic_reshape, real_dynamic_slice, dynamic_pad, dynamic_gather,
+  // dynamic_conv, custom calls with shape operands, JAX's @shape_assertion
+  // checks) is specialised to these shapes of @main's arguments, one per
+  // argument: every value gets a static shape, the integer arithmetic on
+  // dimension sizes is folded, each dynamic op becomes its static form and
+  // every called function is read once per distinct signature. A failing
+  // shape assertion is INVALID_ARGUMENT with JAX's message, its {0}, {1}...
+  // replaced by the values; a shape that depends on data, or a given shape
+  // that does not match the declared type, names the op or argument and
+  // its line:column. For a program without `?` the shapes must be its
+  // entry's. Unset: the program is read as written, and one with `?`
+  // parses (xffi inspect shows it) but does not compile: the verifier
+  // refuses its first dynamic value.
+  std::optional<std::vector<Shape>> argument_shapes;
+};
+
 StatusOr<Module> ParseStableHlo(std::string_view text,
                                 std::string_view source_name = "<input>");
+StatusOr<Module> ParseStableHlo(std::string_view text,
+                                std::string_view source_name,
+                                const ParseOptions& options);
 StatusOr<Module> ParseHlo(std::string_view text,
                           std::string_view source_name = "<input>");
 // HLO text starts with "HloModule" (after comments); anything else is read
@@ -30,6 +63,13 @@ StatusOr<Module> ParseHlo(std::string_view text,
 ProgramFormat DetectProgramFormat(std::string_view text);
 StatusOr<Module> ParseProgram(std::string_view text,
                               std::string_view source_name = "<input>");
+// HLO text has no dynamic dimensions: argument_shapes must be the entry's.
+StatusOr<Module> ParseProgram(std::string_view text,
+                              std::string_view source_name,
+                              const ParseOptions& options);
+
+// Some value of the module has a `?` dimension (it needs refinement).
+bool IsShapePolymorphic(const Module& module);
 
 // An MLIR attribute dictionary, as a typed FFI backend_config holds it:
 // "{eps = 1.0e-05 : f32, mode = \"fast\", dims = array<i64: 1, 2>}".

@@ -456,6 +456,8 @@ Status HloParser::ParseOperands(ParsedInstruction& parsed) {
         Shape ignored;
         XFFI_RETURN_IF_ERROR(ParseShape(ignored));
       }
+      if (IsDynamicShape(in.shape()))
+        return s_.ErrorAt(s_.pos(), "a constant needs a static shape");
       XFFI_RETURN_IF_ERROR(hlo::ParseLiteralValue(s_, in.shape(), in.literal));
       return s_.Expect(')');
     }
@@ -1273,11 +1275,17 @@ Status HloParser::ParseShape(Shape& shape, int depth) {
   if (s_.Peek() != ']') {
     while (true) {
       s_.SkipSpace();
-      if (s_.Peek() == '?' || s_.Peek() == '<')
+      if (s_.Peek() == '<')
         return s_.ErrorAt(s_.pos(), "dynamic dimensions are not supported");
-      int64_t d;
-      XFFI_RETURN_IF_ERROR(s_.Int(d, "a dimension size"));
-      if (d < 0) return s_.ErrorAt(s_.pos(), "a dimension size is negative");
+      int64_t d = kDynamicDimension;
+      if (s_.Peek() == '?') {
+        // As xffi prints an unrefined shape-polymorphic program: it reads
+        // back as one, which the verifier refuses.
+        s_.Advance();
+      } else {
+        XFFI_RETURN_IF_ERROR(s_.Int(d, "a dimension size"));
+        if (d < 0) return s_.ErrorAt(s_.pos(), "a dimension size is negative");
+      }
       dims.push_back(d);
       if (dims.size() > static_cast<size_t>(kMaxNesting))
         return s_.ErrorAt(s_.pos(), "too many dimensions");

@@ -6,6 +6,7 @@
 
 #include "ir/float_types.h"
 #include "runtime/status_macros.h"
+#include "xffi/program/text.h"
 
 namespace xffi::text {
 namespace {
@@ -132,9 +133,9 @@ StatusOr<MlirType> MlirAttributeParser::ParseType() {
     dims = lex_.ScanDimensions();
     int64_t elements = 1;
     for (int64_t d : dims) {
-      if (d < 0)
-        return lex_.ErrorAt(dims_pos,
-                            "dynamic dimensions ('?') are not supported");
+      // `?`: a shape-polymorphic program, refined to static shapes before
+      // it compiles (ParseOptions::argument_shapes).
+      if (d < 0) continue;
       // Element counts and byte sizes must stay far from int64 overflow.
       if (d != 0 && elements > kMaxTensorElements / d)
         return lex_.ErrorAt(dims_pos, "the tensor has more than 2^48 elements");
@@ -336,6 +337,9 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseDense() {
   if (!type.ok()) return type.status();
   if (!type->shape.IsArray())
     return lex_.ErrorAt(type->pos, "dense<...> needs a tensor type");
+  if (IsDynamicShape(type->shape))
+    return lex_.ErrorAt(type->pos,
+                        "dense<...> needs a static type (it has a '?')");
   attr.dense_type = std::move(*type);
   return attr;
 }

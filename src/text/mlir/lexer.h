@@ -73,6 +73,18 @@ class MlirLexer {
   // re-lexes what follows. Dynamic dimensions are -1.
   std::vector<int64_t> ScanDimensions();
 
+  // Where the lexer is, to come back to: shape refinement reads a function
+  // again for each signature it is called with.
+  struct State {
+    size_t pos = 0;
+    Token token;
+  };
+  State Save() const { return State{pos_, token_}; }
+  void Restore(const State& state) {
+    pos_ = state.pos;
+    token_ = state.token;
+  }
+
   // "SOURCE:LINE:COLUMN: message".
   Status ErrorAt(SourcePos pos, std::string_view message) const;
   // "...: expected WHAT, got <current token>".

@@ -312,7 +312,7 @@ Status Parser::ReadConvolution(const OpSpec& spec, Instruction* inst) {
   XFFI_RETURN_IF_ERROR(check(padding.size(), 2 * rank, "padding"));
   XFFI_RETURN_IF_ERROR(check(reversal.size(), rank, "window_reversal"));
   const Shape* kernel =
-      spec.operands.size() == 2 ? &spec.operands[1]->shape() : nullptr;
+      spec.operands.size() >= 2 ? &spec.operands[1]->shape() : nullptr;
   inst->window.assign(rank, WindowDimension{});
   for (size_t i = 0; i < rank; ++i) {
     WindowDimension& w = inst->window[i];

@@ -80,7 +80,18 @@ StatusOr<std::map<std::string, std::string>> Parser::FrontendAttributes(
 
 StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
   XFFI_ASSIGN_OR_RETURN(auto frontend_attributes, FrontendAttributes(spec));
-  XFFI_ASSIGN_OR_RETURN(Outcome outcome, BuildOp(scope, spec));
+  Outcome outcome;
+  bool handled = false;
+  if (refining_) {
+    XFFI_ASSIGN_OR_RETURN(outcome, RefineOp(scope, spec, &handled));
+  } else if (IsShapeDynamicOp(spec.name)) {
+    XFFI_ASSIGN_OR_RETURN(outcome, BuildUnrefinedDynamicOp(scope, spec));
+    handled = true;
+  }
+  if (!handled) {
+    XFFI_ASSIGN_OR_RETURN(outcome, BuildOp(scope, spec));
+  }
+  if (refining_) XFFI_RETURN_IF_ERROR(RefineResult(spec, &outcome));
   if (outcome.inst != nullptr && !frontend_attributes.empty())
     outcome.inst->frontend_attributes = std::move(frontend_attributes);
   return outcome;
@@ -285,10 +296,31 @@ StatusOr<Outcome> Parser::BuildOp(Scope* scope, OpSpec& spec) {
     const MlirAttr* callee = Attr(spec, "callee");
     if (callee == nullptr || callee->kind != MlirAttr::Kind::kSymbol)
       return OpError(spec, "missing callee");
-    FuncInfo* info = GetFunction(callee->str, spec.pos);
-    make(opcode, shape, operands);
-    inst->AppendCalledComputation(info->computation);
-    pending_calls_.push_back(PendingCall{inst, callee->str, spec.pos, results});
+    if (refining_) {
+      // Each signature gets its own reading of the callee, whose results
+      // are then static.
+      XFFI_ASSIGN_OR_RETURN(FuncInfo * info,
+                            SpecializeCall(callee->str, operands, spec.pos));
+      if (info->results.size() != results.size())
+        return OpError(
+            spec, "call to @" + callee->str + " does not match its signature");
+      for (size_t i = 0; i < results.size(); ++i)
+        if (!MatchesDeclared(info->results[i], results[i]))
+          return OpError(spec, "call to @" + callee->str + ": result " +
+                                   std::to_string(i) + " is " +
+                                   TypeString(info->results[i]) +
+                                   ", the call says " + TypeString(results[i]));
+      Shape refined = info->results.size() == 1 ? info->results[0]
+                                                : Shape::Tuple(info->results);
+      make(opcode, refined, operands);
+      inst->AppendCalledComputation(info->computation);
+    } else {
+      FuncInfo* info = GetFunction(callee->str, spec.pos);
+      make(opcode, shape, operands);
+      inst->AppendCalledComputation(info->computation);
+      pending_calls_.push_back(
+          PendingCall{inst, callee->str, spec.pos, results});
+    }
   } else if (opcode == Opcode::kReduce || opcode == Opcode::kReduceWindow ||
              opcode == Opcode::kSort || opcode == Opcode::kScatter) {
     XFFI_RETURN_IF_ERROR(expect_regions(1));
@@ -389,7 +421,7 @@ StatusOr<Outcome> Parser::BuildWhile(Scope* scope, OpSpec& spec,
                                " argument(s), it declares " +
                                std::to_string(region->args.size()));
     for (size_t i = 0; i < n; ++i)
-      if (!region->args[i].type.shape.Compatible(results[i]))
+      if (!MatchesDeclared(region->args[i].type.shape, results[i]))
         return lex_.ErrorAt(region->args[i].pos,
                             "loop variable " + std::to_string(i) + " is " +
                                 TypeString(results[i]) + ", the region says " +

@@ -64,6 +64,11 @@ Instruction* Parser::AddParameter(Computation* computation, int64_t number,
 }
 
 Instruction* Parser::Element(Scope* scope, Instruction* tuple, int64_t index) {
+  // Refinement: an element of a tuple built here is that operand, so a
+  // constant stays a constant (the folded results of a call).
+  if (refining_ && tuple->opcode() == Opcode::kTuple &&
+      index < tuple->operand_count())
+    return tuple->operand(index);
   auto key = std::make_pair(tuple, index);
   auto it = scope->elements.find(key);
   if (it != scope->elements.end()) return it->second;
@@ -148,6 +153,14 @@ StatusOr<Instruction*> Parser::Capture(Scope* scope, Instruction* outer,
       break;
     case RegionKind::kLoopState:
     case RegionKind::kBranch: {
+      // Refinement: a dimension value stays a constant inside the region,
+      // so the shapes computed from it there fold too.
+      if (refining_ && outer->opcode() == Opcode::kConstant &&
+          outer->shape().IsArray() && outer->shape().num_elements() <= 64) {
+        local = Add(scope->computation, Opcode::kConstant, outer->shape());
+        local->literal = outer->literal;
+        break;
+      }
       std::vector<Instruction*>& captures = *scope->captures;
       int64_t k = 0;
       while (k < static_cast<int64_t>(captures.size()) &&
@@ -237,14 +250,16 @@ StatusOr<Module> Parser::Run() {
   auto main = functions_.find("main");
   if (main == functions_.end())
     return lex_.ErrorAt(lex_.peek().pos, "the program has no @main function");
+  return Assemble(main->second.computation);
+}
+
+StatusOr<Module> Parser::Assemble(Computation* entry) {
   for (auto& [inst, node] : pending_locs_) {
     Location location = inst->location();
     location.name = LocName(node, 0);
     inst->set_location(std::move(location));
   }
-
-  Computation* entry = main->second.computation;
-
+  pending_locs_.clear();
   // Callees before callers, the entry last.
   Module module(module_name_);
   module.set_op_spelling(OpSpelling::kStableHlo);
@@ -352,6 +367,7 @@ Status Parser::ParseModuleItems() {
 }
 
 Status Parser::ParseFunction() {
+  MlirLexer::State start = lex_.Save();
   SourcePos pos = lex_.Next().pos;  // func.func
   if (lex_.AtKeyword("public") || lex_.AtKeyword("private") ||
       lex_.AtKeyword("nested"))
@@ -410,7 +426,13 @@ Status Parser::ParseFunction() {
     XFFI_ASSIGN_OR_RETURN(MlirAttr ignored, attrs_.ParseDictionary());
     (void)ignored;
   }
-  FuncInfo* info = GetFunction(name, pos);
+  FuncInfo* info = nullptr;
+  if (refining_) {
+    info = specialization_;
+  } else {
+    function_starts_.emplace(name, FunctionStart{start, false});
+    info = GetFunction(name, pos);
+  }
   if (info->defined)
     return lex_.ErrorAt(pos, "redefinition of function @" + name);
   XFFI_RETURN_IF_ERROR(
@@ -426,6 +448,7 @@ Status Parser::ParseFunction() {
 }
 
 Status Parser::ParseGenericFunction() {
+  MlirLexer::State start = lex_.Save();
   SourcePos pos = lex_.Next().pos;  // "func.func"
   XFFI_RETURN_IF_ERROR(attrs_.Expect(TokenKind::kLParen, "'('"));
   XFFI_RETURN_IF_ERROR(
@@ -461,7 +484,13 @@ Status Parser::ParseGenericFunction() {
                                  std::to_string(type->function_inputs.size()) +
                                  " arguments, its block has " +
                                  std::to_string(args.size()));
-  FuncInfo* info = GetFunction(name, pos);
+  FuncInfo* info = nullptr;
+  if (refining_) {
+    info = specialization_;
+  } else {
+    function_starts_.emplace(name, FunctionStart{start, true});
+    info = GetFunction(name, pos);
+  }
   if (info->defined)
     return lex_.ErrorAt(pos, "redefinition of function @" + name);
   XFFI_RETURN_IF_ERROR(ParseFunctionBody(info, name, std::move(args),
@@ -482,6 +511,26 @@ Status Parser::ParseFunctionBody(FuncInfo* info, const std::string& name,
                                  const std::vector<Shape>& results,
                                  SourcePos pos) {
   if (lex_.At(TokenKind::kLBrace)) lex_.Next();
+  // Refinement: the arguments take the signature's shapes (and values).
+  const Signature* signature = signature_;
+  signature_ = nullptr;
+  if (signature != nullptr) {
+    if (signature->shapes.size() != args.size())
+      return lex_.ErrorAt(
+          pos, "@" + name + " takes " + std::to_string(args.size()) +
+                   " argument(s), " + std::to_string(signature->shapes.size()) +
+                   " were given");
+    for (size_t i = 0; i < args.size(); ++i) {
+      const Shape& given = signature->shapes[i];
+      if (!MatchesDeclared(given, args[i].type.shape))
+        return lex_.ErrorAt(
+            args[i].pos, "argument " + std::to_string(i) + " (%" +
+                             args[i].name + ") of @" + name + " is " +
+                             TypeString(args[i].type.shape) + ", refined to " +
+                             TypeString(given) + ", which does not match");
+      args[i].type.shape = given;
+    }
+  }
   info->defined = true;
   info->num_parameters = static_cast<int64_t>(args.size());
   info->results = results;
@@ -497,7 +546,15 @@ Status Parser::ParseFunctionBody(FuncInfo* info, const std::string& name,
     p->sharding = args[i].sharding;
     if (scope.defs.count(args[i].name))
       return lex_.ErrorAt(args[i].pos, "redefinition of %" + args[i].name);
-    scope.defs[args[i].name] = Definition{p, 1, false, 0};
+    Instruction* value = p;
+    // A dimension variable the caller knows: its uses see the constant,
+    // so the shapes computed from it fold.
+    if (signature != nullptr && signature->constants[i].has_value()) {
+      value = Add(computation, Opcode::kConstant, args[i].type.shape);
+      value->literal = *signature->constants[i];
+      value->set_location(p->location());
+    }
+    scope.defs[args[i].name] = Definition{value, 1, false, 0};
   }
   Region region;
   XFFI_RETURN_IF_ERROR(ParseBlock(&scope, &region));
@@ -510,12 +567,15 @@ Status Parser::ParseFunctionBody(FuncInfo* info, const std::string& name,
                             " value(s), its signature declares " +
                             std::to_string(results.size()));
   for (size_t i = 0; i < results.size(); ++i)
-    if (!region.returns[i]->shape().Compatible(results[i]))
+    if (!MatchesDeclared(region.returns[i]->shape(), results[i]))
       return lex_.ErrorAt(
           region.return_pos,
           "@" + name + " returns " + TypeString(region.returns[i]->shape()) +
               " as result " + std::to_string(i) + ", its signature declares " +
               TypeString(results[i]));
+  if (refining_)
+    for (size_t i = 0; i < results.size(); ++i)
+      info->results[i] = region.returns[i]->shape();
   if (results.size() == 1) {
     computation->set_root(region.returns[0]);
   } else {
@@ -656,6 +716,19 @@ StatusOr<Module> ParseStableHlo(std::string_view text,
                                 std::string_view source_name) {
   text::stablehlo::Parser parser(text, source_name);
   return parser.Run();
+}
+
+StatusOr<Module> ParseStableHlo(std::string_view text,
+                                std::string_view source_name,
+                                const ParseOptions& options) {
+  text::stablehlo::Parser first(text, source_name);
+  XFFI_ASSIGN_OR_RETURN(Module module, first.Run());
+  if (!options.argument_shapes.has_value()) return module;
+  if (!IsShapePolymorphic(module))
+    return text::stablehlo::CheckArgumentShapes(
+        std::move(module), *options.argument_shapes, source_name);
+  text::stablehlo::Parser second(text, source_name);
+  return second.RunRefined(first, *options.argument_shapes);
 }
 
 }  // namespace xffi

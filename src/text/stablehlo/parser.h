@@ -33,6 +33,19 @@
 //   custom_call.cc  stablehlo.custom_call
 //   shardy.cc       meshes, manual computations, sharding annotations and
 //                   the collectives
+//   refine.cc       shape refinement of a shape-polymorphic program
+//
+// Shape refinement (ParseOptions::argument_shapes on a program with `?`
+// dimensions) reads the text twice. The first reading is the ordinary one:
+// it checks the syntax and records where each function starts. The second
+// starts at @main with the given argument shapes and reads each function
+// again for every distinct signature it is called with (operand shapes and
+// the values of small integer constants passed in, JAX's dimension
+// variables), so every value gets a static shape as it is read: the result
+// of an op whose type has `?` is inferred from its refined operands, the
+// integer arithmetic on dimension sizes is folded to constants, dynamic ops
+// whose shape operands became constants are built as their static forms,
+// and JAX's shape assertions are checked and dropped.
 #ifndef XFFI_SRC_TEXT_STABLEHLO_PARSER_H_
 #define XFFI_SRC_TEXT_STABLEHLO_PARSER_H_
 
@@ -139,6 +152,19 @@ struct FuncInfo {
   std::vector<Shape> results;
 };
 
+// A function as the first reading found it (refinement reads it again).
+struct FunctionStart {
+  MlirLexer::State state;  // at `func.func`
+  bool generic = false;
+};
+
+// What a specialised function's arguments are: their shapes and, for small
+// integer constants the caller passes, their values.
+struct Signature {
+  std::vector<Shape> shapes;
+  std::vector<std::optional<Literal>> constants;
+};
+
 struct PendingCall {
   Instruction* inst;
   std::string callee;
@@ -147,6 +173,15 @@ struct PendingCall {
 };
 
 bool IsReturnOp(std::string_view name);
+// A value's shape against the type the text declares for it: equal, except
+// that a declared `?` dimension matches any size.
+bool MatchesDeclared(const Shape& actual, const Shape& declared);
+// A static module given argument shapes: they must be its entry's.
+StatusOr<Module> CheckArgumentShapes(Module module,
+                                     const std::vector<Shape>& shapes,
+                                     std::string_view source_name);
+// Ops with shape operands, which only refinement builds (refine.cc).
+bool IsShapeDynamicOp(std::string_view name);
 // Sharding annotations: the value passes through unchanged.
 bool IsShardingAnnotation(std::string_view name);
 // chlo ops with no opcode of their own, built from others.
@@ -166,6 +201,10 @@ class Parser {
       : lex_(text, source_name), attrs_(lex_), source_(source_name) {}
 
   StatusOr<Module> Run();
+  // The second reading of a shape-polymorphic program: @main with these
+  // argument shapes, functions from `first`'s reading (see the top).
+  StatusOr<Module> RunRefined(const Parser& first,
+                              const std::vector<Shape>& argument_shapes);
 
  private:
   // --- module structure (parser.cc)
@@ -178,6 +217,31 @@ class Parser {
                            std::vector<BlockArg> args,
                            const std::vector<Shape>& results, SourcePos pos);
   FuncInfo* GetFunction(const std::string& name, SourcePos pos);
+  // The module from the computations read, `entry` last.
+  StatusOr<Module> Assemble(Computation* entry);
+
+  // --- shape refinement (refine.cc)
+  // @name read again for `signature`, once per distinct signature.
+  StatusOr<FuncInfo*> Specialize(const std::string& name,
+                                 const Signature& signature, SourcePos pos);
+  StatusOr<FuncInfo*> SpecializeCall(const std::string& name,
+                                     const std::vector<Instruction*>& operands,
+                                     SourcePos pos);
+  // Ops refinement builds differently: dynamic ops, get_dimension_size,
+  // shape assertions, custom calls with shape operands. Sets *handled.
+  StatusOr<Outcome> RefineOp(Scope* scope, OpSpec& spec, bool* handled);
+  StatusOr<Outcome> RefineDynamicReduceWindow(const OpSpec& spec,
+                                              Computation* computation);
+  // After an op is built: results with `?` inferred, integer arithmetic on
+  // constants folded.
+  Status RefineResult(const OpSpec& spec, Outcome* outcome);
+  // A shape operand's values, or an error naming the op when they depend
+  // on data.
+  StatusOr<std::vector<int64_t>> ShapeValues(const OpSpec& spec, size_t index,
+                                             std::string_view what);
+  // Outside refinement: a dynamic op kept as a placeholder, so the module
+  // can be inspected and the verifier refuses it.
+  StatusOr<Outcome> BuildUnrefinedDynamicOp(Scope* scope, OpSpec& spec);
 
   // --- locations (locations.cc)
   Status ParseLocAliasDefinition();
@@ -318,6 +382,15 @@ class Parser {
   int64_t num_partitions_ = 0;  // 0: not given
   std::set<std::string> used_names_;
   int64_t next_id_ = 0;
+  // Shape refinement (refine.cc). The first reading fills function_starts_;
+  // the second sets refining_, reads functions through Specialize and
+  // keeps one FuncInfo per specialisation.
+  std::map<std::string, FunctionStart> function_starts_;
+  bool refining_ = false;
+  const Signature* signature_ = nullptr;  // for the function being entered
+  FuncInfo* specialization_ = nullptr;    // its FuncInfo
+  std::map<std::string, std::unique_ptr<FuncInfo>> specializations_;
+  std::set<std::string> specializing_;  // being read (recursion)
 };
 
 }  // namespace xffi::text::stablehlo

@@ -156,7 +156,7 @@ StatusOr<Outcome> Parser::ParseShardingAnnotation(Scope* scope) {
   XFFI_RETURN_IF_ERROR(SkipOptionalDictionary());
   XFFI_RETURN_IF_ERROR(attrs_.Expect(TokenKind::kColon, "':' and the type"));
   XFFI_ASSIGN_OR_RETURN(MlirType type, attrs_.ParseType());
-  if (!value->shape().Compatible(type.shape))
+  if (!MatchesDeclared(value->shape(), type.shape))
     return lex_.ErrorAt(type.pos,
                         "the operand is " + TypeString(value->shape()) +
                             ", the type says " + TypeString(type.shape));

@@ -17,7 +17,7 @@ bool IsDecomposedChloOp(std::string_view name) { return name == "chlo.square"; }
 bool IsSupportedOpName(std::string_view name) {
   return OpcodeFromStableHloName(name).has_value() || name == "stablehlo.if" ||
          name == "call" || IsReturnOp(name) || IsDecomposedChloOp(name) ||
-         name == "stablehlo.composite";
+         name == "stablehlo.composite" || IsShapeDynamicOp(name);
 }
 
 Status Parser::ParseOperation(Scope* scope, Region* region, bool* was_return) {
@@ -135,7 +135,7 @@ StatusOr<Outcome> Parser::ParseReturn(Scope* scope, bool generic) {
                             " operand(s) and " + std::to_string(types.size()) +
                             " type(s)");
   for (size_t i = 0; i < types.size(); ++i)
-    if (!outcome.returns[i]->shape().Compatible(types[i].shape))
+    if (!MatchesDeclared(outcome.returns[i]->shape(), types[i].shape))
       return lex_.ErrorAt(
           types[i].pos, "returned value " + std::to_string(i) + " is " +
                             TypeString(outcome.returns[i]->shape()) +
@@ -220,7 +220,7 @@ StatusOr<Outcome> Parser::ParsePrettyOp(Scope* scope, const std::string& name,
     spec.attrs["call_target_name"] = take_string();
     XFFI_RETURN_IF_ERROR(parenthesised_operands());
   }
-  if (name == "stablehlo.convolution")
+  if (name == "stablehlo.convolution" || name == "stablehlo.dynamic_conv")
     XFFI_RETURN_IF_ERROR(parenthesised_operands());
   if (name == "stablehlo.composite") {
     // stablehlo.composite "name" %operands {decomposition = @f, ...}
@@ -350,7 +350,8 @@ StatusOr<Outcome> Parser::ParsePrettyCommon(Scope* scope, OpSpec spec) {
     } else if (kw == "dim_numbers") {
       XFFI_ASSIGN_OR_RETURN(spec.attrs["dimension_numbers"],
                             attrs_.ParseConvDimensionNumbers());
-    } else if (kw == "window" && name == "stablehlo.convolution") {
+    } else if (kw == "window" && (name == "stablehlo.convolution" ||
+                                  name == "stablehlo.dynamic_conv")) {
       // window = {stride = [..], pad = [[lo, hi], ..], lhs_dilate = [..],
       // rhs_dilate = [..], reverse = [..]}: the generic form's attributes
       // under shorter names.
@@ -543,7 +544,19 @@ StatusOr<Outcome> Parser::ParsePrettyWhile(Scope* scope, SourcePos pos) {
           types_pos, "the loop has " + std::to_string(args.size()) +
                          " variable(s) and " + std::to_string(types.size()) +
                          " type(s)");
-    for (size_t i = 0; i < args.size(); ++i) args[i].type = types[i];
+    for (size_t i = 0; i < args.size(); ++i) {
+      args[i].type = types[i];
+      // Refinement: loop variables take their initial values' shapes.
+      if (refining_) {
+        const Shape& init = spec.operands[i]->shape();
+        if (!MatchesDeclared(init, types[i].shape))
+          return lex_.ErrorAt(types[i].pos,
+                              "loop variable " + std::to_string(i) + " is " +
+                                  TypeString(types[i].shape) +
+                                  ", its initial value " + TypeString(init));
+        args[i].type.shape = init;
+      }
+    }
   } else if (!args.empty()) {
     return lex_.Expected("':' and the loop variables' types");
   }

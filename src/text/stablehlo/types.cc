@@ -3,6 +3,7 @@
 #include "text/stablehlo/parser.h"
 
 #include "runtime/status_macros.h"
+#include "xffi/program/text.h"
 
 namespace xffi::text::stablehlo {
 
@@ -15,7 +16,9 @@ std::string TypeString(const Shape& shape) {
     return out + ">";
   }
   std::string out = "tensor<";
-  for (int64_t d : shape.dims()) out += std::to_string(d) + "x";
+  for (int64_t d : shape.dims())
+    out +=
+        (d == kDynamicDimension ? std::string("?") : std::to_string(d)) + "x";
   return out + MlirElementTypeName(shape.element_type()) + ">";
 }
 
@@ -54,7 +57,7 @@ Status Parser::CheckOperandTypes(const OpSpec& spec) {
                                        " operand(s), its type lists " +
                                        std::to_string(types.inputs.size()));
   for (size_t i = 0; i < types.inputs.size(); ++i)
-    if (!spec.operands[i]->shape().Compatible(types.inputs[i].shape))
+    if (!MatchesDeclared(spec.operands[i]->shape(), types.inputs[i].shape))
       return lex_.ErrorAt(types.inputs[i].pos,
                           spec.name + ": operand " + std::to_string(i) +
                               " is " + TypeString(spec.operands[i]->shape()) +
@@ -88,7 +91,7 @@ StatusOr<std::vector<Shape>> Parser::ResultShapes(const OpSpec& spec,
       return std::vector<Shape>{t};
     // `: T` means the operands and the result all have type T.
     for (size_t i = 0; i < spec.operands.size(); ++i)
-      if (!spec.operands[i]->shape().Compatible(t))
+      if (!MatchesDeclared(spec.operands[i]->shape(), t))
         return lex_.ErrorAt(types.list[0].pos,
                             spec.name + ": operand " + std::to_string(i) +
                                 " is " + TypeString(spec.operands[i]->shape()) +

@@ -1,0 +1,244 @@
+"""Shape-polymorphic jax.export artifacts (symbolic dimensions) in xffi:
+each is exported by JAX, run by xffi at several concrete shapes and compared
+with exported.call at the same shapes; a shape the export's constraints
+refuse raises JAX's message; each distinct signature compiles once."""
+
+import threading
+
+import numpy as np
+import pytest
+
+xffi = pytest.importorskip("xffi")
+jax = pytest.importorskip("jax")
+import jax.numpy as jnp  # noqa: E402
+from jax import export, lax  # noqa: E402
+
+F32 = np.float32
+
+
+def _spec(shape, dtype=F32, constraints=()):
+    return jax.ShapeDtypeStruct(
+        export.symbolic_shape(shape, constraints=constraints), dtype)
+
+
+def _specs(items, constraints=()):
+    # One scope: symbols shared between arguments must come from it.
+    scope = export.SymbolicScope(constraints)
+    return [jax.ShapeDtypeStruct(export.symbolic_shape(s, scope=scope), d)
+            for s, d in items]
+
+
+def _data(shape, dtype=F32, seed=0):
+    rng = np.random.default_rng(seed)
+    if np.issubdtype(dtype, np.integer):
+        return rng.integers(0, 5, size=shape).astype(dtype)
+    return rng.standard_normal(shape).astype(dtype)
+
+
+def _compare(program, exported, args, rtol=1e-5, atol=1e-5):
+    got_leaves = jax.tree_util.tree_leaves(program(*args))
+    want_leaves = jax.tree_util.tree_leaves(exported.call(*args))
+    assert len(got_leaves) == len(want_leaves)
+    for g, w in zip(got_leaves, want_leaves):
+        w = np.asarray(w)
+        assert np.shape(g) == w.shape, [np.shape(a) for a in args]
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=atol)
+
+
+def _check(exported, *args, rtol=1e-5, atol=1e-5):
+    program = xffi.Program.from_exported(exported)
+    _compare(program, exported, args, rtol=rtol, atol=atol)
+    return program
+
+
+CASES = {
+    # name: (function, specs as (shape string, dtype), concrete shapes)
+    "elementwise": (lambda x: jnp.sin(x) * 2.0 + 1.0,
+                    [("b, 4", F32)], [[(2, 4)], [(5, 4)]]),
+    "matmul_batch": (lambda x, w: jnp.tanh(x @ w),
+                     [("b, 8", F32), ("8, 3", F32)],
+                     [[(3, 8), (8, 3)], [(7, 8), (8, 3)]]),
+    "batched_dot": (lambda x, y: jnp.einsum("bij,bjk->bik", x, y),
+                    [("b, 2, 3", F32), ("b, 3, 4", F32)],
+                    [[(1, 2, 3), (1, 3, 4)], [(4, 2, 3), (4, 3, 4)]]),
+    "reductions": (lambda x: (x.sum(axis=1), x.max(axis=0), x.mean(),
+                              jnp.argmax(x, axis=0)),
+                   [("b, n", F32)], [[(3, 5)], [(6, 2)]]),
+    "broadcast_iota": (
+        lambda x: x + jnp.arange(x.shape[0], dtype=F32)[:, None],
+        [("b, 3", F32)], [[(2, 3)], [(6, 3)]]),
+    "reshape": (lambda x: (x.reshape(-1, 2), x.reshape(x.shape[0] * 4)),
+                [("b, 4", F32)], [[(1, 4)], [(3, 4)]]),
+    "concat_slice_pad": (
+        lambda x: (jnp.concatenate([x, x[1:], 2 * x], axis=0),
+                   jnp.pad(x, ((1, 2), (0, 1))), x[::2]),
+        [("b, 3", F32)], [[(2, 3)], [(5, 3)]]),
+    "dynamic_slice_update": (
+        lambda x: (lax.dynamic_slice(x, (x.shape[0] - 1, 0), (1, 3)),
+                   lax.dynamic_update_slice(x, jnp.ones((1, 3), F32),
+                                            (x.shape[0] // 2, 0))),
+        [("b, 3", F32)], [[(3, 3)], [(6, 3)]]),
+    "take_and_scatter_add": (
+        lambda x, i: (jnp.take(x, i, axis=0), x.at[i].add(1.0)),
+        [("b, 4", F32), ("k", np.int32)],
+        [[(5, 4), (3,)], [(8, 4), (2,)]]),
+    "sort": (lambda x: jnp.sort(x, axis=0), [("b, 3", F32)],
+             [[(4, 3)], [(7, 3)]]),
+    "conv": (lambda x, k: lax.conv_general_dilated(
+        x, k, (1, 1), "SAME", dimension_numbers=("NCHW", "OIHW", "NCHW")),
+        [("b, 2, 6, 6", F32), ("3, 2, 3, 3", F32)],
+        [[(1, 2, 6, 6), (3, 2, 3, 3)], [(3, 2, 6, 6), (3, 2, 3, 3)]]),
+    "fori_loop_over_b": (
+        lambda x: lax.fori_loop(0, x.shape[0], lambda i, c: c + x[i] * i,
+                                jnp.zeros(x.shape[1:], F32)),
+        [("b, 3", F32)], [[(2, 3)], [(6, 3)]]),
+    "cumsum_where": (lambda x: jnp.where(x > 0, jnp.cumsum(x, axis=0), -x),
+                     [("b", F32)], [[(3,)], [(9,)]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_runs_as_exported_call_at_several_shapes(name):
+    fn, specs, shapes = CASES[name]
+    exported = export.export(jax.jit(fn))(*_specs(specs))
+    program = xffi.Program.from_exported(exported)
+    for k, concrete in enumerate(shapes):
+        args = [_data(shape, d, seed=k + i)
+                for i, (shape, (_, d)) in enumerate(zip(concrete, specs))]
+        if name == "take_and_scatter_add":
+            args[1] = (np.arange(len(args[1]), dtype=np.int32) * 2) % \
+                concrete[0][0]
+        _compare(program, exported, args)
+    assert program.specializations == len(shapes)
+
+
+def test_symbolic_expressions_in_shapes():
+    def f(x):
+        y = jnp.concatenate([x, x], axis=0)            # 2*b
+        z = jnp.pad(x, ((0, 1), (0, 0)))               # b + 1
+        w = x[: x.shape[0] // 2]                       # b // 2
+        return y.sum(axis=1), z, w, jnp.ones((x.shape[0] * 3,), F32)
+
+    exported = export.export(jax.jit(f))(_spec("b, 2"))
+    for b in (1, 4, 7):
+        _check(exported, _data((b, 2), seed=b))
+
+
+def test_same_signature_compiles_once_and_threads_share_it():
+    exported = export.export(jax.jit(lambda x: x * 3.0))(_spec("b"))
+    program = xffi.Program.from_exported(exported)
+    errors = []
+
+    def run(n):
+        try:
+            for _ in range(5):
+                x = np.arange(n, dtype=F32)
+                np.testing.assert_allclose(program(x), x * 3.0)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in (3, 3, 4, 4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert program.specializations == 2
+
+
+def _jax_error(exported, *args):
+    with pytest.raises(Exception) as info:
+        exported.call(*args)
+    return str(info.value)
+
+
+def test_constraint_violation_raises_jaxs_message():
+    exported = export.export(jax.jit(lambda x: x + 1.0))(
+        _spec("b", constraints=["b >= 3"]))
+    program = xffi.Program.from_exported(exported)
+    np.testing.assert_allclose(program(np.ones(3, F32)), np.full(3, 2.0))
+    bad = np.ones(2, F32)
+    jax_message = _jax_error(exported, bad)
+    with pytest.raises(ValueError) as info:
+        program(bad)
+    message = str(info.value)
+    assert "Input shapes do not match the symbolic shape constraint b >= 3" \
+        in message
+    assert "'b' = 2" in message
+    # The message JAX raises for the same call is the one xffi raises,
+    # after the position of the assertion in the module.
+    assert jax_message in message
+
+
+def test_divisibility_assertion_from_reshape():
+    # args[0].shape = (2*b,): b is the size divided by 2, which JAX asserts
+    # has no remainder.
+    exported = export.export(jax.jit(lambda x: x.reshape(-1, 2)))(
+        _spec("2*b"))
+    _check(exported, np.arange(6, dtype=F32))
+    program = xffi.Program.from_exported(exported)
+    bad = np.arange(5, dtype=F32)
+    jax_message = _jax_error(exported, bad)
+    with pytest.raises(ValueError) as info:
+        program(bad)
+    assert "Division had remainder 1 when computing the value of 'b'" in \
+        str(info.value)
+    assert jax_message in str(info.value)
+
+
+def test_rank_mismatch_is_refused_before_refinement():
+    exported = export.export(jax.jit(jnp.sin))(_spec("b, 4"))
+    program = xffi.Program.from_exported(exported)
+    with pytest.raises(ValueError, match=r"argument 0 has shape \(3,\), the "
+                       r"export expects float32\[b,4\]"):
+        program(np.zeros(3, F32))
+    with pytest.raises(ValueError, match=r"argument 0 has shape \(3, 5\)"):
+        program(np.zeros((3, 5), F32))
+
+
+def test_two_platforms_with_a_symbolic_dimension():
+    exported = export.export(jax.jit(lambda x: jnp.cos(x).sum(axis=0)),
+                             platforms=("cpu", "cuda"))(_spec("b, 3"))
+    for b in (2, 5):
+        _check(exported, _data((b, 3), seed=b))
+
+
+def test_custom_call_with_a_symbolic_result_shape(rms_norm_library):
+    import xffi.jax
+    rms_norm = xffi.jax.register_library(rms_norm_library)["rms_norm"]
+
+    def f(x):
+        return rms_norm(x, eps=1e-5) * 2.0
+
+    exported = export.export(jax.jit(f), disabled_checks=[
+        export.DisabledSafetyCheck.custom_call("rms_norm")])(_spec("b, 16"))
+    for b in (1, 3):
+        _check(exported, _data((b, 16), seed=b), rtol=1e-5)
+
+
+def test_serialized_polymorphic_artifact_round_trips():
+    pytest.importorskip("flatbuffers")
+    exported = export.export(jax.jit(lambda x, y: (x * y).sum(axis=-1)))(
+        *_specs([("b, n", F32), ("b, n", F32)]))
+    program = xffi.Program.from_exported(exported.serialize())
+    x, y = _data((3, 4), seed=1), _data((3, 4), seed=2)
+    np.testing.assert_allclose(program(x, y), (x * y).sum(axis=-1),
+                               rtol=1e-5)
+
+
+def test_from_text_specialises_at_call_time_or_to_given_shapes():
+    exported = export.export(jax.jit(lambda x: x * 2.0 + 1.0))(_spec("b, 2"))
+    text = exported.mlir_module()
+    program = xffi.Program.from_text(text)
+    assert isinstance(program, xffi.PolymorphicProgram)
+    assert [s.dimensions() for s in program.parameter_shapes] == [(-1, 2)]
+    x = _data((3, 2))
+    np.testing.assert_allclose(program(x), x * 2.0 + 1.0, rtol=1e-6)
+    fixed = xffi.Program.from_text(
+        text, argument_shapes=[jax.ShapeDtypeStruct((4, 2), F32)])
+    assert not isinstance(fixed, xffi.PolymorphicProgram)
+    assert fixed.parameter_shapes[0].dimensions() == (4, 2)
+    with pytest.raises(ValueError, match=r"argument 0 \(%arg0\) of @main is "
+                       r"tensor<\?x2xf32>, refined to tensor<4x3xf32>"):
+        xffi.Program.from_text(
+            text, argument_shapes=[jax.ShapeDtypeStruct((4, 3), F32)])
