@@ -490,7 +490,7 @@ TEST(CodegenReduce, ArgMaxArgMinOverEdgeValues) {
   codegen_test::ScopedEnv arg_rows("XFFI_CODEGEN_ARG_ROWS", "1");
   for (ElementType type : {ElementType::kF32, ElementType::kF64,
                            ElementType::kS32, ElementType::kU8}) {
-    for (const std::string index : testing_util::SweepValues<std::string>(
+    for (const std::string& index : testing_util::SweepValues<std::string>(
              {"s32", "s64"}, {type == ElementType::kF64 ? "s64" : "s32"})) {
       for (const std::string direction : {"GT", "LT"}) {
         for (bool nan_wins : {true, false}) {

@@ -131,7 +131,7 @@ TEST(FusedReduce, EveryTypeAndReducerGivesTheUnfusedBytes) {
     // Every layout runs for f32 sums in the tests around this one; here
     // the columns (the largest input) are left to the plain build.
     const std::vector<Layout> layouts =
-        testing_util::kSanitizedBuild
+        xffi::testing_util::kSanitizedBuild
             ? std::vector<Layout>{kLayouts[0], kLayouts[6]}
             : std::vector<Layout>{kLayouts[0], kLayouts[3], kLayouts[6]};
     for (const Layout& layout : layouts) {

@@ -247,7 +247,7 @@ TEST(ArgReduceKernel, EveryAxisAgainstTheRegionAndNumpy) {
   // Large enough to be split across threads (kMinChunkNanos at about 1 ns
   // per element: 64 rows of 1024 already split; the reference interprets
   // the region per element, which a sanitized build makes slow).
-  const int64_t rows = testing_util::kSanitizedBuild ? 64 : 512;
+  const int64_t rows = xffi::testing_util::kSanitizedBuild ? 64 : 512;
   CheckArgReduce<float>(ElementType::kF32, {rows, 1024}, 1, true, 8);
   CheckArgReduce<float>(ElementType::kF32, {1024, rows}, 0, false, 9);
 }
