@@ -699,6 +699,42 @@ TEST(HloParser, DetectsAndDispatchesTheFormat) {
   EXPECT_EQ(bad.status().message(), "p.hlo:3:18: unknown opcode 'nope'");
 }
 
+// XLA's bounded dynamic dimensions are read as their bounds (see
+// src/text/hlo/parser.cc); the ops that would make a size differ from its
+// bound are refused where they stand.
+TEST(HloParser, BoundedDimensionsAreReadAsTheirBounds) {
+  Module m = Parse(
+      "HloModule m\nENTRY e {\n  p = f32[<=4,2]{1,0} parameter(0)\n"
+      "  ROOT r = (f32[<=4,2], s32[<=3]) tuple(p, i)\n"
+      "  i = s32[<=3] iota(), iota_dimension=0\n}");
+  EXPECT_EQ(Find(m, "e", "p")->shape(), F32({4, 2}, {1, 0}));
+  EXPECT_EQ(Find(m, "e", "i")->shape(), Shape::Array(ElementType::kS32, {3}));
+  EXPECT_FALSE(IsShapePolymorphic(m));
+}
+
+TEST(HloParserErrors, OpsThatSetOrReadADynamicSizeAreRefused) {
+  const char* kOps[] = {"set-dimension-size(p, n), dimensions={0}",
+                        "get-dimension-size(p), dimensions={0}",
+                        "dynamic-reshape(p, n)"};
+  for (const char* op : kOps) {
+    std::string text =
+        "HloModule m\nENTRY e {\n  p = f32[<=4] parameter(0)\n"
+        "  n = s32[] parameter(1)\n  ROOT r = f32[<=4] " +
+        std::string(op) + "\n}";
+    std::string name(op, std::string_view(op).find('('));
+    EXPECT_EQ(ErrorOf(text),
+              "t.hlo:5:21: '" + name +
+                  "' is not supported: xffi reads a bounded dimension "
+                  "(f32[<=8]) as its bound, which is XLA's meaning only "
+                  "while no op sets or reads a size at run time");
+  }
+  EXPECT_THAT(ErrorOf("HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n"
+                      "  ROOT r = f32[<=4] custom-call(p), "
+                      "custom_call_target=\"SliceToDynamic\"\n}"),
+              HasSubstr("t.hlo:4:8: 'r' (custom-call SliceToDynamic): "
+                        "'SliceToDynamic' is not supported"));
+}
+
 // --- errors ---
 
 TEST(HloParserErrors, SyntaxErrorsSayWhereAndWhat) {
@@ -740,8 +776,9 @@ TEST(HloParserErrors, SyntaxErrorsSayWhereAndWhat) {
       ErrorOf("HloModule m\nENTRY e {\n  x = f32[2]{0,1} parameter(0)\n}"),
       "t.hlo:3:13: layout {0,1} is not a permutation of the 1 "
       "dimensions");
-  EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  x = f32[<=4] parameter(0)\n}"),
-            "t.hlo:3:11: dynamic dimensions are not supported");
+  EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  x = f32[<4] parameter(0)\n}"),
+            "t.hlo:3:12: expected '<=' and a bound (a bounded dimension), "
+            "got '4'");
   EXPECT_EQ(ErrorOf("HloModule m\n"),
             "t.hlo:2:1: expected a computation, got end of input");
   EXPECT_EQ(ErrorOf("HloModule m\nENTRY e {\n  x = f32[] constant(\"a)\n}"),

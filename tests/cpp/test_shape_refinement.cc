@@ -414,5 +414,168 @@ TEST(ShapeRefinementTest, IntegerArithmeticOnDimensionsFolds) {
             Shape::Array(ElementType::kS32, {11}));
 }
 
+// JAX's custom call for rng_bit_generator with a symbolic output shape
+// (jax.random under shape polymorphism): refined, it is the static op and
+// draws the same bits from the same state.
+TEST(ShapeRefinementTest, DynamicRngBitGeneratorIsTheStaticOp) {
+  const char kDynamic[] =
+      R"(func.func public @main(%arg0: tensor<2xui64>, %arg1: tensor<?x3xf32>) -> (tensor<2xui64>, tensor<?x3xui32>) {
+  %d = stablehlo.get_dimension_size %arg1, dim = 0 : (tensor<?x3xf32>) -> tensor<i32>
+  %d1 = stablehlo.reshape %d : (tensor<i32>) -> tensor<1xi32>
+  %c = stablehlo.constant dense<3> : tensor<1xi32>
+  %s = stablehlo.concatenate %d1, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %0:2 = stablehlo.custom_call @stablehlo.dynamic_rng_bit_generator(%arg0, %s) {api_version = 2 : i32, rng_algorithm = #stablehlo<rng_algorithm DEFAULT>} : (tensor<2xui64>, tensor<2xi32>) -> (tensor<2xui64>, tensor<?x3xui32>)
+  return %0#0, %0#1 : tensor<2xui64>, tensor<?x3xui32>
+}
+)";
+  const char kStatic[] =
+      R"(func.func public @main(%arg0: tensor<2xui64>) -> (tensor<2xui64>, tensor<4x3xui32>) {
+  %0:2 = "stablehlo.rng_bit_generator"(%arg0) <{rng_algorithm = #stablehlo<rng_algorithm DEFAULT>}> : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4x3xui32>)
+  return %0#0, %0#1 : tensor<2xui64>, tensor<4x3xui32>
+}
+)";
+  const Shape state = Shape::Array(ElementType::kU64, {2});
+  StatusOr<Module> module = Refine(kDynamic, {state, F32({4, 3})});
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_FALSE(IsShapePolymorphic(*module));
+  EXPECT_EQ(CountOps(*module, Opcode::kCustomCall), 0);
+  const Instruction* rng = FirstOp(*module, Opcode::kRngBitGenerator);
+  ASSERT_NE(rng, nullptr);
+  EXPECT_EQ(rng->operand_count(), 1);
+  EXPECT_EQ(rng->shape().ToString(false), "(u64[2], u32[4,3])");
+  StatusOr<Module> reference = ParseStableHlo(kStatic, "static.mlir");
+  ASSERT_TRUE(reference.ok()) << reference.status().ToString();
+  Literal seed = Literal::FromVector<uint64_t>({2}, {42, 7});
+  std::vector<Literal> got =
+      CompileAndRun(std::move(*module),
+                    {seed, Literal::FromVector<float>({4, 3}, Range(12))});
+  std::vector<Literal> want = CompileAndRun(std::move(*reference), {seed});
+  ASSERT_EQ(got.size(), 2u);
+  ASSERT_EQ(want.size(), 2u);
+  EXPECT_EQ(got[0].ToVector<uint64_t>(), want[0].ToVector<uint64_t>());
+  EXPECT_EQ(got[1].ToVector<uint32_t>(), want[1].ToVector<uint32_t>());
+  EXPECT_NE(got[0].ToVector<uint64_t>(), seed.ToVector<uint64_t>());
+}
+
+// jax.lax.top_k(x, x.shape[-1] // 2) on a symbolic last dimension.
+const char kDynamicTopK[] =
+    R"(func.func public @main(%arg0: tensor<2x?xf32>) -> (tensor<2x?xf32>, tensor<2x?xi32>) {
+  %d = stablehlo.get_dimension_size %arg0, dim = 1 : (tensor<2x?xf32>) -> tensor<i32>
+  %c2 = stablehlo.constant dense<2> : tensor<i32>
+  %k = stablehlo.divide %d, %c2 : tensor<i32>
+  %0:2 = stablehlo.custom_call @stablehlo.dynamic_top_k(%arg0, %k) {api_version = 2 : i32} : (tensor<2x?xf32>, tensor<i32>) -> (tensor<2x?xf32>, tensor<2x?xi32>)
+  return %0#0, %0#1 : tensor<2x?xf32>, tensor<2x?xi32>
+}
+)";
+
+TEST(ShapeRefinementTest, DynamicTopKTakesKFromTheShape) {
+  StatusOr<Module> module = Refine(kDynamicTopK, {F32({2, 6})});
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  EXPECT_FALSE(IsShapePolymorphic(*module));
+  const Instruction* top_k = FirstOp(*module, Opcode::kTopK);
+  ASSERT_NE(top_k, nullptr);
+  EXPECT_EQ(top_k->top_k, 3);
+  EXPECT_TRUE(top_k->top_k_largest);
+  EXPECT_EQ(top_k->operand_count(), 1);
+  std::vector<float> x = {5, 1, 4, 2, 6, 0, 0, 1, 2, 3, 4, 5};
+  std::vector<Literal> out = CompileAndRun(
+      std::move(*module), {Literal::FromVector<float>({2, 6}, x)});
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].shape(), F32({2, 3}));
+  EXPECT_EQ(out[0].ToVector<float>(), (std::vector<float>{6, 5, 4, 5, 4, 3}));
+  EXPECT_EQ(out[1].ToVector<int32_t>(),
+            (std::vector<int32_t>{4, 0, 2, 5, 4, 3}));
+}
+
+TEST(ShapeRefinementTest, DynamicTopKWithAnUnknownOrTooLargeKNamesTheOp) {
+  const char kData[] =
+      R"(func.func public @main(%arg0: tensor<2x?xf32>, %arg1: tensor<i32>) -> (tensor<2x?xf32>, tensor<2x?xi32>) {
+  %0:2 = stablehlo.custom_call @stablehlo.dynamic_top_k(%arg0, %arg1) {api_version = 2 : i32} : (tensor<2x?xf32>, tensor<i32>) -> (tensor<2x?xf32>, tensor<2x?xi32>)
+  return %0#0, %0#1 : tensor<2x?xf32>, tensor<2x?xi32>
+}
+)";
+  StatusOr<Module> data =
+      Refine(kData, {F32({2, 6}), Shape::Array(ElementType::kS32, {})});
+  ASSERT_FALSE(data.ok());
+  EXPECT_THAT(data.status().message(),
+              HasSubstr("poly.mlir:2:10: stablehlo.custom_call: k (operand 1) "
+                        "is not known after shape refinement"));
+  const char kLarge[] =
+      R"(func.func public @main(%arg0: tensor<2x?xf32>) -> (tensor<2x?xf32>, tensor<2x?xi32>) {
+  %k = stablehlo.constant dense<9> : tensor<i32>
+  %0:2 = stablehlo.custom_call @stablehlo.dynamic_top_k(%arg0, %k) {api_version = 2 : i32} : (tensor<2x?xf32>, tensor<i32>) -> (tensor<2x?xf32>, tensor<2x?xi32>)
+  return %0#0, %0#1 : tensor<2x?xf32>, tensor<2x?xi32>
+}
+)";
+  StatusOr<Module> large = Refine(kLarge, {F32({2, 6})});
+  ASSERT_FALSE(large.ok());
+  EXPECT_THAT(large.status().message(),
+              HasSubstr("poly.mlir:3:10: stablehlo.custom_call: k is 9, "
+                        "outside [0, 6], the operand's last dimension"));
+}
+
+// The loop of WhileLoopRunsASymbolicTripCount in the generic form, whose
+// regions declare their block arguments with `?`.
+const char kGenericLoop[] =
+    R"(func.func public @main(%arg0: tensor<?xf32>) -> tensor<?xf32> {
+  %d = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?xf32>) -> tensor<i32>
+  %c0 = stablehlo.constant dense<0> : tensor<i32>
+  %w:2 = "stablehlo.while"(%c0, %arg0) ({
+  ^bb0(%i: tensor<i32>, %x: tensor<?xf32>):
+    %lt = "stablehlo.compare"(%i, %d) <{comparison_direction = #stablehlo<comparison_direction LT>}> : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    "stablehlo.return"(%lt) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%j: tensor<i32>, %y: tensor<?xf32>):
+    %one = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %d1 = stablehlo.reshape %d : (tensor<i32>) -> tensor<1xi32>
+    %b = stablehlo.dynamic_broadcast_in_dim %one, %d1, dims = [] : (tensor<f32>, tensor<1xi32>) -> tensor<?xf32>
+    %n = stablehlo.add %y, %b : tensor<?xf32>
+    %c1 = stablehlo.constant dense<1> : tensor<i32>
+    %j1 = stablehlo.add %j, %c1 : tensor<i32>
+    "stablehlo.return"(%j1, %NEXT) : (tensor<i32>, tensor<?xf32>) -> ()
+  }) : (tensor<i32>, tensor<?xf32>) -> (tensor<i32>, tensor<?xf32>)
+  return %w#1 : tensor<?xf32>
+}
+)";
+
+std::string GenericLoop(const std::string& next) {
+  std::string text = kGenericLoop;
+  text.replace(text.find("%NEXT"), 5, next);
+  return text;
+}
+
+TEST(ShapeRefinementTest, GenericWhileLoopVariablesTakeTheirInitialShapes) {
+  for (int64_t b : {2, 4}) {
+    StatusOr<Module> module = Refine(GenericLoop("%n"), {F32({b})});
+    ASSERT_TRUE(module.ok()) << module.status().ToString();
+    EXPECT_FALSE(IsShapePolymorphic(*module));
+    const Instruction* loop = FirstOp(*module, Opcode::kWhile);
+    ASSERT_NE(loop, nullptr);
+    EXPECT_EQ(loop->shape().ToString(false),
+              "(s32[], f32[" + std::to_string(b) + "])");
+    std::vector<float> x = Range(b);
+    std::vector<Literal> out =
+        CompileAndRun(std::move(*module), {Literal::FromVector<float>({b}, x)});
+    ASSERT_EQ(out.size(), 1u);
+    std::vector<float> want;
+    for (float v : x) want.push_back(v + static_cast<float>(b));
+    EXPECT_EQ(out[0].ToVector<float>(), want);
+  }
+}
+
+TEST(ShapeRefinementTest, LoopWhoseShapeChangesPerIterationIsRefused) {
+  // The body doubles the loop variable's length: no static loop has it.
+  std::string text = GenericLoop("%cat");
+  text.replace(text.find("    %c1 ="), 0,
+               "    %cat = stablehlo.concatenate %n, %n, dim = 0 : "
+               "(tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>\n");
+  StatusOr<Module> module = Refine(text, {F32({3})});
+  ASSERT_FALSE(module.ok());
+  EXPECT_THAT(module.status().message(),
+              HasSubstr("poly.mlir:17:5: loop variable 1 starts as "
+                        "tensor<3xf32>, the body returns tensor<6xf32>: its "
+                        "shape changes from one iteration to the next"));
+}
+
 }  // namespace
 }  // namespace xffi

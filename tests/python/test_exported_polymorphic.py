@@ -1,7 +1,8 @@
 """Shape-polymorphic jax.export artifacts (symbolic dimensions) in xffi:
 each is exported by JAX, run by xffi at several concrete shapes and compared
 with exported.call at the same shapes; a shape the export's constraints
-refuse raises JAX's message; each distinct signature compiles once."""
+refuse raises JAX's message; each distinct signature compiles once. Also
+HLO text with bounded dimensions (f32[<=4]), which runs at the bound."""
 
 import threading
 
@@ -242,3 +243,96 @@ def test_from_text_specialises_at_call_time_or_to_given_shapes():
                        r"tensor<\?x2xf32>, refined to tensor<4x3xf32>"):
         xffi.Program.from_text(
             text, argument_shapes=[jax.ShapeDtypeStruct((4, 3), F32)])
+
+
+def test_top_k_on_a_symbolic_dimension():
+    # k constant: a chlo.top_k composite over the symbolic batch; k a
+    # dimension expression: JAX's @stablehlo.dynamic_top_k custom call.
+    fixed_k = export.export(jax.jit(lambda x: lax.top_k(x, 3)))(
+        _spec("b, 8"))
+    for b in (1, 4):
+        _check(fixed_k, _data((b, 8), seed=b))
+    symbolic_k = export.export(
+        jax.jit(lambda x: lax.top_k(x, x.shape[-1] // 2)))(
+        _spec("4, n", constraints=["n >= 2"]))
+    assert "stablehlo.dynamic_top_k" in symbolic_k.mlir_module()
+    program = xffi.Program.from_exported(symbolic_k)
+    for n in (2, 5, 9):
+        x = _data((4, n), seed=n)
+        _compare(program, symbolic_k, [x])
+    assert program.specializations == 3
+
+
+def test_rng_bit_generator_with_a_symbolic_shape():
+    def f(key, x):
+        state, bits = lax.rng_bit_generator(key, x.shape, dtype=jnp.uint32)
+        return state, bits, jax.random.uniform(jax.random.key(1),
+                                               x.shape) + x
+
+    exported = export.export(jax.jit(f))(
+        jax.ShapeDtypeStruct((4,), np.uint32), _spec("b, 3"))
+    assert "stablehlo.dynamic_rng_bit_generator" in exported.mlir_module()
+    program = xffi.Program.from_exported(exported)
+    key = np.array([1, 2, 3, 4], np.uint32)
+    for b in (1, 3, 6):
+        got = program(key, _data((b, 3), seed=b))
+        want = exported.call(key, _data((b, 3), seed=b))
+        np.testing.assert_array_equal(got[0], np.asarray(want[0]))
+        np.testing.assert_array_equal(got[1], np.asarray(want[1]))
+        np.testing.assert_allclose(got[2], np.asarray(want[2]), rtol=1e-6)
+        assert got[1].shape == (b, 3)
+
+
+def _generic_form(text):
+    # The same module in MLIR's generic op form, as a tool that prints with
+    # print_generic_op_form writes it.
+    from jax._src.interpreters import mlir
+    from jax._src.lib.mlir import ir
+    with mlir.make_ir_context() as context:
+        module = ir.Module.parse(text, context=context)
+        return module.operation.get_asm(print_generic_op_form=True)
+
+
+def test_generic_form_while_with_symbolic_loop_variables():
+    def f(x):
+        return lax.fori_loop(0, x.shape[0],
+                             lambda i, c: c * 0.5 + x[i] * i, x[0] * 0.0)
+
+    exported = export.export(jax.jit(f))(_spec("b, 3"))
+    text = _generic_form(exported.mlir_module())
+    assert '"stablehlo.while"' in text
+    program = xffi.Program.from_text(text)
+    assert isinstance(program, xffi.PolymorphicProgram)
+    for b in (1, 4, 7):
+        _compare(program, exported, [_data((b, 3), seed=b)])
+
+
+BOUNDED_HLO = """HloModule bounded
+ENTRY e {
+  p = f32[<=4,2] parameter(0)
+  c = f32[] constant(0)
+  ROOT r = f32[<=4] reduce(p, c), dimensions={1}, to_apply=add
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+"""
+
+
+def test_bounded_hlo_dimensions_run_at_their_bound():
+    # XLA's f32[<=4,2]: an array at the bound computes what the static
+    # program does; a smaller one (a size below the bound) is refused.
+    program = xffi.Program.from_text(BOUNDED_HLO)
+    assert program.parameter_shapes[0].dimensions() == (4, 2)
+    x = _data((4, 2), seed=3)
+    np.testing.assert_allclose(program(x), x.sum(axis=1), rtol=1e-6)
+    with pytest.raises(ValueError, match=r"argument 0 has shape f32\[3,2\], "
+                       r"the parameter is f32\[4,2\]"):
+        program(np.ones((3, 2), F32))
+    with pytest.raises(ValueError, match=r"<input>:5:21: 'set-dimension-size' "
+                       r"is not supported"):
+        xffi.Program.from_text(BOUNDED_HLO.replace(
+            "reduce(p, c), dimensions={1}, to_apply=add",
+            "set-dimension-size(p, n), dimensions={0}"))

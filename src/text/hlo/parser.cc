@@ -11,6 +11,15 @@
 // kLoop fusions): such a fusion is read as the call of its fused
 // computation, which computes the same.
 //
+// A bounded dynamic dimension (`f32[<=8]`) is read as its bound. In XLA
+// its size at run time is at most the bound, and only the size-changing
+// ops (set-dimension-size, dynamic-reshape, the SliceToDynamic custom
+// call) or a caller's smaller buffer make it less; with neither, every
+// size is its bound and the program computes what it computes with static
+// shapes. So the size-changing ops, and get-dimension-size, which reads a
+// size at run time, are refused with their line:column, and an argument is
+// the bound's size (a smaller one fails the argument check).
+//
 // Parsing runs in two steps. The first reads every computation into records
 // that name operands and called computations; the second resolves the names,
 // so instructions and computations may be referred to before the text
@@ -147,6 +156,15 @@ void FusionsOutsideTheContractAsCalls(
     computation->RemoveInstructionsIf(
         [&](const Instruction* in) { return calls.count(in) > 0; });
   }
+}
+
+// Why an op that changes or reads a dimension's size at run time is
+// refused.
+std::string DynamicSizeRefusal(std::string_view op) {
+  return "'" + std::string(op) +
+         "' is not supported: xffi reads a bounded dimension (f32[<=8]) as "
+         "its bound, which is XLA's meaning only while no op sets or reads "
+         "a size at run time";
 }
 
 class HloParser {
@@ -413,6 +431,9 @@ Status HloParser::ParseInstruction(ParsedComputation& computation) {
     opcode = Opcode::kReshape;
     parsed.is_bitcast = true;
   }
+  if (opcode_name == "set-dimension-size" ||
+      opcode_name == "get-dimension-size" || opcode_name == "dynamic-reshape")
+    return s_.ErrorAt(opcode_pos, DynamicSizeRefusal(opcode_name));
   if (!opcode)
     return s_.ErrorAt(opcode_pos,
                       "unknown opcode '" + std::string(opcode_name) + "'");
@@ -853,6 +874,13 @@ Status HloParser::CheckAttributes(ParsedInstruction& parsed) {
                             "both true_computation and false_computation");
   }
   if (in.opcode() == Opcode::kCustomCall &&
+      (in.custom_call.target == "SliceToDynamic" ||
+       in.custom_call.target == "PadToStatic"))
+    return s_.ErrorAt(parsed.pos,
+                      "'" + in.name() + "' (custom-call " +
+                          in.custom_call.target +
+                          "): " + DynamicSizeRefusal(in.custom_call.target));
+  if (in.opcode() == Opcode::kCustomCall &&
       IsGspmdMarker(in.custom_call.target)) {
     // GSPMD's shard_map markers: what they say is their sharding.
     if (parsed.sharding.empty())
@@ -1275,10 +1303,18 @@ Status HloParser::ParseShape(Shape& shape, int depth) {
   if (s_.Peek() != ']') {
     while (true) {
       s_.SkipSpace();
-      if (s_.Peek() == '<')
-        return s_.ErrorAt(s_.pos(), "dynamic dimensions are not supported");
       int64_t d = kDynamicDimension;
-      if (s_.Peek() == '?') {
+      if (s_.Peek() == '<') {
+        // `<=N`: a bounded dynamic dimension, read as its bound (see the
+        // top of this file).
+        s_.Advance();
+        if (s_.Peek() != '=')
+          return s_.Expected("'<=' and a bound (a bounded dimension)");
+        s_.Advance();
+        XFFI_RETURN_IF_ERROR(s_.Int(d, "a dimension's bound"));
+        if (d < 0)
+          return s_.ErrorAt(s_.pos(), "a dimension's bound is negative");
+      } else if (s_.Peek() == '?') {
         // As xffi prints an unrefined shape-polymorphic program: it reads
         // back as one, which the verifier refuses.
         s_.Advance();

@@ -415,6 +415,26 @@ StatusOr<Outcome> Parser::BuildWhile(Scope* scope, OpSpec& spec,
   size_t n = spec.operands.size();
   if (results.size() != n)
     return OpError(spec, "a loop has as many results as operands");
+  if (refining_) {
+    // The loop variables keep their initial values' shapes: a body that
+    // returns another shape makes a loop whose shapes change as it runs,
+    // which has no static form.
+    for (size_t i = 0; i < n; ++i) {
+      const Shape& init = spec.operands[i]->shape();
+      if (!MatchesDeclared(init, results[i]))
+        return OpError(spec, "result " + std::to_string(i) + " is " +
+                                 TypeString(results[i]) +
+                                 ", its initial value " + TypeString(init));
+      results[i] = init;
+      if (i < body.returns.size() && !body.returns[i]->shape().Compatible(init))
+        return lex_.ErrorAt(
+            body.return_pos,
+            "loop variable " + std::to_string(i) + " starts as " +
+                TypeString(init) + ", the body returns " +
+                TypeString(body.returns[i]->shape()) +
+                ": its shape changes from one iteration to the next");
+    }
+  }
   for (Region* region : {&cond, &body}) {
     if (region->args.size() != n)
       return OpError(spec, "a loop region takes " + std::to_string(n) +

@@ -638,7 +638,8 @@ StatusOr<Region> Parser::ParseRegion(Scope* parent, RegionKind kind,
                                      const std::string& owner,
                                      const std::string& name,
                                      std::vector<BlockArg> args,
-                                     std::vector<Instruction*>* captures) {
+                                     std::vector<Instruction*>* captures,
+                                     const std::vector<Instruction*>* initial) {
   if (++depth_ > kMaxNesting) {
     --depth_;
     return lex_.Expected("less deeply nested regions");
@@ -653,6 +654,26 @@ StatusOr<Region> Parser::ParseRegion(Scope* parent, RegionKind kind,
     if (!args.empty())
       return lex_.ErrorAt(lex_.peek().pos, "unexpected block header");
     XFFI_RETURN_IF_ERROR(ParseBlockArgs(&args));
+    // Refinement of a loop in the generic form: its regions' block
+    // arguments take the initial values' shapes, as the pretty form's loop
+    // variables do, so the regions are read with static shapes.
+    if (refining_ && initial != nullptr) {
+      if (args.size() != initial->size())
+        return lex_.ErrorAt(
+            args.empty() ? lex_.peek().pos : args[0].pos,
+            "a region of " + owner + " takes " + std::to_string(args.size()) +
+                " argument(s), the loop has " +
+                std::to_string(initial->size()) + " variable(s)");
+      for (size_t i = 0; i < args.size(); ++i) {
+        const Shape& init = (*initial)[i]->shape();
+        if (!MatchesDeclared(init, args[i].type.shape))
+          return lex_.ErrorAt(args[i].pos,
+                              "loop variable " + std::to_string(i) + " is " +
+                                  TypeString(args[i].type.shape) +
+                                  ", its initial value " + TypeString(init));
+        args[i].type.shape = init;
+      }
+    }
   }
   Region region;
   region.computation = NewComputation(name);

@@ -232,6 +232,9 @@ class Parser {
   StatusOr<Outcome> RefineOp(Scope* scope, OpSpec& spec, bool* handled);
   StatusOr<Outcome> RefineDynamicReduceWindow(const OpSpec& spec,
                                               Computation* computation);
+  // @stablehlo.dynamic_rng_bit_generator and @stablehlo.dynamic_top_k.
+  StatusOr<Outcome> RefineDynamicNumericOp(Scope* scope, OpSpec& spec,
+                                           const std::string& target);
   // After an op is built: results with `?` inferred, integer arithmetic on
   // constants folded.
   Status RefineResult(const OpSpec& spec, Outcome* outcome);
@@ -254,11 +257,13 @@ class Parser {
   Status ParseBlock(Scope* scope, Region* region);
   Status ParseBlockArgs(std::vector<BlockArg>* args);
   Status ParseTypedArgs(std::vector<BlockArg>* args, const std::string& what);
-  StatusOr<Region> ParseRegion(Scope* parent, RegionKind kind,
-                               const std::string& owner,
-                               const std::string& name,
-                               std::vector<BlockArg> args,
-                               std::vector<Instruction*>* captures);
+  // `initial`: a generic-form loop's operands, whose shapes its block
+  // arguments take under refinement.
+  StatusOr<Region> ParseRegion(
+      Scope* parent, RegionKind kind, const std::string& owner,
+      const std::string& name, std::vector<BlockArg> args,
+      std::vector<Instruction*>* captures,
+      const std::vector<Instruction*>* initial = nullptr);
 
   // --- op forms (syntax.cc)
   Status ParseOperation(Scope* scope, Region* region, bool* was_return);

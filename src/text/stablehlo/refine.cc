@@ -9,7 +9,11 @@
 //   - dynamic ops whose shape operands became constants are built as their
 //     static forms; a shape operand that depends on data is an error;
 //   - custom calls with shape operands (indices_of_shape_operands) take
-//     their result shapes from them;
+//     their result shapes from them; JAX's own dynamic custom calls
+//     (@stablehlo.dynamic_reduce_window, _rng_bit_generator, _top_k) are
+//     built as the static ops;
+//   - a loop's variables keep their initial values' shapes (pretty and
+//     generic forms), and a body that changes them is an error;
 //   - JAX's @shape_assertion custom calls are checked and dropped: a false
 //     one fails with JAX's message, its {k} replaced by the values;
 //   - functions are read once per distinct signature (argument shapes and
@@ -629,6 +633,12 @@ StatusOr<Outcome> Parser::RefineOp(Scope* scope, OpSpec& spec, bool* handled) {
       *handled = true;
       return RefineDynamicReduceWindow(spec, computation);
     }
+    if (target != nullptr &&
+        (target->str == "stablehlo.dynamic_rng_bit_generator" ||
+         target->str == "stablehlo.dynamic_top_k")) {
+      *handled = true;
+      return RefineDynamicNumericOp(scope, spec, target->str);
+    }
     return outcome;
   }
   if (!IsShapeDynamicOp(name)) return outcome;
@@ -834,6 +844,68 @@ StatusOr<Outcome> Parser::RefineDynamicReduceWindow(const OpSpec& spec,
     outcome.inst->window.push_back(w);
   }
   return outcome;
+}
+
+// JAX's custom calls for rng_bit_generator and top_k whose output shape
+// or k is a dimension expression: (initial_state, output_shape) and
+// (operand, k). With the shape operand a constant they are the static ops.
+StatusOr<Outcome> Parser::RefineDynamicNumericOp(Scope* scope, OpSpec& spec,
+                                                 const std::string& target) {
+  std::vector<Shape> declared = DeclaredResults(spec);
+  if (spec.operands.size() != 2 || declared.size() != 2 ||
+      !declared[0].IsArray() || !declared[1].IsArray())
+    return OpError(spec, "@" + target +
+                             " takes 2 operands and has 2 array results, "
+                             "got " +
+                             std::to_string(spec.operands.size()) +
+                             " operand(s) and " +
+                             std::to_string(declared.size()) + " result(s)");
+  const Shape& operand = spec.operands[0]->shape();
+  std::vector<Shape> results(2);
+  Opcode opcode = Opcode::kRngBitGenerator;
+  if (target == "stablehlo.dynamic_rng_bit_generator") {
+    XFFI_ASSIGN_OR_RETURN(std::vector<int64_t> dims,
+                          ShapeValues(spec, 1, "the output shape"));
+    int64_t elements = 1;
+    for (int64_t d : dims) {
+      if (d < 0 || (d != 0 && elements > (int64_t{1} << 48) / d))
+        return OpError(spec, "the output shape operand gives " +
+                                 TypeString(Shape::Array(
+                                     declared[1].element_type(), dims)) +
+                                 ", not a valid array shape");
+      elements *= d;
+    }
+    results[0] = operand;
+    results[1] = Shape::Array(declared[1].element_type(), dims);
+  } else {
+    opcode = Opcode::kTopK;
+    XFFI_ASSIGN_OR_RETURN(std::vector<int64_t> k, ShapeValues(spec, 1, "k"));
+    if (!operand.IsArray() || operand.rank() == 0 || k.size() != 1)
+      return OpError(spec, "expected an operand of rank >= 1 and a scalar k");
+    int64_t last = operand.dim(operand.rank() - 1);
+    if (k[0] < 0 || k[0] > last)
+      return OpError(spec, "k is " + std::to_string(k[0]) + ", outside [0, " +
+                               std::to_string(last) +
+                               "], the operand's last dimension");
+    std::vector<int64_t> dims = operand.dims();
+    dims.back() = k[0];
+    results[0] = Shape::Array(declared[0].element_type(), dims);
+    results[1] = Shape::Array(declared[1].element_type(), dims);
+    MlirAttr k_attr;
+    k_attr.kind = MlirAttr::Kind::kInteger;
+    k_attr.pos = spec.pos;
+    k_attr.magnitude = static_cast<uint64_t>(k[0]);
+    spec.attrs["k"] = k_attr;
+  }
+  for (size_t r = 0; r < 2; ++r)
+    if (!MatchesDeclared(results[r], declared[r]))
+      return OpError(spec, "result " + std::to_string(r) + " is " +
+                               TypeString(declared[r]) + ", refined to " +
+                               TypeString(results[r]) +
+                               ", which does not match");
+  // The static op without the shape operand (XLA's refinement drops it).
+  spec.operands.pop_back();
+  return BuildNumericOp(scope, spec, opcode, results);
 }
 
 Status Parser::RefineResult(const OpSpec& spec, Outcome* outcome) {

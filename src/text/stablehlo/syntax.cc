@@ -628,7 +628,8 @@ StatusOr<Outcome> Parser::ParseGenericOp(Scope* scope, const std::string& name,
       }
       XFFI_ASSIGN_OR_RETURN(
           Region region,
-          ParseRegion(scope, kind, owner, region_name, {}, captures));
+          ParseRegion(scope, kind, owner, region_name, {}, captures,
+                      name == "stablehlo.while" ? &spec.operands : nullptr));
       spec.regions.push_back(std::move(region));
       ++index;
       if (attrs_.Consume(TokenKind::kComma)) continue;

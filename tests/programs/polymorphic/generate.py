@@ -71,6 +71,16 @@ PROGRAMS = {
                                 jnp.zeros(x.shape[1:], np.float32)),
         [spec("b, 3")],
         [f32(5, 4, 3)]),
+    # k a dimension expression: JAX's @stablehlo.dynamic_top_k custom call.
+    "poly_top_k_half": (
+        lambda x: lax.top_k(x, x.shape[-1] // 2),
+        [spec("4, n", constraints=["n >= 2"])],
+        [f32(6, 4, 7)]),
+    # A symbolic output shape: @stablehlo.dynamic_rng_bit_generator.
+    "poly_random_bits": (
+        lambda key, x: lax.rng_bit_generator(key, x.shape, dtype=jnp.uint32),
+        [jax.ShapeDtypeStruct((4,), np.uint32), spec("b, 3")],
+        [np.array([1, 2, 3, 4], np.uint32), f32(7, 5, 3)]),
 }
 
 
