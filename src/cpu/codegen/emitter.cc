@@ -1302,6 +1302,23 @@ bool ReachedLinearly(const Instruction& op,
   return true;
 }
 
+// The coordinates of row `item` of an array of `dims`, the minor one left
+// null (the element loop's).
+std::vector<llvm::Value*> RowCoords(llvm::IRBuilder<>& b, llvm::Value* item,
+                                    const std::vector<int64_t>& dims) {
+  std::vector<llvm::Value*> coords(dims.size(), nullptr);
+  llvm::Value* rest = item;
+  for (size_t d = dims.size() - 1; d-- > 0;) {
+    if (d == 0) {
+      coords[d] = rest;
+    } else {
+      coords[d] = b.CreateURem(rest, b.getInt64(dims[d]));
+      rest = b.CreateUDiv(rest, b.getInt64(dims[d]));
+    }
+  }
+  return coords;
+}
+
 // Whether `root` (the value the kernel of `op` stores) is a concatenate
 // along its minor dimension whose rows are better written as one element
 // loop per operand: each loop then reads its operand at its own index, in
@@ -1430,16 +1447,7 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
     auto* exit = llvm::BasicBlock::Create(context, "exit", function);
     llvm::IRBuilder<> loop(outer);
     llvm::PHINode* item = loop.CreatePHI(i64, 2, "item");
-    std::vector<llvm::Value*> row_coords(dims.size(), nullptr);
-    llvm::Value* rest = item;
-    for (size_t d = dims.size() - 1; d-- > 0;) {
-      if (d == 0) {
-        row_coords[d] = rest;
-      } else {
-        row_coords[d] = loop.CreateURem(rest, loop.getInt64(dims[d]));
-        rest = loop.CreateUDiv(rest, loop.getInt64(dims[d]));
-      }
-    }
+    std::vector<llvm::Value*> row_coords = RowCoords(loop, item, dims);
     llvm::Value* row_start = loop.CreateMul(item, loop.getInt64(minor));
     llvm::IRBuilder<> body(context);
     llvm::IRBuilder<>* from = &loop;
@@ -1517,16 +1525,7 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
     body.SetInsertPoint(outer);
   } else {
     // Coordinates of the row, then an inner loop over the minor dimension.
-    row_coords.assign(dims.size(), nullptr);
-    llvm::Value* rest = item;
-    for (size_t d = dims.size() - 1; d-- > 0;) {
-      if (d == 0) {
-        row_coords[d] = rest;
-      } else {
-        row_coords[d] = loop.CreateURem(rest, loop.getInt64(dims[d]));
-        rest = loop.CreateUDiv(rest, loop.getInt64(dims[d]));
-      }
-    }
+    row_coords = RowCoords(loop, item, dims);
     row_start = loop.CreateMul(item, loop.getInt64(minor));
     inner = llvm::BasicBlock::Create(context, "inner", function);
     loop.CreateBr(inner);
