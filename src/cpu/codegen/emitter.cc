@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
@@ -45,7 +46,10 @@ constexpr int64_t kSpecialBlock = 512;
 // the loop reads that operand at the result's own index (in place), so
 // the vectoriser needs no run-time overlap check, which would send an
 // in-place loop down its scalar path.
-void MarkParallel(llvm::Function& function, llvm::BranchInst* latch) {
+// A kernel with several element loops (a row split at a concatenate's
+// seams) passes each one's latch: one access group serves them all.
+void MarkParallel(llvm::Function& function,
+                  const std::vector<llvm::BranchInst*>& latches) {
   llvm::LLVMContext& context = function.getContext();
   llvm::MDNode* group = llvm::MDNode::getDistinct(context, {});
   for (llvm::BasicBlock& block : function)
@@ -54,11 +58,13 @@ void MarkParallel(llvm::Function& function, llvm::BranchInst* latch) {
         instruction.setMetadata(llvm::LLVMContext::MD_access_group, group);
   llvm::Metadata* parallel[] = {
       llvm::MDString::get(context, "llvm.loop.parallel_accesses"), group};
-  llvm::TempMDTuple self = llvm::MDNode::getTemporary(context, {});
-  llvm::Metadata* loop[] = {self.get(), llvm::MDNode::get(context, parallel)};
-  llvm::MDNode* id = llvm::MDNode::getDistinct(context, loop);
-  id->replaceOperandWith(0, id);
-  latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+  for (llvm::BranchInst* latch : latches) {
+    llvm::TempMDTuple self = llvm::MDNode::getTemporary(context, {});
+    llvm::Metadata* loop[] = {self.get(), llvm::MDNode::get(context, parallel)};
+    llvm::MDNode* id = llvm::MDNode::getDistinct(context, loop);
+    id->replaceOperandWith(0, id);
+    latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+  }
 }
 
 bool IsMathCall(Opcode opcode) {
@@ -115,6 +121,12 @@ class Emitter {
   void SetBody(llvm::IRBuilder<>* body, const Index* root_index) {
     b_ = body;
     root_index_ = root_index;
+  }
+  // A new element loop after the first (SplitRowsKernel): the values
+  // computed in the loops before it do not dominate it.
+  void StartLoop(llvm::IRBuilder<>* body, const Index* root_index) {
+    at_root_.clear();
+    SetBody(body, root_index);
   }
   void AddLeaf(const Instruction* op, llvm::Value* pointer) {
     leaves_[op] = pointer;
@@ -1290,6 +1302,57 @@ bool ReachedLinearly(const Instruction& op,
   return true;
 }
 
+// The coordinates of row `item` of an array of `dims`, the minor one left
+// null (the element loop's).
+std::vector<llvm::Value*> RowCoords(llvm::IRBuilder<>& b, llvm::Value* item,
+                                    const std::vector<int64_t>& dims) {
+  std::vector<llvm::Value*> coords(dims.size(), nullptr);
+  llvm::Value* rest = item;
+  for (size_t d = dims.size() - 1; d-- > 0;) {
+    if (d == 0) {
+      coords[d] = rest;
+    } else {
+      coords[d] = b.CreateURem(rest, b.getInt64(dims[d]));
+      rest = b.CreateUDiv(rest, b.getInt64(dims[d]));
+    }
+  }
+  return coords;
+}
+
+// Whether `root` (the value the kernel of `op` stores) is a concatenate
+// along its minor dimension whose rows are better written as one element
+// loop per operand: each loop then reads its operand at its own index, in
+// order, where a single loop over the row computes every operand at a
+// clamped index for each element and selects one (gathers, and N times the
+// work: JAX's LSTM gradient concatenates its four gates' gradients so).
+// Not with complex values, whose special elements the single loop
+// recomputes.
+// XFFI_CODEGEN_SPLIT_CONCAT=0 turns it off (to measure it).
+bool SplitsRowsAtConcatenate(const Instruction& op, const Instruction& root) {
+  const char* enabled = std::getenv("XFFI_CODEGEN_SPLIT_CONCAT");
+  if (enabled != nullptr && std::string_view(enabled) == "0") return false;
+  if (root.opcode() != Opcode::kConcatenate || root.shape().rank() < 2 ||
+      root.dimensions.size() != 1 ||
+      root.dimensions[0] != root.shape().rank() - 1)
+    return false;
+  auto complex = [](const Instruction& value) {
+    for (const Shape* leaf : value.shape().Leaves())
+      if (leaf->IsArray() && IsComplexType(leaf->element_type())) return true;
+    return false;
+  };
+  if (op.opcode() == Opcode::kFusion) {
+    for (const auto& fused : op.called_computations()[0]->instructions())
+      if (complex(*fused)) return false;
+  } else {
+    for (const Instruction* operand : op.operands())
+      if (complex(*operand)) return false;
+  }
+  int64_t nonempty = 0;
+  for (const Instruction* operand : root.operands())
+    nonempty += operand->shape().dims().back() > 0 ? 1 : 0;
+  return nonempty >= 2;
+}
+
 }  // namespace
 
 StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
@@ -1377,6 +1440,74 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
     }
   };
 
+  if (!flat && SplitsRowsAtConcatenate(op, *root)) {
+    // An item is a row; its element loops follow each other, one per
+    // operand, each storing at the operand's offset in the row.
+    auto* outer = llvm::BasicBlock::Create(context, "outer", function);
+    auto* exit = llvm::BasicBlock::Create(context, "exit", function);
+    llvm::IRBuilder<> loop(outer);
+    llvm::PHINode* item = loop.CreatePHI(i64, 2, "item");
+    std::vector<llvm::Value*> row_coords = RowCoords(loop, item, dims);
+    llvm::Value* row_start = loop.CreateMul(item, loop.getInt64(minor));
+    llvm::IRBuilder<> body(context);
+    llvm::IRBuilder<>* from = &loop;
+    std::vector<llvm::BranchInst*> latches;
+    double row_nanos = 0;
+    int64_t offset = 0;
+    for (const Instruction* operand : root->operands()) {
+      const int64_t size = operand->shape().dims().back();
+      if (size == 0) continue;
+      auto* segment = llvm::BasicBlock::Create(context, "segment", function);
+      from->CreateBr(segment);
+      llvm::BasicBlock* before = from->GetInsertBlock();
+      body.SetInsertPoint(segment);
+      llvm::PHINode* position = body.CreatePHI(i64, 2, "minor");
+      position->addIncoming(body.getInt64(0), before);
+      Index index;
+      index.dims = &operand->shape().dims();
+      index.coords = row_coords;
+      index.coords.back() = position;
+      index.linear =
+          body.CreateAdd(body.CreateMul(item, body.getInt64(size)), position);
+      emitter.StartLoop(&body, &index);
+      const double nanos_before = emitter.item_nanos();
+      llvm::Value* value = emitter.Value(*operand, index);
+      if (value == nullptr || emitter.special() != nullptr) {
+        function->eraseFromParent();
+        return NotFound(emitter.error().empty()
+                            ? op.Describe() + ": not covered"
+                            : emitter.error());
+      }
+      row_nanos +=
+          std::max(emitter.item_nanos() - nanos_before, kSimpleOpNanos) *
+          static_cast<double>(size);
+      store(body, emitter, value,
+            body.CreateAdd(row_start,
+                           body.CreateAdd(position, body.getInt64(offset))));
+      llvm::Value* next = body.CreateAdd(position, body.getInt64(1));
+      position->addIncoming(next, body.GetInsertBlock());
+      auto* done = llvm::BasicBlock::Create(context, "segment_done", function);
+      latches.push_back(body.CreateCondBr(
+          body.CreateICmpSLT(next, body.getInt64(size)), segment, done));
+      body.SetInsertPoint(done);
+      from = &body;
+      offset += size;
+    }
+    llvm::Value* next = body.CreateAdd(item, body.getInt64(1));
+    item->addIncoming(begin, preheader);
+    item->addIncoming(next, body.GetInsertBlock());
+    body.CreateCondBr(body.CreateICmpSLT(next, end), outer, exit);
+    llvm::IRBuilder<> pre(preheader);
+    pre.CreateCondBr(pre.CreateICmpSLT(begin, end), outer, exit);
+    llvm::IRBuilder<>(exit).CreateRetVoid();
+    MarkParallel(*function, latches);
+    EmittedKernel kernel;
+    kernel.range = range;
+    kernel.item_nanos = row_nanos;
+    kernel.num_buffers = num_buffers;
+    return kernel;
+  }
+
   // Outer loop: items [begin, end).
   auto* outer = llvm::BasicBlock::Create(context, "outer", function);
   auto* exit = llvm::BasicBlock::Create(context, "exit", function);
@@ -1394,16 +1525,7 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
     body.SetInsertPoint(outer);
   } else {
     // Coordinates of the row, then an inner loop over the minor dimension.
-    row_coords.assign(dims.size(), nullptr);
-    llvm::Value* rest = item;
-    for (size_t d = dims.size() - 1; d-- > 0;) {
-      if (d == 0) {
-        row_coords[d] = rest;
-      } else {
-        row_coords[d] = loop.CreateURem(rest, loop.getInt64(dims[d]));
-        rest = loop.CreateUDiv(rest, loop.getInt64(dims[d]));
-      }
-    }
+    row_coords = RowCoords(loop, item, dims);
     row_start = loop.CreateMul(item, loop.getInt64(minor));
     inner = llvm::BasicBlock::Create(context, "inner", function);
     loop.CreateBr(inner);
@@ -1526,7 +1648,7 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
     pre.CreateCondBr(pre.CreateICmpSLT(begin, end), outer, exit);
   }
   llvm::IRBuilder<>(exit).CreateRetVoid();
-  if (latch != nullptr) MarkParallel(*function, latch);
+  if (latch != nullptr) MarkParallel(*function, {latch});
 
   EmittedKernel kernel;
   kernel.range = range;
