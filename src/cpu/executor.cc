@@ -430,7 +430,8 @@ struct Runtime {
       if (made->arena == nullptr) {
         return Status(XLA_FFI_Error_Code_RESOURCE_EXHAUSTED,
                       "cannot allocate the " + std::to_string(stack.size) +
-                          " bytes of the program's buffers");
+                          " bytes of buffers of computation '" + entry->name() +
+                          "' and the computations it runs");
       }
     }
     made->arena_bytes = stack.size;
