@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -15,6 +16,7 @@
 #include "compiler/backend_util.h"
 #include "compiler/control_flow.h"
 #include "compiler/in_place.h"
+#include "cpu/arena_stack.h"
 #include "cpu/codegen/program_kernels.h"
 #include "cpu/custom_call_thunk.h"
 #include "cpu/fused_loop.h"
@@ -231,9 +233,25 @@ Status NotArrays(const Instruction& op) {
                        "structural ops accept");
 }
 
+// XFFI_ARENA_STACK=0 gives every computation bytes of its own (to measure
+// the stack, cpu/arena_stack.h).
+bool ArenaStackEnabled() {
+  const char* text = std::getenv("XFFI_ARENA_STACK");
+  return text == nullptr || std::string(text) != "0";
+}
+
 // What one run mutates: every computation the entry reaches, compiled with
 // its own arena, address table and thunks, and the entry's address lists.
 struct RunInstance {
+  struct FreeArena {
+    void operator()(void* block) const {
+      ::operator delete(block, std::align_val_t(compiler::kBufferAlignment));
+    }
+  };
+  // Every compiled computation's arena (cpu/arena_stack.h); declared first,
+  // so freed after the thunks that point into it.
+  std::unique_ptr<void, FreeArena> arena;
+  size_t arena_bytes = 0;
   ExecutorEnv env;
   CompiledComputation* entry = nullptr;
   std::vector<const void*> argument_addresses;
@@ -377,20 +395,49 @@ struct Runtime {
         static_cast<size_t>(made->entry->num_parameter_leaves()));
     made->result_addresses.resize(
         static_cast<size_t>(made->entry->num_output_leaves()));
-    // Every arena weighed before any is allocated.
-    size_t bytes = 0;
-    for (const auto& [computation, compiled_computation] : made->env.compiled)
-      bytes += compiled_computation->assignment().arena_size;
-    if (memory_limit >= 0 && bytes > static_cast<size_t>(memory_limit)) {
+    // Every arena laid out and weighed before the block is allocated.
+    std::vector<CompiledComputation*> computations;
+    std::unordered_map<const Computation*, size_t> index;
+    for (const auto& [computation, compiled_computation] : made->env.compiled) {
+      index[computation] = computations.size();
+      computations.push_back(compiled_computation.get());
+    }
+    std::vector<size_t> sizes;
+    std::vector<std::vector<size_t>> calls(computations.size());
+    std::vector<bool> apart;
+    for (size_t i = 0; i < computations.size(); ++i) {
+      const Computation* computation = &computations[i]->computation();
+      sizes.push_back(computations[i]->assignment().arena_size);
+      apart.push_back(!ArenaStackEnabled() ||
+                      made->env.regions.count(computation) != 0);
+      auto callees = made->env.calls.find(computation);
+      if (callees == made->env.calls.end()) continue;
+      for (const Computation* callee : callees->second)
+        calls[i].push_back(index.at(callee));
+    }
+    ArenaStack stack =
+        StackArenas(sizes, calls, apart, compiler::kBufferAlignment);
+    if (memory_limit >= 0 && stack.size > static_cast<size_t>(memory_limit)) {
       return Status(XLA_FFI_Error_Code_RESOURCE_EXHAUSTED,
-                    "the program's buffers need " + std::to_string(bytes) +
+                    "the program's buffers need " + std::to_string(stack.size) +
                         " bytes, over the memory limit of " +
                         std::to_string(memory_limit) + " bytes");
     }
-    for (const auto& [computation, compiled_computation] : made->env.compiled) {
-      Status status = compiled_computation->AllocateArena();
-      if (!status.ok()) return status;
+    if (stack.size > 0) {
+      made->arena.reset(::operator new(
+          stack.size, std::align_val_t(compiler::kBufferAlignment),
+          std::nothrow));
+      if (made->arena == nullptr) {
+        return Status(XLA_FFI_Error_Code_RESOURCE_EXHAUSTED,
+                      "cannot allocate the " + std::to_string(stack.size) +
+                          " bytes of buffers of computation '" + entry->name() +
+                          "' and the computations it runs");
+      }
     }
+    made->arena_bytes = stack.size;
+    for (size_t i = 0; i < computations.size(); ++i)
+      computations[i]->SetArena(static_cast<unsigned char*>(made->arena.get()) +
+                                stack.offsets[i]);
     return made;
   }
 };
@@ -521,9 +568,10 @@ class CpuExecutable : public Executable {
     stats.abandoned_copy_bytes = *runtime_->abandoned_copy_bytes;
     std::lock_guard<std::mutex> lock(runtime_->mutex);
     if (runtime_->instances.empty()) return stats;
+    stats.arena_bytes = runtime_->instances.front()->arena_bytes;
     for (const auto& [computation, compiled] :
          runtime_->instances.front()->env.compiled) {
-      stats.arena_bytes += compiled->assignment().arena_size;
+      stats.separate_arena_bytes += compiled->assignment().arena_size;
       stats.unshared_arena_bytes += compiled->assignment().unshared_arena_size;
       stats.thunks += static_cast<int64_t>(compiled->num_thunks());
       ++stats.computations;
@@ -661,10 +709,7 @@ CompiledComputation::CompiledComputation(const Computation& computation,
                                          compiler::BufferAssignment assignment)
     : computation_(computation), assignment_(std::move(assignment)) {}
 
-CompiledComputation::~CompiledComputation() {
-  if (arena_ != nullptr)
-    ::operator delete(arena_, std::align_val_t(compiler::kBufferAlignment));
-}
+CompiledComputation::~CompiledComputation() = default;
 
 StatusOr<std::unique_ptr<CompiledComputation>> CompiledComputation::Build(
     const Computation& computation, ExecutorEnv& env) {
@@ -732,6 +777,7 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
   const bool repeated = env.repeated.count(&computation_) != 0;
   auto get = [&](const Computation* callee, bool loop = false) {
     if (repeated || loop) env.repeated.insert(callee);
+    env.calls[&computation_].push_back(callee);
     return env.Get(callee);
   };
   addresses_.assign(assignment.buffers.size(), nullptr);
@@ -739,7 +785,7 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
     const compiler::Buffer& buffer = assignment.buffers[id];
     switch (buffer.kind) {
       case BufferKind::kArena:
-        break;  // AllocateArena
+        break;  // SetArena
       case BufferKind::kConstant:
         // Never written: no op writes into a constant's buffer.
         addresses_[id] = const_cast<void*>(buffer.constant);
@@ -903,6 +949,7 @@ Status CompiledComputation::EmitThunks(ExecutorEnv& env) {
         std::vector<std::pair<const Computation*, CompiledComputation*>>
             regions;
         for (const Computation* region : op.called_computations()) {
+          env.regions.insert(region);
           StatusOr<CompiledComputation*> compiled = get(region);
           if (!compiled.ok()) return compiled.status();
           regions.emplace_back(region, *compiled);
@@ -988,23 +1035,12 @@ Status CompiledComputation::RunTraced(ExecutionTrace& trace,
   return Status::Ok();
 }
 
-Status CompiledComputation::AllocateArena() {
-  if (arena_ != nullptr || assignment_.arena_size == 0) return Status::Ok();
-  arena_ = ::operator new(assignment_.arena_size,
-                          std::align_val_t(compiler::kBufferAlignment),
-                          std::nothrow);
-  if (arena_ == nullptr) {
-    return Status(
-        XLA_FFI_Error_Code_RESOURCE_EXHAUSTED,
-        "cannot allocate the " + std::to_string(assignment_.arena_size) +
-            " bytes of buffers of computation '" + computation_.name() + "'");
-  }
+void CompiledComputation::SetArena(void* arena) {
   for (size_t id = 0; id < assignment_.buffers.size(); ++id) {
     const compiler::Buffer& buffer = assignment_.buffers[id];
     if (buffer.kind == BufferKind::kArena)
-      addresses_[id] = static_cast<unsigned char*>(arena_) + buffer.offset;
+      addresses_[id] = static_cast<unsigned char*>(arena) + buffer.offset;
   }
-  return Status::Ok();
 }
 
 Status CompiledComputation::Run(const void* const* parameters,

@@ -2,12 +2,15 @@
 //
 // Every computation the entry reaches (loop bodies, branches, callees and
 // the regions kernels run) is compiled once into a CompiledComputation: its
-// buffer assignment, an arena allocated once and reused by every run, and a
-// list of thunks. Running one writes the parameter and output addresses into
-// its address table and runs the thunks; nothing is allocated per op.
+// buffer assignment, an arena reused by every run, and a list of thunks.
+// Running one writes the parameter and output addresses into its address
+// table and runs the thunks; nothing is allocated per op.
 //
 // A computation is never active twice at once within one run (HLO has no
-// recursion), which is what lets each own one arena. Concurrent runs of one
+// recursion), which is what lets each own one arena; the arenas of a run
+// instance are one block allocated once, laid out as a call stack so that
+// computations never active together share bytes (cpu/arena_stack.h).
+// Concurrent runs of one
 // Executable are safe: everything a run mutates (the compiled computations
 // with their arenas, address tables and thunks) forms a run instance, and
 // the executable keeps a pool of them, one per run in flight at its busiest.
@@ -78,6 +81,11 @@ struct ExecutorEnv {
   // bodies and whatever they call (their ops are worth generating code
   // for at smaller sizes).
   std::unordered_set<const Computation*> repeated;
+  // What each computation runs from its thunks (calls, branches, loop
+  // conditions and bodies), and the regions kernels run: how the arenas
+  // share one block (cpu/arena_stack.h).
+  std::unordered_map<const Computation*, std::vector<const Computation*>> calls;
+  std::unordered_set<const Computation*> regions;
 };
 
 class CompiledComputation {
@@ -93,10 +101,10 @@ class CompiledComputation {
   // output k is the buffer of parameter leaf p for each in-place update
   // (k, p) of env.in_place (the caller hands that array over).
   Status Run(const void* const* parameters, void* const* outputs);
-  // Allocates the arena (Build only assigns it, so that an executable can
-  // weigh every computation's arena before allocating any):
-  // RESOURCE_EXHAUSTED when the allocation fails.
-  Status AllocateArena();
+  // Places the arena at `arena` (assignment().arena_size bytes the caller
+  // owns; Build only assigns it, so that a run instance can lay every
+  // computation's arena out in one block, cpu/arena_stack.h).
+  void SetArena(void* arena);
 
   const Computation& computation() const { return computation_; }
   const compiler::BufferAssignment& assignment() const { return assignment_; }
@@ -113,7 +121,6 @@ class CompiledComputation {
 
   const Computation& computation_;
   compiler::BufferAssignment assignment_;
-  void* arena_ = nullptr;
   std::vector<void*> addresses_;
   std::vector<std::pair<compiler::BufferId, int64_t>> parameter_slots_;
   std::vector<std::pair<compiler::BufferId, int64_t>> output_slots_;
@@ -132,11 +139,13 @@ class CompiledComputation {
   std::vector<ThunkLabel> labels_;
 };
 
-// What an executable holds, for tests and tools: the arena bytes of every
-// compiled computation together, with reuse and as they would be without,
-// and how much runs.
+// What an executable holds, for tests and tools: the bytes of one run
+// instance's arena block (every compiled computation's, laid out as a call
+// stack), the arenas' sizes added up, the bytes without reuse inside any
+// arena, and how much runs.
 struct ExecutorStats {
   size_t arena_bytes = 0;
+  size_t separate_arena_bytes = 0;
   size_t unshared_arena_bytes = 0;
   int64_t computations = 0;
   int64_t thunks = 0;

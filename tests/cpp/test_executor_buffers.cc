@@ -876,5 +876,184 @@ TEST(ResultsInPlace, RowSetsOfAProgramOnThreads) {
   }
 }
 
+// --- arenas of called computations share one block -------------------------
+
+// A branch with an arena: e = exp(x) is read by h = e * -x and again by the
+// root h + e, so it stays in the arena while the others go to the caller's
+// result buffer in place.
+Computation* ScratchBranch(TestModule& m, const std::string& name, int64_t n) {
+  IrBuilder b(m.Add(name));
+  Instruction* x = b.Param(0, F32({n}), "x");
+  Instruction* e = b.Op(Opcode::kExp, F32({n}), {x});
+  Instruction* g = b.Op(Opcode::kNegate, F32({n}), {x});
+  Instruction* h = b.Binary(Opcode::kMultiply, e, g);
+  b.Root(b.Binary(Opcode::kAdd, h, e));
+  return b.computation();
+}
+
+// c1 = p ? big(x) : -x; c2 = p ? small(c1) : -c1; root c1 + c2. The four
+// branches run one at a time, each inside the entry's run.
+void SiblingBranches(TestModule& m) {
+  Computation* big = ScratchBranch(m, "big", 1024);
+  Computation* small = ScratchBranch(m, "small", 1024);
+  IrBuilder neg1(m.Add("neg1"));
+  neg1.Root(
+      neg1.Op(Opcode::kNegate, F32({1024}), {neg1.Param(0, F32({1024}), "x")}));
+  IrBuilder neg2(m.Add("neg2"));
+  neg2.Root(
+      neg2.Op(Opcode::kNegate, F32({1024}), {neg2.Param(0, F32({1024}), "x")}));
+  IrBuilder b(m.Entry());
+  Instruction* p = b.Param(0, Pred(), "p");
+  Instruction* x = b.Param(1, F32({1024}), "x");
+  Instruction* c1 = b.Called(Opcode::kConditional, F32({1024}), {p, x, x},
+                             {big, neg1.computation()});
+  Instruction* c2 = b.Called(Opcode::kConditional, F32({1024}), {p, c1, c1},
+                             {small, neg2.computation()});
+  b.Root(b.Binary(Opcode::kAdd, c1, c2));
+}
+
+TEST(ArenaStack, SiblingCalleesShareTheirBytes) {
+  // The executor's block is the entry's arena plus the largest branch's,
+  // not the sum of all five: each figure from the buffer assignments.
+  TestModule reference;
+  SiblingBranches(reference);
+  size_t entry = 0, largest = 0, sum = 0;
+  std::vector<size_t> branch_sizes;
+  for (const auto& computation : reference.module.computations()) {
+    auto assignment = Assign(reference.module, *computation);
+    ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+    sum += assignment->arena_size;
+    if (computation.get() == reference.module.entry()) {
+      entry = assignment->arena_size;
+    } else {
+      branch_sizes.push_back(assignment->arena_size);
+      largest = std::max(largest, assignment->arena_size);
+    }
+  }
+  ASSERT_EQ(branch_sizes.size(), 4u);
+  // Both scratch branches hold e (4 KiB) in their arenas.
+  EXPECT_EQ(std::count_if(branch_sizes.begin(), branch_sizes.end(),
+                          [](size_t size) { return size >= 4096; }),
+            2);
+  EXPECT_GT(entry, 0u);
+  ASSERT_GT(sum, entry + largest);
+
+  TestModule m;
+  SiblingBranches(m);
+  auto exe = CompileForTest(std::move(m.module));
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  cpu::ExecutorStats stats = cpu::GetExecutorStats(**exe);
+  EXPECT_EQ(stats.computations, 5);
+  EXPECT_EQ(stats.separate_arena_bytes, sum);
+  EXPECT_EQ(stats.arena_bytes, entry + largest);
+
+  // Sharing changes no value: exp(x) * -x + exp(x) through both branches.
+  std::vector<float> xs = Iota(1024, -2, 0.004f);
+  for (bool pred : {true, false}) {
+    auto out = (*exe)->Execute(
+        {Literal::Scalar<bool>(pred), Literal::Vector<float>(xs)});
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    std::vector<float> got = (*out)[0].ToVector<float>();
+    ASSERT_EQ(got.size(), xs.size());
+    for (size_t i = 0; i < xs.size(); ++i) {
+      float c1 = pred ? std::exp(xs[i]) * -xs[i] + std::exp(xs[i]) : -xs[i];
+      float c2 = pred ? std::exp(c1) * -c1 + std::exp(c1) : -c1;
+      EXPECT_NEAR(got[i], c1 + c2, 1e-5f * (1 + std::fabs(c1 + c2)))
+          << "pred " << pred << " element " << i;
+    }
+  }
+}
+
+TEST(ArenaStack, SeparateWhenTurnedOff) {
+  // XFFI_ARENA_STACK=0 (to measure the stack): every arena its own bytes.
+  ScopedEnv separate("XFFI_ARENA_STACK", "0");
+  TestModule m;
+  SiblingBranches(m);
+  auto exe = CompileForTest(std::move(m.module));
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  cpu::ExecutorStats stats = cpu::GetExecutorStats(**exe);
+  EXPECT_EQ(stats.arena_bytes, stats.separate_arena_bytes);
+}
+
+// Batch norm's pattern: column reductions of few columns (64 here) the
+// reduction evaluator does not take run as calls of their fused
+// computations, one after another, each with a full-size product inside.
+constexpr char kTwoColumnReductions[] = R"(
+HloModule two_column_reductions
+
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %sum = f32[] add(%a, %b)
+}
+
+%squares (p: f32[512,64]) -> f32[64] {
+  %p = f32[512,64] parameter(0)
+  %sq = f32[512,64] multiply(%p, %p)
+  %zero = f32[] constant(0)
+  ROOT %r = f32[64] reduce(%sq, %zero), dimensions={0}, to_apply=%add
+}
+
+%exps (q: f32[512,64]) -> f32[64] {
+  %q = f32[512,64] parameter(0)
+  %e = f32[512,64] exponential(%q)
+  %zero2 = f32[] constant(0)
+  ROOT %r2 = f32[64] reduce(%e, %zero2), dimensions={0}, to_apply=%add
+}
+
+ENTRY %main (x: f32[512,64]) -> (f32[64], f32[64]) {
+  %x = f32[512,64] parameter(0)
+  %f1 = f32[64] fusion(%x), kind=kInput, calls=%squares
+  %n = f32[512,64] negate(%x)
+  %f2 = f32[64] fusion(%n), kind=kInput, calls=%exps
+  ROOT %t = (f32[64], f32[64]) tuple(%f1, %f2)
+}
+)";
+
+TEST(ArenaStack, FallbackReductionFusionsShareTheirBytes) {
+  Module reference = ParseHloForTest(kTwoColumnReductions);
+  size_t entry = 0, largest = 0, sum = 0, fused = 0;
+  for (const auto& computation : reference.computations()) {
+    auto assignment = Assign(reference, *computation);
+    ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+    sum += assignment->arena_size;
+    if (computation.get() == reference.entry()) {
+      entry = assignment->arena_size;
+      continue;
+    }
+    largest = std::max(largest, assignment->arena_size);
+    // Each fused computation holds its 128 KiB product in its arena.
+    if (assignment->arena_size >= 512u * 64 * 4) ++fused;
+  }
+  ASSERT_EQ(fused, 2u);
+  EXPECT_EQ(largest, 512u * 64 * 4);
+
+  auto exe = CompileForTest(ParseHloForTest(kTwoColumnReductions));
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  cpu::ExecutorStats stats = cpu::GetExecutorStats(**exe);
+  EXPECT_EQ(stats.separate_arena_bytes, sum);
+  EXPECT_EQ(stats.arena_bytes, entry + largest);
+  EXPECT_LT(stats.arena_bytes, stats.separate_arena_bytes);
+
+  std::vector<float> xs = Iota(512 * 64, -1, 1.0f / 16384);
+  auto out = (*exe)->Execute({Literal::FromVector<float>({512, 64}, xs)});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ASSERT_EQ(out->size(), 2u);
+  std::vector<float> squares = (*out)[0].ToVector<float>();
+  std::vector<float> exps = (*out)[1].ToVector<float>();
+  ASSERT_EQ(squares.size(), 64u);
+  ASSERT_EQ(exps.size(), 64u);
+  for (size_t c = 0; c < 64; ++c) {
+    double want_squares = 0, want_exps = 0;
+    for (size_t r = 0; r < 512; ++r) {
+      double v = xs[r * 64 + c];
+      want_squares += v * v;
+      want_exps += std::exp(-v);
+    }
+    EXPECT_NEAR(squares[c], want_squares, 1e-4 * want_squares) << c;
+    EXPECT_NEAR(exps[c], want_exps, 1e-4 * want_exps) << c;
+  }
+}
+
 }  // namespace
 }  // namespace xffi::test
