@@ -2,6 +2,7 @@
 // as index maps over raw bytes.
 #include "passes/constant_folding.h"
 #include "ir/compare_values.h"
+#include "ir/row_major_index.h"
 
 #include <cmath>
 #include <cstring>
@@ -312,23 +313,6 @@ bool FoldElementwise(const Instruction& op, const Elements& in, Literal& out) {
   });
 }
 
-// The row-major multi-index of linear index `i` in `dims`.
-std::vector<int64_t> Unravel(int64_t i, const std::vector<int64_t>& dims) {
-  std::vector<int64_t> index(dims.size());
-  for (size_t d = dims.size(); d-- > 0;) {
-    index[d] = dims[d] == 0 ? 0 : i % dims[d];
-    i = dims[d] == 0 ? 0 : i / dims[d];
-  }
-  return index;
-}
-
-int64_t Ravel(const std::vector<int64_t>& index,
-              const std::vector<int64_t>& dims) {
-  int64_t i = 0;
-  for (size_t d = 0; d < dims.size(); ++d) i = i * dims[d] + index[d];
-  return i;
-}
-
 // Data movement: which element of the operand each result element is.
 bool FoldIndexMap(const Instruction& op, const Literal& in, Literal& out) {
   const std::vector<int64_t>& from_dims = in.shape().dims();
@@ -336,7 +320,7 @@ bool FoldIndexMap(const Instruction& op, const Literal& in, Literal& out) {
   const size_t size = ElementByteSize(out.shape().element_type());
   const int64_t n = out.shape().num_elements();
   for (int64_t i = 0; i < n; ++i) {
-    std::vector<int64_t> to = Unravel(i, to_dims);
+    std::vector<int64_t> to = UnravelRowMajor(i, to_dims);
     std::vector<int64_t> from(from_dims.size());
     switch (op.opcode()) {
       case Opcode::kBroadcast:
@@ -363,10 +347,10 @@ bool FoldIndexMap(const Instruction& op, const Literal& in, Literal& out) {
       default:
         return false;
     }
-    std::memcpy(
-        static_cast<char*>(out.data()) + i * size,
-        static_cast<const char*>(in.data()) + Ravel(from, from_dims) * size,
-        size);
+    std::memcpy(static_cast<char*>(out.data()) + i * size,
+                static_cast<const char*>(in.data()) +
+                    RavelRowMajor(from, from_dims) * size,
+                size);
   }
   return true;
 }

@@ -68,6 +68,18 @@ class FakeBackend final : public Backend {
 
 // Registers the fake backend for CUDA, in place of the built-in device
 // backend, for the test's duration.
+// Tests that replace or remove the CUDA backend put the built-in one back, so
+// the cases pass in one process in any order (sanitized builds run each
+// executable whole).
+void RestoreBuiltinCudaBackend() {
+  UnregisterBackend(Platform::kCuda);
+  for (BuiltinBackend& builtin : BuiltinBackends()) {
+    if (builtin.platform == Platform::kCuda) {
+      ASSERT_TRUE(RegisterBackend(Platform::kCuda, builtin.factory).ok());
+    }
+  }
+}
+
 class CompilerBackendTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -80,7 +92,7 @@ class CompilerBackendTest : public ::testing::Test {
     });
     ASSERT_TRUE(status.ok()) << status.ToString();
   }
-  void TearDown() override { UnregisterBackend(Platform::kCuda); }
+  void TearDown() override { RestoreBuiltinCudaBackend(); }
 
   static CompileOptions OnCuda() {
     CompileOptions options;
@@ -156,6 +168,7 @@ TEST(CompilerBackend, AnUnregisteredPlatformIsAnErrorNamingIt) {
   EXPECT_EQ(exe.status().code(), XLA_FFI_Error_Code_NOT_FOUND);
   EXPECT_EQ(exe.status().message(),
             "Compile: no backend is registered for platform CUDA");
+  RestoreBuiltinCudaBackend();
 }
 
 TEST(CompilerBackend, TheHostPlatformRunsOnTheCpuBackend) {

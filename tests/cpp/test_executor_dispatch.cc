@@ -31,6 +31,11 @@ void* CountedAllocate(size_t size, size_t alignment) {
   return p;
 }
 
+// Not inlined: GCC (-Wmismatched-new-delete) would otherwise see a `new`
+// expression, whose declaration is <new>'s, meet std::free inlined from the
+// replaced delete, and cannot tell that both replacements are this file's.
+[[gnu::noinline]] void Release(void* p) noexcept { std::free(p); }
+
 }  // namespace alloc_count
 
 void* operator new(size_t size) {
@@ -57,16 +62,20 @@ void* operator new(size_t size, std::align_val_t alignment,
     return nullptr;
   }
 }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  alloc_count::Release(p);
+}
 void operator delete(void* p, std::align_val_t,
                      const std::nothrow_t&) noexcept {
-  std::free(p);
+  alloc_count::Release(p);
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept { alloc_count::Release(p); }
+void operator delete(void* p, size_t) noexcept { alloc_count::Release(p); }
+void operator delete(void* p, std::align_val_t) noexcept {
+  alloc_count::Release(p);
+}
 void operator delete(void* p, size_t, std::align_val_t) noexcept {
-  std::free(p);
+  alloc_count::Release(p);
 }
 
 namespace ffi = xffi::ffi;

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ir/row_major_index.h"
 #include "ir/shape_inference.h"
 #include "runtime/status_macros.h"
 #include "text/stablehlo/parser.h"
@@ -135,23 +136,6 @@ std::optional<Literal> IntegerLiteral(const Shape& shape,
       return {};
   }
   return literal;
-}
-
-std::vector<int64_t> Unflatten(int64_t linear,
-                               const std::vector<int64_t>& dims) {
-  std::vector<int64_t> index(dims.size());
-  for (size_t k = dims.size(); k-- > 0;) {
-    index[k] = dims[k] == 0 ? 0 : linear % dims[k];
-    linear = dims[k] == 0 ? 0 : linear / dims[k];
-  }
-  return index;
-}
-
-int64_t Flatten(const std::vector<int64_t>& index,
-                const std::vector<int64_t>& dims) {
-  int64_t linear = 0;
-  for (size_t k = 0; k < dims.size(); ++k) linear = linear * dims[k] + index[k];
-  return linear;
 }
 
 bool Compare(ComparisonDirection direction, int64_t a, int64_t b) {
@@ -305,13 +289,13 @@ std::optional<Literal> Fold(const Instruction& inst) {
       const std::vector<int64_t>& from = inst.operand(0)->shape().dims();
       if (inst.dimensions.size() != from.size()) return {};
       for (int64_t i = 0; i < n; ++i) {
-        std::vector<int64_t> index = Unflatten(i, dims);
+        std::vector<int64_t> index = UnravelRowMajor(i, dims);
         std::vector<int64_t> source(from.size());
         for (size_t k = 0; k < from.size(); ++k)
           source[k] =
               from[k] == 1 ? 0 : index[static_cast<size_t>(inst.dimensions[k])];
         out[static_cast<size_t>(i)] =
-            in[0][static_cast<size_t>(Flatten(source, from))];
+            in[0][static_cast<size_t>(RavelRowMajor(source, from))];
       }
       break;
     }
@@ -319,12 +303,12 @@ std::optional<Literal> Fold(const Instruction& inst) {
       if (inst.dimensions.size() != 1) return {};
       size_t d = static_cast<size_t>(inst.dimensions[0]);
       for (int64_t i = 0; i < n; ++i) {
-        std::vector<int64_t> index = Unflatten(i, dims);
+        std::vector<int64_t> index = UnravelRowMajor(i, dims);
         for (size_t k = 0; k < in.size(); ++k) {
           const std::vector<int64_t>& from = inst.operand(k)->shape().dims();
           if (index[d] < from[d]) {
             out[static_cast<size_t>(i)] =
-                in[k][static_cast<size_t>(Flatten(index, from))];
+                in[k][static_cast<size_t>(RavelRowMajor(index, from))];
             break;
           }
           index[d] -= from[d];
@@ -335,11 +319,11 @@ std::optional<Literal> Fold(const Instruction& inst) {
     case Opcode::kSlice: {
       const std::vector<int64_t>& from = inst.operand(0)->shape().dims();
       for (int64_t i = 0; i < n; ++i) {
-        std::vector<int64_t> index = Unflatten(i, dims);
+        std::vector<int64_t> index = UnravelRowMajor(i, dims);
         for (size_t k = 0; k < index.size(); ++k)
           index[k] = inst.slice_starts[k] + index[k] * inst.slice_strides[k];
         out[static_cast<size_t>(i)] =
-            in[0][static_cast<size_t>(Flatten(index, from))];
+            in[0][static_cast<size_t>(RavelRowMajor(index, from))];
       }
       break;
     }
