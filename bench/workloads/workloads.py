@@ -846,6 +846,24 @@ def resnet_block_train(rng):
   ]
 
 
+@workload("convolution", "jax.grad of a 3x3 conv (NHWC 16x16x16x64 -> 128) "
+          "+ batch norm (batch statistics over 128 channels) + relu w.r.t. "
+          "kernel, scale and offset")
+def conv_bn_grad(rng):
+
+  def loss(w, gamma, beta, x, cotangent):
+    y = jax.nn.relu(batch_norm_train(conv_same(x, w), gamma, beta))
+    return jnp.sum(y * cotangent)
+
+  return jax.grad(loss, argnums=(0, 1, 2)), [
+      normal(rng, 3, 3, 64, 128, scale=(9 * 64)**-0.5),
+      1 + normal(rng, 128, scale=0.1) if rng is not None else None,
+      normal(rng, 128, scale=0.1),
+      normal(rng, 16, 16, 16, 64),
+      normal(rng, 16, 16, 16, 128)
+  ]
+
+
 @workload("models", "LSTM over lax.scan (seq 64, batch 32, input and hidden "
           "256): loss and its gradient w.r.t. weights, bias and h0, c0",
           quick=True)

@@ -2,6 +2,7 @@
 #include "cpu/fused_reduce.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -23,10 +24,21 @@ namespace xffi::cpu {
 namespace {
 
 constexpr int64_t kTileElements = 4096;
-// Columns per block of a column reduction; fewer columns than
-// kMinColumns would make tiles too short to pay for their kernel calls.
+// Columns per block of a column reduction. A reduction of at most one
+// block's columns is one block whose rows lie back to back, so its tiles
+// span whole rows: a tile of one short row (batch norm's 64 channels)
+// would cost more in kernel calls than in arithmetic.
 constexpr int64_t kColumnBlock = 1024;
-constexpr int64_t kMinColumns = 256;
+// Below this many columns a column reduction's rows are cut into pieces
+// (see Make); XFFI_FUSED_REDUCE_FEW_COLUMNS=0 refuses it instead, as this
+// evaluator did before its tiles spanned rows (the fused computation then
+// runs as a call): for A/B measurements.
+constexpr int64_t kFewColumns = 256;
+
+bool FewColumnsRefused() {
+  const char* text = std::getenv("XFFI_FUSED_REDUCE_FEW_COLUMNS");
+  return text != nullptr && std::string(text) == "0";
+}
 
 // The offset of the result element the input element at `linear` feeds.
 int64_t ResultOffset(const DualLoops& loops, int64_t linear) {
@@ -252,9 +264,10 @@ class ReduceOps {
       const DualLoops& loops, bool inner_reduced) const = 0;
   // Whether init values (one per result) may start every partial result.
   virtual bool IsIdentity(const void* init) const = 0;
-  // out[0] = partials[0] combined with each later partial in order.
+  // out[c] = partials[c] combined with each later piece's partial c in
+  // order, for the `columns` results of each of `count` pieces.
   virtual void FoldPartials(const unsigned char* partials, int64_t count,
-                            unsigned char* out) const = 0;
+                            int64_t columns, unsigned char* out) const = 0;
 };
 
 template <typename T, typename Op>
@@ -272,11 +285,13 @@ class TypedReduceOps final : public ReduceOps {
     return cpu::IsIdentity(combine_, *static_cast<const T*>(init));
   }
   void FoldPartials(const unsigned char* partials, int64_t count,
-                    unsigned char* out) const override {
+                    int64_t columns, unsigned char* out) const override {
     const T* part = reinterpret_cast<const T*>(partials);
-    T acc = part[0];
-    for (int64_t c = 1; c < count; ++c) acc = op_(acc, part[c]);
-    *reinterpret_cast<T*>(out) = acc;
+    T* dst = reinterpret_cast<T*>(out);
+    for (int64_t c = 0; c < columns; ++c) dst[c] = part[c];
+    for (int64_t p = 1; p < count; ++p)
+      for (int64_t c = 0; c < columns; ++c)
+        dst[c] = op_(dst[c], part[p * columns + c]);
   }
 
  private:
@@ -295,7 +310,7 @@ class ArgReduceOps final : public ReduceOps {
   }
   // The unfused kernel never splits one result's inputs: neither do we.
   bool IsIdentity(const void*) const override { return false; }
-  void FoldPartials(const unsigned char*, int64_t,
+  void FoldPartials(const unsigned char*, int64_t, int64_t,
                     unsigned char*) const override {}
 
  private:
@@ -354,14 +369,16 @@ class FusedReduce {
   DualLoops loops_;
   bool inner_reduced_ = false;
   Layout layout_ = Layout::kRows;
-  int64_t n_ = 0;          // input elements
-  int64_t out_count_ = 0;  // elements of each reduce's result
-  int64_t outer_ = 1;      // kRows, kColumns: reduced extent outside
-  int64_t extent_ = 0;     // kRows: the split dimension; kColumns: columns
-  int64_t inner_ = 0;      // kRows: elements per index of the split dim
-  int64_t group_ = 1;      // kRows: split-dim indices per range
-  int64_t items_ = 0;      // work items
-  int64_t run_ = 0;        // kRows, kColumns: elements per run
+  int64_t n_ = 0;            // input elements
+  int64_t out_count_ = 0;    // elements of each reduce's result
+  int64_t outer_ = 1;        // kRows, kColumns: reduced extent outside
+  int64_t extent_ = 0;       // kRows: the split dimension; kColumns: columns
+  int64_t inner_ = 0;        // kRows: elements per index of the split dim
+  int64_t group_ = 1;        // kRows: split-dim indices per range
+  int64_t items_ = 0;        // work items
+  int64_t run_ = 0;          // kRows, kColumns: elements per run
+  bool whole_rows_ = false;  // kColumns: one range over every row
+  int64_t piece_ = 0;        // whole_rows_: input elements per piece
 };
 
 template <typename Body>
@@ -377,6 +394,15 @@ void FusedReduce::ForEachRange(int64_t item, const Body& body) const {
       break;
     }
     case Layout::kColumns: {
+      // One block of every column: the rows are one range, in order, or
+      // fixed pieces of whole rows.
+      if (whole_rows_) {
+        if (items_ == 1)
+          body(0, n_);
+        else
+          body(item * piece_, std::min(piece_, n_ - item * piece_));
+        break;
+      }
       // Item: a block of columns, down every row.
       const int64_t first = item * kColumnBlock;
       const int64_t count = std::min(kColumnBlock, extent_ - first);
@@ -510,11 +536,33 @@ StatusOr<std::shared_ptr<FusedReduce>> FusedReduce::Make(
     self.layout_ = Layout::kColumns;
     for (size_t d = 0; d < last; ++d) self.outer_ *= dims[d];
     self.extent_ = dims[last];
-    if (self.extent_ < kMinColumns)
+    if (self.extent_ < kFewColumns && FewColumnsRefused())
       return NotFound("a column reduction of few columns");
-    self.items_ = (self.extent_ + kColumnBlock - 1) / kColumnBlock;
-    tile = std::min(kColumnBlock, self.extent_);
-    partial = {self.extent_ % tile};
+    self.run_ = self.extent_;
+    if (self.extent_ <= kColumnBlock) {
+      // Fewer columns than kFewColumns are too few to split across the
+      // pool: their rows are, in fixed pieces of whole rows, each folding
+      // into partial results combined in order (as a reduction to one
+      // element is), so the result does not depend on the thread count.
+      // Wider blocks fold each column down its rows in order (the unfused
+      // kernel's order) as one item, as the generated column loop does.
+      self.whole_rows_ = true;
+      const int64_t piece_rows =
+          self.extent_ < kFewColumns
+              ? std::max<int64_t>(1, kPartialElements / self.extent_)
+              : self.outer_;
+      self.items_ = (self.outer_ + piece_rows - 1) / piece_rows;
+      self.piece_ = std::min(piece_rows, self.outer_) * self.extent_;
+      tile = std::clamp<int64_t>(kTileElements / self.extent_, 1,
+                                 std::min(piece_rows, self.outer_)) *
+             self.extent_;
+      partial = {self.n_ % tile, self.piece_ % tile,
+                 (self.n_ % self.piece_) % tile};
+    } else {
+      self.items_ = (self.extent_ + kColumnBlock - 1) / kColumnBlock;
+      tile = kColumnBlock;
+      partial = {self.extent_ % tile};
+    }
   }
   StatusOr<std::unique_ptr<FusedTiles>> tiles =
       FusedTiles::Make(fusion, values, tile, partial);
@@ -559,16 +607,18 @@ Status FusedReduce::RunItems(int64_t begin, int64_t end,
   std::vector<unsigned char*> item_targets;
   for (int64_t item = begin; item < end && status.ok(); ++item) {
     item_targets = targets;
-    // A piece of a reduction to one element folds into its partial.
-    if (layout_ == Layout::kOneResult && items_ > 1)
+    // A piece of a reduction to one element, or of a few columns' rows,
+    // folds into its partials.
+    if ((layout_ == Layout::kOneResult || whole_rows_) && items_ > 1)
       for (const Output& output : outputs_)
         for (size_t r = 0; r < output.inits.size(); ++r)
           item_targets[static_cast<size_t>(output.first_result) + r] +=
-              static_cast<size_t>(item) * output.element_bytes[r];
+              static_cast<size_t>(item * out_count_) * output.element_bytes[r];
     ForEachRange(item, [&](int64_t at, int64_t count) {
       if (!status.ok()) return;
-      // Outside kRows, a range is one run.
-      const int64_t run = layout_ == Layout::kRows ? run_ : count;
+      // A range is one run but in kRows and whole-row columns.
+      const int64_t run =
+          layout_ == Layout::kRows || whole_rows_ ? run_ : count;
       for (size_t k = 0; k < outputs_.size(); ++k)
         if (folds[k] != nullptr)
           folds[k]->Begin(at, run,
@@ -587,7 +637,8 @@ Status FusedReduce::Run(const KernelArgs& args) {
     results[r] = static_cast<unsigned char*>(args.results[r].data);
   // Per result of a reduce: its init value.
   std::vector<const void*> inits(results_count, nullptr);
-  bool split_one_result = layout_ == Layout::kOneResult && items_ > 1;
+  bool split_one_result =
+      (layout_ == Layout::kOneResult || whole_rows_) && items_ > 1;
   for (const Output& output : outputs_) {
     for (size_t r = 0; r < output.inits.size(); ++r) {
       const Init& init = output.inits[r];
@@ -600,10 +651,11 @@ Status FusedReduce::Run(const KernelArgs& args) {
                              inits[static_cast<size_t>(output.first_result)]))
       split_one_result = false;
   }
-  // A reduction to one element whose init value could not start every
-  // piece runs as one piece, as the unfused kernel does.
+  // A reduction to one element (or of few columns) whose init value could
+  // not start every piece runs as one piece, as the unfused kernel does.
   const int64_t saved_items = items_;
-  if (layout_ == Layout::kOneResult && !split_one_result) items_ = 1;
+  if ((layout_ == Layout::kOneResult || whole_rows_) && !split_one_result)
+    items_ = 1;
   std::vector<std::vector<unsigned char>> partials(results_count);
   std::vector<unsigned char*> targets = results;
   for (const Output& output : outputs_) {
@@ -611,9 +663,11 @@ Status FusedReduce::Run(const KernelArgs& args) {
       const size_t result = static_cast<size_t>(output.first_result) + r;
       const size_t bytes = output.element_bytes[r];
       if (split_one_result) {
-        partials[result].resize(static_cast<size_t>(items_) * bytes);
+        partials[result].resize(static_cast<size_t>(items_ * out_count_) *
+                                bytes);
         targets[result] = partials[result].data();
-        FillElements(targets[result], items_, inits[result], bytes);
+        FillElements(targets[result], items_ * out_count_, inits[result],
+                     bytes);
       } else {
         FillElements(targets[result], out_count_, inits[result], bytes);
       }
@@ -642,7 +696,7 @@ Status FusedReduce::Run(const KernelArgs& args) {
       if (output.reduce)
         output.ops->FoldPartials(
             partials[static_cast<size_t>(output.first_result)].data(), pieces,
-            results[static_cast<size_t>(output.first_result)]);
+            out_count_, results[static_cast<size_t>(output.first_result)]);
   return Status::Ok();
 }
 

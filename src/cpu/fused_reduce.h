@@ -12,15 +12,21 @@
 //   - rows (a kept dimension outside the reduced ones): ranges of whole
 //     rows, split across the pool;
 //   - columns (only reduced dimensions outside the innermost kept one):
-//     blocks of columns, each walked down every row;
+//     blocks of columns, each walked down every row; up to one block's
+//     columns, the rows back to back in tiles of whole rows, and below
+//     256 columns (batch norm's channels) in fixed pieces of rows, one
+//     partial result per column each, combined in order (f32/f64 sums of
+//     several pieces differ from the unfused kernel's in the last bits,
+//     never between thread counts);
 //   - to one element: fixed pieces, one partial result each, combined in
 //     order.
 // Reduces of one input with a reducer of one add, multiply, maximum,
 // minimum, and or or, and argmax/argmin reduces of a value and an index
 // (arg_reduce.h), on the element types the unfused typed kernels cover,
 // with init values that are parameters or constants. Anything else (another
-// variadic reduce, f16, a column reduction of few columns) is NOT_FOUND:
-// the executor then runs the fused computation as a call.
+// variadic reduce, f16; with XFFI_FUSED_REDUCE_FEW_COLUMNS=0, a column
+// reduction of fewer than 256 columns) is NOT_FOUND: the executor then
+// runs the fused computation as a call.
 #ifndef XFFI_SRC_CPU_FUSED_REDUCE_H_
 #define XFFI_SRC_CPU_FUSED_REDUCE_H_
 

@@ -975,9 +975,10 @@ TEST(ArenaStack, SeparateWhenTurnedOff) {
   EXPECT_EQ(stats.arena_bytes, stats.separate_arena_bytes);
 }
 
-// Batch norm's pattern: column reductions of few columns (64 here) the
-// reduction evaluator does not take run as calls of their fused
-// computations, one after another, each with a full-size product inside.
+// Batch norm's pattern: column reductions of few columns (64 here). With
+// XFFI_FUSED_REDUCE_FEW_COLUMNS=0 the reduction evaluator does not take
+// them and they run as calls of their fused computations, one after
+// another, each with a full-size product inside; by default it takes them.
 constexpr char kTwoColumnReductions[] = R"(
 HloModule two_column_reductions
 
@@ -1010,7 +1011,30 @@ ENTRY %main (x: f32[512,64]) -> (f32[64], f32[64]) {
 }
 )";
 
+// The two sums kTwoColumnReductions computes, against f64 sums.
+void ExpectTwoColumnSums(Executable& exe) {
+  std::vector<float> xs = Iota(512 * 64, -1, 1.0f / 16384);
+  auto out = exe.Execute({Literal::FromVector<float>({512, 64}, xs)});
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  ASSERT_EQ(out->size(), 2u);
+  std::vector<float> squares = (*out)[0].ToVector<float>();
+  std::vector<float> exps = (*out)[1].ToVector<float>();
+  ASSERT_EQ(squares.size(), 64u);
+  ASSERT_EQ(exps.size(), 64u);
+  for (size_t c = 0; c < 64; ++c) {
+    double want_squares = 0, want_exps = 0;
+    for (size_t r = 0; r < 512; ++r) {
+      double v = xs[r * 64 + c];
+      want_squares += v * v;
+      want_exps += std::exp(-v);
+    }
+    EXPECT_NEAR(squares[c], want_squares, 1e-4 * want_squares) << c;
+    EXPECT_NEAR(exps[c], want_exps, 1e-4 * want_exps) << c;
+  }
+}
+
 TEST(ArenaStack, FallbackReductionFusionsShareTheirBytes) {
+  ScopedEnv refuse("XFFI_FUSED_REDUCE_FEW_COLUMNS", "0");
   Module reference = ParseHloForTest(kTwoColumnReductions);
   size_t entry = 0, largest = 0, sum = 0, fused = 0;
   for (const auto& computation : reference.computations()) {
@@ -1034,25 +1058,23 @@ TEST(ArenaStack, FallbackReductionFusionsShareTheirBytes) {
   EXPECT_EQ(stats.separate_arena_bytes, sum);
   EXPECT_EQ(stats.arena_bytes, entry + largest);
   EXPECT_LT(stats.arena_bytes, stats.separate_arena_bytes);
+  ExpectTwoColumnSums(**exe);
+}
 
-  std::vector<float> xs = Iota(512 * 64, -1, 1.0f / 16384);
-  auto out = (*exe)->Execute({Literal::FromVector<float>({512, 64}, xs)});
-  ASSERT_TRUE(out.ok()) << out.status().message();
-  ASSERT_EQ(out->size(), 2u);
-  std::vector<float> squares = (*out)[0].ToVector<float>();
-  std::vector<float> exps = (*out)[1].ToVector<float>();
-  ASSERT_EQ(squares.size(), 64u);
-  ASSERT_EQ(exps.size(), 64u);
-  for (size_t c = 0; c < 64; ++c) {
-    double want_squares = 0, want_exps = 0;
-    for (size_t r = 0; r < 512; ++r) {
-      double v = xs[r * 64 + c];
-      want_squares += v * v;
-      want_exps += std::exp(-v);
-    }
-    EXPECT_NEAR(squares[c], want_squares, 1e-4 * want_squares) << c;
-    EXPECT_NEAR(exps[c], want_exps, 1e-4 * want_exps) << c;
-  }
+// Taken by the reduction evaluator, the two fusions are kernels: their
+// fused computations are never compiled, so the run's block is the entry's
+// arena alone (its negate), without the fused 128 KiB products.
+TEST(ArenaStack, FewColumnReductionFusionsNeedNoArena) {
+  Module reference = ParseHloForTest(kTwoColumnReductions);
+  auto assignment = Assign(reference, *reference.entry());
+  ASSERT_TRUE(assignment.ok()) << assignment.status().message();
+  auto exe = CompileForTest(ParseHloForTest(kTwoColumnReductions));
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  cpu::ExecutorStats stats = cpu::GetExecutorStats(**exe);
+  EXPECT_EQ(stats.computations, 1);
+  EXPECT_EQ(stats.arena_bytes, assignment->arena_size);
+  EXPECT_EQ(stats.separate_arena_bytes, assignment->arena_size);
+  ExpectTwoColumnSums(**exe);
 }
 
 }  // namespace

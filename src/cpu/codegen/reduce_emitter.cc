@@ -27,6 +27,13 @@ namespace {
 constexpr int64_t kColumnBlock = 1024;
 // The cost of folding one element into one reduce, for splitting items.
 constexpr double kFoldNanos = 0.3;
+// A fusion's column reduction (no kept dimension outside the reduced
+// ones) of fewer columns stays with the evaluator
+// (cpu/fused_reduce.h): measured on resnet_block_train's batch norm
+// fusions (f32[16,32,32,64] over N, H, W), the column loop here, one
+// element at a time with its partial results in memory, took 18-24 ms
+// where the evaluator's tiles of whole rows took 8-9 (bench/README.md).
+constexpr int64_t kMinFusedColumns = 256;
 
 // One value the fusion returns: a reduce, or a loop value it also writes.
 struct Output {
@@ -331,6 +338,11 @@ StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
       if (output.arg)
         return NotFound(output.value->Describe() +
                         ": an argmax over rows (the evaluator's is faster)");
+  if (!rows && outer == 1 && inner < kMinFusedColumns &&
+      fusion.opcode() == Opcode::kFusion)
+    return NotFound(first_reduce->Describe() +
+                    ": a column reduction of few columns (the evaluator's "
+                    "is faster)");
   // As the evaluator: an empty reduction runs as a call.
   if (extent == 0) return NotFound(first_reduce->Describe() + ": empty");
 
