@@ -163,13 +163,45 @@ std::vector<std::pair<std::string, int64_t>> ByCount(
   return sorted;
 }
 
+// One fusion of the compiled program: what was fused, and what it returns
+// (a fusion that returns several full-size values beside a reduction runs
+// differently from one that returns the reduction alone).
+struct FusionFacts {
+  std::string name;
+  std::string kind;         // "kLoop", "kInput", ...
+  std::string computation;  // the one that runs it
+  std::string root;         // the fused computation's root op
+  std::vector<std::string> results;
+  int64_t ops = 0;
+};
+
 // What compiling the program for the host gives.
 struct CompiledFacts {
   int64_t ops = 0;
   std::map<std::string, int64_t> fusions;  // by kind ("kLoop", "kInput")
   int64_t fused_ops = 0;                   // inside the fusions
+  std::vector<FusionFacts> fusion_list;    // in program order
   cpu::ExecutorStats stats;
 };
+
+FusionFacts DescribeFusion(const Computation& parent,
+                           const Instruction& fusion) {
+  const Computation& fused = *fusion.called_computations()[0];
+  FusionFacts facts;
+  facts.name = fusion.name();
+  facts.kind = std::string(FusionKindName(fusion.fusion_kind));
+  facts.computation = parent.name();
+  facts.root = std::string(OpcodeName(fused.root()->opcode()));
+  facts.ops = static_cast<int64_t>(fused.instructions().size());
+  const Shape& shape = fusion.shape();
+  if (shape.IsTuple()) {
+    for (const Shape& part : shape.tuple_shapes())
+      facts.results.push_back(part.ToString(false));
+  } else {
+    facts.results.push_back(shape.ToString(false));
+  }
+  return facts;
+}
 
 StatusOr<CompiledFacts> CompileFacts(const Module& module) {
   CompileOptions options;
@@ -184,6 +216,7 @@ StatusOr<CompiledFacts> CompileFacts(const Module& module) {
       if (inst->opcode() == Opcode::kFusion) {
         ++facts.fusions[std::string(FusionKindName(inst->fusion_kind))];
         fused.insert(inst->called_computations()[0]);
+        facts.fusion_list.push_back(DescribeFusion(*computation, *inst));
       }
   for (const auto& computation : compiled.computations()) {
     const auto count = static_cast<int64_t>(computation->instructions().size());
@@ -318,6 +351,15 @@ void PrintText(const std::string& path, const Module& module,
       Bytes(stats.unshared_arena_bytes).c_str(),
       static_cast<long long>(stats.thunks),
       static_cast<long long>(stats.generated_kernels));
+  for (const FusionFacts& fusion : compiled->fusion_list) {
+    std::string results;
+    for (const std::string& result : fusion.results)
+      results += (results.empty() ? "" : ", ") + result;
+    std::printf("    fusion %s (%s, in %s): %lld op(s), root %s, returns %s\n",
+                fusion.name.c_str(), fusion.kind.c_str(),
+                fusion.computation.c_str(), static_cast<long long>(fusion.ops),
+                fusion.root.c_str(), results.c_str());
+  }
 }
 
 void JsonLocation(JsonWriter& json, const Location& location) {
@@ -434,6 +476,24 @@ void PrintJson(JsonWriter& json, const std::string& path, const Module& module,
       json.Key(kind).Int(count);
     json.EndObject();
     json.Key("fused_ops").Int(compiled->fused_ops);
+    json.Key("fusion_list").BeginArray();
+    for (const FusionFacts& fusion : compiled->fusion_list) {
+      json.BeginObject()
+          .Key("name")
+          .String(fusion.name)
+          .Key("kind")
+          .String(fusion.kind)
+          .Key("computation")
+          .String(fusion.computation)
+          .Key("root")
+          .String(fusion.root)
+          .Key("ops")
+          .Int(fusion.ops);
+      json.Key("results").BeginArray();
+      for (const std::string& result : fusion.results) json.String(result);
+      json.EndArray().EndObject();
+    }
+    json.EndArray();
     const cpu::ExecutorStats& stats = compiled->stats;
     json.Key("arena_bytes").Int(static_cast<int64_t>(stats.arena_bytes));
     json.Key("unshared_arena_bytes")

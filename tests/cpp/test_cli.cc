@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -850,6 +851,25 @@ TEST_F(CliTest, InspectCompilesAProgramAndReportsFusionsAndBuffers) {
                                               "fusion\\(s\\) \\(kLoop "));
     EXPECT_THAT(outcome.output,
                 ContainsRegex("    buffers: [0-9.]+ [KM]?i?B arena over "));
+    // Each fusion on a line of its own, as many as the summary counts.
+    std::smatch summary;
+    ASSERT_TRUE(std::regex_search(outcome.output, summary,
+                                  std::regex("([0-9]+) fusion\\(s\\)")));
+    const std::regex line(
+        "\n    fusion [^ ]+ \\(k[A-Za-z]+, in [^)]+\\): [1-9][0-9]* op\\(s\\), "
+        "root [a-z-]+, returns [a-z0-9]+\\[");
+    const auto lines =
+        std::distance(std::sregex_iterator(outcome.output.begin(),
+                                           outcome.output.end(), line),
+                      std::sregex_iterator());
+    EXPECT_EQ(lines, std::stol(summary[1].str())) << outcome.output;
+    Outcome json = Xffi("inspect --json --compile " + Corpus(text) + plugins);
+    EXPECT_EQ(json.status, 0) << json.output;
+    EXPECT_THAT(json.output,
+                ContainsRegex("\"fusion_list\":\\[\\{\"name\":\"[^\"]+\","
+                              "\"kind\":\"kLoop\",\"computation\":\"[^\"]+\","
+                              "\"root\":\"[a-z-]+\",\"ops\":[1-9][0-9]*,"
+                              "\"results\":\\[\"[a-z0-9]+\\["));
   }
   // Compiling needs the targets: without the libraries it is an error that
   // names the call's place.
