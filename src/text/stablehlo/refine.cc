@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ir/compare_values.h"
 #include "ir/row_major_index.h"
 #include "ir/shape_inference.h"
 #include "runtime/status_macros.h"
@@ -138,24 +139,6 @@ std::optional<Literal> IntegerLiteral(const Shape& shape,
   return literal;
 }
 
-bool Compare(ComparisonDirection direction, int64_t a, int64_t b) {
-  switch (direction) {
-    case ComparisonDirection::kEq:
-      return a == b;
-    case ComparisonDirection::kNe:
-      return a != b;
-    case ComparisonDirection::kGe:
-      return a >= b;
-    case ComparisonDirection::kGt:
-      return a > b;
-    case ComparisonDirection::kLe:
-      return a <= b;
-    case ComparisonDirection::kLt:
-      return a < b;
-  }
-  return false;
-}
-
 // The value of `inst` when it is integer arithmetic on constants that is
 // small enough to be a shape computation; nullopt when it is not, or when
 // folding would change what the program does (a division by zero).
@@ -268,7 +251,7 @@ std::optional<Literal> Fold(const Instruction& inst) {
             y = a ^ b;
             break;
           default:
-            y = Compare(inst.comparison_direction, a, b);
+            y = CompareValues(inst.comparison_direction, a, b);
         }
       }
       break;
