@@ -10,10 +10,10 @@
 // through Eigen (a plain loop for tiny ones) in the compute type the result
 // type implies (f32 for f16/bf16 and narrower floats, so those accumulate in
 // f32), split across the intra-op pool by batch and by fixed blocks of
-// result rows; products of 8-bit integers use oneDNN's s8 GEMM where it is
-// exact (s8/u8 x s8 on VNNI CPUs), else int16 multiply-adds
-// (cpu/int8_dot.h); other integer products a plain loop with 64-bit
-// wrapping accumulation.
+// the result (the library GEMMs' blocks: cpu/gemm_blocking.h); products of
+// 8-bit integers use oneDNN's s8 GEMM where it is exact (s8/u8 x s8 on VNNI
+// CPUs), else int16 multiply-adds (cpu/int8_dot.h); other integer products a
+// plain loop with 64-bit wrapping accumulation.
 #include <Eigen/Core>
 #include <algorithm>
 #include <atomic>
