@@ -1,6 +1,7 @@
 #include "cpu/gemm_blocking.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +21,9 @@ constexpr double kMinTaskMultiplyAdds = 1048576.0;  // 2^20
 constexpr int64_t kRowAlign = 16, kColAlign = 64;
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// -1: not decided yet (the environment decides at the first product).
+std::atomic<int> chosen_blocks{-1};
 
 // The block of `size` into about `parts` pieces, a multiple of `align`
 // unless it is the whole.
@@ -95,11 +99,19 @@ GemmBlocks RowGemmBlocks(int64_t batch, int64_t m, int64_t n) {
 }
 
 bool ChosenGemmBlocksEnabled() {
-  static const bool enabled = [] {
+  int enabled = chosen_blocks.load(std::memory_order_relaxed);
+  if (enabled < 0) {
     const char* text = std::getenv("XFFI_GEMM_BLOCKS");
-    return text == nullptr || std::strcmp(text, "rows") != 0;
-  }();
-  return enabled;
+    const int decided =
+        text != nullptr && std::strcmp(text, "rows") == 0 ? 0 : 1;
+    chosen_blocks.compare_exchange_strong(enabled, decided);
+    enabled = chosen_blocks.load();
+  }
+  return enabled == 1;
+}
+
+void SetChosenGemmBlocksEnabled(bool enabled) {
+  chosen_blocks.store(enabled ? 1 : 0);
 }
 
 }  // namespace xffi::cpu

@@ -44,6 +44,10 @@ GemmBlocks RowGemmBlocks(int64_t batch, int64_t m, int64_t n);
 // the first product): dot_general's products then take RowGemmBlocks.
 bool ChosenGemmBlocksEnabled();
 
+// Overrides the environment's choice, for products run after the call
+// (tests run both cuts).
+void SetChosenGemmBlocksEnabled(bool enabled);
+
 }  // namespace xffi::cpu
 
 #endif  // XFFI_SRC_CPU_GEMM_BLOCKING_H_

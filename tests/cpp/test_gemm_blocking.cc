@@ -35,43 +35,35 @@ void ExpectValid(const GemmBlocks& b, int64_t m, int64_t n,
   }
 }
 
+// The cut in full: block sizes and counts.
+void ExpectBlocks(const GemmBlocks& b, int64_t rows, int64_t cols,
+                  int64_t row_blocks, int64_t col_blocks) {
+  EXPECT_EQ(b.rows, rows);
+  EXPECT_EQ(b.cols, cols);
+  EXPECT_EQ(b.row_blocks, row_blocks);
+  EXPECT_EQ(b.col_blocks, col_blocks);
+}
+
 TEST(GemmBlocking, MlpProductsReadTheLargeOperandOnce) {
   // mlp_gelu's first product: b (1024 x 2048, 8 MB) is read by one row
   // block instead of four; a (2 MB) four times.
-  GemmBlocks first = ChooseGemmBlocks(1, 512, 1024, 2048);
-  ExpectValid(first, 512, 2048);
-  EXPECT_EQ(first.rows, 512);
-  EXPECT_EQ(first.cols, 512);
-  EXPECT_EQ(first.row_blocks * first.col_blocks, 4);
+  ExpectBlocks(ChooseGemmBlocks(1, 512, 1024, 2048), 512, 512, 1, 4);
   // The second: a [512, 2048] and b [2048, 1024] read equally often
   // either way (2 x 2 or 1 x 4); the tie goes to the wider columns.
-  GemmBlocks second = ChooseGemmBlocks(1, 512, 2048, 1024);
-  ExpectValid(second, 512, 1024);
-  EXPECT_EQ(second.rows, 256);
-  EXPECT_EQ(second.cols, 512);
+  ExpectBlocks(ChooseGemmBlocks(1, 512, 2048, 1024), 256, 512, 2, 2);
   // The rule it replaced cut both into four blocks of 128 rows.
-  GemmBlocks old = RowGemmBlocks(1, 512, 2048);
-  EXPECT_EQ(old.rows, 128);
-  EXPECT_EQ(old.cols, 2048);
-  EXPECT_EQ(old.row_blocks, 4);
+  ExpectBlocks(RowGemmBlocks(1, 512, 2048), 128, 2048, 4, 1);
 }
 
 TEST(GemmBlocking, TallProductsSplitTheRows) {
   // vit_encoder_infer's [2048, 192] x [192, 768]: b is small, a is not;
   // a is read once.
-  GemmBlocks b = ChooseGemmBlocks(1, 2048, 192, 768);
-  ExpectValid(b, 2048, 768);
-  EXPECT_EQ(b.col_blocks, 1);
-  EXPECT_EQ(b.row_blocks, 4);
+  ExpectBlocks(ChooseGemmBlocks(1, 2048, 192, 768), 512, 768, 4, 1);
 }
 
 TEST(GemmBlocking, BatchesAreTasksAlready) {
   // Attention's 32 products of [128, 64] x [64, 128]: whole matrices.
-  GemmBlocks b = ChooseGemmBlocks(32, 128, 64, 128);
-  EXPECT_EQ(b.rows, 128);
-  EXPECT_EQ(b.cols, 128);
-  EXPECT_EQ(b.row_blocks, 1);
-  EXPECT_EQ(b.col_blocks, 1);
+  ExpectBlocks(ChooseGemmBlocks(32, 128, 64, 128), 128, 128, 1, 1);
   // Two members of a product worth four tasks: each cut in two.
   GemmBlocks two = ChooseGemmBlocks(2, 512, 1024, 512);
   ExpectValid(two, 512, 512);
@@ -84,15 +76,10 @@ TEST(GemmBlocking, SmallProductsStayWhole) {
   GemmBlocks cell = ChooseGemmBlocks(1, 32, 256, 256);
   ExpectValid(cell, 32, 256);
   EXPECT_LE(cell.row_blocks * cell.col_blocks, 2);
-  GemmBlocks tiny = ChooseGemmBlocks(1, 16, 16, 64);
-  EXPECT_EQ(tiny.row_blocks, 1);
-  EXPECT_EQ(tiny.col_blocks, 1);
+  ExpectBlocks(ChooseGemmBlocks(1, 16, 16, 64), 16, 64, 1, 1);
   // Rows and columns too few to cut four ways: the most the minimums
   // allow (one row block of 8, two column blocks of 64).
-  GemmBlocks thin = ChooseGemmBlocks(1, 8, 65536, 128);
-  ExpectValid(thin, 8, 128);
-  EXPECT_EQ(thin.row_blocks, 1);
-  EXPECT_EQ(thin.col_blocks, 2);
+  ExpectBlocks(ChooseGemmBlocks(1, 8, 65536, 128), 8, 64, 1, 2);
 }
 
 TEST(GemmBlocking, LargeProductsGetMoreTasks) {
@@ -118,13 +105,31 @@ TEST(GemmBlocking, EveryShapeGetsAValidCut) {
         }
 }
 
-// A product the chosen cut splits into row and column blocks, run on no
-// pool and on pools of one and three threads: the same bits, and the
-// product's values. The blocks depend on the shapes only.
+// Sets which cut dot kernels take for one scope.
+class WithCut {
+ public:
+  explicit WithCut(bool chosen) : had_(ChosenGemmBlocksEnabled()) {
+    SetChosenGemmBlocksEnabled(chosen);
+  }
+  ~WithCut() { SetChosenGemmBlocksEnabled(had_); }
+  WithCut(const WithCut&) = delete;
+  WithCut& operator=(const WithCut&) = delete;
+
+ private:
+  bool had_;
+};
+
+// A product both cuts split (the chosen one into row and column blocks,
+// the older into 128-row blocks), run on no pool and on pools of one and
+// three threads: within a cut the same bits, since the blocks depend on
+// the shapes only; across the cuts the same values within float rounding
+// (a library's sums may depend on the block it is given); and the
+// product's values against a double loop.
 TEST(GemmBlocking, ResultsDoNotDependOnThreads) {
   const int64_t m = 1024, k = 512, n = 1536;
   const GemmBlocks cut = ChooseGemmBlocks(1, m, k, n);
-  ASSERT_GT(cut.row_blocks * cut.col_blocks, 1);
+  ASSERT_GT(cut.row_blocks, 1);
+  ASSERT_GT(cut.col_blocks, 1);
   std::vector<float> a(m * k), b(k * n);
   uint32_t x = 7;
   auto next = [&] {
@@ -140,29 +145,37 @@ TEST(GemmBlocking, ResultsDoNotDependOnThreads) {
   d->dot_dimension_numbers = {{}, {}, {1}, {0}};
   Literal la = Literal::FromVector<float>({m, k}, a);
   Literal lb = Literal::FromVector<float>({k, n}, b);
-  StatusOr<Kernel> kernel = MakeStructuralKernel(*d);
-  ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
-  std::vector<float> first;
-  for (int threads : {0, 1, 3}) {
-    std::vector<float> got =
-        testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads)
-            .ToVector<float>();
-    if (!first.empty()) {
+  std::vector<std::vector<float>> per_cut;
+  for (bool chosen : {true, false}) {
+    SCOPED_TRACE(chosen ? "chosen cut" : "128-row cut");
+    WithCut with(chosen);
+    StatusOr<Kernel> kernel = MakeStructuralKernel(*d);
+    ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+    std::vector<float> first;
+    for (int threads : {0, 1, 3}) {
+      std::vector<float> got =
+          testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads)
+              .ToVector<float>();
+      if (first.empty()) {
+        first = std::move(got);
+        continue;
+      }
       EXPECT_EQ(
           std::memcmp(got.data(), first.data(), got.size() * sizeof(float)), 0)
           << "threads " << threads;
-      continue;
     }
-    first = got;
-    // Elements from each corner block and the middle against a double loop.
+    // Elements from the corner blocks and the middle.
     for (int64_t i : {int64_t{0}, int64_t{511}, int64_t{1023}})
       for (int64_t j : {int64_t{0}, int64_t{700}, int64_t{1535}}) {
         double want = 0;
         for (int64_t p = 0; p < k; ++p)
           want += static_cast<double>(a[i * k + p]) * b[p * n + j];
-        EXPECT_NEAR(got[i * n + j], want, 1e-3) << i << ", " << j;
+        EXPECT_NEAR(first[i * n + j], want, 1e-3) << i << ", " << j;
       }
+    per_cut.push_back(std::move(first));
   }
+  for (size_t i = 0; i < per_cut[0].size(); ++i)
+    ASSERT_NEAR(per_cut[0][i], per_cut[1][i], 1e-4) << "element " << i;
 }
 
 }  // namespace
