@@ -472,8 +472,12 @@ void StoreInt8DotSums(const Int8DotPlan& plan, const uint32_t* sums,
 }
 
 // Result rows per oneDNN call, and columns when the rows alone make fewer
-// than kInt8FewTasks tasks (fixed by the shapes, like the f32 blocks).
-constexpr int64_t kInt8RowBlock = 64, kInt8ColBlock = 128;
+// than kInt8FewTasks tasks. Each call packs all of its b again: 256-row
+// blocks took 9% less CPU than 64-row ones on [1024, 1024] x [1024, 512]
+// (bench/README.md "GEMM blocks"); XFFI_GEMM_BLOCKS=rows keeps 64. The sums
+// are exact, so any blocks give the same bits.
+constexpr int64_t kInt8RowBlock = 256, kInt8RowBlockBefore = 64;
+constexpr int64_t kInt8ColBlock = 128;
 constexpr int64_t kInt8FewTasks = 4;
 
 // Through oneDNN's s8 GEMM (dnnl_gemm.h): 32-bit sums that wrap, as the
@@ -494,24 +498,25 @@ bool RunInt8DotDnnl(const Int8DotPlan& plan, Int8DotScratch& scratch,
     plan.rhs_plan.Run(scratch.rhs_bytes.data(), b);
     b = scratch.rhs_bytes.data();
   }
-  const int64_t row_blocks = (m + kInt8RowBlock - 1) / kInt8RowBlock;
+  const int64_t row_block =
+      ChosenGemmBlocksEnabled() ? kInt8RowBlock : kInt8RowBlockBefore;
+  const int64_t row_blocks = (m + row_block - 1) / row_block;
   const int64_t col_blocks = batch * row_blocks < kInt8FewTasks
                                  ? (n + kInt8ColBlock - 1) / kInt8ColBlock
                                  : 1;
   const int64_t col_block = (n + col_blocks - 1) / col_blocks;
   const int64_t blocks = row_blocks * col_blocks;
   // About 0.01 ns per multiply-add (VNNI: 64 per instruction).
-  const double task_nanos = 0.01 *
-                            static_cast<double>(std::min(m, kInt8RowBlock)) *
+  const double task_nanos = 0.01 * static_cast<double>(std::min(m, row_block)) *
                             static_cast<double>(col_block * k);
   std::atomic<bool> refused{false};
   ParallelFor(
       args.pool, batch * blocks, task_nanos, [&](int64_t begin, int64_t end) {
         for (int64_t t = begin; t < end; ++t) {
           const int64_t i = t / blocks;
-          const int64_t r0 = t % blocks / col_blocks * kInt8RowBlock;
+          const int64_t r0 = t % blocks / col_blocks * row_block;
           const int64_t c0 = t % col_blocks * col_block;
-          const int64_t rows = std::min(m, r0 + kInt8RowBlock) - r0;
+          const int64_t rows = std::min(m, r0 + row_block) - r0;
           const int64_t cols = std::min(n, c0 + col_block) - c0;
           const uint8_t* bi = b + i * k * n;
           if (!DnnlGemmS8(

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cpu/dnnl_gemm.h"
 #include "cpu/gemm_blocking.h"
 #include "kernel_test_util.h"
 
@@ -176,6 +177,48 @@ TEST(GemmBlocking, ResultsDoNotDependOnThreads) {
   }
   for (size_t i = 0; i < per_cut[0].size(); ++i)
     ASSERT_NEAR(per_cut[0][i], per_cut[1][i], 1e-4) << "element " << i;
+}
+
+// 8-bit products through oneDNN's s8 GEMM: 256-row blocks, or 64 with
+// XFFI_GEMM_BLOCKS=rows. Their sums are exact, so both cuts and every
+// thread count give the exact product.
+TEST(GemmBlocking, ByteProductsAreExactUnderBothCuts) {
+  if (!DnnlGemmS8Exact()) GTEST_SKIP() << "no oneDNN VNNI GEMM here";
+  const int64_t m = 600, k = 300, n = 200;
+  std::vector<int8_t> a(m * k), b(k * n);
+  uint32_t x = 3;
+  auto next = [&] {
+    x = x * 1664525u + 1013904223u;
+    return static_cast<int8_t>(x >> 24);
+  };
+  for (int8_t& e : a) e = next();
+  for (int8_t& e : b) e = next();
+  std::vector<int32_t> want(m * n);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      int32_t sum = 0;
+      for (int64_t p = 0; p < k; ++p) sum += a[i * k + p] * b[p * n + j];
+      want[i * n + j] = sum;
+    }
+  testing_util::OpUnderTest t;
+  auto* lhs = t.Param(Shape::Array(ElementType::kS8, {m, k}));
+  auto* rhs = t.Param(Shape::Array(ElementType::kS8, {k, n}));
+  auto* d =
+      t.Op(Opcode::kDot, Shape::Array(ElementType::kS32, {m, n}), {lhs, rhs});
+  d->dot_dimension_numbers = {{}, {}, {1}, {0}};
+  Literal la = Literal::FromVector<int8_t>({m, k}, a);
+  Literal lb = Literal::FromVector<int8_t>({k, n}, b);
+  for (bool chosen : {true, false}) {
+    WithCut with(chosen);
+    StatusOr<Kernel> kernel = MakeStructuralKernel(*d);
+    ASSERT_TRUE(kernel.ok()) << kernel.status().ToString();
+    for (int threads : {0, 3})
+      EXPECT_EQ(
+          testing_util::RunOnThreads(*kernel, {&la, &lb}, d->shape(), threads)
+              .ToVector<int32_t>(),
+          want)
+          << (chosen ? "chosen cut" : "64-row cut") << ", threads " << threads;
+  }
 }
 
 }  // namespace
