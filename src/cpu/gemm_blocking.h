@@ -41,7 +41,8 @@ GemmBlocks ChooseGemmBlocks(int64_t batch, int64_t m, int64_t k, int64_t n);
 GemmBlocks RowGemmBlocks(int64_t batch, int64_t m, int64_t n);
 
 // False when the environment says XFFI_GEMM_BLOCKS=rows (read once, at
-// the first product): dot_general's products then take RowGemmBlocks.
+// the first product): dot_general's f32/f64 products then take
+// RowGemmBlocks and its 8-bit ones 64-row blocks (dot.cc), as before.
 bool ChosenGemmBlocksEnabled();
 
 // Overrides the environment's choice, for products run after the call
