@@ -35,6 +35,12 @@ int64_t BlockOf(int64_t size, int64_t parts, int64_t align) {
 }  // namespace
 
 GemmBlocks ChooseGemmBlocks(int64_t batch, int64_t m, int64_t k, int64_t n) {
+  // Empty sizes as one: the blocks then cover the (empty) result and no
+  // count divides by zero.
+  batch = std::max<int64_t>(batch, 1);
+  m = std::max<int64_t>(m, 1);
+  k = std::max<int64_t>(k, 1);
+  n = std::max<int64_t>(n, 1);
   const double work = static_cast<double>(batch) * static_cast<double>(m) *
                       static_cast<double>(k) * static_cast<double>(n);
   double target =

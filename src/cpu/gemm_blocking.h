@@ -27,7 +27,8 @@ struct GemmBlocks {
   int64_t row_blocks = 0, col_blocks = 0;  // per batch member
 };
 
-// Blocks for `batch` products c[m, n] = a[m, k] * b[k, n] (all sizes >= 1).
+// Blocks for `batch` products c[m, n] = a[m, k] * b[k, n] (a size below
+// one is taken as one).
 // Tasks: at least four when the work allows tasks of about 2^20
 // multiply-adds, and one per 2^29 multiply-adds beyond that (the batch
 // members count); rows in multiples of 16, columns of 64, unless whole.
