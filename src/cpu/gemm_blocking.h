@@ -43,7 +43,9 @@ GemmBlocks RowGemmBlocks(int64_t batch, int64_t m, int64_t n);
 
 // False when the environment says XFFI_GEMM_BLOCKS=rows (read once, at
 // the first product): dot_general's f32/f64 products then take
-// RowGemmBlocks and its 8-bit ones 64-row blocks (dot.cc), as before.
+// RowGemmBlocks, its 8-bit ones 64-row blocks (dot.cc) and convolution's
+// im2col GEMM 64-row blocks merged per pool chunk (convolution.cc), as
+// before.
 bool ChosenGemmBlocksEnabled();
 
 // Overrides the environment's choice, for products run after the call
