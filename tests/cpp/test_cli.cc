@@ -1203,6 +1203,57 @@ TEST_F(CliTest, InspectShowsAPolymorphicSignature) {
                         "\"shape\":\"f32[?]\"}]"));
 }
 
+// Bounded dimensions as XLA's HLO-to-StableHLO converter writes XLA's
+// f32[<=8,4] (jaxlib's hlo_to_stablehlo; JAX's own lowering never writes
+// bounds): read as their bounds, so the program runs at them, and the ops
+// that would set a size below one are refused with their place.
+const char kBoundedProgram[] = R"(module @bounded {
+  func.func @main(%arg0: tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> tensor<?xf32, #stablehlo.bounds<8>> {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %0 = stablehlo.add %arg0, %arg0 : tensor<?x4xf32, #stablehlo.bounds<8, ?>>
+    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<?x4xf32, #stablehlo.bounds<8, ?>>, tensor<f32>) -> tensor<?xf32, #stablehlo.bounds<8>>
+    return %1 : tensor<?xf32, #stablehlo.bounds<8>>
+  }
+}
+)";
+
+TEST_F(CliTest, RunsABoundedStableHloProgramAtItsBounds) {
+  std::string program = Write("bounded.mlir", kBoundedProgram);
+  Outcome shown = Xffi("inspect " + program);
+  EXPECT_EQ(shown.status, 0) << shown.output;
+  EXPECT_THAT(shown.output, HasSubstr("    parameter 0 %arg0.1: f32[8,4]\n"
+                                      "    result 0: f32[8]\n"));
+  std::vector<float> x, want(8, 0.0f);
+  for (int i = 0; i < 32; ++i) {
+    x.push_back(static_cast<float>(i) * 0.5f);
+    want[static_cast<size_t>(i / 4)] += 2 * x.back();
+  }
+  Literal input = Literal::FromBytes(Shape::Array(ElementType::kF32, {8, 4}),
+                                     x.data(), x.size() * sizeof(float));
+  Outcome outcome =
+      Xffi("run " + program + " --input " + WriteNpy("x.npy", input) +
+           " --output-dir " + Path("out"));
+  EXPECT_EQ(outcome.status, 0) << outcome.output;
+  StatusOr<Literal> result = ReadNpyFile(Path("out") + "/result_0.npy");
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(F32Values(*result), want);
+  // A size below the bound is what reading the bound cannot give.
+  Outcome smaller = Xffi("run " + program + " --input " +
+                         WriteNpy("small.npy", F32Vector({1, 2, 3, 4})));
+  EXPECT_EQ(smaller.status, 1);
+  EXPECT_THAT(smaller.output, HasSubstr("parameter 0 is f32[8,4], the file "
+                                        "holds f32[4]"));
+  std::string sizing = kBoundedProgram;
+  sizing.replace(sizing.find("stablehlo.add %arg0, %arg0"),
+                 std::string("stablehlo.add %arg0, %arg0").size(),
+                 "stablehlo.custom_call @SliceToDynamic(%arg0)");
+  Outcome refused = Xffi("run " + Write("sizing.mlir", sizing));
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_THAT(refused.output,
+              HasSubstr("sizing.mlir:4:10: stablehlo.custom_call: "
+                        "@SliceToDynamic: 'SliceToDynamic' is not supported"));
+}
+
 // Every program of tests/programs/polymorphic (jax.export with symbolic
 // dimensions), refined to its inputs' shapes and checked against the
 // values exported.call computed.

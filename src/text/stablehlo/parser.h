@@ -182,6 +182,9 @@ StatusOr<Module> CheckArgumentShapes(Module module,
                                      std::string_view source_name);
 // Ops with shape operands, which only refinement builds (refine.cc).
 bool IsShapeDynamicOp(std::string_view name);
+// Why an op that sets or reads a bounded dimension's size at run time is
+// refused: xffi reads a bounded dimension as its bound (mlir/attribute.cc).
+std::string BoundedSizeRefusal(std::string_view op);
 // Sharding annotations: the value passes through unchanged.
 bool IsShardingAnnotation(std::string_view name);
 // chlo ops with no opcode of their own, built from others.
@@ -245,6 +248,11 @@ class Parser {
   // Outside refinement: a dynamic op kept as a placeholder, so the module
   // can be inspected and the verifier refuses it.
   StatusOr<Outcome> BuildUnrefinedDynamicOp(Scope* scope, OpSpec& spec);
+  // Refuses the ops that change or read a bounded dimension's size at run
+  // time (ops.cc).
+  Status CheckBoundedSizes(const OpSpec& spec) const;
+  // get_dimension_size's dimension has a size the text gives.
+  bool IsStaticDimension(const OpSpec& spec) const;
 
   // --- locations (locations.cc)
   Status ParseLocAliasDefinition();
