@@ -405,6 +405,96 @@ func.func public @main(%x: tensor<2xf32>) -> (tensor<2xf32> {jax.result_info = "
   EXPECT_TRUE(module.entry()->result_shardings().empty());
 }
 
+// What jax.jit calls the arguments and results: each result's pytree path
+// (jax.result_info) is kept per result as the shardings are; an argument's
+// (its location with debug info, jax.arg_info in older JAX) becomes its
+// parameter's location name, which HLO prints as op_name.
+TEST(StableHloParser, ArgumentAndResultNamesAreKept) {
+  const std::string text = R"(
+module @m {
+  func.func public @main(%arg0: tensor<2xf32> loc("params['w']"), %arg1: tensor<2xf32> loc(#loc2), %arg2: tensor<2xf32> {jax.arg_info = "z"}, %arg3: tensor<2xf32> loc("f.py":3:4)) -> (tensor<2xf32> {jax.result_info = "result[0]['aux']"}, tensor<2xf32>, tensor<2xf32> {jax.result_info = "result[1]", mhlo.sharding = "{replicated}"}) {
+    return %arg0, %arg1, %arg2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc2 = loc("x")
+)";
+  ASSERT_PARSES(module, text);
+  const Computation& main = *module.entry();
+  EXPECT_EQ(main.result_names(),
+            (std::vector<std::string>{"result[0]['aux']", "", "result[1]"}));
+  ASSERT_EQ(main.result_shardings().size(), 3u);
+  EXPECT_EQ(main.parameter(0)->location().name, "params['w']");
+  EXPECT_EQ(main.parameter(1)->location().name, "x");
+  EXPECT_EQ(main.parameter(2)->location().name, "z");
+  EXPECT_EQ(main.parameter(3)->location().name, "");
+  // The text position stays the parameter's location.
+  EXPECT_EQ(main.parameter(0)->location().line, 3);
+  EXPECT_TRUE(VerifyModule(module).ok());
+  std::string printed = PrintHlo(module);
+  EXPECT_NE(printed.find("parameter(0), metadata={op_name=\"params['w']\""),
+            std::string::npos)
+      << printed;
+  // A called function's names are not the program's.
+  ASSERT_PARSES(called, R"(
+func.func public @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = call @g(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func private @g(%y: tensor<2xf32>) -> (tensor<2xf32> {jax.result_info = "inner"}) {
+  return %y : tensor<2xf32>
+}
+)");
+  EXPECT_TRUE(called.entry()->result_names().empty());
+  // Shape refinement reads @main again and keeps them.
+  ParseOptions options;
+  options.argument_shapes = std::vector<Shape>{F32({5})};
+  StatusOr<Module> refined = ParseStableHlo(
+      "func.func public @main(%v: tensor<?xf32> loc(\"v\")) -> (tensor<?xf32> "
+      "{jax.result_info = \"result['twice']\"}) {\n"
+      "  %0 = stablehlo.add %v, %v : tensor<?xf32>\n"
+      "  return %0 : tensor<?xf32>\n}\n",
+      "test.mlir", options);
+  ASSERT_TRUE(refined.ok()) << refined.status().ToString();
+  EXPECT_EQ(refined->entry()->result_names(),
+            std::vector<std::string>{"result['twice']"});
+  EXPECT_EQ(refined->entry()->parameter(0)->location().name, "v");
+  EXPECT_EQ(refined->entry()->parameter(0)->shape(), F32({5}));
+}
+
+// The generic form keeps them in the function's arg_attrs and res_attrs.
+TEST(StableHloParser, GenericFormArgumentAndResultNamesAreKept) {
+  ASSERT_PARSES(module, R"(
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{jax.arg_info = "x"}, {}], function_type = (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>), res_attrs = [{}, {jax.result_info = "result[1]"}], sym_name = "main"}> ({
+  ^bb0(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>):
+    "func.return"(%arg0, %arg1) : (tensor<2xf32>, tensor<2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+)");
+  EXPECT_EQ(module.entry()->result_names(),
+            (std::vector<std::string>{"", "result[1]"}));
+  EXPECT_EQ(module.entry()->parameter(0)->location().name, "x");
+  EXPECT_EQ(module.entry()->parameter(1)->location().name, "");
+}
+
+TEST(StableHloParserErrors, NamesThatAreNoStringsAreRefused) {
+  EXPECT_EQ(ErrorOf("func.func public @main(%x: tensor<2xf32>) -> "
+                    "(tensor<2xf32> {jax.result_info = 3 : i32}) {\n"
+                    "  return %x : tensor<2xf32>\n}\n"),
+            "test.mlir:1:80: jax.result_info of result 0 must be a string");
+  EXPECT_EQ(ErrorOf("func.func public @main(%x: tensor<2xf32> {jax.arg_info = "
+                    "[1]}) -> tensor<2xf32> {\n"
+                    "  return %x : tensor<2xf32>\n}\n"),
+            "test.mlir:1:58: jax.arg_info of argument 0 must be a string");
+  EXPECT_EQ(
+      ErrorOf("\"func.func\"() <{function_type = (tensor<2xf32>) -> "
+              "tensor<2xf32>, res_attrs = [{}, {}], sym_name = \"main\"}> "
+              "({\n^bb0(%arg0: tensor<2xf32>):\n  \"func.return\"(%arg0) : "
+              "(tensor<2xf32>) -> ()\n}) : () -> ()\n"),
+      "test.mlir:1:79: res_attrs must be a list of 1 dictionaries");
+}
+
 TEST(StableHloParser, MalformedValueShardingsAreRefusedWhereTheyAre) {
   // A result's mhlo.sharding that is no sharding: the string's place, and
   // the place in it.
