@@ -469,6 +469,7 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseDenseArray() {
 StatusOr<MlirAttr> MlirAttributeParser::ParseHashAttribute() {
   MlirAttr attr;
   attr.pos = lex_.peek().pos;
+  const size_t start = lex_.peek().offset;
   std::string name = lex_.Next().value;
   if (!lex_.At(TokenKind::kLess))
     return lex_.ErrorAt(
@@ -486,6 +487,10 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseHashAttribute() {
         return lex_.Expected("'>' to close #" + name + "<...>");
       if (lex_.At(TokenKind::kLess)) ++depth;
       if (lex_.At(TokenKind::kGreater)) --depth;
+      const Token& token = lex_.peek();
+      if (depth == 0)
+        attr.raw = std::string(lex_.text().substr(
+            start, token.offset + token.text.size() - start));
       lex_.Next();
     }
     return attr;

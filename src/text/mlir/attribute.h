@@ -86,6 +86,9 @@ struct MlirAttr {
   MlirType dense_type;
   bool dense_is_hex = false;
   std::string hex;
+  // kDialect of Shardy (#sdy...<...>): the text as written, which XLA's
+  // HLO keeps in frontend attributes (xla.sdy.sharding_rule).
+  std::string raw;
   // kType: the type. Function types keep inputs and results here.
   MlirType type;
   std::vector<MlirType> function_inputs, function_results;

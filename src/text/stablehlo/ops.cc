@@ -60,6 +60,13 @@ StatusOr<Outcome> Parser::BuildDecomposedChlo(Scope* scope, OpSpec& spec) {
 StatusOr<std::map<std::string, std::string>> Parser::FrontendAttributes(
     const OpSpec& spec) const {
   std::map<std::string, std::string> values;
+  // A custom call's Shardy rule (JAX writes one on a batch-partitionable
+  // call under Shardy), where XLA's HLO keeps it: the batch-partition pass
+  // reads from it that Shardy partitions the call (batch_partitioning.h).
+  if (const MlirAttr* rule = Attr(spec, "sdy.sharding_rule");
+      rule != nullptr && rule->kind == MlirAttr::Kind::kDialect &&
+      !rule->raw.empty())
+    values["xla.sdy.sharding_rule"] = rule->raw;
   const MlirAttr* dictionary = Attr(spec, "mhlo.frontend_attributes");
   if (dictionary == nullptr) return values;
   if (dictionary->kind != MlirAttr::Kind::kDictionary)
