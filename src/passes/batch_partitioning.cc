@@ -341,6 +341,18 @@ struct BatchSplit {
   int64_t replicas = 1;
 };
 
+// The split of `tilings` merged (common_batch_sharding.h); nullopt when
+// there are none or they merge into no split.
+std::optional<BatchSplit> MergedSplit(const std::vector<BatchTiling>& tilings) {
+  if (tilings.empty()) return std::nullopt;
+  const BatchTiling common = FindCommonBatchTiling(tilings);
+  if (common.replicated()) return std::nullopt;
+  BatchSplit split;
+  split.tiles = common.tiles;
+  split.replicas = common.num_devices / common.blocks();
+  return split;
+}
+
 // The operands' batch shardings merged as XLA merges them
 // (common_batch_sharding.h); operands whose sharding xffi cannot trace take
 // no part, as in XLA an operand with no sharding takes none.
@@ -354,13 +366,7 @@ std::optional<BatchSplit> FindSplit(const Instruction* call,
       operands.push_back(
           BatchTilingOf(tiling->tiles, tiling->devices, num_batch_dims));
   }
-  if (operands.empty()) return std::nullopt;
-  const BatchTiling common = FindCommonBatchTiling(operands);
-  if (common.replicated()) return std::nullopt;
-  BatchSplit split;
-  split.tiles = common.tiles;
-  split.replicas = common.num_devices / common.blocks();
-  return split;
+  return MergedSplit(operands);
 }
 
 // --- Shardy's backward step --------------------------------------------------
@@ -504,13 +510,7 @@ std::optional<BatchSplit> FindSplitFromUsers(const Instruction* call,
     tilings.push_back(
         BatchTilingOf(tiling->tiles, tiling->devices, num_batch_dims));
   }
-  if (tilings.empty()) return std::nullopt;
-  const BatchTiling common = FindCommonBatchTiling(tilings);
-  if (common.replicated()) return std::nullopt;
-  BatchSplit split;
-  split.tiles = common.tiles;
-  split.replicas = common.num_devices / common.blocks();
-  return split;
+  return MergedSplit(tilings);
 }
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
