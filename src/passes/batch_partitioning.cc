@@ -401,12 +401,34 @@ std::optional<Tiling> TilingOfSharding(const HloSharding& sharding,
 using Users =
     std::unordered_map<const Instruction*, std::vector<const Instruction*>>;
 
+// Each value's UsersTiling once: values reached along many paths (a value
+// with several users each used several times) are not walked again.
+using UsersTilings =
+    std::unordered_map<const Instruction*, std::optional<Tiling>>;
+
+std::optional<Tiling> UsersTilingOnce(const Instruction* value,
+                                      const Computation& entry,
+                                      const Users& users, UsersTilings& memo,
+                                      int depth);
+
 // The tiling the entry's result shardings give `value` through its users:
 // a split one if some user's leads to one, else whole if one leads to a
-// whole result; nullopt where none is known.
+// whole result; nullopt where none is known (or the chain is longer than
+// `depth`).
 std::optional<Tiling> UsersTiling(const Instruction* value,
                                   const Computation& entry, const Users& users,
-                                  int depth = 16) {
+                                  UsersTilings& memo, int depth = 256) {
+  if (auto known = memo.find(value); known != memo.end()) return known->second;
+  std::optional<Tiling> tiling =
+      UsersTilingOnce(value, entry, users, memo, depth);
+  memo[value] = tiling;
+  return tiling;
+}
+
+std::optional<Tiling> UsersTilingOnce(const Instruction* value,
+                                      const Computation& entry,
+                                      const Users& users, UsersTilings& memo,
+                                      int depth) {
   if (depth == 0 || !value->shape().IsArray()) return std::nullopt;
   const auto& results = entry.result_shardings();
   std::optional<Tiling> whole;
@@ -444,7 +466,7 @@ std::optional<Tiling> UsersTiling(const Instruction* value,
               element->tuple_index != i)
             continue;
           std::optional<Tiling> t =
-              UsersTiling(element, entry, users, depth - 1);
+              UsersTiling(element, entry, users, memo, depth - 1);
           if (t.has_value() && (!tiling.has_value() || t->split())) tiling = t;
         }
       }
@@ -452,9 +474,10 @@ std::optional<Tiling> UsersTiling(const Instruction* value,
                opcode == Opcode::kConvert || opcode == Opcode::kCopy ||
                opcode == Opcode::kSelect) {
       if (user->shape().dims() == value->shape().dims())
-        tiling = UsersTiling(user, entry, users, depth - 1);
+        tiling = UsersTiling(user, entry, users, memo, depth - 1);
     } else if (opcode == Opcode::kTranspose || opcode == Opcode::kBroadcast) {
-      std::optional<Tiling> from = UsersTiling(user, entry, users, depth - 1);
+      std::optional<Tiling> from =
+          UsersTiling(user, entry, users, memo, depth - 1);
       // Each of the value's dimensions is the user's dimension it moves to.
       std::vector<int64_t> source(static_cast<size_t>(rank), -1);
       if (opcode == Opcode::kBroadcast) {
@@ -467,7 +490,8 @@ std::optional<Tiling> UsersTiling(const Instruction* value,
       }
       if (from.has_value()) tiling = Remap(*from, source);
     } else if (opcode == Opcode::kReshape) {
-      std::optional<Tiling> from = UsersTiling(user, entry, users, depth - 1);
+      std::optional<Tiling> from =
+          UsersTiling(user, entry, users, memo, depth - 1);
       if (from.has_value()) {
         std::optional<std::vector<int64_t>> tiles = ReshapeTiles(
             user->shape().dims(), from->tiles, value->shape().dims());
@@ -499,8 +523,9 @@ std::optional<BatchSplit> FindSplitFromUsers(const Instruction* call,
       if (user->opcode() == Opcode::kGetTupleElement) results.push_back(user);
   }
   std::vector<BatchTiling> tilings;
+  UsersTilings memo;
   for (const Instruction* result : results) {
-    std::optional<Tiling> tiling = UsersTiling(result, entry, users);
+    std::optional<Tiling> tiling = UsersTiling(result, entry, users, memo);
     if (!tiling.has_value()) continue;
     // Shardy's rule maps the batch factors of a result with only batch
     // dimensions too (the cholesky's info, s32[4] with factor i), which

@@ -324,6 +324,34 @@ TEST(BatchPartitioning, ShardySplitsACallFromTheResultShardingItReaches) {
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}}));
 }
 
+// The walk back from the results visits each value once: a long chain
+// whose values each have several users (40 steps of four ops, 3^40 paths)
+// splits the call as a short one does, at once.
+TEST(BatchPartitioning, ShardyFollowsLongChainsWithManyUsers) {
+  const std::string rule =
+      ", sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i]) {i=8, "
+      "j=3}, custom>";
+  std::string chain;
+  std::string previous = "%0";
+  for (int k = 0; k < 40; ++k) {
+    const std::string n = std::to_string(k);
+    chain += "    %a" + n + " = stablehlo.add " + previous + ", " + previous +
+             " : tensor<8xi64>\n";
+    chain += "    %b" + n + " = stablehlo.multiply " + previous + ", %a" + n +
+             " : tensor<8xi64>\n";
+    chain += "    %d" + n + " = stablehlo.subtract %a" + n + ", " + previous +
+             " : tensor<8xi64>\n";
+    previous = "%v" + n;
+    chain += "    " + previous + " = stablehlo.add %b" + n + ", %d" + n +
+             " : tensor<8xi64>\n";
+  }
+  chain += "    %1 = stablehlo.negate " + previous + " : tensor<8xi64>\n";
+  auto rows =
+      RunRows(BackwardProgram(rule, "#sdy.sharding<@mesh, [{\"x\"}]>", chain));
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{2, 3}, {2, 3}, {2, 3}, {2, 3}}));
+}
+
 TEST(BatchPartitioning, OtherCallsAndUnsplitOperandsRunWhole) {
   // Not registered: XLA gathers the operand and runs the call whole.
   auto rows = RunRows(
