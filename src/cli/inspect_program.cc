@@ -28,6 +28,10 @@ struct Value {
   Shape shape;
   std::optional<HloSharding> sharding;
   Location location;
+  // The caller's name for it: JAX's argument path (the parameter's
+  // location name: StableHLO's loc("x"), HLO's op_name) or
+  // jax.result_info; "" when the text gives none.
+  std::string jax_name;
 };
 
 // What serves a custom call's target in this process.
@@ -111,8 +115,13 @@ std::vector<Value> Results(const Computation& entry) {
     if (i < declared.size() && declared[i].has_value()) return declared[i];
     return value != nullptr ? value->sharding : std::nullopt;
   };
+  const auto& names = entry.result_names();
+  auto name = [&](size_t i) {
+    return i < names.size() ? names[i] : std::string();
+  };
   if (!root->shape().IsTuple()) {
-    results.push_back({"", root->shape(), sharding(0, root), root->location()});
+    results.push_back(
+        {"", root->shape(), sharding(0, root), root->location(), name(0)});
     return results;
   }
   for (int64_t i = 0; i < root->shape().tuple_size(); ++i) {
@@ -120,7 +129,7 @@ std::vector<Value> Results(const Computation& entry) {
         root->opcode() == Opcode::kTuple ? root->operand(i) : nullptr;
     results.push_back({"", root->shape().tuple_shape(i),
                        sharding(static_cast<size_t>(i), element),
-                       root->location()});
+                       root->location(), name(static_cast<size_t>(i))});
   }
   return results;
 }
@@ -133,7 +142,8 @@ ProgramFacts Gather(const Module& module, ProgramFormat format,
   const Computation& entry = *module.entry();
   for (const Instruction* parameter : entry.parameters())
     facts.parameters.push_back({parameter->name(), parameter->shape(),
-                                parameter->sharding, parameter->location()});
+                                parameter->sharding, parameter->location(),
+                                parameter->location().name});
   facts.results = Results(entry);
   for (const auto& computation : module.computations()) {
     for (const auto& inst : computation->instructions()) {
@@ -256,6 +266,7 @@ std::string ResolutionText(const Resolution& r) {
 
 void PrintValue(const char* what, size_t index, const Value& value) {
   std::string name = value.name.empty() ? "" : " %" + value.name;
+  if (!value.jax_name.empty()) name += " \"" + value.jax_name + "\"";
   std::printf("    %s %zu%s: %s", what, index, name.c_str(),
               value.shape.ToString(false).c_str());
   if (value.sharding.has_value())
@@ -381,6 +392,7 @@ void JsonLocation(JsonWriter& json, const Location& location) {
 void JsonValue(JsonWriter& json, const Value& value) {
   json.BeginObject();
   if (!value.name.empty()) json.Key("name").String(value.name);
+  if (!value.jax_name.empty()) json.Key("jax_name").String(value.jax_name);
   json.Key("shape").String(value.shape.ToString(false));
   json.Key("dtype");
   if (value.shape.IsArray()) {
@@ -519,11 +531,24 @@ int Fail(const std::string& message) {
 int InspectPolymorphic(const std::string& path, const Module& module,
                        ProgramFormat format, JsonWriter* json) {
   std::vector<Shape> parameters;
-  for (const Instruction* p : module.entry()->parameters())
+  std::vector<std::string> parameter_names;
+  for (const Instruction* p : module.entry()->parameters()) {
     parameters.push_back(p->shape());
+    parameter_names.push_back(p->location().name);
+  }
   const Shape& root = module.entry()->root()->shape();
   std::vector<Shape> results =
       root.IsTuple() ? root.tuple_shapes() : std::vector<Shape>{root};
+  std::vector<std::string> result_names = module.entry()->result_names();
+  result_names.resize(results.size());
+  auto shown = [](const std::string& jax_name) {
+    return jax_name.empty() ? std::string() : " \"" + jax_name + "\"";
+  };
+  auto json_value = [&](const Shape& shape, const std::string& jax_name) {
+    json->BeginObject();
+    if (!jax_name.empty()) json->Key("jax_name").String(jax_name);
+    json->Key("shape").String(shape.ToString(false)).EndObject();
+  };
   if (json != nullptr) {
     json->BeginObject();
     json->Key("program").String(path);
@@ -533,18 +558,12 @@ int InspectPolymorphic(const std::string& path, const Module& module,
     json->Key("entry").String(module.entry()->name());
     json->Key("shape_polymorphic").Bool(true);
     json->Key("parameters").BeginArray();
-    for (const Shape& shape : parameters)
-      json->BeginObject()
-          .Key("shape")
-          .String(shape.ToString(false))
-          .EndObject();
+    for (size_t i = 0; i < parameters.size(); ++i)
+      json_value(parameters[i], parameter_names[i]);
     json->EndArray();
     json->Key("results").BeginArray();
-    for (const Shape& shape : results)
-      json->BeginObject()
-          .Key("shape")
-          .String(shape.ToString(false))
-          .EndObject();
+    for (size_t i = 0; i < results.size(); ++i)
+      json_value(results[i], result_names[i]);
     json->EndArray();
     json->EndObject();
     return kExitOk;
@@ -556,10 +575,12 @@ int InspectPolymorphic(const std::string& path, const Module& module,
               module.entry()->name().c_str(), parameters.size(),
               results.size());
   for (size_t i = 0; i < parameters.size(); ++i)
-    std::printf("    parameter %zu: %s\n", i,
+    std::printf("    parameter %zu%s: %s\n", i,
+                shown(parameter_names[i]).c_str(),
                 parameters[i].ToString(false).c_str());
   for (size_t i = 0; i < results.size(); ++i)
-    std::printf("    result %zu: %s\n", i, results[i].ToString(false).c_str());
+    std::printf("    result %zu%s: %s\n", i, shown(result_names[i]).c_str(),
+                results[i].ToString(false).c_str());
   std::printf(
       "  shape-polymorphic: each ? takes its size from the arguments when "
       "the program runs (xffi run PROGRAM INPUTS... refines it from the "

@@ -283,6 +283,7 @@ Module Module::Clone() const {
     if (computation->root() != nullptr)
       target->set_root(instruction_map.at(computation->root()));
     target->set_result_shardings(computation->result_shardings());
+    target->set_result_names(computation->result_names());
   }
   if (entry_ != nullptr) copy.set_entry(computation_map.at(entry_));
   return copy;

@@ -98,6 +98,13 @@ class ModuleVerifier {
           "computation " + Quoted(computation.name()) + " has " +
           std::to_string(computation.result_count()) + " result(s) and " +
           std::to_string(result_shardings.size()) + " result sharding(s)");
+    const auto& result_names = computation.result_names();
+    if (!result_names.empty() &&
+        static_cast<int64_t>(result_names.size()) != computation.result_count())
+      return InvalidArgument(
+          "computation " + Quoted(computation.name()) + " has " +
+          std::to_string(computation.result_count()) + " result(s) and " +
+          std::to_string(result_names.size()) + " result name(s)");
 
     std::unordered_set<const Instruction*> defined;
     std::unordered_set<std::string> names;

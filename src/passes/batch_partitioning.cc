@@ -341,6 +341,18 @@ struct BatchSplit {
   int64_t replicas = 1;
 };
 
+// The split of `tilings` merged (common_batch_sharding.h); nullopt when
+// there are none or they merge into no split.
+std::optional<BatchSplit> MergedSplit(const std::vector<BatchTiling>& tilings) {
+  if (tilings.empty()) return std::nullopt;
+  const BatchTiling common = FindCommonBatchTiling(tilings);
+  if (common.replicated()) return std::nullopt;
+  BatchSplit split;
+  split.tiles = common.tiles;
+  split.replicas = common.num_devices / common.blocks();
+  return split;
+}
+
 // The operands' batch shardings merged as XLA merges them
 // (common_batch_sharding.h); operands whose sharding xffi cannot trace take
 // no part, as in XLA an operand with no sharding takes none.
@@ -354,13 +366,176 @@ std::optional<BatchSplit> FindSplit(const Instruction* call,
       operands.push_back(
           BatchTilingOf(tiling->tiles, tiling->devices, num_batch_dims));
   }
-  if (operands.empty()) return std::nullopt;
-  const BatchTiling common = FindCommonBatchTiling(operands);
-  if (common.replicated()) return std::nullopt;
-  BatchSplit split;
-  split.tiles = common.tiles;
-  split.replicas = common.num_devices / common.blocks();
-  return split;
+  return MergedSplit(operands);
+}
+
+// --- Shardy's backward step --------------------------------------------------
+//
+// Shardy propagates a sharding from a value's users as well as from its
+// operands: a batch-partitionable call whose operands are whole takes the
+// split of an out_sharding its results reach (jax 0.10.2, 4 CPU devices,
+// jnp.linalg.cholesky of f32[4,3,3] in P(), out P("x"): lapack_spotrf_ffi
+// runs on f32[1,3,3]), where GSPMD runs it whole. JAX marks such a call
+// with Shardy's rule for it (sdy.sharding_rule; the parser keeps it as
+// XLA's HLO does, the xla.sdy.sharding_rule frontend attribute), and xffi
+// takes that step for such calls in the entry: back from the entry's
+// result shardings, through elementwise ops, converts, copies, selects,
+// transposes, broadcasts and reshapes that keep blocks whole, to the
+// call's results.
+
+bool IsShardyCall(const Instruction* call) {
+  return call->frontend_attributes.count("xla.sdy.sharding_rule") > 0;
+}
+
+// A declared sharding as the tiling of a value of `rank` dimensions.
+std::optional<Tiling> TilingOfSharding(const HloSharding& sharding,
+                                       int64_t rank) {
+  Instruction probe(
+      Opcode::kParameter,
+      Shape::Array(ElementType::kF32,
+                   std::vector<int64_t>(static_cast<size_t>(rank), 1)));
+  probe.sharding = sharding;
+  return OwnTiling(&probe);
+}
+
+using Users =
+    std::unordered_map<const Instruction*, std::vector<const Instruction*>>;
+
+// Each value's UsersTiling once: values reached along many paths (a value
+// with several users each used several times) are not walked again.
+using UsersTilings =
+    std::unordered_map<const Instruction*, std::optional<Tiling>>;
+
+std::optional<Tiling> UsersTilingOnce(const Instruction* value,
+                                      const Computation& entry,
+                                      const Users& users, UsersTilings& memo,
+                                      int depth);
+
+// The tiling the entry's result shardings give `value` through its users:
+// a split one if some user's leads to one, else whole if one leads to a
+// whole result; nullopt where none is known (or the chain is longer than
+// `depth`).
+std::optional<Tiling> UsersTiling(const Instruction* value,
+                                  const Computation& entry, const Users& users,
+                                  UsersTilings& memo, int depth = 256) {
+  if (auto known = memo.find(value); known != memo.end()) return known->second;
+  std::optional<Tiling> tiling =
+      UsersTilingOnce(value, entry, users, memo, depth);
+  memo[value] = tiling;
+  return tiling;
+}
+
+std::optional<Tiling> UsersTilingOnce(const Instruction* value,
+                                      const Computation& entry,
+                                      const Users& users, UsersTilings& memo,
+                                      int depth) {
+  if (depth == 0 || !value->shape().IsArray()) return std::nullopt;
+  const auto& results = entry.result_shardings();
+  std::optional<Tiling> whole;
+  auto consider = [&](std::optional<Tiling> found) {
+    if (found.has_value() && found->split()) return true;
+    if (found.has_value()) whole = found;
+    return false;
+  };
+  const int64_t rank = value->shape().rank();
+  if (value == entry.root() && !results.empty() && results[0].has_value() &&
+      consider(TilingOfSharding(*results[0], rank)))
+    return TilingOfSharding(*results[0], rank);
+  auto found = users.find(value);
+  if (found == users.end()) return whole;
+  for (const Instruction* user : found->second) {
+    const Opcode opcode = user->opcode();
+    std::optional<Tiling> tiling;
+    if (user == entry.root() && opcode == Opcode::kTuple) {
+      for (int64_t i = 0; i < user->operand_count(); ++i)
+        if (user->operand(i) == value &&
+            static_cast<size_t>(i) < results.size() &&
+            results[static_cast<size_t>(i)].has_value()) {
+          tiling = TilingOfSharding(*results[static_cast<size_t>(i)], rank);
+          if (tiling.has_value() && tiling->split()) break;
+        }
+    } else if (opcode == Opcode::kTuple) {
+      // Through a tuple to its get-tuple-elements (XLA's HLO under Shardy
+      // returns tuple(result) and a ROOT get-tuple-element of it).
+      auto elements = users.find(user);
+      for (int64_t i = 0; i < user->operand_count() && elements != users.end();
+           ++i) {
+        if (user->operand(i) != value) continue;
+        for (const Instruction* element : elements->second) {
+          if (element->opcode() != Opcode::kGetTupleElement ||
+              element->tuple_index != i)
+            continue;
+          std::optional<Tiling> t =
+              UsersTiling(element, entry, users, memo, depth - 1);
+          if (t.has_value() && (!tiling.has_value() || t->split())) tiling = t;
+        }
+      }
+    } else if (IsElementwiseUnary(opcode) || IsElementwiseBinary(opcode) ||
+               opcode == Opcode::kConvert || opcode == Opcode::kCopy ||
+               opcode == Opcode::kSelect) {
+      if (user->shape().dims() == value->shape().dims())
+        tiling = UsersTiling(user, entry, users, memo, depth - 1);
+    } else if (opcode == Opcode::kTranspose || opcode == Opcode::kBroadcast) {
+      std::optional<Tiling> from =
+          UsersTiling(user, entry, users, memo, depth - 1);
+      // Each of the value's dimensions is the user's dimension it moves to.
+      std::vector<int64_t> source(static_cast<size_t>(rank), -1);
+      if (opcode == Opcode::kBroadcast) {
+        for (size_t s = 0; s < user->dimensions.size(); ++s)
+          source[s] = user->dimensions[s];
+      } else {
+        for (size_t d = 0; d < user->dimensions.size(); ++d)
+          source[static_cast<size_t>(user->dimensions[d])] =
+              static_cast<int64_t>(d);
+      }
+      if (from.has_value()) tiling = Remap(*from, source);
+    } else if (opcode == Opcode::kReshape) {
+      std::optional<Tiling> from =
+          UsersTiling(user, entry, users, memo, depth - 1);
+      if (from.has_value()) {
+        std::optional<std::vector<int64_t>> tiles = ReshapeTiles(
+            user->shape().dims(), from->tiles, value->shape().dims());
+        if (tiles.has_value())
+          tiling = Tiling{std::move(*tiles), from->devices};
+      }
+    }
+    if (consider(tiling)) return tiling;
+  }
+  return whole;
+}
+
+// The split Shardy gives a call in the entry from its results' users: the
+// results' batch tilings merged as the operands' are; nullopt when none is
+// split.
+std::optional<BatchSplit> FindSplitFromUsers(const Instruction* call,
+                                             int64_t num_batch_dims,
+                                             const Computation& entry) {
+  if (entry.result_shardings().empty()) return std::nullopt;
+  Users users;
+  for (const auto& inst : entry.instructions())
+    for (const Instruction* operand : inst->operands())
+      users[operand].push_back(inst.get());
+  std::vector<const Instruction*> results;
+  if (!call->shape().IsTuple()) {
+    results.push_back(call);
+  } else if (auto found = users.find(call); found != users.end()) {
+    for (const Instruction* user : found->second)
+      if (user->opcode() == Opcode::kGetTupleElement) results.push_back(user);
+  }
+  std::vector<BatchTiling> tilings;
+  UsersTilings memo;
+  for (const Instruction* result : results) {
+    std::optional<Tiling> tiling = UsersTiling(result, entry, users, memo);
+    if (!tiling.has_value()) continue;
+    // Shardy's rule maps the batch factors of a result with only batch
+    // dimensions too (the cholesky's info, s32[4] with factor i), which
+    // BatchTilingOf, made for XLA's reading of operands, calls whole: a
+    // trailing unsplit dimension makes it read its batch dimensions.
+    tiling->tiles.push_back(1);
+    tilings.push_back(
+        BatchTilingOf(tiling->tiles, tiling->devices, num_batch_dims));
+  }
+  return MergedSplit(tilings);
 }
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -451,6 +626,8 @@ bool Partition(Module& module, Computation* computation, Instruction* call,
   for (const Shape& result : results)
     if (!result.IsArray() || result.rank() < num_batch_dims) return false;
   std::optional<BatchSplit> found = FindSplit(call, num_batch_dims, callers);
+  if (!found.has_value() && IsShardyCall(call) && computation == module.entry())
+    found = FindSplitFromUsers(call, num_batch_dims, *computation);
   if (!found.has_value()) return false;
   const BatchSplit& split = *found;
 

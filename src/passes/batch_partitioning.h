@@ -54,12 +54,19 @@
 // follows the body's root tuple only, not a state the body rebuilds in
 // another way). One in a shard_map runs on each device's values as
 // written, as in XLA; one in a function a loop body calls runs whole.
-// Shardings flow forward only: a result sharding (the entry's
-// result_shardings) splits no call. XLA under GSPMD does the same; under
-// Shardy (jax 0.10.2, 4 CPU devices) it splits a call whose operands are
-// replicated when its result reaches a split out_sharding
-// (jnp.linalg.cholesky of f32[4,3,3], in P(), out P("x"): lapack_spotrf_ffi
-// on f32[1,3,3]), which xffi runs whole: the same values, other blocks.
+// Under GSPMD shardings flow forward only: a result sharding (the entry's
+// result_shardings) splits no call, as in XLA. Under Shardy (jax 0.10.2, 4
+// CPU devices) XLA splits a call whose operands are whole when its results
+// reach a split out_sharding (jnp.linalg.cholesky of f32[4,3,3], in P(),
+// out P("x"): lapack_spotrf_ffi on f32[1,3,3]); xffi does the same for a
+// call in the entry that carries Shardy's rule (JAX writes
+// sdy.sharding_rule on such a call under Shardy only; the parser keeps it
+// as XLA's HLO does, the xla.sdy.sharding_rule frontend attribute),
+// following the results back through elementwise ops, converts, copies,
+// selects, transposes, broadcasts, reshapes that keep blocks whole and
+// tuples to the entry's result shardings (a result with only batch
+// dimensions counts, as the rule maps it). A split forward from the
+// operands wins; Shardy's conflict rules and other ops are not followed.
 #ifndef XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 #define XFFI_SRC_PASSES_BATCH_PARTITIONING_H_
 

@@ -249,6 +249,109 @@ TEST(BatchPartitioning, TheShardingReachesTheCallThroughElementwiseOps) {
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 3}, {4, 3}}));
 }
 
+// Under Shardy (the call carries its sdy.sharding_rule, as JAX writes it
+// for a batch-partitionable call) a call on a whole operand takes the split
+// of the out_sharding its result reaches, through the ops after it, as
+// Shardy's propagation gives it (jax 0.10.2, 4 CPU devices: cholesky of
+// f32[4,3,3] in P(), out P("x") runs on f32[1,3,3]); under GSPMD (no
+// rule) it runs whole, as XLA runs it there.
+std::string BackwardProgram(const std::string& rule,
+                            const std::string& out_sharding,
+                            const std::string& after = "") {
+  return "module @m attributes {mhlo.num_partitions = 4 : i32} {\n"
+         "  sdy.mesh @mesh = <[\"x\"=4]>\n"
+         "  func.func public @main(%x: tensor<8x3xf32> {sdy.sharding = "
+         "#sdy.sharding<@mesh, [{}, {}]>}) -> (tensor<8xi64> {sdy.sharding = " +
+         out_sharding +
+         "}) {\n"
+         "    %0 = stablehlo.custom_call @bp.rows(%x) {api_version = 4 : i32, "
+         "mhlo.frontend_attributes = {num_batch_dims = \"1\"}" +
+         rule + "} : (tensor<8x3xf32>) -> tensor<8xi64>\n" + after +
+         "    return %1 : tensor<8xi64>\n  }\n}\n";
+}
+
+TEST(BatchPartitioning, ShardySplitsACallFromTheResultShardingItReaches) {
+  const std::string rule =
+      ", sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i]) {i=8, "
+      "j=3}, custom>";
+  const std::string split = "#sdy.sharding<@mesh, [{\"x\"}]>";
+  // Through an elementwise op, a reshape pair and a transpose-free chain.
+  const std::string after =
+      "    %a = stablehlo.add %0, %0 : tensor<8xi64>\n"
+      "    %r = stablehlo.reshape %a : (tensor<8xi64>) -> tensor<4x2xi64>\n"
+      "    %1 = stablehlo.reshape %r : (tensor<4x2xi64>) -> tensor<8xi64>\n";
+  StatusOr<std::vector<Literal>> out =
+      RunProgram(BackwardProgram(rule, split, after),
+                 {Literal::FromVector<float>({8, 3}, std::vector<float>(24))});
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  // Each device's call had 2 rows, added to itself.
+  EXPECT_EQ((*out)[0].ToVector<int64_t>(), std::vector<int64_t>(8, 4));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{2, 3}, {2, 3}, {2, 3}, {2, 3}}));
+  // The rule is kept where XLA's HLO keeps it, and the HLO text splits the
+  // same way.
+  StatusOr<Module> parsed =
+      ParseProgram(BackwardProgram(rule, split,
+                                   "    %1 = stablehlo.negate %0 : "
+                                   "tensor<8xi64>\n"),
+                   "bp.mlir");
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  std::string hlo = PrintHlo(*parsed);
+  EXPECT_NE(hlo.find("xla.sdy.sharding_rule=\"#sdy.op_sharding_rule<([i, "
+                     "j])->([i]) {i=8, j=3}, custom>\""),
+            std::string::npos)
+      << hlo;
+  auto rows = RunRows(hlo);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, std::vector<int64_t>(8, -2));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{2, 3}, {2, 3}, {2, 3}, {2, 3}}));
+
+  const std::string negate = "    %1 = stablehlo.negate %0 : tensor<8xi64>\n";
+  // GSPMD's text (no rule): whole.
+  rows = RunRows(BackwardProgram("", split, negate));
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, std::vector<int64_t>(8, -8));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}}));
+  // A replicated out_sharding, or a result reached through an op xffi does
+  // not follow back (a reverse): whole.
+  rows = RunRows(BackwardProgram(rule, "#sdy.sharding<@mesh, [{}]>", negate));
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}}));
+  rows = RunRows(BackwardProgram(
+      rule, split,
+      "    %1 = stablehlo.reverse %0, dims = [0] : tensor<8xi64>\n"));
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, std::vector<int64_t>(8, 8));
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{8, 3}}));
+}
+
+// The walk back from the results visits each value once: a long chain
+// whose values each have several users (40 steps of four ops, 3^40 paths)
+// splits the call as a short one does, at once.
+TEST(BatchPartitioning, ShardyFollowsLongChainsWithManyUsers) {
+  const std::string rule =
+      ", sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i]) {i=8, "
+      "j=3}, custom>";
+  std::string chain;
+  std::string previous = "%0";
+  for (int k = 0; k < 40; ++k) {
+    const std::string n = std::to_string(k);
+    chain += "    %a" + n + " = stablehlo.add " + previous + ", " + previous +
+             " : tensor<8xi64>\n";
+    chain += "    %b" + n + " = stablehlo.multiply " + previous + ", %a" + n +
+             " : tensor<8xi64>\n";
+    chain += "    %d" + n + " = stablehlo.subtract %a" + n + ", " + previous +
+             " : tensor<8xi64>\n";
+    previous = "%v" + n;
+    chain += "    " + previous + " = stablehlo.add %b" + n + ", %d" + n +
+             " : tensor<8xi64>\n";
+  }
+  chain += "    %1 = stablehlo.negate " + previous + " : tensor<8xi64>\n";
+  auto rows =
+      RunRows(BackwardProgram(rule, "#sdy.sharding<@mesh, [{\"x\"}]>", chain));
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(bp_test::TakeSeen(), (Dims{{2, 3}, {2, 3}, {2, 3}, {2, 3}}));
+}
+
 TEST(BatchPartitioning, OtherCallsAndUnsplitOperandsRunWhole) {
   // Not registered: XLA gathers the operand and runs the call whole.
   auto rows = RunRows(
@@ -419,6 +522,7 @@ TEST(BatchPartitioning, TheShardingReachesTheCallThroughBroadcastsAndReshapes) {
           CallLine("ROOT c", "s64[8]", "y", "bp.rows")),
       {Iota({8, 3, 2})});
   ASSERT_TRUE(out.ok()) << out.status().ToString();
+  // Each device's call had 2 rows, added to itself.
   EXPECT_EQ((*out)[0].ToVector<int64_t>(), std::vector<int64_t>(8, 4));
   EXPECT_EQ(bp_test::TakeSeen(), (Dims{{4, 6}, {4, 6}}));
   // Reshapes that merge or split dimensions: followed while each block stays

@@ -952,12 +952,20 @@ TEST_F(CliTest, InspectRefusesBadProgramsNamingTheirPlace) {
   EXPECT_THAT(forced.output, HasSubstr(hlo + ":1:1: "));
 }
 
-// The lines of `output` that describe results ("    result N: ...").
+// The lines of `output` that describe results ("    result N: ..."),
+// without the names JAX gave them (` "result[0]"`), which HLO has no place
+// for.
 std::vector<std::string> ResultLines(const std::string& output) {
   std::vector<std::string> lines;
   std::istringstream in(output);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("    result ", 0) == 0) lines.push_back(line);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("    result ", 0) != 0) continue;
+    size_t quote = line.find(" \"");
+    size_t colon = line.find(':');
+    if (quote != std::string::npos && quote < colon)
+      line.erase(quote, colon - quote);
+    lines.push_back(line);
+  }
   return lines;
 }
 
@@ -972,8 +980,8 @@ TEST_F(CliTest, InspectShowsTheResultShardingsTheProgramDeclares) {
   // Result 0 is split along "b" (mesh axis 1) in its second dimension and
   // replicated along "a".
   EXPECT_THAT(mlir.output,
-              HasSubstr("    result 0: f32[4,16], sharding {devices=[1,2,2]"
-                        "0,2,1,3 last_tile_dim_replicate}\n"));
+              HasSubstr("    result 0 \"result[0]\": f32[4,16], sharding "
+                        "{devices=[1,2,2]0,2,1,3 last_tile_dim_replicate}\n"));
   const std::vector<std::string> lines = ResultLines(mlir.output);
   EXPECT_EQ(lines.size(), 3u) << mlir.output;
   EXPECT_EQ(ResultLines(hlo.output), lines) << hlo.output;
@@ -988,7 +996,8 @@ TEST_F(CliTest, InspectShowsTheResultShardingsTheProgramDeclares) {
                         "2,2]0,2,1,3 last_tile_dim_replicate}\"},"));
   // A program whose results declare none says so with null.
   Outcome plain = Xffi("inspect --json " + Corpus("cc_mixed.mlir"));
-  EXPECT_THAT(plain.output, ContainsRegex("\"results\":\\[\\{\"shape\":\"[^"
+  EXPECT_THAT(plain.output, ContainsRegex("\"results\":\\[\\{(\"jax_name\":"
+                                          "\"[^\"]+\",)?\"shape\":\"[^"
                                           "\"]+\",\"dtype\":\"[a-z0-9]+\","
                                           "\"dims\":\\[[0-9,]*\\],"
                                           "\"sharding\":null\\}"));
@@ -1201,6 +1210,104 @@ TEST_F(CliTest, InspectShowsAPolymorphicSignature) {
   EXPECT_THAT(json.output,
               HasSubstr("\"shape_polymorphic\":true,\"parameters\":[{"
                         "\"shape\":\"f32[?]\"}]"));
+}
+
+// What jax.jit(f).lower(...).as_text(debug_info=True) writes for
+// f(params, x) = ({"out": params["w"] * x}, x): arguments named by their
+// locations, results by jax.result_info.
+const char kNamedProgram[] = R"(module @jit_f {
+  func.func public @main(%arg0: tensor<3xf32> loc("params['w']"), %arg1: tensor<3xf32> loc("x")) -> (tensor<3xf32> {jax.result_info = "result[0]['out']"}, tensor<3xf32> {jax.result_info = "result[1]"}) {
+    %0 = stablehlo.multiply %arg0, %arg1 : tensor<3xf32>
+    return %0, %arg1 : tensor<3xf32>, tensor<3xf32>
+  }
+}
+)";
+
+TEST_F(CliTest, InspectShowsTheNamesJaxGaveArgumentsAndResults) {
+  std::string program = Write("named.mlir", kNamedProgram);
+  Outcome text = Xffi("inspect " + program);
+  EXPECT_EQ(text.status, 0) << text.output;
+  EXPECT_THAT(text.output,
+              HasSubstr("    parameter 0 %arg0.1 \"params['w']\": f32[3]\n"
+                        "    parameter 1 %arg1.3 \"x\": f32[3]\n"
+                        "    result 0 \"result[0]['out']\": f32[3]\n"
+                        "    result 1 \"result[1]\": f32[3]\n"));
+  Outcome json = Xffi("inspect --json " + program);
+  EXPECT_EQ(json.status, 0) << json.output;
+  EXPECT_THAT(json.output,
+              HasSubstr("{\"name\":\"arg0.1\",\"jax_name\":\"params['w']\","
+                        "\"shape\":\"f32[3]\""));
+  EXPECT_THAT(json.output,
+              HasSubstr("\"results\":[{\"jax_name\":\"result[0]['out']\","
+                        "\"shape\":\"f32[3]\""));
+  // HLO says an argument's name as its parameter's op_name, as XLA does,
+  // and has no place for a result's.
+  Outcome dumped =
+      Xffi("run " + program + " --input " +
+           WriteNpy("w.npy", F32Vector({1, 2, 3})) + " --input " +
+           WriteNpy("x.npy", F32Vector({4, 5, 6})) + " --dump-after inline");
+  EXPECT_EQ(dumped.status, 0) << dumped.output;
+  size_t start = dumped.output.find("HloModule");
+  ASSERT_NE(start, std::string::npos) << dumped.output;
+  size_t end = dumped.output.find("\n}\n", start);
+  ASSERT_NE(end, std::string::npos) << dumped.output;
+  std::string hlo =
+      Write("named.hlo", dumped.output.substr(start, end + 3 - start));
+  Outcome from_hlo = Xffi("inspect " + hlo);
+  EXPECT_EQ(from_hlo.status, 0) << from_hlo.output;
+  EXPECT_THAT(from_hlo.output, HasSubstr(" \"params['w']\": f32[3]\n"));
+  EXPECT_THAT(from_hlo.output, HasSubstr("    result 0: f32[3]\n"));
+}
+
+// Bounded dimensions as XLA's HLO-to-StableHLO converter writes XLA's
+// f32[<=8,4] (jaxlib's hlo_to_stablehlo; JAX's own lowering never writes
+// bounds): read as their bounds, so the program runs at them, and the ops
+// that would set a size below one are refused with their place.
+const char kBoundedProgram[] = R"(module @bounded {
+  func.func @main(%arg0: tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> tensor<?xf32, #stablehlo.bounds<8>> {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %0 = stablehlo.add %arg0, %arg0 : tensor<?x4xf32, #stablehlo.bounds<8, ?>>
+    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<?x4xf32, #stablehlo.bounds<8, ?>>, tensor<f32>) -> tensor<?xf32, #stablehlo.bounds<8>>
+    return %1 : tensor<?xf32, #stablehlo.bounds<8>>
+  }
+}
+)";
+
+TEST_F(CliTest, RunsABoundedStableHloProgramAtItsBounds) {
+  std::string program = Write("bounded.mlir", kBoundedProgram);
+  Outcome shown = Xffi("inspect " + program);
+  EXPECT_EQ(shown.status, 0) << shown.output;
+  EXPECT_THAT(shown.output, HasSubstr("    parameter 0 %arg0.1: f32[8,4]\n"
+                                      "    result 0: f32[8]\n"));
+  std::vector<float> x, want(8, 0.0f);
+  for (int i = 0; i < 32; ++i) {
+    x.push_back(static_cast<float>(i) * 0.5f);
+    want[static_cast<size_t>(i / 4)] += 2 * x.back();
+  }
+  Literal input = Literal::FromBytes(Shape::Array(ElementType::kF32, {8, 4}),
+                                     x.data(), x.size() * sizeof(float));
+  Outcome outcome =
+      Xffi("run " + program + " --input " + WriteNpy("x.npy", input) +
+           " --output-dir " + Path("out"));
+  EXPECT_EQ(outcome.status, 0) << outcome.output;
+  StatusOr<Literal> result = ReadNpyFile(Path("out") + "/result_0.npy");
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_EQ(F32Values(*result), want);
+  // A size below the bound is what reading the bound cannot give.
+  Outcome smaller = Xffi("run " + program + " --input " +
+                         WriteNpy("small.npy", F32Vector({1, 2, 3, 4})));
+  EXPECT_EQ(smaller.status, 1);
+  EXPECT_THAT(smaller.output, HasSubstr("parameter 0 is f32[8,4], the file "
+                                        "holds f32[4]"));
+  std::string sizing = kBoundedProgram;
+  sizing.replace(sizing.find("stablehlo.add %arg0, %arg0"),
+                 std::string("stablehlo.add %arg0, %arg0").size(),
+                 "stablehlo.custom_call @SliceToDynamic(%arg0)");
+  Outcome refused = Xffi("run " + Write("sizing.mlir", sizing));
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_THAT(refused.output,
+              HasSubstr("sizing.mlir:4:10: stablehlo.custom_call: "
+                        "@SliceToDynamic: 'SliceToDynamic' is not supported"));
 }
 
 // Every program of tests/programs/polymorphic (jax.export with symbolic

@@ -128,5 +128,96 @@ module @m attributes {mhlo.num_partitions = 4 : i32} {
             "{devices=[2,2]0,1,2,3 last_tile_dim_replicate};");
 }
 
+// jax.jit(lambda a: a, in_shardings=A, out_shardings=B): the root is the
+// parameter, whose sharding is A, while the result's is B. HLO gives an op
+// one sharding, so the ROOT is a copy carrying B (XLA writes a tuple and a
+// get-tuple-element); both read back as they were, and the copy computes
+// what the root did.
+TEST(HloPrinter, AResultShardingUnlikeTheRootsOwnIsACopysSharding) {
+  StatusOr<Module> first = ParseStableHlo(
+      "module @m attributes {mhlo.num_partitions = 4 : i32} {\n"
+      "  func.func public @main(%a: tensor<8x4xf32> {mhlo.sharding = "
+      "\"{devices=[4,1]<=[4]}\"}) -> (tensor<8x4xf32> {mhlo.sharding = "
+      "\"{devices=[1,4]<=[4]}\"}) {\n"
+      "    return %a : tensor<8x4xf32>\n  }\n}\n",
+      "p.mlir");
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_EQ(ResultShardings(*first), "{devices=[1,4]0,1,2,3};");
+  std::string printed = PrintHlo(*first);
+  EXPECT_NE(printed.find("  %a.1 = f32[8,4] parameter(0), "
+                         "sharding={devices=[4,1]0,1,2,3}"),
+            std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("  ROOT %a.1.result = f32[8,4] copy(%a.1), "
+                         "sharding={devices=[1,4]0,1,2,3}"),
+            std::string::npos)
+      << printed;
+  StatusOr<Module> second = ParseHlo(printed, "p.hlo");
+  ASSERT_TRUE(second.ok()) << second.status().message() << "\n" << printed;
+  EXPECT_TRUE(VerifyModule(*second).ok());
+  EXPECT_EQ(ResultShardings(*second), ResultShardings(*first));
+  const Instruction* root = second->entry()->root();
+  EXPECT_EQ(root->opcode(), Opcode::kCopy);
+  ASSERT_EQ(root->operand_count(), 1);
+  ASSERT_TRUE(root->operand(0)->sharding.has_value());
+  EXPECT_EQ(root->operand(0)->sharding->ToString(), "{devices=[4,1]0,1,2,3}");
+  // A fixed point from there on: the copy has no sharding of its own.
+  EXPECT_EQ(PrintHlo(*second), printed);
+
+  // The same for a tuple of results, one of them the parameter: the tuple
+  // has no sharding of its own, so it carries the results' as before.
+  StatusOr<Module> tuple = ParseStableHlo(
+      "module @m attributes {mhlo.num_partitions = 4 : i32} {\n"
+      "  func.func public @main(%a: tensor<8x4xf32> {mhlo.sharding = "
+      "\"{devices=[4,1]<=[4]}\"}) -> (tensor<8x4xf32> {mhlo.sharding = "
+      "\"{devices=[1,4]<=[4]}\"}, tensor<8x4xf32>) {\n"
+      "    return %a, %a : tensor<8x4xf32>, tensor<8x4xf32>\n  }\n}\n",
+      "t.mlir");
+  ASSERT_TRUE(tuple.ok()) << tuple.status().message();
+  printed = PrintHlo(*tuple);
+  EXPECT_EQ(printed.find(" copy("), std::string::npos) << printed;
+  second = ParseHlo(printed, "t.hlo");
+  ASSERT_TRUE(second.ok()) << second.status().message() << "\n" << printed;
+  EXPECT_EQ(ResultShardings(*second), ResultShardings(*tuple));
+
+  // A root whose own sharding is the results' needs no copy.
+  StatusOr<Module> same = ParseStableHlo(
+      "func.func public @main(%a: tensor<8xf32> {mhlo.sharding = "
+      "\"{devices=[4]<=[4]}\"}) -> (tensor<8xf32> {mhlo.sharding = "
+      "\"{devices=[4]<=[4]}\"}) {\n  return %a : tensor<8xf32>\n}\n",
+      "same.mlir");
+  ASSERT_TRUE(same.ok()) << same.status().message();
+  printed = PrintHlo(*same);
+  EXPECT_EQ(printed.find(" copy("), std::string::npos) << printed;
+  EXPECT_NE(printed.find("ROOT %a.1 = f32[8] parameter(0), "
+                         "sharding={devices=[4]0,1,2,3}"),
+            std::string::npos)
+      << printed;
+}
+
+// XLA's own form of the same case (jaxlib 0.10.2's as_text("hlo") of
+// jax.jit(lambda a: a, in_shardings=A, out_shardings=B) under GSPMD): the
+// ROOT get-tuple-element's sharding is the result's.
+TEST(HloPrinter, XlasTupleFormOfADifferentResultShardingReadsTheSame) {
+  StatusOr<Module> first = ParseHlo(
+      R"(HloModule jit__lambda, entry_computation_layout={(f32[8,4]{1,0})->f32[8,4]{1,0}}
+ENTRY main.1 {
+  a.1 = f32[8,4]{1,0} parameter(0), sharding={devices=[4,1]<=[4]}
+  tuple.1 = (f32[8,4]{1,0}) tuple(a.1), sharding={{devices=[4,1]<=[4]}}
+  ROOT get-tuple-element.1 = f32[8,4]{1,0} get-tuple-element(tuple.1), index=0, sharding={devices=[1,4]<=[4]}
+}
+)",
+      "x.hlo");
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_EQ(ResultShardings(*first), "{devices=[1,4]0,1,2,3};");
+  EXPECT_EQ(first->entry()->parameter(0)->sharding->ToString(),
+            "{devices=[4,1]0,1,2,3}");
+  std::string printed = PrintHlo(*first);
+  StatusOr<Module> second = ParseHlo(printed, "x2.hlo");
+  ASSERT_TRUE(second.ok()) << second.status().message() << "\n" << printed;
+  EXPECT_EQ(DiffModules(*first, *second), "") << printed;
+  EXPECT_EQ(ResultShardings(*second), ResultShardings(*first));
+}
+
 }  // namespace
 }  // namespace xffi

@@ -405,6 +405,96 @@ func.func public @main(%x: tensor<2xf32>) -> (tensor<2xf32> {jax.result_info = "
   EXPECT_TRUE(module.entry()->result_shardings().empty());
 }
 
+// What jax.jit calls the arguments and results: each result's pytree path
+// (jax.result_info) is kept per result as the shardings are; an argument's
+// (its location with debug info, jax.arg_info in older JAX) becomes its
+// parameter's location name, which HLO prints as op_name.
+TEST(StableHloParser, ArgumentAndResultNamesAreKept) {
+  const std::string text = R"(
+module @m {
+  func.func public @main(%arg0: tensor<2xf32> loc("params['w']"), %arg1: tensor<2xf32> loc(#loc2), %arg2: tensor<2xf32> {jax.arg_info = "z"}, %arg3: tensor<2xf32> loc("f.py":3:4)) -> (tensor<2xf32> {jax.result_info = "result[0]['aux']"}, tensor<2xf32>, tensor<2xf32> {jax.result_info = "result[1]", mhlo.sharding = "{replicated}"}) {
+    return %arg0, %arg1, %arg2 : tensor<2xf32>, tensor<2xf32>, tensor<2xf32>
+  } loc(#loc)
+} loc(#loc)
+#loc = loc(unknown)
+#loc2 = loc("x")
+)";
+  ASSERT_PARSES(module, text);
+  const Computation& main = *module.entry();
+  EXPECT_EQ(main.result_names(),
+            (std::vector<std::string>{"result[0]['aux']", "", "result[1]"}));
+  ASSERT_EQ(main.result_shardings().size(), 3u);
+  EXPECT_EQ(main.parameter(0)->location().name, "params['w']");
+  EXPECT_EQ(main.parameter(1)->location().name, "x");
+  EXPECT_EQ(main.parameter(2)->location().name, "z");
+  EXPECT_EQ(main.parameter(3)->location().name, "");
+  // The text position stays the parameter's location.
+  EXPECT_EQ(main.parameter(0)->location().line, 3);
+  EXPECT_TRUE(VerifyModule(module).ok());
+  std::string printed = PrintHlo(module);
+  EXPECT_NE(printed.find("parameter(0), metadata={op_name=\"params['w']\""),
+            std::string::npos)
+      << printed;
+  // A called function's names are not the program's.
+  ASSERT_PARSES(called, R"(
+func.func public @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = call @g(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+func.func private @g(%y: tensor<2xf32>) -> (tensor<2xf32> {jax.result_info = "inner"}) {
+  return %y : tensor<2xf32>
+}
+)");
+  EXPECT_TRUE(called.entry()->result_names().empty());
+  // Shape refinement reads @main again and keeps them.
+  ParseOptions options;
+  options.argument_shapes = std::vector<Shape>{F32({5})};
+  StatusOr<Module> refined = ParseStableHlo(
+      "func.func public @main(%v: tensor<?xf32> loc(\"v\")) -> (tensor<?xf32> "
+      "{jax.result_info = \"result['twice']\"}) {\n"
+      "  %0 = stablehlo.add %v, %v : tensor<?xf32>\n"
+      "  return %0 : tensor<?xf32>\n}\n",
+      "test.mlir", options);
+  ASSERT_TRUE(refined.ok()) << refined.status().ToString();
+  EXPECT_EQ(refined->entry()->result_names(),
+            std::vector<std::string>{"result['twice']"});
+  EXPECT_EQ(refined->entry()->parameter(0)->location().name, "v");
+  EXPECT_EQ(refined->entry()->parameter(0)->shape(), F32({5}));
+}
+
+// The generic form keeps them in the function's arg_attrs and res_attrs.
+TEST(StableHloParser, GenericFormArgumentAndResultNamesAreKept) {
+  ASSERT_PARSES(module, R"(
+"builtin.module"() ({
+  "func.func"() <{arg_attrs = [{jax.arg_info = "x"}, {}], function_type = (tensor<2xf32>, tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>), res_attrs = [{}, {jax.result_info = "result[1]"}], sym_name = "main"}> ({
+  ^bb0(%arg0: tensor<2xf32>, %arg1: tensor<2xf32>):
+    "func.return"(%arg0, %arg1) : (tensor<2xf32>, tensor<2xf32>) -> ()
+  }) : () -> ()
+}) : () -> ()
+)");
+  EXPECT_EQ(module.entry()->result_names(),
+            (std::vector<std::string>{"", "result[1]"}));
+  EXPECT_EQ(module.entry()->parameter(0)->location().name, "x");
+  EXPECT_EQ(module.entry()->parameter(1)->location().name, "");
+}
+
+TEST(StableHloParserErrors, NamesThatAreNoStringsAreRefused) {
+  EXPECT_EQ(ErrorOf("func.func public @main(%x: tensor<2xf32>) -> "
+                    "(tensor<2xf32> {jax.result_info = 3 : i32}) {\n"
+                    "  return %x : tensor<2xf32>\n}\n"),
+            "test.mlir:1:80: jax.result_info of result 0 must be a string");
+  EXPECT_EQ(ErrorOf("func.func public @main(%x: tensor<2xf32> {jax.arg_info = "
+                    "[1]}) -> tensor<2xf32> {\n"
+                    "  return %x : tensor<2xf32>\n}\n"),
+            "test.mlir:1:58: jax.arg_info of argument 0 must be a string");
+  EXPECT_EQ(
+      ErrorOf("\"func.func\"() <{function_type = (tensor<2xf32>) -> "
+              "tensor<2xf32>, res_attrs = [{}, {}], sym_name = \"main\"}> "
+              "({\n^bb0(%arg0: tensor<2xf32>):\n  \"func.return\"(%arg0) : "
+              "(tensor<2xf32>) -> ()\n}) : () -> ()\n"),
+      "test.mlir:1:79: res_attrs must be a list of 1 dictionaries");
+}
+
 TEST(StableHloParser, MalformedValueShardingsAreRefusedWhereTheyAre) {
   // A result's mhlo.sharding that is no sharding: the string's place, and
   // the place in it.
@@ -436,6 +526,126 @@ TEST(StableHloParser, MalformedValueShardingsAreRefusedWhereTheyAre) {
                     "[{\"y\"}]>}) {\n    return %x : tensor<2xf32>\n  }\n}\n"),
             "test.mlir:3:92: sdy.sharding of result 0 names an axis its mesh "
             "lacks, or one axis twice: <@mesh, [{\"y\"}]>");
+}
+
+// --- bounded dimensions
+// -------------------------------------------------------
+
+// A bounded dynamic dimension (XLA's f32[<=8], which XLA's HLO-to-StableHLO
+// converter writes `tensor<?x4xf32, #stablehlo.bounds<8, ?>>` and mhlo
+// `#mhlo.type_extensions<bounds = [8, ?]>`) is read as its bound, as the
+// HLO reader reads f32[<=8]: the module is static.
+TEST(StableHloParser, BoundedDimensionsAreReadAsTheirBounds) {
+  ASSERT_PARSES(module, R"(
+func.func @main(%arg0: tensor<?x4xf32, #stablehlo.bounds<8, ?>>, %arg1: tensor<?xf32, #mhlo.type_extensions<bounds = [3]>>) -> (tensor<?xf32, #stablehlo.bounds<8>>, tensor<?xf32, #mhlo.type_extensions<bounds = [3]>>) {
+  %c = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = stablehlo.reduce(%arg0 init: %c) applies stablehlo.add across dimensions = [1] : (tensor<?x4xf32, #stablehlo.bounds<8, ?>>, tensor<f32>) -> tensor<?xf32, #stablehlo.bounds<8>>
+  %1 = "stablehlo.negate"(%arg1) : (tensor<?xf32, #mhlo.type_extensions<bounds = [3]>>) -> tensor<?xf32, #mhlo.type_extensions<bounds = [3]>>
+  %2 = stablehlo.get_dimension_size %arg0, dim = 1 : (tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> tensor<i32>
+  return %0, %1 : tensor<?xf32, #stablehlo.bounds<8>>, tensor<?xf32, #mhlo.type_extensions<bounds = [3]>>
+}
+)");
+  EXPECT_EQ(module.entry()->parameter(0)->shape(), F32({8, 4}));
+  EXPECT_EQ(module.entry()->parameter(1)->shape(), F32({3}));
+  EXPECT_EQ(module.entry()->root()->shape(),
+            Shape::Tuple({F32({8}), F32({3})}));
+  EXPECT_FALSE(IsShapePolymorphic(module));
+  EXPECT_TRUE(VerifyModule(module).ok());
+  // The size of a static dimension is a constant, bounds or not.
+  int sizes = 0;
+  for (const Instruction* c : OfOpcode(*module.entry(), Opcode::kConstant))
+    if (c->shape() == S32({})) {
+      EXPECT_EQ(c->literal.ValueToString(), "4");
+      ++sizes;
+    }
+  EXPECT_EQ(sizes, 1);
+  // HLO has no way to say a dimension was bounded once it is static: the
+  // printed module is the static one, and it reads back as itself.
+  std::string printed = PrintHlo(module);
+  EXPECT_NE(printed.find("f32[8,4]"), std::string::npos) << printed;
+  StatusOr<Module> again = ParseHlo(printed, "printed.hlo");
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(PrintHlo(*again), printed);
+}
+
+TEST(StableHloParserErrors, BoundsThatDoNotFitTheTypeAreRefused) {
+  auto with_type = [](const std::string& type) {
+    return "func.func @main(%arg0: " + type + ") -> tensor<2xf32> {\n" +
+           "  %0 = stablehlo.constant dense<0.0> : tensor<2xf32>\n" +
+           "  return %0 : tensor<2xf32>\n}\n";
+  };
+  EXPECT_EQ(ErrorOf(with_type("tensor<?x4xf32, #stablehlo.bounds<8>>")),
+            "test.mlir:1:40: the bounds give 1 dimension(s), the tensor has 2");
+  EXPECT_EQ(ErrorOf(with_type("tensor<?x4xf32, #stablehlo.bounds<8, 4>>")),
+            "test.mlir:1:61: dimension 1 is static (4): its bound must be ?");
+  EXPECT_EQ(ErrorOf(with_type("tensor<?xf32, #stablehlo.bounds<-2>>")),
+            "test.mlir:1:56: a dimension's bound is negative");
+  EXPECT_EQ(ErrorOf(with_type("tensor<?x?xf32, #stablehlo.bounds<"
+                              "4294967296, 4294967296>>")),
+            "test.mlir:1:24: the tensor has more than 2^48 elements");
+  EXPECT_EQ(ErrorOf(with_type("tensor<?xf32, #stablehlo.bounds<4]>")),
+            "test.mlir:1:57: expected ',' or '>' in the bounds, got ']'");
+  EXPECT_EQ(ErrorOf(with_type("tensor<?xf32, #mhlo.type_extensions<"
+                              "sizes = [4]>>")),
+            "test.mlir:1:60: expected 'bounds', got 'sizes'");
+  EXPECT_EQ(ErrorOf(with_type("tensor<4xf32, #sparse_tensor.encoding<{}>>")),
+            "test.mlir:1:38: unsupported tensor encoding "
+            "'#sparse_tensor.encoding': xffi reads only dimension bounds "
+            "(#stablehlo.bounds<...>, #mhlo.type_extensions<bounds = [...]>)");
+  // An unbounded `?` beside a bounded one stays shape-polymorphic.
+  StatusOr<Module> open = ParseStableHlo(
+      "func.func @main(%arg0: tensor<?x?xf32, #stablehlo.bounds<8, ?>>) -> "
+      "tensor<?x?xf32, #stablehlo.bounds<8, ?>> {\n"
+      "  return %arg0 : tensor<?x?xf32, #stablehlo.bounds<8, ?>>\n}\n");
+  ASSERT_TRUE(open.ok()) << open.status().ToString();
+  EXPECT_EQ(open->entry()->parameter(0)->shape(), F32({8, kDynamicDimension}));
+  EXPECT_TRUE(IsShapePolymorphic(*open));
+}
+
+// As the HLO reader: the ops that set a bounded dimension's size, or read
+// it, at run time are refused where they stand (a size below the bound is
+// what reading the bound cannot give).
+TEST(StableHloParserErrors, OpsThatSetOrReadABoundedSizeAreRefused) {
+  const std::string kBounded = "tensor<?x4xf32, #stablehlo.bounds<8, ?>>";
+  const std::string kTail =
+      "' is not supported: xffi reads a bounded dimension (tensor<?xf32, "
+      "#stablehlo.bounds<8>>) as its bound, which is XLA's meaning only while "
+      "no op sets or reads a size at run time";
+  auto program = [&](const std::string& op) {
+    return "func.func @main(%arg0: tensor<8x4xf32>, %n: tensor<i32>) -> "
+           "tensor<8x4xf32> {\n  " +
+           op + "\n  return %arg0 : tensor<8x4xf32>\n}\n";
+  };
+  EXPECT_EQ(ErrorOf(program("%0 = stablehlo.set_dimension_size %arg0, %n, "
+                            "dim = 0 : (tensor<8x4xf32>, tensor<i32>) -> " +
+                            kBounded)),
+            "test.mlir:2:8: 'stablehlo.set_dimension_size" + kTail);
+  EXPECT_EQ(ErrorOf(program("%0 = \"stablehlo.set_dimension_size\"(%arg0, "
+                            "%n) {dimension = 0 : i64} : (tensor<8x4xf32>, "
+                            "tensor<i32>) -> " +
+                            kBounded)),
+            "test.mlir:2:8: 'stablehlo.set_dimension_size" + kTail);
+  EXPECT_EQ(
+      ErrorOf(program("%0 = stablehlo.convert %arg0 : (tensor<8x4xf32>) -> " +
+                      kBounded +
+                      "\n  %1 = stablehlo.get_dimension_size %0, dim = 0 : (" +
+                      kBounded + ") -> tensor<i32>")),
+      "test.mlir:3:8: stablehlo.get_dimension_size: dimension 0 is bounded: "
+      "'stablehlo.get_dimension_size" +
+          kTail);
+  EXPECT_EQ(ErrorOf(program("%s = stablehlo.constant dense<[8, 4]> : "
+                            "tensor<2xi32>\n  %0 = stablehlo.dynamic_reshape "
+                            "%arg0, %s : (tensor<8x4xf32>, tensor<2xi32>) -> " +
+                            kBounded)),
+            "test.mlir:3:8: stablehlo.dynamic_reshape: its result is bounded: "
+            "'stablehlo.dynamic_reshape" +
+                kTail);
+  EXPECT_EQ(ErrorOf(program("%0 = stablehlo.custom_call @SliceToDynamic(%arg0, "
+                            "%n) : (tensor<8x4xf32>, tensor<i32>) -> " +
+                            kBounded)),
+            "test.mlir:2:8: stablehlo.custom_call: @SliceToDynamic: "
+            "'SliceToDynamic" +
+                kTail);
 }
 
 // --- locations ---------------------------------------------------------------

@@ -214,6 +214,23 @@ TEST_F(VerifierTest, ResultShardingsCountTheResults) {
             "computation 'main' has 1 result(s) and 2 result sharding(s)");
 }
 
+// Result names (jax.jit's jax.result_info) follow the same rule.
+TEST_F(VerifierTest, ResultNamesCountTheResults) {
+  Computation* main = Main();
+  Instruction* n =
+      main->AddInstruction(Opcode::kNegate, A(F32, {4}), {x_}, "n");
+  main->set_root(main->AddInstruction(
+      Opcode::kTuple, Shape::Tuple({A(F32, {4}), A(F32, {4})}), {n, x_}, "t"));
+  main->set_result_names({"result[0]"});
+  EXPECT_EQ(Verify(),
+            "computation 'main' has 2 result(s) and 1 result name(s)");
+  main->set_result_names({"result[0]", ""});
+  EXPECT_EQ(Verify(), "OK");
+  Module copy = module_.Clone();
+  EXPECT_EQ(copy.entry()->result_names(),
+            (std::vector<std::string>{"result[0]", ""}));
+}
+
 TEST_F(VerifierTest, InstructionNamesAreUniqueInAComputation) {
   Computation* main = Main();
   main->set_root(main->AddInstruction(Opcode::kNegate, A(F32, {4}), {x_}, "x"));

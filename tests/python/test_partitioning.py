@@ -544,3 +544,66 @@ def test_differently_split_operands_give_the_blocks_xla_gives(devices):
     run = _run_on_two_devices(COMMON_SHARDING_SCRIPT, devices=devices)
     assert run.returncode == 0, run.stdout + run.stderr[-3000:]
     assert "common sharding OK" in run.stdout
+
+
+SHARDY_BACKWARD_SCRIPT = textwrap.dedent("""
+    import json, pathlib, re, subprocess, sys
+    import numpy as np
+    import jax, jax.numpy as jnp
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    assert len(jax.devices()) == 4, jax.devices()
+    cli, out = sys.argv[1], pathlib.Path(sys.argv[2])
+    mesh = jax.make_mesh((4,), ("x",))
+    a = np.eye(3, dtype=np.float32)[None].repeat(4, 0) * np.arange(
+        1, 5, dtype=np.float32)[:, None, None]
+    np.save(out / "a.npy", a)
+    found = {}
+    for shardy in (True, False):
+        jax.config.update("jax_use_shardy_partitioner", shardy)
+        f = jax.jit(jnp.linalg.cholesky,
+                    in_shardings=NamedSharding(mesh, P()),
+                    out_shardings=NamedSharding(mesh, P("x")))
+        lowered = f.lower(a)
+        # The shape XLA runs lapack_spotrf_ffi on, per device.
+        compiled = lowered.compile().as_text()
+        call = [l for l in compiled.splitlines()
+                if 'custom_call_target="lapack_spotrf_ffi"' in l][0]
+        in_xla = re.search(r"= \\((f32\\[[0-9,]+\\])", call).group(1)
+        want = np.asarray(f(a))
+        for dialect in ("stablehlo", "hlo"):
+            path = out / f"chol_{shardy}.{dialect}"
+            path.write_text(lowered.as_text(dialect=dialect))
+            run = subprocess.run(
+                [cli, "run", str(path), "--input", str(out / "a.npy"),
+                 "--output-dir", str(out / "r"), "--dump-after",
+                 "batch-partition"], capture_output=True, text=True)
+            assert run.returncode == 0, run.stdout + run.stderr
+            np.testing.assert_allclose(np.load(out / "r" / "result_0.npy"),
+                                       want, rtol=1e-6)
+            block = re.search(r"per_device \\(block\\.0: (f32\\[[0-9,]+\\])",
+                              run.stdout + run.stderr)
+            in_xffi = block.group(1) if block else "f32[4,3,3]"
+            found[f"{shardy} {dialect}"] = (in_xla, in_xffi)
+    print(json.dumps(found))
+""")
+
+
+def test_shardy_splits_a_call_from_its_out_sharding_as_xla_does(tmp_path):
+    """jnp.linalg.cholesky of f32[4,3,3] with in P() and out P("x") on four
+    devices: XLA under Shardy runs lapack_spotrf_ffi on each device's
+    f32[1,3,3] (Shardy propagates the out_sharding back to the call), under
+    GSPMD on the whole f32[4,3,3]. xffi does the same from the text JAX
+    lowers (StableHLO and HLO), with JAX's values."""
+    pytest.importorskip("jax")
+    from conftest import built_library
+    cli = built_library("src/xffi")
+    run = _run_on_two_devices(SHARDY_BACKWARD_SCRIPT, str(cli),
+                              str(tmp_path), devices=4)
+    assert run.returncode == 0, run.stdout + run.stderr[-3000:]
+    import json
+    found = json.loads(run.stdout.strip().splitlines()[-1])
+    assert found["True stablehlo"] == ["f32[1,3,3]", "f32[1,3,3]"], found
+    assert found["False stablehlo"] == ["f32[4,3,3]", "f32[4,3,3]"], found
+    for key, (in_xla, in_xffi) in found.items():
+        assert in_xla == in_xffi, (key, found)

@@ -625,6 +625,15 @@ class Computation {
   // How many results result_shardings() describes: the root's tuple
   // elements, or 1 (0 without a root).
   int64_t result_count() const;
+  // What the caller calls each result (jax.jit's jax.result_info:
+  // "result[0]['out']"), one per result as result_shardings(), "" for a
+  // result without one; empty when the text names none. Kept like the
+  // shardings: it describes the results, not what the program computes.
+  // An entry parameter's name is its Location::name.
+  const std::vector<std::string>& result_names() const { return result_names_; }
+  void set_result_names(std::vector<std::string> names) {
+    result_names_ = std::move(names);
+  }
 
   // Removes instructions for which `dead` is true; the caller guarantees no
   // remaining instruction uses them.
@@ -638,6 +647,7 @@ class Computation {
   std::vector<std::unique_ptr<Instruction>> instructions_;
   Instruction* root_ = nullptr;
   std::vector<std::optional<HloSharding>> result_shardings_;
+  std::vector<std::string> result_names_;
 };
 
 class Module {

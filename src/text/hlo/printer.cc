@@ -298,6 +298,9 @@ class Printer {
         glue.results.push_back(
             namer.Unique(base + ".result." + std::to_string(r), "result"));
     }
+    if (NeedsResultCopy(c))
+      result_copy_name_ =
+          namer.Unique(instruction_names_[c.root()] + ".result", "result");
     out_ += "\n";
     if (&c == module_.entry()) out_ += "ENTRY ";
     out_ += Ref(&c) + " (";
@@ -314,6 +317,7 @@ class Printer {
       else
         PrintInstruction(c, *in);
     }
+    if (NeedsResultCopy(c)) PrintResultCopy(c);
     out_ += "}\n";
   }
 
@@ -384,7 +388,7 @@ class Printer {
       results.push_back("%" + glue.results[r]);
     }
     out_ += "  ";
-    if (c.root() == &in) out_ += "ROOT ";
+    if (IsPrintedRoot(c, in)) out_ += "ROOT ";
     out_ += Ref(&in) + " = " + in.shape().ToString() + " custom-call(";
     for (size_t r = 0; r < results.size(); ++r)
       out_ += (r ? ", " : "") + results[r];
@@ -404,21 +408,56 @@ class Printer {
   // program's result shardings as XLA writes them there (one per leaf of a
   // tuple, `{unknown}` where a result has none). HLO gives an op one
   // sharding, so a ROOT with its own (a parameter, a Sharding marker) keeps
-  // that one.
+  // that one, and when the results' differ the ROOT is a copy of it that
+  // carries theirs (ResultCopy).
   std::optional<std::string> ShardingText(const Computation& c,
                                           const Instruction& in) const {
     if (in.sharding.has_value()) return in.sharding->ToString();
+    if (&c != module_.entry() || c.root() != &in) return std::nullopt;
+    return ResultShardingText(c, in.shape());
+  }
+
+  // The ROOT is written as an op of its own when the entry's root has a
+  // sharding of its own (a parameter returned as it is, a Sharding marker)
+  // and the program declares another one for its results (jax.jit's
+  // in_shardings and out_shardings of `lambda a: a`): HLO gives an op one
+  // sharding, and the ROOT's is the results'. XLA's converter writes the
+  // same case as a tuple and a ROOT get-tuple-element; a copy says it in
+  // one op. Read back, the copy is an op of the module (it computes what
+  // the root did) and both shardings are as they were.
+  bool NeedsResultCopy(const Computation& c) const {
+    const Instruction* root = c.root();
+    if (&c != module_.entry() || root == nullptr || !root->sharding.has_value())
+      return false;
+    std::optional<std::string> results = ResultShardingText(c, root->shape());
+    return results.has_value() && *results != root->sharding->ToString();
+  }
+
+  bool IsPrintedRoot(const Computation& c, const Instruction& in) const {
+    return c.root() == &in && !NeedsResultCopy(c);
+  }
+
+  void PrintResultCopy(const Computation& c) {
+    const Instruction& root = *c.root();
+    out_ += "  ROOT %" + result_copy_name_ + " = " + root.shape().ToString() +
+            " copy(" + Ref(&root) + ")";
+    Attr("sharding", *ResultShardingText(c, root.shape()));
+    PrintMetadata(root.location());
+    out_ += "\n";
+  }
+
+  std::optional<std::string> ResultShardingText(const Computation& c,
+                                                const Shape& shape) const {
     const auto& results = c.result_shardings();
-    if (&c != module_.entry() || c.root() != &in || results.empty())
-      return std::nullopt;
+    if (results.empty()) return std::nullopt;
     bool any = false;
     for (const auto& r : results) any = any || r.has_value();
     if (!any) return std::nullopt;
-    if (!in.shape().IsTuple()) return results[0]->ToString();
+    if (!shape.IsTuple()) return results[0]->ToString();
     std::string text = "{";
     size_t leaf = 0;
-    for (int64_t i = 0; i < in.shape().tuple_size(); ++i) {
-      const Shape& element = in.shape().tuple_shape(i);
+    for (int64_t i = 0; i < shape.tuple_size(); ++i) {
+      const Shape& element = shape.tuple_shape(i);
       const auto& sharding = results[static_cast<size_t>(i)];
       if (!element.IsTuple()) {
         text += (leaf++ ? ", " : "") +
@@ -433,7 +472,7 @@ class Printer {
 
   void PrintInstruction(const Computation& c, const Instruction& in) {
     out_ += "  ";
-    if (c.root() == &in) out_ += "ROOT ";
+    if (IsPrintedRoot(c, in)) out_ += "ROOT ";
     Shape shape = in.shape();
     if (in.opcode() == Opcode::kCustomCall &&
         !in.custom_call.result_layouts.empty()) {
@@ -742,6 +781,7 @@ class Printer {
     std::vector<std::string> args, results;
   };
   std::unordered_map<const Instruction*, GlueNames> glue_names_;
+  std::string result_copy_name_;  // the entry's, when NeedsResultCopy
 };
 
 }  // namespace

@@ -131,16 +131,7 @@ StatusOr<MlirType> MlirAttributeParser::ParseType() {
     lex_.Next();
     SourcePos dims_pos = lex_.peek().pos;
     dims = lex_.ScanDimensions();
-    int64_t elements = 1;
-    for (int64_t d : dims) {
-      // `?`: a shape-polymorphic program, refined to static shapes before
-      // it compiles (ParseOptions::argument_shapes).
-      if (d < 0) continue;
-      // Element counts and byte sizes must stay far from int64 overflow.
-      if (d != 0 && elements > kMaxTensorElements / d)
-        return lex_.ErrorAt(dims_pos, "the tensor has more than 2^48 elements");
-      elements *= d;
-    }
+    XFFI_RETURN_IF_ERROR(CheckElementCount(dims, dims_pos));
     tensor = true;
   }
   if (!lex_.At(TokenKind::kBareId))
@@ -166,16 +157,104 @@ StatusOr<MlirType> MlirAttributeParser::ParseType() {
     element = *found;
   }
   if (tensor) {
-    if (lex_.At(TokenKind::kComma))
-      return lex_.ErrorAt(lex_.peek().pos,
-                          "tensor encodings (bounds, sparsity) are not "
-                          "supported");
+    if (Consume(TokenKind::kComma)) {
+      XFFI_RETURN_IF_ERROR(ParseBounds(&dims, &type.bounded));
+      XFFI_RETURN_IF_ERROR(CheckElementCount(dims, type.pos));
+    }
     XFFI_RETURN_IF_ERROR(
         Expect(TokenKind::kGreater, "'>' to close tensor<...>"));
   }
   type.scalar = !tensor;
   type.shape = Shape::Array(element, std::move(dims));
   return type;
+}
+
+Status MlirAttributeParser::CheckElementCount(const std::vector<int64_t>& dims,
+                                              SourcePos pos) const {
+  int64_t elements = 1;
+  for (int64_t d : dims) {
+    // `?`: a shape-polymorphic program, refined to static shapes before
+    // it compiles (ParseOptions::argument_shapes).
+    if (d < 0) continue;
+    // Element counts and byte sizes must stay far from int64 overflow.
+    if (d != 0 && elements > kMaxTensorElements / d)
+      return lex_.ErrorAt(pos, "the tensor has more than 2^48 elements");
+    elements *= d;
+  }
+  return Status::Ok();
+}
+
+// A bounded dynamic dimension is read as its bound, as the HLO reader reads
+// XLA's `f32[<=8]` (the top of hlo/parser.cc says why that is XLA's meaning
+// while no op sets or reads a size at run time; ops.cc refuses those).
+// StableHLO writes the bounds `#stablehlo.bounds<8, ?>`, mhlo
+// `#mhlo.type_extensions<bounds = [8, ?]>`: one entry per dimension, `?`
+// for a static or unbounded one.
+Status MlirAttributeParser::ParseBounds(std::vector<int64_t>* dims,
+                                        std::vector<bool>* bounded) {
+  SourcePos pos = lex_.peek().pos;
+  bool mhlo = false;
+  if (lex_.At(TokenKind::kHashId) &&
+      lex_.peek().value == "mhlo.type_extensions")
+    mhlo = true;
+  else if (!lex_.At(TokenKind::kHashId) ||
+           lex_.peek().value != "stablehlo.bounds")
+    return lex_.ErrorAt(pos, "unsupported tensor encoding " +
+                                 MlirLexer::Describe(lex_.peek()) +
+                                 ": xffi reads only dimension bounds "
+                                 "(#stablehlo.bounds<...>, "
+                                 "#mhlo.type_extensions<bounds = [...]>)");
+  lex_.Next();
+  XFFI_RETURN_IF_ERROR(Expect(TokenKind::kLess, "'<' and the bounds"));
+  if (mhlo) {
+    XFFI_RETURN_IF_ERROR(ExpectKeyword("bounds"));
+    XFFI_RETURN_IF_ERROR(Expect(TokenKind::kEqual, "'=' after 'bounds'"));
+    XFFI_RETURN_IF_ERROR(Expect(TokenKind::kLSquare, "'[' and the bounds"));
+  }
+  TokenKind close = mhlo ? TokenKind::kRSquare : TokenKind::kGreater;
+  std::vector<std::pair<int64_t, SourcePos>> bounds;  // -1: `?`
+  if (!lex_.At(close)) {
+    while (true) {
+      SourcePos at = lex_.peek().pos;
+      if (Consume(TokenKind::kQuestion)) {
+        bounds.push_back({-1, at});
+      } else {
+        if (lex_.At(TokenKind::kMinus))
+          return lex_.ErrorAt(at, "a dimension's bound is negative");
+        XFFI_ASSIGN_OR_RETURN(MlirAttr bound, ParseIntegerLiteral());
+        // As ScanDimensions bounds a dimension: the element count check
+        // that follows keeps sizes far from overflow.
+        if (bound.magnitude > uint64_t{INT64_MAX})
+          return lex_.ErrorAt(at,
+                              "a dimension's bound does not fit in 64 "
+                              "bits");
+        bounds.push_back({static_cast<int64_t>(bound.magnitude), at});
+      }
+      if (!Consume(TokenKind::kComma)) break;
+    }
+  }
+  XFFI_RETURN_IF_ERROR(Expect(
+      close, mhlo ? "',' or ']' in the bounds" : "',' or '>' in the bounds"));
+  if (mhlo)
+    XFFI_RETURN_IF_ERROR(
+        Expect(TokenKind::kGreater, "'>' to close the type extensions"));
+  if (bounds.size() != dims->size())
+    return lex_.ErrorAt(pos, "the bounds give " +
+                                 std::to_string(bounds.size()) +
+                                 " dimension(s), the tensor has " +
+                                 std::to_string(dims->size()));
+  bounded->assign(dims->size(), false);
+  for (size_t i = 0; i < bounds.size(); ++i) {
+    if (bounds[i].first < 0) continue;
+    if ((*dims)[i] >= 0)
+      return lex_.ErrorAt(bounds[i].second, "dimension " + std::to_string(i) +
+                                                " is static (" +
+                                                std::to_string((*dims)[i]) +
+                                                "): its bound must be ?");
+    (*dims)[i] = bounds[i].first;
+    (*bounded)[i] = true;
+  }
+  return Status::Ok();
 }
 
 Status MlirAttributeParser::ParseTypeList(std::vector<MlirType>* types) {
@@ -390,6 +469,7 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseDenseArray() {
 StatusOr<MlirAttr> MlirAttributeParser::ParseHashAttribute() {
   MlirAttr attr;
   attr.pos = lex_.peek().pos;
+  const size_t start = lex_.peek().offset;
   std::string name = lex_.Next().value;
   if (!lex_.At(TokenKind::kLess))
     return lex_.ErrorAt(
@@ -407,6 +487,10 @@ StatusOr<MlirAttr> MlirAttributeParser::ParseHashAttribute() {
         return lex_.Expected("'>' to close #" + name + "<...>");
       if (lex_.At(TokenKind::kLess)) ++depth;
       if (lex_.At(TokenKind::kGreater)) --depth;
+      const Token& token = lex_.peek();
+      if (depth == 0)
+        attr.raw = std::string(lex_.text().substr(
+            start, token.offset + token.text.size() - start));
       lex_.Next();
     }
     return attr;

@@ -24,7 +24,21 @@ struct MlirType {
   Shape shape;
   bool scalar = false;  // written without tensor<>
   bool index = false;   // element type `index`
+  // Per dimension: written `?` with a bound (`tensor<?x4xf32,
+  // #stablehlo.bounds<8, ?>>`) and read as its bound, so `shape` has 8
+  // there. Empty when the type gives no bounds.
+  std::vector<bool> bounded;
   SourcePos pos;
+
+  bool IsBounded(int64_t dimension) const {
+    return dimension >= 0 && static_cast<size_t>(dimension) < bounded.size() &&
+           bounded[static_cast<size_t>(dimension)];
+  }
+  bool AnyBounded() const {
+    for (bool b : bounded)
+      if (b) return true;
+    return false;
+  }
 };
 
 struct MlirNamedAttr;
@@ -72,6 +86,9 @@ struct MlirAttr {
   MlirType dense_type;
   bool dense_is_hex = false;
   std::string hex;
+  // kDialect of Shardy (#sdy...<...>): the text as written, which XLA's
+  // HLO keeps in frontend attributes (xla.sdy.sharding_rule).
+  std::string raw;
   // kType: the type. Function types keep inputs and results here.
   MlirType type;
   std::vector<MlirType> function_inputs, function_results;
@@ -125,6 +142,11 @@ class MlirAttributeParser {
   Status ParseDenseElements(MlirAttr* dense, int depth);
   StatusOr<MlirAttr> ParseDenseArray();
   StatusOr<MlirAttr> ParseHashAttribute();
+  // A tensor type's encoding after its ',': dimension bounds, which replace
+  // the bounded `?` dimensions of `dims`.
+  Status ParseBounds(std::vector<int64_t>* dims, std::vector<bool>* bounded);
+  Status CheckElementCount(const std::vector<int64_t>& dims,
+                           SourcePos pos) const;
 
   MlirLexer& lex_;
   int depth_ = 0;

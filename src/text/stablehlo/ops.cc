@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "runtime/status_macros.h"
+#include "xffi/program/text.h"
 
 namespace xffi::text::stablehlo {
 
@@ -59,6 +60,13 @@ StatusOr<Outcome> Parser::BuildDecomposedChlo(Scope* scope, OpSpec& spec) {
 StatusOr<std::map<std::string, std::string>> Parser::FrontendAttributes(
     const OpSpec& spec) const {
   std::map<std::string, std::string> values;
+  // A custom call's Shardy rule (JAX writes one on a batch-partitionable
+  // call under Shardy), where XLA's HLO keeps it: the batch-partition pass
+  // reads from it that Shardy partitions the call (batch_partitioning.h).
+  if (const MlirAttr* rule = Attr(spec, "sdy.sharding_rule");
+      rule != nullptr && rule->kind == MlirAttr::Kind::kDialect &&
+      !rule->raw.empty())
+    values["xla.sdy.sharding_rule"] = rule->raw;
   const MlirAttr* dictionary = Attr(spec, "mhlo.frontend_attributes");
   if (dictionary == nullptr) return values;
   if (dictionary->kind != MlirAttr::Kind::kDictionary)
@@ -78,11 +86,67 @@ StatusOr<std::map<std::string, std::string>> Parser::FrontendAttributes(
   return values;
 }
 
+std::string BoundedSizeRefusal(std::string_view op) {
+  return "'" + std::string(op) +
+         "' is not supported: xffi reads a bounded dimension "
+         "(tensor<?xf32, #stablehlo.bounds<8>>) as its bound, which is XLA's "
+         "meaning only while no op sets or reads a size at run time";
+}
+
+// The bounded counterpart of the HLO reader's refusals (hlo/parser.cc):
+// set_dimension_size (refused where its name is read, syntax.cc),
+// get_dimension_size of a bounded dimension, a dynamic op whose result is
+// bounded (XLA sets that size at run time) and the SliceToDynamic and
+// PadToStatic custom calls. Without bounds, get_dimension_size and the
+// dynamic ops are shape polymorphism's, which refinement folds.
+Status Parser::CheckBoundedSizes(const OpSpec& spec) const {
+  if (spec.name == "stablehlo.custom_call") {
+    const MlirAttr* target = Attr(spec, "call_target_name");
+    if (target != nullptr &&
+        (target->str == "SliceToDynamic" || target->str == "PadToStatic"))
+      return OpError(
+          spec, "@" + target->str + ": " + BoundedSizeRefusal(target->str));
+    return Status::Ok();
+  }
+  if (!IsShapeDynamicOp(spec.name)) return Status::Ok();
+  const TypeSpec& types = spec.types;
+  if (spec.name == "stablehlo.get_dimension_size") {
+    const MlirAttr* d = Attr(spec, "dimension");
+    if (d == nullptr || types.inputs.empty()) return Status::Ok();
+    StatusOr<int64_t> dimension = AttrToInteger(*d, lex_, "dimension");
+    if (dimension.ok() && types.inputs[0].IsBounded(*dimension))
+      return OpError(spec, "dimension " + std::to_string(*dimension) +
+                               " is bounded: " + BoundedSizeRefusal(spec.name));
+    return Status::Ok();
+  }
+  for (const std::vector<MlirType>* list : {&types.outputs, &types.list})
+    for (const MlirType& type : *list)
+      if (type.AnyBounded())
+        return OpError(
+            spec, "its result is bounded: " + BoundedSizeRefusal(spec.name));
+  return Status::Ok();
+}
+
+bool Parser::IsStaticDimension(const OpSpec& spec) const {
+  const MlirAttr* d = Attr(spec, "dimension");
+  if (d == nullptr) return false;
+  StatusOr<int64_t> dimension = AttrToInteger(*d, lex_, "dimension");
+  const Shape& of = spec.operands[0]->shape();
+  return dimension.ok() && of.IsArray() && *dimension >= 0 &&
+         *dimension < of.rank() && of.dim(*dimension) != kDynamicDimension;
+}
+
 StatusOr<Outcome> Parser::Build(Scope* scope, OpSpec& spec) {
+  XFFI_RETURN_IF_ERROR(CheckBoundedSizes(spec));
   XFFI_ASSIGN_OR_RETURN(auto frontend_attributes, FrontendAttributes(spec));
   Outcome outcome;
   bool handled = false;
   if (refining_) {
+    XFFI_ASSIGN_OR_RETURN(outcome, RefineOp(scope, spec, &handled));
+  } else if (spec.name == "stablehlo.get_dimension_size" &&
+             spec.operands.size() == 1 && IsStaticDimension(spec)) {
+    // A static (or bounded, so read as static) size is a constant in any
+    // program, polymorphic or not: built as refinement builds it.
     XFFI_ASSIGN_OR_RETURN(outcome, RefineOp(scope, spec, &handled));
   } else if (IsShapeDynamicOp(spec.name)) {
     XFFI_ASSIGN_OR_RETURN(outcome, BuildUnrefinedDynamicOp(scope, spec));

@@ -388,9 +388,12 @@ Status Parser::ParseFunction() {
       XFFI_RETURN_IF_ERROR(
           attrs_.Expect(TokenKind::kColon, "':' and the argument's type"));
       XFFI_ASSIGN_OR_RETURN(arg.type, attrs_.ParseType());
-      XFFI_RETURN_IF_ERROR(ParseValueAttributes(
-          &arg.sharding, "argument " + std::to_string(args.size())));
-      XFFI_RETURN_IF_ERROR(SkipOptionalLoc());
+      XFFI_RETURN_IF_ERROR(
+          ParseValueAttributes(&arg.sharding, &arg.jax_name,
+                               "argument " + std::to_string(args.size())));
+      if (lex_.AtKeyword("loc")) {
+        XFFI_ASSIGN_OR_RETURN(arg.loc, ParseLoc());
+      }
       args.push_back(std::move(arg));
       if (attrs_.Consume(TokenKind::kComma)) continue;
       XFFI_RETURN_IF_ERROR(
@@ -400,6 +403,7 @@ Status Parser::ParseFunction() {
   }
   std::vector<Shape> results;
   std::vector<std::optional<HloSharding>> result_shardings;
+  std::vector<std::string> result_names;
   if (attrs_.Consume(TokenKind::kArrow)) {
     if (attrs_.Consume(TokenKind::kLParen)) {
       if (!attrs_.Consume(TokenKind::kRParen)) {
@@ -407,7 +411,7 @@ Status Parser::ParseFunction() {
           XFFI_ASSIGN_OR_RETURN(MlirType type, attrs_.ParseType());
           results.push_back(type.shape);
           XFFI_RETURN_IF_ERROR(ParseValueAttributes(
-              &result_shardings.emplace_back(),
+              &result_shardings.emplace_back(), &result_names.emplace_back(),
               "result " + std::to_string(results.size() - 1)));
           XFFI_RETURN_IF_ERROR(SkipOptionalLoc());
           if (attrs_.Consume(TokenKind::kComma)) continue;
@@ -444,7 +448,41 @@ Status Parser::ParseFunction() {
     any = any || sharding.has_value();
   if (name == "main" && any)
     info->computation->set_result_shardings(std::move(result_shardings));
+  // And the names jax.jit gives them (jax.result_info: "result[0]['out']"),
+  // kept as the shardings are.
+  bool named = false;
+  for (const std::string& result_name : result_names)
+    named = named || !result_name.empty();
+  if (name == "main" && named)
+    info->computation->set_result_names(std::move(result_names));
   return SkipOptionalLoc();
+}
+
+StatusOr<std::vector<std::string>> Parser::GenericValueNames(
+    const MlirAttr& props, std::string_view list, std::string_view key,
+    size_t count) const {
+  std::vector<std::string> names;
+  const MlirAttr* dictionaries = props.Find(list);
+  if (dictionaries == nullptr) return names;
+  if (dictionaries->kind != MlirAttr::Kind::kArray ||
+      dictionaries->elements.size() != count)
+    return lex_.ErrorAt(dictionaries->pos,
+                        std::string(list) + " must be a list of " +
+                            std::to_string(count) + " dictionaries");
+  bool named = false;
+  for (const MlirAttr& dictionary : dictionaries->elements) {
+    const MlirAttr* value = dictionary.kind == MlirAttr::Kind::kDictionary
+                                ? dictionary.Find(key)
+                                : nullptr;
+    if (value != nullptr && value->kind != MlirAttr::Kind::kString)
+      return lex_.ErrorAt(
+          value->pos,
+          std::string(key) + " in " + std::string(list) + " must be a string");
+    names.push_back(value != nullptr ? value->str : "");
+    named = named || !names.back().empty();
+  }
+  if (!named) names.clear();
+  return names;
 }
 
 Status Parser::ParseGenericFunction() {
@@ -493,8 +531,19 @@ Status Parser::ParseGenericFunction() {
   }
   if (info->defined)
     return lex_.ErrorAt(pos, "redefinition of function @" + name);
+  // JAX's names for the arguments and results, as the pretty form's
+  // attribute dictionaries give them (ParseValueAttributes).
+  XFFI_ASSIGN_OR_RETURN(
+      std::vector<std::string> arg_names,
+      GenericValueNames(props, "arg_attrs", "jax.arg_info", args.size()));
+  for (size_t i = 0; i < arg_names.size(); ++i) args[i].jax_name = arg_names[i];
+  XFFI_ASSIGN_OR_RETURN(std::vector<std::string> result_names,
+                        GenericValueNames(props, "res_attrs", "jax.result_info",
+                                          type->function_results.size()));
   XFFI_RETURN_IF_ERROR(ParseFunctionBody(info, name, std::move(args),
                                          Shapes(type->function_results), pos));
+  if (name == "main" && !result_names.empty())
+    info->computation->set_result_names(std::move(result_names));
   XFFI_RETURN_IF_ERROR(attrs_.Expect(TokenKind::kRParen, "')' after the body"));
   XFFI_RETURN_IF_ERROR(SkipOptionalDictionary());
   XFFI_RETURN_IF_ERROR(
@@ -541,8 +590,10 @@ Status Parser::ParseFunctionBody(FuncInfo* info, const std::string& name,
   for (size_t i = 0; i < args.size(); ++i) {
     Instruction* p = AddParameter(computation, static_cast<int64_t>(i),
                                   args[i].type.shape, args[i].name);
-    p->set_location(
-        Location{source_, args[i].pos.line, args[i].pos.column, ""});
+    p->set_location(Location{source_, args[i].pos.line, args[i].pos.column,
+                             args[i].jax_name});
+    if (args[i].jax_name.empty() && args[i].loc.has_value())
+      pending_locs_.emplace_back(p, *args[i].loc);
     p->sharding = args[i].sharding;
     if (scope.defs.count(args[i].name))
       return lex_.ErrorAt(args[i].pos, "redefinition of %" + args[i].name);

@@ -92,6 +92,14 @@ struct Scope {
   std::vector<Instruction*>* captures = nullptr;
 };
 
+struct LocNode {
+  enum class Kind { kUnknown, kAlias, kName, kFile, kCallSite, kFused };
+  Kind kind = Kind::kUnknown;
+  std::string text;  // alias name, loc name or file name
+  int line = 0, column = 0;
+  std::vector<LocNode> children;
+};
+
 struct BlockArg {
   std::string name;
   MlirType type;
@@ -100,6 +108,12 @@ struct BlockArg {
   // A function argument's mhlo.sharding or sdy.sharding, where it has one
   // xffi reads.
   std::optional<HloSharding> sharding;
+  // A function argument's name in the caller's terms: JAX writes it as
+  // its location (`loc("params['w']")`; older JAX as jax.arg_info). It
+  // becomes the parameter's Location::name, where XLA keeps it too (HLO's
+  // metadata={op_name=...} of the parameter).
+  std::string jax_name;
+  std::optional<LocNode> loc;
 };
 
 struct Region {
@@ -134,14 +148,6 @@ struct Outcome {
   bool tuple = false;
   bool is_return = false;
   std::vector<Instruction*> returns;
-};
-
-struct LocNode {
-  enum class Kind { kUnknown, kAlias, kName, kFile, kCallSite, kFused };
-  Kind kind = Kind::kUnknown;
-  std::string text;  // alias name, loc name or file name
-  int line = 0, column = 0;
-  std::vector<LocNode> children;
 };
 
 struct FuncInfo {
@@ -182,6 +188,9 @@ StatusOr<Module> CheckArgumentShapes(Module module,
                                      std::string_view source_name);
 // Ops with shape operands, which only refinement builds (refine.cc).
 bool IsShapeDynamicOp(std::string_view name);
+// Why an op that sets or reads a bounded dimension's size at run time is
+// refused: xffi reads a bounded dimension as its bound (mlir/attribute.cc).
+std::string BoundedSizeRefusal(std::string_view op);
 // Sharding annotations: the value passes through unchanged.
 bool IsShardingAnnotation(std::string_view name);
 // chlo ops with no opcode of their own, built from others.
@@ -213,6 +222,12 @@ class Parser {
   Status ParseModuleItems();  // until '}'
   Status ParseFunction();
   Status ParseGenericFunction();
+  // A generic func.func's arg_attrs or res_attrs: each value's `key`
+  // string, "" where it has none; empty when no value has one.
+  StatusOr<std::vector<std::string>> GenericValueNames(const MlirAttr& props,
+                                                       std::string_view list,
+                                                       std::string_view key,
+                                                       size_t count) const;
   Status ParseFunctionBody(FuncInfo* info, const std::string& name,
                            std::vector<BlockArg> args,
                            const std::vector<Shape>& results, SourcePos pos);
@@ -245,6 +260,11 @@ class Parser {
   // Outside refinement: a dynamic op kept as a placeholder, so the module
   // can be inspected and the verifier refuses it.
   StatusOr<Outcome> BuildUnrefinedDynamicOp(Scope* scope, OpSpec& spec);
+  // Refuses the ops that change or read a bounded dimension's size at run
+  // time (ops.cc).
+  Status CheckBoundedSizes(const OpSpec& spec) const;
+  // get_dimension_size's dimension has a size the text gives.
+  bool IsStaticDimension(const OpSpec& spec) const;
 
   // --- locations (locations.cc)
   Status ParseLocAliasDefinition();
@@ -314,10 +334,11 @@ class Parser {
   // An attribute dictionary xffi has no use for, when there is one.
   Status SkipOptionalDictionary();
   // A function argument's or result's attribute dictionary, if any: its
-  // mhlo.sharding or sdy.sharding into *sharding, the rest skipped. `what`
-  // ("argument 0", "result 1") names the value in errors.
+  // mhlo.sharding or sdy.sharding into *sharding, JAX's name for it
+  // (jax.arg_info, jax.result_info) into *jax_name, the rest skipped.
+  // `what` ("argument 0", "result 1") names the value in errors.
   Status ParseValueAttributes(std::optional<HloSharding>* sharding,
-                              const std::string& what);
+                              std::string* jax_name, const std::string& what);
   const MlirAttr* Attr(const OpSpec& spec, std::string_view name) const;
   StatusOr<std::vector<int64_t>> Ints(const OpSpec& spec, std::string_view name,
                                       bool required);

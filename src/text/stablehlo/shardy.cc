@@ -28,6 +28,7 @@ Status Parser::ParseSdyMeshDefinition() {
 }
 
 Status Parser::ParseValueAttributes(std::optional<HloSharding>* sharding,
+                                    std::string* jax_name,
                                     const std::string& what) {
   if (!lex_.At(TokenKind::kLBrace)) return Status::Ok();
   lex_.Next();
@@ -65,7 +66,12 @@ Status Parser::ParseValueAttributes(std::optional<HloSharding>* sharding,
                                   ref.sharding.ToString(*mesh));
       } else {
         XFFI_ASSIGN_OR_RETURN(MlirAttr value, attrs_.ParseAttribute());
-        if (key == "mhlo.sharding") {
+        if (key == "jax.result_info" || key == "jax.arg_info") {
+          if (value.kind != MlirAttr::Kind::kString)
+            return lex_.ErrorAt(value.pos,
+                                key + " of " + what + " must be a string");
+          *jax_name = value.str;
+        } else if (key == "mhlo.sharding") {
           if (value.kind != MlirAttr::Kind::kString)
             return lex_.ErrorAt(
                 value.pos, "mhlo.sharding of " + what + " must be a string");

@@ -183,6 +183,8 @@ StatusOr<Outcome> Parser::ParsePrettyOp(Scope* scope, const std::string& name,
     XFFI_RETURN_IF_ERROR(ParseTypeSpec(&spec.types));
     return Build(scope, spec);
   }
+  if (name == "stablehlo.set_dimension_size")
+    return lex_.ErrorAt(pos, BoundedSizeRefusal(name));
   if (!IsSupportedOpName(name))
     return lex_.ErrorAt(pos, "unsupported operation '" + name + "'");
   OpSpec spec;
@@ -586,6 +588,8 @@ StatusOr<Outcome> Parser::ParsePrettyWhile(Scope* scope, SourcePos pos) {
 StatusOr<Outcome> Parser::ParseGenericOp(Scope* scope, const std::string& name,
                                          SourcePos pos) {
   if (IsReturnOp(name)) return ParseReturn(scope, true);
+  if (name == "stablehlo.set_dimension_size")
+    return lex_.ErrorAt(pos, BoundedSizeRefusal(name));
   if (!IsSupportedOpName(name) && name != "func.call")
     return lex_.ErrorAt(pos, "unsupported operation '" + name + "'");
   OpSpec spec;
