@@ -136,7 +136,7 @@ class Emitter {
   // Elements that need a C library call (c64 division and exp) get the
   // ordinary formula's value in the loop, and special() says which they
   // are (null: no such op), for a pass that recomputes them.
-  void DeferSpecialElements() { defer_special_ = true; }
+  void DeferSpecialElements(bool defer = true) { defer_special_ = defer; }
   llvm::Value* special() const { return special_; }
 
   // The compute value of `op` at `index` (null after an error).
@@ -449,8 +449,8 @@ llvm::Value* Emitter::ValueAt(const Instruction& op, Index& index) {
     }
     if (result != nullptr) result = RoundTo(b, type, result);
     const bool library_cost = library_calls_ > calls_before ||
-                              op.opcode() == Opcode::kSin ||
-                              op.opcode() == Opcode::kCos;
+                              (LegacyMath() && (op.opcode() == Opcode::kSin ||
+                                                op.opcode() == Opcode::kCos));
     nanos_ += !transcendental ? kSimpleOpNanos
               : library_cost  ? kMathCallNanos
                               : kInlineMathNanos;
@@ -582,11 +582,11 @@ llvm::Value* Emitter::FastTanh(llvm::Value* x) {
                                  2.26843463243900e-03, 4.89352518554385e-03};
   llvm::Value* p = c(kNumerator[0]);
   for (size_t i = 1; i < std::size(kNumerator); ++i)
-    p = b.CreateFAdd(b.CreateFMul(p, x2), c(kNumerator[i]));
+    p = MulAdd(b, module_, p, x2, c(kNumerator[i]));
   p = b.CreateFMul(p, clamped);
   llvm::Value* q = c(kDenominator[0]);
   for (size_t i = 1; i < std::size(kDenominator); ++i)
-    q = b.CreateFAdd(b.CreateFMul(q, x2), c(kDenominator[i]));
+    q = MulAdd(b, module_, q, x2, c(kDenominator[i]));
   llvm::Value* tiny =
       b.CreateFCmpOLT(Intrinsic(llvm::Intrinsic::fabs, {x}), c(0.0004));
   return b.CreateSelect(tiny, x, b.CreateFDiv(p, q));
@@ -617,9 +617,9 @@ llvm::Value* Emitter::FastExp(llvm::Value* x) {
                           4.1665795894E-2, 1.6666665459E-1, 5.0000001201E-1};
   llvm::Value* p = c(kPoly[0]);
   for (size_t i = 1; i < std::size(kPoly); ++i)
-    p = b.CreateFAdd(b.CreateFMul(p, r), c(kPoly[i]));
+    p = MulAdd(b, module_, p, r, c(kPoly[i]));
   llvm::Value* y =
-      b.CreateFAdd(b.CreateFAdd(b.CreateFMul(p, b.CreateFMul(r, r)), r), c(1));
+      b.CreateFAdd(MulAdd(b, module_, p, b.CreateFMul(r, r), r), c(1));
   // 2^n for n in [-159, 130], rounding once.
   llvm::Value* result = TimesPowerOfTwo(b, y, b.CreateFPToSI(n, i32));
   return b.CreateSelect(nan, x, result);
@@ -800,7 +800,8 @@ llvm::Value* Emitter::Unary(const Instruction& op, llvm::Value* x) {
     case Opcode::kSin:
     case Opcode::kCos:
       return EmitSinCos(b, module_, x, op.opcode() == Opcode::kCos,
-                        /*may_branch=*/b_ != &entry_);
+                        /*may_branch=*/b_ != &entry_, /*in_range=*/false,
+                        defer_special_ && b_ != &entry_ ? &special_ : nullptr);
     case Opcode::kLogistic: {
       llvm::Value* minus = b.CreateFNeg(x);
       return b.CreateFDiv(
@@ -1442,7 +1443,9 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
 
   if (!flat && SplitsRowsAtConcatenate(op, *root)) {
     // An item is a row; its element loops follow each other, one per
-    // operand, each storing at the operand's offset in the row.
+    // operand, each storing at the operand's offset in the row. They have
+    // no recomputation pass: sin and cos branch to their call per element.
+    emitter.DeferSpecialElements(false);
     auto* outer = llvm::BasicBlock::Create(context, "outer", function);
     auto* exit = llvm::BasicBlock::Create(context, "exit", function);
     llvm::IRBuilder<> loop(outer);

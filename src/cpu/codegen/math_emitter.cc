@@ -2,6 +2,8 @@
 #include "cpu/codegen/math_emitter.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <string_view>
 #include <vector>
 
 #include <llvm/IR/Constants.h>
@@ -10,6 +12,20 @@
 #include <llvm/IR/Module.h>
 
 namespace xffi::cpu::codegen {
+
+bool LegacyMath() {
+  const char* text = std::getenv("XFFI_MATH_LEGACY");
+  return text != nullptr && std::string_view(text) == "1";
+}
+
+llvm::Value* MulAdd(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* a,
+                    llvm::Value* x, llvm::Value* c) {
+  if (LegacyMath()) return b.CreateFAdd(b.CreateFMul(a, x), c);
+  llvm::Function* f = llvm::Intrinsic::getDeclaration(
+      &module, llvm::Intrinsic::fmuladd, {a->getType()});
+  return b.CreateCall(f, {a, x, c});
+}
+
 namespace {
 
 // The type `scalar` takes in the shape of `like` (vector or not).
@@ -34,9 +50,10 @@ llvm::Value* Fp(llvm::Type* type, double v) {
 llvm::Value* Polynomial(llvm::IRBuilder<>& b, llvm::Value* x,
                         const std::vector<double>& c) {
   llvm::Type* t = x->getType();
+  llvm::Module& module = *b.GetInsertBlock()->getModule();
   llvm::Value* p = Fp(t, c[0]);
   for (size_t i = 1; i < c.size(); ++i)
-    p = b.CreateFAdd(b.CreateFMul(p, x), Fp(t, c[i]));
+    p = MulAdd(b, module, p, x, Fp(t, c[i]));
   return p;
 }
 
@@ -142,15 +159,25 @@ llvm::Value* EmitLogF32(llvm::IRBuilder<>& b, llvm::Module& /*module*/,
   return b.CreateFPTrunc(LogWithEdges(b, wide, 8), x->getType());
 }
 
-llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& /*module*/,
+llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& module,
                           llvm::Value* x) {
   llvm::Type* d = Like(b.getDoubleTy(), x);
   llvm::Value* xd = b.CreateFPExt(x, d);
+  llvm::Value* u = b.CreateFAdd(xd, Fp(d, 1));
+  llvm::Value* log_u = LogWithEdges(b, u, 8);
+  if (!LegacyMath()) {
+    // u = 1 + x is exact in double for a float x of magnitude in
+    // [2^-29, 2^29] (the sum spans at most 53 bits), so log(u) is the
+    // answer there; above, u's rounding (2^-53 relative) moves a log of 20
+    // or more by 2^-53 absolute, nothing in float. Below 2^-29, log1p(x)
+    // = x - x^2/2 + ..., which rounds to x in float (-0 included).
+    llvm::Value* tiny = b.CreateFCmpOLT(
+        Call(b, module, llvm::Intrinsic::fabs, x), Fp(x->getType(), 0x1p-29));
+    return b.CreateSelect(tiny, x, b.CreateFPTrunc(log_u, x->getType()));
+  }
   // log1p(x) = log(u) x / (u - 1) with u = 1 + x rounded: the quotient
   // cancels u's rounding error (Goldberg). u == 1 only for |x| < 2^-53,
   // where log1p(x) is x (-0 included).
-  llvm::Value* u = b.CreateFAdd(xd, Fp(d, 1));
-  llvm::Value* log_u = LogWithEdges(b, u, 8);
   llvm::Value* ratio =
       b.CreateFDiv(b.CreateFMul(log_u, xd), b.CreateFSub(u, Fp(d, 1)));
   llvm::Value* finite_u = b.CreateAnd(b.CreateFCmpOGT(u, Fp(d, 0)),
@@ -163,11 +190,19 @@ llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& /*module*/,
 
 llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
                         llvm::Value* x, bool cosine, bool may_branch,
-                        bool in_range) {
+                        bool in_range, llvm::Value** special) {
   const bool is_double = x->getType()->isDoubleTy();
+  const bool legacy = LegacyMath();
   const char* libm =
       is_double ? (cosine ? "cos" : "sin") : (cosine ? "cosf" : "sinf");
   if (!may_branch) return LibmCall(b, module, libm, x);
+  // The large arguments' call goes by a name LLVM does not take for libm's
+  // (runtime_symbols.cc): a pure "sinf" would become llvm.sin, which the
+  // vectoriser then runs on every lane, guarded or not.
+  const char* large_call = legacy ? libm
+                           : is_double
+                               ? (cosine ? "xffi_cos_f64" : "xffi_sin_f64")
+                               : (cosine ? "xffi_cos_f32" : "xffi_sin_f32");
   llvm::Type* d = Like(b.getDoubleTy(), x);
   llvm::Type* i32 = Like(b.getInt32Ty(), x);
   llvm::Value* magnitude = Call(b, module, llvm::Intrinsic::fabs, x);
@@ -180,16 +215,19 @@ llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
   // beyond float precision, and within a rounding of double's.
   llvm::Value* n = Call(b, module, llvm::Intrinsic::roundeven,
                         b.CreateFMul(xd, Fp(d, 0x1.45f306dc9c883p-1)));
-  llvm::Value* r = b.CreateFSub(xd, b.CreateFMul(n, Fp(d, 0x1.921fb54p+0)));
-  r = b.CreateFSub(r, b.CreateFMul(n, Fp(d, 0x1.10b46118p-30)));
-  r = b.CreateFSub(r, b.CreateFMul(n, Fp(d, 0x1.313198a2e0370p-61)));
-  // Taylor series in double on |r| <= pi/4: the first omitted terms are
-  // below 2^-45 relative for float (far under its half unit), below 2^-70
-  // for double.
+  llvm::Value* minus_n = b.CreateFNeg(n);
+  llvm::Value* r = MulAdd(b, module, minus_n, Fp(d, 0x1.921fb54p+0), xd);
+  r = MulAdd(b, module, minus_n, Fp(d, 0x1.10b46118p-30), r);
+  r = MulAdd(b, module, minus_n, Fp(d, 0x1.313198a2e0370p-61), r);
+  // Taylor series in double on |r| <= pi/4, to r^9 and r^10 for float:
+  // the first terms left out, r^11/11! and r^12/12!, are below 2^-28
+  // relative (1/30 of float's unit in the last place); to r^19 and r^20
+  // for double (the rest below 2^-72 relative).
+  const int last_term = legacy ? (is_double ? 26 : 16) : (is_double ? 20 : 10);
   llvm::Value* z = b.CreateFMul(r, r);
   std::vector<double> sine, cos_series;
   double factorial = 1;
-  for (int k = 1; k <= (is_double ? 26 : 16); ++k) {
+  for (int k = 1; k <= last_term; ++k) {
     factorial *= k;
     if (k % 2 == 1)
       sine.insert(sine.begin(), ((k / 2) % 2 == 0 ? 1 : -1) / factorial);
@@ -218,6 +256,11 @@ llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
         x, fast);
   }
   if (in_range) return fast;
+  if (special != nullptr && !legacy) {
+    // The caller computes the large elements again, with the call.
+    *special = *special == nullptr ? large : b.CreateOr(*special, large);
+    return fast;
+  }
   // The large elements call libm in a block of their own, which the loop
   // vectoriser predicates per lane (a vector compare and, usually, no call).
   llvm::BasicBlock* before = b.GetInsertBlock();
@@ -227,7 +270,7 @@ llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
   auto* join = llvm::BasicBlock::Create(context, "libm_join", function);
   b.CreateCondBr(large, slow, join);
   b.SetInsertPoint(slow);
-  llvm::Value* called = LibmCall(b, module, libm, x);
+  llvm::Value* called = LibmCall(b, module, large_call, x);
   b.CreateBr(join);
   b.SetInsertPoint(join);
   llvm::PHINode* result = b.CreatePHI(x->getType(), 2);

@@ -29,6 +29,12 @@ class Module;
 
 namespace xffi::cpu::codegen {
 
+// XFFI_MATH_LEGACY=1, read at each emission: the functions as they were
+// before stop 26 (no fused multiply-adds, sin/cos series twice as long,
+// f32 log1p with its quotient, sin/cos's large-argument call by libm's
+// name, which LLVM turned into a call per element), to measure against.
+bool LegacyMath();
+
 // A call of `name`, a pure function of the C library or the runtime
 // (runtime_symbols.cc), declared as clang's -fno-math-errno does: no memory
 // access, no unwinding, so the optimiser may move and the vectoriser
@@ -36,6 +42,12 @@ namespace xffi::cpu::codegen {
 llvm::Value* CallPure(llvm::IRBuilder<>& b, llvm::Module& module,
                       const std::string& name, llvm::Type* result,
                       std::vector<llvm::Value*> args);
+
+// a * x + c, fused where the target has a fused multiply-add (one
+// instruction, one rounding), a multiply and an add where it has not: the
+// target's choice, the same for every element and every lane.
+llvm::Value* MulAdd(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* a,
+                    llvm::Value* x, llvm::Value* c);
 
 // y * 2^k for a float or double y and an integer k (of the float's width)
 // in [-2 max_exponent, 2 max_exponent]: applied in two halves, each a normal
@@ -50,11 +62,14 @@ llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& module,
 // A scalar `x` only. `may_branch`: whether the builder may split its block
 // for the large arguments' libm call (false before a loop: then the value
 // is libm's). `in_range`: `x` is known to be a number of magnitude at most
-// 2^20, so no libm call is needed (and none is emitted).
+// 2^20, so no libm call is needed (and none is emitted). `special`, when
+// given, collects (ORs in) whether `x` needs the call, and no call is
+// emitted: the caller computes those elements again (emitter.cc's blocks
+// with special elements), so the loop holds no branch at all.
 // f32 or f64.
 llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
                         llvm::Value* x, bool cosine, bool may_branch,
-                        bool in_range = false);
+                        bool in_range = false, llvm::Value** special = nullptr);
 // special::ErfInv<float>'s polynomials over the log1p above.
 llvm::Value* EmitErfInvF32(llvm::IRBuilder<>& b, llvm::Module& module,
                            llvm::Value* y);
