@@ -563,7 +563,9 @@ llvm::Value* Emitter::MathCall(const char* name,
 // tanh of a float as XLA:CPU computes it (Eigen's rational approximation,
 // a few units in the last place): vectorisable where libm's is a call.
 // Inputs beyond +-c give +-1 in float; tiny ones are their own tanh (which
-// keeps -0); NaN passes through the selects.
+// keeps -0); NaN passes through the selects. Separate multiplies and adds,
+// as the template kernel's Eigen evaluates them: the two give the same
+// bits (fused multiply-adds moved them up to 7 ulp apart near +-c).
 llvm::Value* Emitter::FastTanh(llvm::Value* x) {
   llvm::IRBuilder<>& b = *b_;
   llvm::Type* t = x->getType();
@@ -582,11 +584,11 @@ llvm::Value* Emitter::FastTanh(llvm::Value* x) {
                                  2.26843463243900e-03, 4.89352518554385e-03};
   llvm::Value* p = c(kNumerator[0]);
   for (size_t i = 1; i < std::size(kNumerator); ++i)
-    p = MulAdd(b, module_, p, x2, c(kNumerator[i]));
+    p = b.CreateFAdd(b.CreateFMul(p, x2), c(kNumerator[i]));
   p = b.CreateFMul(p, clamped);
   llvm::Value* q = c(kDenominator[0]);
   for (size_t i = 1; i < std::size(kDenominator); ++i)
-    q = MulAdd(b, module_, q, x2, c(kDenominator[i]));
+    q = b.CreateFAdd(b.CreateFMul(q, x2), c(kDenominator[i]));
   llvm::Value* tiny =
       b.CreateFCmpOLT(Intrinsic(llvm::Intrinsic::fabs, {x}), c(0.0004));
   return b.CreateSelect(tiny, x, b.CreateFDiv(p, q));
