@@ -66,6 +66,8 @@ def main():
   parser.add_argument("--min-time", type=float, default=0.25)
   parser.add_argument("--sides", default="xla,xffi,xffi_legacy")
   parser.add_argument("--size", type=int, default=2048)
+  parser.add_argument("--dtype", default="float32",
+                      help="float32, float64, bfloat16 or float16")
   parser.add_argument("functions", nargs="*", default=list(FUNCTIONS))
   args = parser.parse_args()
   if args.threads == 1:
@@ -78,11 +80,14 @@ def main():
   import xffi  # pylint: disable=import-outside-toplevel
   jax.config.update("jax_platforms", "cpu")
   sides = args.sides.split(",")
+  if args.dtype == "float64":
+    jax.config.update("jax_enable_x64", True)
+  dtype = (jnp.bfloat16 if args.dtype == "bfloat16" else np.dtype(args.dtype))
   x = np.random.default_rng(0).standard_normal(
-      (args.size, args.size)).astype(np.float32)
+      (args.size, args.size)).astype(dtype)
   elements = x.size
   device_x = jax.device_put(x)
-  print(f"# {elements} f32 elements, threads={args.threads or 'default'}, "
+  print(f"# {elements} {args.dtype} elements, threads={args.threads or 'default'}, "
         f"load {os.getloadavg()[0]:.2f}")
   print(f"{'function':10s} " + " ".join(f"{s + ' wall':>16s} {s + ' cpu':>15s}"
                                         for s in sides) +
@@ -104,9 +109,9 @@ def main():
       program = xffi.Program.from_text(text, intra_op_threads=args.threads)
       os.environ.pop("XFFI_MATH_LEGACY", None)
       got = np.asarray(program(x))
-      worst = np.max(np.abs(got - reference) /
-                     np.maximum(np.abs(reference), 1e-30))
-      if worst > 1e-5:
+      got, want = got.astype(np.float64), reference.astype(np.float64)
+      worst = np.max(np.abs(got - want) / np.maximum(np.abs(want), 1e-30))
+      if worst > {"float64": 1e-12, "float32": 1e-5}.get(args.dtype, 1e-2):
         print(f"# {name} {side}: largest relative difference from XLA "
               f"{worst:.3g}")
       calls[side] = lambda program=program: program(x)
