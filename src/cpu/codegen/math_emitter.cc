@@ -188,6 +188,76 @@ llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& module,
   return b.CreateFPTrunc(result, x->getType());
 }
 
+namespace {
+
+// x mod pi/2 for a float x of magnitude above 2^20 (finite), as
+// r = x - n pi/2 in double and the quadrant n (an i32, only its two low
+// bits mean anything), in integer arithmetic that vectorises (Payne and
+// Hanek's reduction): |x| = m 2^(e-23) with m the 24-bit significand, and
+// |x| 2/pi mod 4 needs only the bits of 2/pi from 2^-(e-24) on, the
+// earlier ones giving multiples of 4. A window of 128 of them, m times
+// it in 32-bit pieces (64-bit products, carries kept), is |x| 2/pi mod 4
+// to 2^-94, far below what the closest float to a multiple of pi/2
+// cancels.
+llvm::Value* ReduceLargeF32(llvm::IRBuilder<>& b, llvm::Value* x,
+                            llvm::Value** quadrant) {
+  llvm::Type* i32 = Like(b.getInt32Ty(), x);
+  llvm::Type* i64 = Like(b.getInt64Ty(), x);
+  auto c32 = [&](uint32_t v) { return llvm::ConstantInt::get(i32, v); };
+  auto c64 = [&](uint64_t v) { return llvm::ConstantInt::get(i64, v); };
+  // 2^252 / pi: the bits of 2/pi after five zero bits (so that e = 20
+  // starts its window at bit 0), in 32-bit words, most significant first.
+  constexpr uint32_t kTwoOverPi[8] = {0x0517cc1b, 0x727220a9, 0x4fe13abe,
+                                      0x8fa9a6ee, 0x06db14ac, 0xc9e21c82,
+                                      0x0ff28b1d, 0x5ef5de2b};
+  llvm::Value* bits = b.CreateBitCast(x, i32);
+  llvm::Value* exponent =
+      b.CreateAnd(b.CreateLShr(bits, 23), c32(0xff));  // e + 127
+  // Lanes below the range (computed, then not selected) read window 0.
+  exponent =
+      b.CreateSelect(b.CreateICmpULT(exponent, c32(147)), c32(147), exponent);
+  llvm::Value* start = b.CreateSub(exponent, c32(147));  // e - 20: 0..107
+  llvm::Value* word = b.CreateLShr(start, 5);
+  llvm::Value* shift = b.CreateZExt(b.CreateAnd(start, c32(31)), i64);
+  llvm::Value* m = b.CreateZExt(
+      b.CreateOr(b.CreateAnd(bits, c32(0x7fffff)), c32(0x800000)), i64);
+  // Words word..word+4 of the table, picked by compares (word is 0..3).
+  std::vector<llvm::Value*> table;
+  for (int k = 0; k < 5; ++k) {
+    llvm::Value* v = c32(kTwoOverPi[k + 3]);
+    for (int w = 2; w >= 0; --w)
+      v = b.CreateSelect(b.CreateICmpEQ(word, c32(static_cast<uint32_t>(w))),
+                         c32(kTwoOverPi[k + w]), v);
+    table.push_back(b.CreateZExt(v, i64));
+  }
+  // Window word k: table bits [32k + shift, 32k + shift + 32).
+  auto window = [&](int k) {
+    llvm::Value* pair = b.CreateOr(b.CreateShl(table[k], 32), table[k + 1]);
+    return b.CreateLShr(b.CreateShl(pair, shift), 32);
+  };
+  llvm::Value* low = b.CreateMul(m, window(3));
+  llvm::Value* middle =
+      b.CreateAdd(b.CreateMul(m, window(2)), b.CreateLShr(low, 32));
+  // |x| 2/pi mod 4 in units of 2^-62, and the next 32 bits below it.
+  llvm::Value* v =
+      b.CreateAdd(b.CreateAdd(b.CreateShl(b.CreateMul(m, window(0)), 32),
+                              b.CreateMul(m, window(1))),
+                  b.CreateLShr(middle, 32));
+  llvm::Value* below = b.CreateAnd(middle, c64(0xffffffff));
+  // Nearest n (mod 4) and the signed remainder, |f| <= 2^61.
+  llvm::Value* n = b.CreateLShr(b.CreateAdd(v, c64(uint64_t{1} << 61)), 62);
+  llvm::Value* f = b.CreateSub(v, b.CreateShl(n, 62));
+  llvm::Type* d = Like(b.getDoubleTy(), x);
+  llvm::Value* fraction =
+      b.CreateFAdd(b.CreateSIToFP(f, d),
+                   b.CreateFMul(b.CreateUIToFP(below, d), Fp(d, 0x1p-32)));
+  *quadrant = b.CreateTrunc(n, i32);
+  // Units of 2^-62 quarter turns to radians: pi/2 2^-62.
+  return b.CreateFMul(fraction, Fp(d, 0x1.921fb54442d18p-62));
+}
+
+}  // namespace
+
 llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
                         llvm::Value* x, bool cosine, bool may_branch,
                         bool in_range, llvm::Value** special) {
@@ -219,6 +289,26 @@ llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
   llvm::Value* r = MulAdd(b, module, minus_n, Fp(d, 0x1.921fb54p+0), xd);
   r = MulAdd(b, module, minus_n, Fp(d, 0x1.10b46118p-30), r);
   r = MulAdd(b, module, minus_n, Fp(d, 0x1.313198a2e0370p-61), r);
+  llvm::Value* quadrant = b.CreateFPToSI(n, i32);
+  // Where nothing recomputes the large elements (a reduction's loop, rows
+  // split at a concatenate), f32 reduces them in vector integer arithmetic
+  // rather than call libm from a branch, which LLVM does not vectorise.
+  const bool reduce_large =
+      !is_double && !legacy && !in_range && special == nullptr;
+  llvm::Value* not_finite = nullptr;
+  if (reduce_large) {
+    llvm::Value* large_quadrant = nullptr;
+    llvm::Value* large_r = ReduceLargeF32(b, magnitude, &large_quadrant);
+    // sin(-x) = -sin(x), cos(-x) = cos(x): x - n pi/2 with n and r negated.
+    llvm::Value* negative = b.CreateICmpSLT(b.CreateBitCast(x, i32),
+                                            llvm::ConstantInt::get(i32, 0));
+    large_r = b.CreateSelect(negative, b.CreateFNeg(large_r), large_r);
+    large_quadrant =
+        b.CreateSelect(negative, b.CreateNeg(large_quadrant), large_quadrant);
+    r = b.CreateSelect(large, large_r, r);
+    quadrant = b.CreateSelect(large, large_quadrant, quadrant);
+    not_finite = b.CreateFCmpUEQ(magnitude, Fp(x->getType(), INFINITY));
+  }
   // Taylor series in double on |r| <= pi/4, to r^9 and r^10 for float:
   // the first terms left out, r^11/11! and r^12/12!, are below 2^-28
   // relative (1/30 of float's unit in the last place); to r^19 and r^20
@@ -238,7 +328,6 @@ llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
   cos_series.push_back(1.0);
   llvm::Value* sin_r = b.CreateFMul(r, Polynomial(b, z, sine));
   llvm::Value* cos_r = Polynomial(b, z, cos_series);
-  llvm::Value* quadrant = b.CreateFPToSI(n, i32);
   if (cosine) quadrant = b.CreateAdd(quadrant, llvm::ConstantInt::get(i32, 1));
   auto bit = [&](int v) {
     return b.CreateICmpNE(b.CreateAnd(quadrant, llvm::ConstantInt::get(i32, v)),
@@ -256,6 +345,8 @@ llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
         x, fast);
   }
   if (in_range) return fast;
+  if (reduce_large)
+    return b.CreateSelect(not_finite, Fp(x->getType(), std::nan("")), fast);
   if (special != nullptr && !legacy) {
     // The caller computes the large elements again, with the call.
     *special = *special == nullptr ? large : b.CreateOr(*special, large);

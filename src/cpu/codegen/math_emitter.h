@@ -16,9 +16,11 @@
 // NaN, infinities, -0, zeros and the domain edges give exactly libm's
 // results (EmittedMathAtTheEdgesOfItsRanges). sin/cos beyond |x| = 2^20
 // (where the reduction by pi/2 needs more than double precision) call
-// libm for those elements only: in a loop with a pass for special
-// elements, by computing their block again; elsewhere in a branch the
-// vectoriser predicates per lane.
+// libm for those elements only in a loop with a pass for special elements
+// (their block is computed again); elsewhere f32 reduces them in vector
+// integer arithmetic (Payne-Hanek, within 1 ulp of libm:
+// SineAndCosineInRowsSplitAtConcatenate) and f64 calls libm in a branch,
+// which keeps the loop scalar.
 #ifndef XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
 #define XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
 
@@ -69,7 +71,8 @@ llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& module,
 // 2^20, so no libm call is needed (and none is emitted). `special`, when
 // given, collects (ORs in) whether `x` needs the call, and no call is
 // emitted: the caller computes those elements again (emitter.cc's blocks
-// with special elements), so the loop holds no branch at all.
+// with special elements), so the loop holds no branch at all. Without it,
+// f32 needs no call either (see above).
 // f32 or f64.
 llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
                         llvm::Value* x, bool cosine, bool may_branch,
