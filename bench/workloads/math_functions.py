@@ -38,6 +38,9 @@ FUNCTIONS = {
     "copy": lambda jnp, x: x + 1,
     # In a reduction's kernel, which has no pass for special elements.
     "sum(sin)": lambda jnp, x: jnp.sum(jnp.sin(x), axis=1),
+    # elementwise_bf16/f16's chain, its second operand made from the first.
+    "half_chain": lambda jnp, x: (lambda y: jnp.tanh(x * y) + jnp.exp(
+        x * 0.5) * y - jnp.maximum(x, y) / (1 + y * y))(x * 0.5 + 0.25),
     "chain": lambda jnp, x: (jnp.tanh(x) * jnp.exp(-x * x) + jnp.sin(x) * jnp.
                              cos(x) - jnp.log1p(jnp.abs(x)) + jnp.sqrt(
                                  jnp.abs(x) + 1) / (1 + x * x)),
