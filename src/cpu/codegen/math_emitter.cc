@@ -480,16 +480,52 @@ llvm::Value* EmitLog1pF64(llvm::IRBuilder<>& b, llvm::Module& /*module*/,
 llvm::Value* EmitTanhF64(llvm::IRBuilder<>& b, llvm::Module& module,
                          llvm::Value* x) {
   llvm::Type* t = x->getType();
-  // tanh|x| = e / (e + 2) with e = expm1(2|x|); beyond 40 it is 1 in
-  // double (and e would overflow); the sign comes back last (-0 too).
-  llvm::Value* magnitude = Call(b, module, llvm::Intrinsic::fabs, x);
-  llvm::Value* clamped = b.CreateSelect(b.CreateFCmpOGT(magnitude, Fp(t, 40)),
-                                        Fp(t, 40), magnitude);
-  llvm::Value* e = EmitExpm1F64(b, module, b.CreateFMul(clamped, Fp(t, 2)));
-  llvm::Value* value = b.CreateFDiv(e, b.CreateFAdd(e, Fp(t, 2)));
   llvm::Function* copysign =
       llvm::Intrinsic::getDeclaration(&module, llvm::Intrinsic::copysign, {t});
-  return b.CreateCall(copysign, {value, x});
+  llvm::Value* magnitude = Call(b, module, llvm::Intrinsic::fabs, x);
+  if (LegacyMath()) {
+    // tanh|x| = e / (e + 2) with e = expm1(2|x|); beyond 40 it is 1 in
+    // double (and e would overflow); the sign comes back last (-0 too).
+    llvm::Value* clamped = b.CreateSelect(b.CreateFCmpOGT(magnitude, Fp(t, 40)),
+                                          Fp(t, 40), magnitude);
+    llvm::Value* e = EmitExpm1F64(b, module, b.CreateFMul(clamped, Fp(t, 2)));
+    llvm::Value* value = b.CreateFDiv(e, b.CreateFAdd(e, Fp(t, 2)));
+    return b.CreateCall(copysign, {value, x});
+  }
+  // tanh|x| = e / (e + 2) with e = expm1(y), y = 2|x| (at most 40: beyond
+  // 20 tanh is 1 in double). One path, where expm1 has two (the series
+  // near 0, exp - 1 beyond, both computed for every element): y = n ln2 +
+  // r, |r| <= ln2 / 2, and e = 2^n expm1(r) + (2^n - 1), which for n = 0 is
+  // expm1(r) itself (no cancellation near 0) and for n >= 1 cancels at
+  // most a factor 2.4. NaN computes as 0 and is put back; the sign comes
+  // back last (-0 too).
+  llvm::Value* nan = b.CreateFCmpUNO(x, x);
+  llvm::Value* a = b.CreateSelect(nan, Fp(t, 0), magnitude);
+  a = b.CreateSelect(b.CreateFCmpOGT(a, Fp(t, 20)), Fp(t, 20), a);
+  llvm::Value* y = b.CreateFMul(a, Fp(t, 2));
+  llvm::Value* n = Call(b, module, llvm::Intrinsic::roundeven,
+                        b.CreateFMul(y, Fp(t, 0x1.71547652b82fep+0)));
+  llvm::Value* minus_n = b.CreateFNeg(n);
+  llvm::Value* r = MulAdd(b, module, minus_n, Fp(t, 0x1.62e42fefa2000p-1), y);
+  r = MulAdd(b, module, minus_n, Fp(t, 0x1.9ef35793c7673p-41), r);
+  // expm1(r) to r^14: the rest is below 2^-56 relative.
+  std::vector<double> series;
+  double factorial = 1;
+  for (int k = 1; k <= 14; ++k) {
+    factorial *= k;
+    series.insert(series.begin(), 1 / factorial);
+  }
+  llvm::Value* p = b.CreateFMul(r, Polynomial(b, r, series));
+  llvm::Type* i64 = Like(b.getInt64Ty(), x);
+  // 2^n for n in [0, 58].
+  llvm::Value* scale = b.CreateBitCast(
+      b.CreateShl(b.CreateAdd(b.CreateFPToSI(n, i64),
+                              llvm::ConstantInt::get(i64, 1023)),
+                  52),
+      t);
+  llvm::Value* e = MulAdd(b, module, scale, p, b.CreateFSub(scale, Fp(t, 1)));
+  llvm::Value* value = b.CreateFDiv(e, b.CreateFAdd(e, Fp(t, 2)));
+  return b.CreateSelect(nan, x, b.CreateCall(copysign, {value, x}));
 }
 
 }  // namespace xffi::cpu::codegen
