@@ -38,7 +38,8 @@ namespace xffi::cpu::codegen {
 // XFFI_MATH_LEGACY=1, read at each emission: the functions as they were
 // before stop 26 (no fused multiply-adds, sin/cos series twice as long,
 // f32 log1p with its quotient, sin/cos's large-argument call by libm's
-// name, which LLVM turned into a call per element), to measure against.
+// name, which LLVM turned into a call per element, f64 tanh over both of
+// expm1's paths), to measure against.
 bool LegacyMath();
 
 // A call of `name`, a pure function of the C library or the runtime
