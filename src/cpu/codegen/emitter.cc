@@ -32,7 +32,9 @@ namespace {
 // one core of the project's Zen 5 (1M elements each): costed as a libm
 // call, an RNN step's tanh of 8192 elements (2 us) was split across the
 // pool, whose fork and join cost more than the whole loop. sin and cos
-// (their argument reduction measured 10-17 ns) count as calls.
+// counted as calls while LLVM made their large-argument call one per
+// element (10-17 ns); now 0.6-0.8 ns, they are inline (but under
+// XFFI_MATH_LEGACY=1).
 constexpr double kSimpleOpNanos = 0.3;
 constexpr double kInlineMathNanos = 1.0;
 constexpr double kMathCallNanos = 8.0;
@@ -136,7 +138,7 @@ class Emitter {
   // Elements that need a C library call (c64 division and exp) get the
   // ordinary formula's value in the loop, and special() says which they
   // are (null: no such op), for a pass that recomputes them.
-  void DeferSpecialElements() { defer_special_ = true; }
+  void DeferSpecialElements(bool defer = true) { defer_special_ = defer; }
   llvm::Value* special() const { return special_; }
 
   // The compute value of `op` at `index` (null after an error).
@@ -186,7 +188,8 @@ class Emitter {
   llvm::Value* Maximum(ElementType type, llvm::Value* a, llvm::Value* c,
                        bool max, bool half_nan = true);
   llvm::Value* FastTanh(llvm::Value* x);
-  llvm::Value* FastExp(llvm::Value* x);
+  // `fused`: the polynomial in fused multiply-adds (see FastExp).
+  llvm::Value* FastExp(llvm::Value* x, bool fused = true);
   llvm::Value* IndexMap(const Instruction& op, Index& index);
   llvm::Value* ChoosingIndexMap(const Instruction& op, Index& index);
   llvm::Value* PointGather(const Instruction& op, Index& index);
@@ -449,8 +452,8 @@ llvm::Value* Emitter::ValueAt(const Instruction& op, Index& index) {
     }
     if (result != nullptr) result = RoundTo(b, type, result);
     const bool library_cost = library_calls_ > calls_before ||
-                              op.opcode() == Opcode::kSin ||
-                              op.opcode() == Opcode::kCos;
+                              (LegacyMath() && (op.opcode() == Opcode::kSin ||
+                                                op.opcode() == Opcode::kCos));
     nanos_ += !transcendental ? kSimpleOpNanos
               : library_cost  ? kMathCallNanos
                               : kInlineMathNanos;
@@ -563,7 +566,9 @@ llvm::Value* Emitter::MathCall(const char* name,
 // tanh of a float as XLA:CPU computes it (Eigen's rational approximation,
 // a few units in the last place): vectorisable where libm's is a call.
 // Inputs beyond +-c give +-1 in float; tiny ones are their own tanh (which
-// keeps -0); NaN passes through the selects.
+// keeps -0); NaN passes through the selects. Separate multiplies and adds,
+// as the template kernel's Eigen evaluates them: the two give the same
+// bits (fused multiply-adds moved them up to 7 ulp apart near +-c).
 llvm::Value* Emitter::FastTanh(llvm::Value* x) {
   llvm::IRBuilder<>& b = *b_;
   llvm::Type* t = x->getType();
@@ -598,7 +603,7 @@ llvm::Value* Emitter::FastTanh(llvm::Value* x) {
 // polynomial for e^r (Cephes' expf coefficients), and 2^n applied in two
 // halves so results that overflow, or are subnormal, round once. Every
 // element runs the same code, wherever it falls in the loop.
-llvm::Value* Emitter::FastExp(llvm::Value* x) {
+llvm::Value* Emitter::FastExp(llvm::Value* x, bool fused) {
   llvm::IRBuilder<>& b = *b_;
   llvm::Type* t = x->getType();
   llvm::Type* i32 = b.getInt32Ty();
@@ -615,11 +620,13 @@ llvm::Value* Emitter::FastExp(llvm::Value* x) {
   r = b.CreateFSub(r, b.CreateFMul(n, c(-2.12194440e-4)));
   const double kPoly[] = {1.9875691500E-4, 1.3981999507E-3, 8.3334519073E-3,
                           4.1665795894E-2, 1.6666665459E-1, 5.0000001201E-1};
+  auto mul_add = [&](llvm::Value* a, llvm::Value* x, llvm::Value* c) {
+    return fused ? MulAdd(b, module_, a, x, c)
+                 : b.CreateFAdd(b.CreateFMul(a, x), c);
+  };
   llvm::Value* p = c(kPoly[0]);
-  for (size_t i = 1; i < std::size(kPoly); ++i)
-    p = b.CreateFAdd(b.CreateFMul(p, r), c(kPoly[i]));
-  llvm::Value* y =
-      b.CreateFAdd(b.CreateFAdd(b.CreateFMul(p, b.CreateFMul(r, r)), r), c(1));
+  for (size_t i = 1; i < std::size(kPoly); ++i) p = mul_add(p, r, c(kPoly[i]));
+  llvm::Value* y = b.CreateFAdd(mul_add(p, b.CreateFMul(r, r), r), c(1));
   // 2^n for n in [-159, 130], rounding once.
   llvm::Value* result = TimesPowerOfTwo(b, y, b.CreateFPToSI(n, i32));
   return b.CreateSelect(nan, x, result);
@@ -790,7 +797,11 @@ llvm::Value* Emitter::Unary(const Instruction& op, llvm::Value* x) {
     case Opcode::kRsqrt:
       return b.CreateFDiv(fp(1), Intrinsic(llvm::Intrinsic::sqrt, {x}));
     case Opcode::kExp:
-      return t->isFloatTy() ? FastExp(x) : EmitExpF64(b, module_, x);
+      // Fused multiply-adds made f32 exp 18% faster and f16's 7%, but
+      // a bf16 chain 8% slower: LLVM's cost model then picked 16 lanes
+      // instead of 32 for the loop (stop 26, math_functions.py).
+      return t->isFloatTy() ? FastExp(x, type != ElementType::kBF16)
+                            : EmitExpF64(b, module_, x);
     case Opcode::kLog:
       // libm's log classifies its argument by its bits, which DAZ leaves
       // alone: the emitted logs flush a subnormal first, as the template
@@ -800,7 +811,8 @@ llvm::Value* Emitter::Unary(const Instruction& op, llvm::Value* x) {
     case Opcode::kSin:
     case Opcode::kCos:
       return EmitSinCos(b, module_, x, op.opcode() == Opcode::kCos,
-                        /*may_branch=*/b_ != &entry_);
+                        /*may_branch=*/b_ != &entry_, /*in_range=*/false,
+                        defer_special_ && b_ != &entry_ ? &special_ : nullptr);
     case Opcode::kLogistic: {
       llvm::Value* minus = b.CreateFNeg(x);
       return b.CreateFDiv(
@@ -1442,7 +1454,9 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
 
   if (!flat && SplitsRowsAtConcatenate(op, *root)) {
     // An item is a row; its element loops follow each other, one per
-    // operand, each storing at the operand's offset in the row.
+    // operand, each storing at the operand's offset in the row. They have
+    // no recomputation pass: sin and cos branch to their call per element.
+    emitter.DeferSpecialElements(false);
     auto* outer = llvm::BasicBlock::Create(context, "outer", function);
     auto* exit = llvm::BasicBlock::Create(context, "exit", function);
     llvm::IRBuilder<> loop(outer);

@@ -9,12 +9,18 @@
 // a dense sweep of every binade, measured by test_codegen_elementwise
 // (EmittedMathWithinStatedUlpsOfLibm):
 //   f32 log, log1p, sin, cos: 1 ulp (computed in double, rounded once);
+//   f32 exp (emitter.cc's FastExp): 1 ulp; logistic over it: 3 ulp;
 //   f32 erf_inv (special::ErfInv's polynomials over this log1p): 2 ulp;
-//   f64 exp: 1 ulp; log, sin, cos, expm1: 2 ulp; log1p, tanh: 3 ulp.
+//   f64 exp, expm1: 1 ulp; log, sin, cos: 2 ulp; log1p, tanh: 3 ulp.
+// (f32 tanh is XLA's rational function, the template kernel's bits.)
 // NaN, infinities, -0, zeros and the domain edges give exactly libm's
-// results. sin/cos beyond |x| = 2^20 (where the reduction by pi/2 needs
-// more than double precision) call libm for those elements only, in a
-// branch the vectoriser predicates per lane.
+// results (EmittedMathAtTheEdgesOfItsRanges). sin/cos beyond |x| = 2^20
+// (where the reduction by pi/2 needs more than double precision) call
+// libm for those elements only in a loop with a pass for special elements
+// (their block is computed again); elsewhere f32 reduces them in vector
+// integer arithmetic (Payne-Hanek, within 1 ulp of libm:
+// SineAndCosineInRowsSplitAtConcatenate) and f64 calls libm in a branch,
+// which keeps the loop scalar.
 #ifndef XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
 #define XFFI_SRC_CPU_CODEGEN_MATH_EMITTER_H_
 
@@ -29,6 +35,13 @@ class Module;
 
 namespace xffi::cpu::codegen {
 
+// XFFI_MATH_LEGACY=1, read at each emission: the functions as they were
+// before stop 26 (no fused multiply-adds, sin/cos series twice as long,
+// f32 log1p with its quotient, sin/cos's large-argument call by libm's
+// name, which LLVM turned into a call per element, f64 tanh over both of
+// expm1's paths), to measure against.
+bool LegacyMath();
+
 // A call of `name`, a pure function of the C library or the runtime
 // (runtime_symbols.cc), declared as clang's -fno-math-errno does: no memory
 // access, no unwinding, so the optimiser may move and the vectoriser
@@ -36,6 +49,12 @@ namespace xffi::cpu::codegen {
 llvm::Value* CallPure(llvm::IRBuilder<>& b, llvm::Module& module,
                       const std::string& name, llvm::Type* result,
                       std::vector<llvm::Value*> args);
+
+// a * x + c, fused where the target has a fused multiply-add (one
+// instruction, one rounding), a multiply and an add where it has not: the
+// target's choice, the same for every element and every lane.
+llvm::Value* MulAdd(llvm::IRBuilder<>& b, llvm::Module& module, llvm::Value* a,
+                    llvm::Value* x, llvm::Value* c);
 
 // y * 2^k for a float or double y and an integer k (of the float's width)
 // in [-2 max_exponent, 2 max_exponent]: applied in two halves, each a normal
@@ -50,11 +69,15 @@ llvm::Value* EmitLog1pF32(llvm::IRBuilder<>& b, llvm::Module& module,
 // A scalar `x` only. `may_branch`: whether the builder may split its block
 // for the large arguments' libm call (false before a loop: then the value
 // is libm's). `in_range`: `x` is known to be a number of magnitude at most
-// 2^20, so no libm call is needed (and none is emitted).
+// 2^20, so no libm call is needed (and none is emitted). `special`, when
+// given, collects (ORs in) whether `x` needs the call, and no call is
+// emitted: the caller computes those elements again (emitter.cc's blocks
+// with special elements), so the loop holds no branch at all. Without it,
+// f32 needs no call either (see above).
 // f32 or f64.
 llvm::Value* EmitSinCos(llvm::IRBuilder<>& b, llvm::Module& module,
                         llvm::Value* x, bool cosine, bool may_branch,
-                        bool in_range = false);
+                        bool in_range = false, llvm::Value** special = nullptr);
 // special::ErfInv<float>'s polynomials over the log1p above.
 llvm::Value* EmitErfInvF32(llvm::IRBuilder<>& b, llvm::Module& module,
                            llvm::Value* y);

@@ -78,6 +78,15 @@ const std::vector<std::pair<std::string, void*>>& Jit::RuntimeSymbols() {
       {"xffi_exp_c64", Address(&ExpC64)},
       {"xffi_divide_c64", Address(&DivideC64)},
       {"xffi_exp_c128", Address(&ExpC128)},
+      // sin and cos of the arguments the emitted reduction does not cover,
+      // under names LLVM does not know: it turns a pure call of "sinf"
+      // into llvm.sin, which it may then run on every lane of a vector
+      // (speculated out of the branch that guarded it), and the whole
+      // loop ends up calling libm once per element.
+      {"xffi_sin_f32", Address(static_cast<F1>(&::sinf))},
+      {"xffi_cos_f32", Address(static_cast<F1>(&::cosf))},
+      {"xffi_sin_f64", Address(static_cast<D1>(&::sin))},
+      {"xffi_cos_f64", Address(static_cast<D1>(&::cos))},
   };
   return symbols;
 }
