@@ -231,6 +231,60 @@ void Decompose(llvm::IRBuilder<>& b, const std::vector<int64_t>& dims,
   }
 }
 
+// Fills `entry` (then branching to `next`): the leaves' buffers for
+// `emitter`, and each output's (and argmax's indices') in `out` and
+// `out_index`, a reduce's `reduce_offset` buffers after its result's.
+void LoadBuffers(llvm::Function* function, llvm::BasicBlock* entry,
+                 llvm::BasicBlock* next, ElementEmitter& emitter,
+                 const std::vector<std::pair<const Instruction*, int>>& leaves,
+                 const std::vector<Output>& outputs, int reduce_offset,
+                 std::vector<llvm::Value*>& out,
+                 std::vector<llvm::Value*>& out_index) {
+  llvm::IRBuilder<> b(entry);
+  llvm::Type* ptr = b.getPtrTy();
+  auto buffer = [&](int number) {
+    return b.CreateLoad(
+        ptr, b.CreateInBoundsGEP(ptr, function->getArg(0), b.getInt64(number)));
+  };
+  for (const auto& [leaf, number] : leaves)
+    emitter.AddLeaf(leaf, buffer(number));
+  out.assign(outputs.size(), nullptr);
+  out_index.assign(outputs.size(), nullptr);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const int offset = outputs[k].input != nullptr ? reduce_offset : 0;
+    out[k] = buffer(outputs[k].first_buffer + offset);
+    if (outputs[k].arg)
+      out_index[k] = buffer(outputs[k].first_buffer + 1 + offset);
+  }
+  b.CreateBr(next);
+}
+
+// Removes `function`, which the emitter declined to finish.
+Status Declined(llvm::Function* function, const ElementEmitter& emitter,
+                const Instruction& fusion) {
+  function->eraseFromParent();
+  return NotFound(emitter.error().empty() ? fusion.Describe() + ": not covered"
+                                          : emitter.error());
+}
+
+// The reduces' init values (and argmax's index ones) by output, computed
+// once per call in the emitter's preheader; false when one is declined.
+bool ScalarInits(ElementEmitter& emitter, const std::vector<Output>& outputs,
+                 std::vector<llvm::Value*>& inits,
+                 std::vector<llvm::Value*>& index_inits) {
+  inits.assign(outputs.size(), nullptr);
+  index_inits.assign(outputs.size(), nullptr);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    if (outputs[k].input == nullptr) continue;
+    inits[k] = emitter.ScalarValue(*outputs[k].init);
+    if (inits[k] == nullptr) return false;
+    if (!outputs[k].arg) continue;
+    index_inits[k] = emitter.ScalarValue(*outputs[k].index_init);
+    if (index_inits[k] == nullptr) return false;
+  }
+  return true;
+}
+
 // A function of the kernel ABI (program_kernels.h), with the attributes
 // every generated kernel has.
 llvm::Function* NewKernelFunction(llvm::Module& module, const std::string& name,
@@ -442,40 +496,12 @@ StatusOr<EmittedKernel> EmitFewColumnKernel(
   auto* preheader = llvm::BasicBlock::Create(context, "preheader", function);
   ElementEmitter emitter(module, preheader);
   // Loop values' results, reduces' partials (and argmax indices').
-  std::vector<llvm::Value*> out(outputs.size(), nullptr);
-  std::vector<llvm::Value*> out_index(outputs.size(), nullptr);
-  {
-    llvm::IRBuilder<> b(entry_block);
-    auto buffer = [&](int number) {
-      return b.CreateLoad(ptr, b.CreateInBoundsGEP(ptr, function->getArg(0),
-                                                   b.getInt64(number)));
-    };
-    for (const auto& [leaf, number] : leaves)
-      emitter.AddLeaf(leaf, buffer(number));
-    for (size_t k = 0; k < outputs.size(); ++k) {
-      const int partial = outputs[k].input != nullptr ? num_results : 0;
-      out[k] = buffer(outputs[k].first_buffer + partial);
-      if (outputs[k].arg)
-        out_index[k] = buffer(outputs[k].first_buffer + 1 + partial);
-    }
-    b.CreateBr(preheader);
-  }
-  auto fail = [&]() -> Status {
-    function->eraseFromParent();
-    return NotFound(emitter.error().empty()
-                        ? fusion.Describe() + ": not covered"
-                        : emitter.error());
-  };
-  std::vector<llvm::Value*> inits(outputs.size(), nullptr);
-  std::vector<llvm::Value*> index_inits(outputs.size(), nullptr);
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    if (outputs[k].input == nullptr) continue;
-    inits[k] = emitter.ScalarValue(*outputs[k].init);
-    if (inits[k] == nullptr) return fail();
-    if (!outputs[k].arg) continue;
-    index_inits[k] = emitter.ScalarValue(*outputs[k].index_init);
-    if (index_inits[k] == nullptr) return fail();
-  }
+  std::vector<llvm::Value*> out, out_index;
+  LoadBuffers(function, entry_block, preheader, emitter, leaves, outputs,
+              num_results, out, out_index);
+  auto fail = [&]() -> Status { return Declined(function, emitter, fusion); };
+  std::vector<llvm::Value*> inits, index_inits;
+  if (!ScalarInits(emitter, outputs, inits, index_inits)) return fail();
 
   // The preheader (invariant values) ends once everything is emitted.
   auto* start = llvm::BasicBlock::Create(context, "start", function);
@@ -794,7 +820,6 @@ StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
     return NotFound(fusion.Describe() + ": too many buffers");
 
   llvm::LLVMContext& context = module.getContext();
-  llvm::Type* ptr = llvm::PointerType::getUnqual(context);
   llvm::Type* i64 = llvm::Type::getInt64Ty(context);
   llvm::Function* function =
       NewKernelFunction(module, name, prefer_vector_width);
@@ -804,40 +829,13 @@ StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
   auto* preheader = llvm::BasicBlock::Create(context, "preheader", function);
   auto* exit = llvm::BasicBlock::Create(context, "exit", function);
   ElementEmitter emitter(module, preheader);
-  std::vector<llvm::Value*> out(outputs.size());
-  std::vector<llvm::Value*> out_index(outputs.size(), nullptr);
-  {
-    llvm::IRBuilder<> b(entry_block);
-    auto buffer = [&](int number) {
-      return b.CreateLoad(ptr, b.CreateInBoundsGEP(ptr, function->getArg(0),
-                                                   b.getInt64(number)));
-    };
-    for (const auto& [leaf, number] : leaves)
-      emitter.AddLeaf(leaf, buffer(number));
-    for (size_t k = 0; k < outputs.size(); ++k) {
-      out[k] = buffer(outputs[k].first_buffer);
-      if (outputs[k].arg) out_index[k] = buffer(outputs[k].first_buffer + 1);
-    }
-    b.CreateBr(preheader);
-  }
-  auto fail = [&]() -> Status {
-    function->eraseFromParent();
-    return NotFound(emitter.error().empty()
-                        ? fusion.Describe() + ": not covered"
-                        : emitter.error());
-  };
+  std::vector<llvm::Value*> out, out_index;
+  LoadBuffers(function, entry_block, preheader, emitter, leaves, outputs, 0,
+              out, out_index);
+  auto fail = [&]() -> Status { return Declined(function, emitter, fusion); };
 
-  // Init values, once per call.
-  std::vector<llvm::Value*> inits(outputs.size(), nullptr);
-  std::vector<llvm::Value*> index_inits(outputs.size(), nullptr);
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    if (outputs[k].input == nullptr) continue;
-    inits[k] = emitter.ScalarValue(*outputs[k].init);
-    if (inits[k] == nullptr) return fail();
-    if (!outputs[k].arg) continue;
-    index_inits[k] = emitter.ScalarValue(*outputs[k].index_init);
-    if (index_inits[k] == nullptr) return fail();
-  }
+  std::vector<llvm::Value*> inits, index_inits;
+  if (!ScalarInits(emitter, outputs, inits, index_inits)) return fail();
 
   // The loop nest. `item` is a row (rows) or the first output element of
   // a block (columns).
