@@ -482,6 +482,43 @@ TEST(CodegenReduce, FewColumnsWithAnInitThatIsNoIdentity) {
   }
 }
 
+// Sibling reduces of three element types (partials of 4, 8 and 4 bytes
+// per column, each piece's on cache lines of its own) and a loop value,
+// over three pieces of 2730 rows.
+TEST(CodegenReduce, FewColumnSiblingsOfSeveralTypes) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string text = kHeader + R"(%add64 (a: f64[], b: f64[]) -> f64[] {
+  %a = f64[] parameter(0)
+  %b = f64[] parameter(1)
+  ROOT %r = f64[] add(%a, %b)
+}
+%max32 (a: s32[], b: s32[]) -> s32[] {
+  %a = s32[] parameter(0)
+  %b = s32[] parameter(1)
+  ROOT %r = s32[] maximum(%a, %b)
+}
+ENTRY %main (x: f32[6000,24]) -> (f32[24], f64[24], s32[24], f32[6000,24]) {
+  %x = f32[6000,24] parameter(0)
+  %zero = f32[] constant(0)
+  %s = f32[24] reduce(%x, %zero), dimensions={0}, to_apply=%add
+  %wide = f64[6000,24] convert(%x)
+  %q = f64[6000,24] multiply(%wide, %wide)
+  %zero64 = f64[] constant(0)
+  %s2 = f64[24] reduce(%q, %zero64), dimensions={0}, to_apply=%add64
+  %hundred = f32[] constant(100)
+  %h = f32[6000,24] broadcast(%hundred), dimensions={}
+  %scaled = f32[6000,24] multiply(%x, %h)
+  %i = s32[6000,24] convert(%scaled)
+  %low = s32[] constant(-2147483648)
+  %m = s32[24] reduce(%i, %low), dimensions={0}, to_apply=%max32
+  ROOT %t = (f32[24], f64[24], s32[24], f32[6000,24]) tuple(%s, %s2, %m, %scaled)
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(RandomF32({6000, 24}, 26));
+  EXPECT_EQ(ExpectSameAsEvaluator(text, args), 1);
+}
+
 // conv_bn_grad's backward fusion: one 128-column sum of a product with a
 // broadcast channel vector beside four full-size values returned (a relu
 // mask, its select and two products), and ResNet's statistics (sum, sum
