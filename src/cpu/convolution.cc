@@ -39,6 +39,7 @@
 #include "cpu/dnnl_convolution.h"
 #include "cpu/dnnl_gemm.h"
 #include "cpu/elementwise_loops.h"
+#include "cpu/gemm_blocking.h"
 #include "cpu/index_util.h"
 #include "cpu/parallel.h"
 #include "cpu/structural_kernels.h"
@@ -134,23 +135,45 @@ void GemmRows(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
   }
 }
 
-// Result rows per task (fixed, so every element is summed the same way on
-// any number of threads); BLAS itself stays single-threaded (blas_threads.h).
-constexpr int64_t kGemmRowBlock = 64;
-
+// The product in fixed blocks of the result (cpu/gemm_blocking.h), one
+// library call each. Blocks of the pool's choosing would not do: a
+// library's sums can depend on the rows a call is given (oneDNN's differ
+// between 64-row and larger calls), and the pool merged fixed 64-row blocks
+// into one call per chunk, so four threads gave other bits than one.
+// BLAS itself stays single-threaded (blas_threads.h).
 template <typename T>
 void Gemm(ThreadPool* pool, int64_t m, int64_t n, int64_t k, const T* a,
           int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc) {
+  if (m <= 0 || n <= 0) return;
   KeepBlasSingleThreaded();
-  const int64_t blocks = (m + kGemmRowBlock - 1) / kGemmRowBlock;
+  if (!ChosenGemmBlocksEnabled()) {
+    // XFFI_GEMM_BLOCKS=rows, for A/B runs: the blocks before, whose bits
+    // depend on the thread count.
+    constexpr int64_t kRowBlock = 64;
+    const int64_t blocks = (m + kRowBlock - 1) / kRowBlock;
+    ParallelFor(pool, blocks,
+                0.1 * static_cast<double>(std::min(m, kRowBlock) * n * k),
+                [&](int64_t begin, int64_t end) {
+                  const int64_t r0 = begin * kRowBlock;
+                  const int64_t r1 = std::min(m, end * kRowBlock);
+                  GemmRows<T>(r1 - r0, n, k, a + r0 * lda, lda, b, ldb,
+                              c + r0 * ldc, ldc);
+                });
+    return;
+  }
+  const GemmBlocks cut = ChooseGemmBlocks(1, m, k, n);
   // About a tenth of a nanosecond per multiply-add on one core.
-  const double block_nanos =
-      0.1 * static_cast<double>(std::min(m, kGemmRowBlock) * n * k);
-  ParallelFor(pool, blocks, block_nanos, [&](int64_t begin, int64_t end) {
-    const int64_t r0 = begin * kGemmRowBlock;
-    const int64_t r1 = std::min(m, end * kGemmRowBlock);
-    GemmRows<T>(r1 - r0, n, k, a + r0 * lda, lda, b, ldb, c + r0 * ldc, ldc);
-  });
+  const double block_nanos = 0.1 * static_cast<double>(cut.rows * cut.cols * k);
+  ParallelFor(pool, cut.row_blocks * cut.col_blocks, block_nanos,
+              [&](int64_t begin, int64_t end) {
+                for (int64_t t = begin; t < end; ++t) {
+                  const int64_t r0 = t / cut.col_blocks * cut.rows;
+                  const int64_t c0 = t % cut.col_blocks * cut.cols;
+                  GemmRows<T>(std::min(m, r0 + cut.rows) - r0,
+                              std::min(n, c0 + cut.cols) - c0, k, a + r0 * lda,
+                              lda, b + c0, ldb, c + r0 * ldc + c0, ldc);
+                }
+              });
 }
 
 // `data` in the compute type: in place when it already is, else converted

@@ -10,10 +10,10 @@
 // through Eigen (a plain loop for tiny ones) in the compute type the result
 // type implies (f32 for f16/bf16 and narrower floats, so those accumulate in
 // f32), split across the intra-op pool by batch and by fixed blocks of
-// result rows; products of 8-bit integers use oneDNN's s8 GEMM where it is
-// exact (s8/u8 x s8 on VNNI CPUs), else int16 multiply-adds
-// (cpu/int8_dot.h); other integer products a plain loop with 64-bit
-// wrapping accumulation.
+// the result (the library GEMMs' blocks: cpu/gemm_blocking.h); products of
+// 8-bit integers use oneDNN's s8 GEMM where it is exact (s8/u8 x s8 on VNNI
+// CPUs), else int16 multiply-adds (cpu/int8_dot.h); other integer products a
+// plain loop with 64-bit wrapping accumulation.
 #include <Eigen/Core>
 #include <algorithm>
 #include <atomic>
@@ -30,6 +30,7 @@
 #include "cpu/byte_float_arithmetic.h"
 #include "cpu/compute_cast.h"
 #include "cpu/dnnl_gemm.h"
+#include "cpu/gemm_blocking.h"
 #include "cpu/index_util.h"
 #include "cpu/int8_dot.h"
 #include "cpu/parallel.h"
@@ -268,15 +269,6 @@ void LibraryProduct(const C* a, const C* b, C* c, int64_t m, int64_t k,
                b_transposed);
 }
 
-// Result rows per task, and columns per task when the rows alone make too
-// few tasks for the pool (an RNN cell's [32, 256] x [256, 256] is one row
-// block). The tasks depend on the shapes alone, never on the pool, so
-// each result element is summed the same way whatever the number of
-// threads.
-constexpr int64_t kBlasRowBlock = 128;
-constexpr int64_t kBlasColBlock = 128;
-constexpr int64_t kBlasFewTasks = 4;
-
 // About what one multiply-add costs in the library's GEMM (nanoseconds, one
 // core), for splitting: oneDNN's f32 kernels measured 15.5 us for a [32,
 // 256] x [256, 256] product on the project's Zen 5, 0.0074 ns each, and
@@ -299,24 +291,25 @@ bool LibraryProducts(const DotPlan& plan, const C* a, const C* b, C* c,
   const int64_t m = plan.m, k = plan.k, n = plan.n;
   if (!HaveLibraryGemm<C>() || k == 0) return false;
   KeepBlasSingleThreaded();
-  const int64_t row_blocks = (m + kBlasRowBlock - 1) / kBlasRowBlock;
-  const int64_t col_blocks = plan.batch * row_blocks < kBlasFewTasks
-                                 ? (n + kBlasColBlock - 1) / kBlasColBlock
-                                 : 1;
-  const int64_t col_block = (n + col_blocks - 1) / col_blocks;
-  const int64_t blocks = row_blocks * col_blocks;
+  // Fixed by the shapes (cpu/gemm_blocking.h), so each result element is
+  // summed the same way whatever the number of threads.
+  const GemmBlocks cut = ChosenGemmBlocksEnabled()
+                             ? ChooseGemmBlocks(plan.batch, m, k, n)
+                             : RowGemmBlocks(plan.batch, m, n);
+  const int64_t col_blocks = cut.col_blocks;
+  const int64_t blocks = cut.row_blocks * col_blocks;
   const double task_nanos = LibraryMultiplyAddNanos<C>() *
-                            static_cast<double>(std::min(m, kBlasRowBlock)) *
-                            static_cast<double>(col_block * k);
+                            static_cast<double>(cut.rows) *
+                            static_cast<double>(cut.cols * k);
   ParallelFor(pool, plan.batch * blocks, task_nanos,
               [&](int64_t begin, int64_t end) {
                 for (int64_t t = begin; t < end; ++t) {
                   const int64_t i = t / blocks;
-                  const int64_t r0 = t % blocks / col_blocks * kBlasRowBlock;
-                  const int64_t c0 = t % col_blocks * col_block;
+                  const int64_t r0 = t % blocks / col_blocks * cut.rows;
+                  const int64_t c0 = t % col_blocks * cut.cols;
                   LibraryProduct(a + i * m * k, b + i * k * n, c + i * m * n, m,
-                                 k, n, r0, std::min(m, r0 + kBlasRowBlock), c0,
-                                 std::min(n, c0 + col_block),
+                                 k, n, r0, std::min(m, r0 + cut.rows), c0,
+                                 std::min(n, c0 + cut.cols),
                                  plan.lhs.transposed, plan.rhs.transposed);
                 }
               });
@@ -478,9 +471,14 @@ void StoreInt8DotSums(const Int8DotPlan& plan, const uint32_t* sums,
                        dst + i * esize);
 }
 
-// Result rows per oneDNN call, and columns when the rows alone make too few
-// tasks (fixed by the shapes, like the f32 blocks).
-constexpr int64_t kInt8RowBlock = 64, kInt8ColBlock = 128;
+// Result rows per oneDNN call, and columns when the rows alone make fewer
+// than kInt8FewTasks tasks. Each call packs all of its b again: 256-row
+// blocks took 9% less CPU than 64-row ones on [1024, 1024] x [1024, 512]
+// (bench/README.md "GEMM blocks"); XFFI_GEMM_BLOCKS=rows keeps 64. The sums
+// are exact, so any blocks give the same bits.
+constexpr int64_t kInt8RowBlock = 256, kInt8RowBlockBefore = 64;
+constexpr int64_t kInt8ColBlock = 128;
+constexpr int64_t kInt8FewTasks = 4;
 
 // Through oneDNN's s8 GEMM (dnnl_gemm.h): 32-bit sums that wrap, as the
 // int16 path's; tasks of (batch, block of rows, block of columns). False
@@ -500,24 +498,25 @@ bool RunInt8DotDnnl(const Int8DotPlan& plan, Int8DotScratch& scratch,
     plan.rhs_plan.Run(scratch.rhs_bytes.data(), b);
     b = scratch.rhs_bytes.data();
   }
-  const int64_t row_blocks = (m + kInt8RowBlock - 1) / kInt8RowBlock;
-  const int64_t col_blocks = batch * row_blocks < kBlasFewTasks
+  const int64_t row_block =
+      ChosenGemmBlocksEnabled() ? kInt8RowBlock : kInt8RowBlockBefore;
+  const int64_t row_blocks = (m + row_block - 1) / row_block;
+  const int64_t col_blocks = batch * row_blocks < kInt8FewTasks
                                  ? (n + kInt8ColBlock - 1) / kInt8ColBlock
                                  : 1;
   const int64_t col_block = (n + col_blocks - 1) / col_blocks;
   const int64_t blocks = row_blocks * col_blocks;
   // About 0.01 ns per multiply-add (VNNI: 64 per instruction).
-  const double task_nanos = 0.01 *
-                            static_cast<double>(std::min(m, kInt8RowBlock)) *
+  const double task_nanos = 0.01 * static_cast<double>(std::min(m, row_block)) *
                             static_cast<double>(col_block * k);
   std::atomic<bool> refused{false};
   ParallelFor(
       args.pool, batch * blocks, task_nanos, [&](int64_t begin, int64_t end) {
         for (int64_t t = begin; t < end; ++t) {
           const int64_t i = t / blocks;
-          const int64_t r0 = t % blocks / col_blocks * kInt8RowBlock;
+          const int64_t r0 = t % blocks / col_blocks * row_block;
           const int64_t c0 = t % col_blocks * col_block;
-          const int64_t rows = std::min(m, r0 + kInt8RowBlock) - r0;
+          const int64_t rows = std::min(m, r0 + row_block) - r0;
           const int64_t cols = std::min(n, c0 + col_block) - c0;
           const uint8_t* bi = b + i * k * n;
           if (!DnnlGemmS8(
