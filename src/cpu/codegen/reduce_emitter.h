@@ -28,7 +28,9 @@
 //     reducer's identity, as in the evaluator; else one piece of every row
 //     folds into the results. Each fold is the evaluator's scalar op (XLA's
 //     maximum/minimum formula of cpu/float_max_min.h for floats), so both
-//     give the same bytes, on any number of threads.
+//     give the same bytes (but for a NaN's sign, which LLVM may drop when
+//     it folds a negate into a sum's subtraction), on any number of
+//     threads.
 //     XFFI_CODEGEN_FEW_COLUMNS=0 declines them (the evaluator runs them),
 //     for A/B measurements.
 // Every result element is computed by one call (a few-column one by the
