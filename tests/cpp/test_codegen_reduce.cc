@@ -776,6 +776,26 @@ TEST(CodegenReduce, ArgMaxArgMinOverEdgeValues) {
   }
 }
 
+// An argmax over 30000 rows of 3 columns (two pieces' worth): never
+// split (as in the evaluator), one in-order pass.
+TEST(CodegenReduce, FewColumnArgMaxOfManyRows) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string text =
+      "HloModule m\n" + ArgRegionText("f32", "s32", "GT", true) +
+      R"(ENTRY %main (x: f32[30000,3]) -> (f32[3], s32[3], f32[30000,3]) {
+  %x = f32[30000,3] parameter(0)
+  %p = f32[30000,3] negate(%x)
+  %iota = s32[30000,3] iota(), iota_dimension=0
+  %low = f32[] constant(-inf)
+  %zero = s32[] constant(0)
+  ROOT %r = (f32[3], s32[3]) reduce(%p, %iota, %low, %zero), dimensions={0}, to_apply=%arg
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(ArgValues(ElementType::kF32, 30000, 3, 5));
+  EXPECT_EQ(ExpectSameAsEvaluator(text, args), 1);
+}
+
 // A lone argmax (its operands computed elsewhere: parameters, indices out
 // of order) and argmax beside a max reduce of the same values.
 TEST(CodegenReduce, LoneArgMaxAndSiblingReduce) {
