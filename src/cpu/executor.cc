@@ -3,7 +3,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -12,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "compiler/backend_util.h"
 #include "compiler/control_flow.h"
@@ -201,6 +204,55 @@ bool IsLoopOp(Opcode opcode) {
          opcode == Opcode::kIota;
 }
 
+// A few-column reduction's generated kernel (program_kernels.h's
+// GeneratedPieces) over `buffers`: operands, results, then a partial slot
+// per result. The partials of several pieces live in memory of this run,
+// as the evaluator's do (a few KB: pieces x columns).
+void RunPieces(const codegen::GeneratedKernel& generated, void** buffers,
+               size_t operands, size_t results, ThreadPool* pool) {
+  const codegen::GeneratedPieces& pieces = *generated.pieces;
+  const codegen::KernelFunction function = generated.function;
+  void** partials = buffers + operands + results;
+  if (pieces.count <= 1 || pieces.split(buffers) == 0) {
+    // One piece of every row, folded into the results themselves.
+    for (size_t r = 0; r < results; ++r) partials[r] = buffers[operands + r];
+    function(buffers, 0, pieces.rows);
+    return;
+  }
+  size_t total = 0;
+  for (int64_t stride : pieces.stride_bytes)
+    total += static_cast<size_t>(stride * pieces.count);
+  std::vector<unsigned char> scratch(total + 64);
+  auto* at = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<uintptr_t>(scratch.data()) + 63) & ~uintptr_t{63});
+  for (size_t r = 0; r < results; ++r) {
+    partials[r] = pieces.stride_bytes[r] != 0 ? at : nullptr;
+    at += static_cast<size_t>(pieces.stride_bytes[r] * pieces.count);
+  }
+  const size_t count = operands + 2 * results;
+  auto body = [&](int64_t begin, int64_t end) {
+    void* own[codegen::kMaxKernelBuffers];
+    std::copy(buffers, buffers + count, own);
+    for (int64_t p = begin; p < end; ++p) {
+      for (size_t r = 0; r < results; ++r)
+        if (partials[r] != nullptr)
+          own[operands + results + r] =
+              static_cast<unsigned char*>(partials[r]) +
+              p * pieces.stride_bytes[r];
+      const int64_t first = p * pieces.rows_per_piece;
+      function(own, first,
+               std::min(pieces.rows, first + pieces.rows_per_piece));
+    }
+  };
+  // One piece per chunk, as the evaluator: the pieces are fixed, so the
+  // bytes do not depend on the threads.
+  if (pool != nullptr)
+    pool->ParallelFor(pieces.count, 1, body);
+  else
+    body(0, pieces.count);
+  pieces.combine(buffers);
+}
+
 // `fallback`, or the generated kernel for `op` when the code generator
 // takes it; `fallback` still runs if the program's module fails to compile.
 Kernel WithGeneratedKernel(const ExecutorEnv& env, const Instruction& op,
@@ -220,6 +272,11 @@ Kernel WithGeneratedKernel(const ExecutorEnv& env, const Instruction& op,
       buffers[count++] = operand.data;
     // A reduction fusion's kernel writes each of its results.
     for (const ArrayView& result : args.results) buffers[count++] = result.data;
+    if (generated->pieces != nullptr) {
+      RunPieces(*generated, buffers, args.operands.size(), args.results.size(),
+                args.pool);
+      return Status::Ok();
+    }
     ParallelFor(
         args.pool, generated->range, generated->item_nanos,
         [&](int64_t begin, int64_t end) { function(buffers, begin, end); });

@@ -17,7 +17,9 @@
 //     256 columns (batch norm's channels) in fixed pieces of rows, one
 //     partial result per column each, combined in order (f32/f64 sums of
 //     several pieces differ from the unfused kernel's in the last bits,
-//     never between thread counts);
+//     never between thread counts; the generated kernels,
+//     codegen/reduce_emitter.h, cut them the same way, for the same
+//     bytes);
 //   - to one element: fixed pieces, one partial result each, combined in
 //     order.
 // Reduces of one input with a reducer of one add, multiply, maximum,

@@ -1,8 +1,9 @@
 // Generated reduction-fusion kernels (src/cpu/codegen/reduce_emitter.cc):
 // every reducer on every type it folds, over edge values, against the
-// fused evaluator (XFFI_CODEGEN=0); rows, columns and a reduced middle
-// dimension; extra outputs and sibling reduces; argmax/argmin; the same
-// bytes on any number of threads; and fusions it leaves to the evaluator.
+// fused evaluator (XFFI_CODEGEN=0); rows, columns (few columns in row
+// pieces) and a reduced middle dimension; extra outputs and sibling
+// reduces; argmax/argmin; the same bytes on any number of threads; and
+// fusions it leaves to the evaluator.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -346,18 +347,74 @@ TEST(CodegenReduce, ColumnsAndMiddleDimensionOverEdgeValues) {
   }
 }
 
+// The bits of `literal`'s one element as an HLO constant's text.
+std::string ScalarText(const Literal& literal) {
+  const ElementType type = literal.shape().element_type();
+  const auto* bytes = static_cast<const unsigned char*>(literal.data());
+  if (type == ElementType::kF32 || type == ElementType::kF64) {
+    const double v =
+        type == ElementType::kF32
+            ? static_cast<double>(*reinterpret_cast<const float*>(bytes))
+            : *reinterpret_cast<const double*>(bytes);
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    return std::to_string(v);
+  }
+  if (type == ElementType::kPred) return bytes[0] != 0 ? "true" : "false";
+  uint64_t raw = 0;
+  std::memcpy(&raw, bytes, ElementByteSize(type));
+  if (IsSignedIntegralType(type)) {
+    const int bits = static_cast<int>(8 * ElementByteSize(type));
+    const auto value = static_cast<int64_t>(raw << (64 - bits)) >> (64 - bits);
+    return std::to_string(value);
+  }
+  return std::to_string(raw);
+}
+
+// x -> producer -> reduce over dimension 0 of [rows, n], the init a
+// parameter or a constant; with `extra`, the producer's values returned
+// beside the reduce (a full-size loop value written by the same kernel).
+std::string FewColumnText(ElementType type, const std::string& op, int64_t rows,
+                          int64_t n, bool extra,
+                          const std::string& constant_init) {
+  const std::string t = TypeName(type);
+  const std::string producer = IsFloatingType(type) ? "negate" : "not";
+  const std::string in =
+      t + "[" + std::to_string(rows) + "," + std::to_string(n) + "]";
+  const std::string out = t + "[" + std::to_string(n) + "]";
+  const std::string init =
+      constant_init.empty()
+          ? "  %init = " + t + "[] parameter(1)\n"
+          : "  %init = " + t + "[] constant(" + constant_init + ")\n";
+  return "HloModule m\n%red (a: " + t + "[], b: " + t + "[]) -> " + t +
+         "[] {\n  %a = " + t + "[] parameter(0)\n  %b = " + t +
+         "[] parameter(1)\n  ROOT %r = " + t + "[] " + op +
+         "(%a, %b)\n}\nENTRY %main (x: " + in +
+         (constant_init.empty() ? ", init: " + t + "[]" : "") + ") -> " +
+         (extra ? "(" + out + ", " + in + ")" : out) + " {\n  %x = " + in +
+         " parameter(0)\n" + init + "  %p = " + in + " " + producer +
+         "(%x)\n  %s = " + out +
+         " reduce(%p, %init), dimensions={0}, to_apply=%red\n" +
+         (extra ? "  ROOT %t = (" + out + ", " + in + ") tuple(%s, %p)\n"
+                : "  ROOT %c = " + out + " copy(%s)\n") +
+         "}\n";
+}
+
 // Batch norm's column reductions keep few columns (its channels): a
-// fusion's reduction of 3 to 255 columns down 1500 rows stays with the
-// evaluator (its tiles of whole rows were faster than the generated column
-// loop), for every reducer on every type the row sweep covers: no kernel
-// generated, the same bytes on 1, 2 and 3 threads. 256 columns are
-// generated, with the evaluator's in-order bytes.
+// fusion's reduction of 3 to 255 columns is generated as the evaluator's
+// row pieces (at least two here: 64Ki elements each) and the combine of
+// their partials, for every reducer on every type code generation folds,
+// with and without a full-size loop value returned beside it, the init a
+// constant (pieces chosen at compile time) or a parameter (at run time):
+// the evaluator's bytes (FirstDifference: a NaN may differ in sign, as
+// LLVM folds a negate into the sum's subtraction), the same on 1, 2 and 3
+// threads. 256 columns take the column loop, also with the evaluator's
+// bytes; one column is one row to the generator.
 TEST(CodegenReduce, FewColumnsOverEdgeValues) {
   XFFI_SKIP_WITHOUT_CODEGEN();
-  const ElementType types[] = {ElementType::kPred, ElementType::kS8,
-                               ElementType::kS32,  ElementType::kU8,
-                               ElementType::kU64,  ElementType::kF32,
-                               ElementType::kF64};
+  const ElementType types[] = {
+      ElementType::kPred, ElementType::kS8,  ElementType::kS32,
+      ElementType::kS64,  ElementType::kU8,  ElementType::kU32,
+      ElementType::kU64,  ElementType::kF32, ElementType::kF64};
   for (ElementType type : types) {
     for (const std::string op :
          {"add", "multiply", "maximum", "minimum", "and", "or"}) {
@@ -365,32 +422,161 @@ TEST(CodegenReduce, FewColumnsOverEdgeValues) {
       // pred add and multiply have no typed fold (a call runs them).
       if (type == ElementType::kPred && (op == "add" || op == "multiply"))
         continue;
-      for (int64_t n : testing_util::SweepValues<int64_t>({3, 16, 64, 255, 256},
-                                                          {3, 256})) {
-        SCOPED_TRACE(TypeName(type) + " " + op + " n=" + std::to_string(n));
-        const std::string t = TypeName(type);
-        const std::string producer = IsFloatingType(type) ? "negate" : "not";
-        const std::string in = t + "[1500," + std::to_string(n) + "]";
-        const std::string out = t + "[" + std::to_string(n) + "]";
-        const std::string text =
-            "HloModule m\n%red (a: " + t + "[], b: " + t + "[]) -> " + t +
-            "[] {\n  %a = " + t + "[] parameter(0)\n  %b = " + t +
-            "[] parameter(1)\n  ROOT %r = " + t + "[] " + op +
-            "(%a, %b)\n}\nENTRY %main (x: " + in + ", init: " + t + "[]) -> " +
-            out + " {\n  %x = " + in + " parameter(0)\n  %init = " + t +
-            "[] parameter(1)\n  %p = " + in + " " + producer +
-            "(%x)\n  ROOT %s = " + out +
-            " reduce(%p, %init), dimensions={0}, to_apply=%red\n}\n";
+      int variant = 0;
+      for (int64_t n : testing_util::SweepValues<int64_t>(
+               {1, 3, 16, 64, 128, 255, 256}, {3, 64})) {
+        // Each reducer and type with and without the loop value, and
+        // with a parameter and a constant init, over the column counts.
+        const bool extra = variant % 2 == 1;
+        const bool constant = variant / 2 % 2 == 1;
+        ++variant;
+        SCOPED_TRACE(TypeName(type) + " " + op + " n=" + std::to_string(n) +
+                     (extra ? " extra" : "") +
+                     (constant ? " constant init" : " parameter init"));
+        // At least two pieces of 64Ki elements, the last one short (one
+        // column is no few-column reduction: 5000 rows, past the ones XLA
+        // folds in order, passes/reduction_tree.h).
+        const int64_t rows =
+            n == 1 ? 5000 : std::max<int64_t>(1500, 64 * 1024 / n + 7);
+        Literal init = InitValue(type, op);
+        const std::string text = FewColumnText(
+            type, op, rows, n, extra, constant ? ScalarText(init) : "");
         std::vector<Literal> args;
-        args.push_back(EdgeValues(type, 1500, n, op == "multiply",
+        args.push_back(EdgeValues(type, rows, n, op == "multiply",
                                   op == "and" || op == "minimum", 12));
-        args.push_back(InitValue(type, op));
-        EXPECT_EQ(ExpectSameAsEvaluator(
-                      text, args, IsFloatingType(type) ? kZeroSignFree : 0),
-                  n < 256 ? 0 : 1);
+        if (!constant) args.push_back(std::move(init));
+        // One column is one row of `rows` elements to the generator:
+        // the row loop's rules (EveryReducerAndTypeOverEdgeValues).
+        const bool is_float = IsFloatingType(type);
+        const bool sums = is_float && (op == "add" || op == "multiply");
+        const double relative = n > 1      ? 0
+                                : sums     ? 1e-6
+                                : is_float ? kZeroSignFree
+                                           : 0;
+        EXPECT_EQ(
+            ExpectSameAsEvaluator(text, args, relative, sums ? 2.0 * rows : 0),
+            1);
       }
     }
   }
+}
+
+// Init values that are not the reducer's identity cannot start every
+// piece: the evaluator folds every row in one piece from the init value,
+// and so does the generated kernel (the split decided at compile time for
+// a constant, at run time for a parameter).
+TEST(CodegenReduce, FewColumnsWithAnInitThatIsNoIdentity) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  for (const std::string op : {"add", "maximum"}) {
+    for (bool constant : {false, true}) {
+      SCOPED_TRACE(op + (constant ? " constant" : " parameter"));
+      Literal init(Shape::Array(ElementType::kF32, {}));
+      *static_cast<float*>(init.data()) = 0.375f;
+      const std::string text = FewColumnText(ElementType::kF32, op, 3000, 64,
+                                             true, constant ? "0.375" : "");
+      std::vector<Literal> args;
+      args.push_back(EdgeValues(ElementType::kF32, 3000, 64, false, false, 3));
+      if (!constant) args.push_back(std::move(init));
+      EXPECT_EQ(ExpectSameAsEvaluator(text, args), 1);
+    }
+  }
+}
+
+// Sibling reduces of three element types (partials of 4, 8 and 4 bytes
+// per column, each piece's on cache lines of its own) and a loop value,
+// over three pieces of 2730 rows.
+TEST(CodegenReduce, FewColumnSiblingsOfSeveralTypes) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string text = kHeader + R"(%add64 (a: f64[], b: f64[]) -> f64[] {
+  %a = f64[] parameter(0)
+  %b = f64[] parameter(1)
+  ROOT %r = f64[] add(%a, %b)
+}
+%max32 (a: s32[], b: s32[]) -> s32[] {
+  %a = s32[] parameter(0)
+  %b = s32[] parameter(1)
+  ROOT %r = s32[] maximum(%a, %b)
+}
+ENTRY %main (x: f32[6000,24]) -> (f32[24], f64[24], s32[24], f32[6000,24]) {
+  %x = f32[6000,24] parameter(0)
+  %zero = f32[] constant(0)
+  %s = f32[24] reduce(%x, %zero), dimensions={0}, to_apply=%add
+  %wide = f64[6000,24] convert(%x)
+  %q = f64[6000,24] multiply(%wide, %wide)
+  %zero64 = f64[] constant(0)
+  %s2 = f64[24] reduce(%q, %zero64), dimensions={0}, to_apply=%add64
+  %hundred = f32[] constant(100)
+  %h = f32[6000,24] broadcast(%hundred), dimensions={}
+  %scaled = f32[6000,24] multiply(%x, %h)
+  %i = s32[6000,24] convert(%scaled)
+  %low = s32[] constant(-2147483648)
+  %m = s32[24] reduce(%i, %low), dimensions={0}, to_apply=%max32
+  ROOT %t = (f32[24], f64[24], s32[24], f32[6000,24]) tuple(%s, %s2, %m, %scaled)
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(RandomF32({6000, 24}, 26));
+  EXPECT_EQ(ExpectSameAsEvaluator(text, args), 1);
+}
+
+// conv_bn_grad's backward fusion: one 128-column sum of a product with a
+// broadcast channel vector beside four full-size values returned (a relu
+// mask, its select and two products), and ResNet's statistics (sum, sum
+// of squares and max of 64 channels): the evaluator's bytes on 1-3
+// threads, from one generated kernel each; XFFI_CODEGEN_FEW_COLUMNS=0
+// leaves them to the evaluator.
+TEST(CodegenReduce, BatchNormFusionsGiveTheEvaluatorsBytes) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string backward = kHeader + R"(
+ENTRY %main (x: f32[8,16,16,128], g: f32[8,16,16,128], m: f32[128], s: f32[128]) -> (f32[128], pred[8,16,16,128], f32[8,16,16,128], f32[8,16,16,128], f32[8,16,16,128]) {
+  %x = f32[8,16,16,128] parameter(0)
+  %g = f32[8,16,16,128] parameter(1)
+  %m = f32[128] parameter(2)
+  %s = f32[128] parameter(3)
+  %zero = f32[] constant(0)
+  %zeros = f32[8,16,16,128] broadcast(%zero), dimensions={}
+  %mask = pred[8,16,16,128] compare(%x, %zeros), direction=GT
+  %relu = f32[8,16,16,128] select(%mask, %g, %zeros)
+  %mb = f32[8,16,16,128] broadcast(%m), dimensions={3}
+  %d = f32[8,16,16,128] subtract(%x, %mb)
+  %sb = f32[8,16,16,128] broadcast(%s), dimensions={3}
+  %scaled = f32[8,16,16,128] multiply(%d, %sb)
+  %prod = f32[8,16,16,128] multiply(%relu, %scaled)
+  %sum = f32[128] reduce(%prod, %zero), dimensions={0,1,2}, to_apply=%add
+  ROOT %t = (f32[128], pred[8,16,16,128], f32[8,16,16,128], f32[8,16,16,128], f32[8,16,16,128]) tuple(%sum, %mask, %relu, %scaled, %prod)
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(RandomF32({8, 16, 16, 128}, 21));
+  args.push_back(RandomF32({8, 16, 16, 128}, 22));
+  args.push_back(RandomF32({128}, 23));
+  args.push_back(RandomF32({128}, 24));
+  EXPECT_EQ(ExpectSameAsEvaluator(backward, args), 1);
+
+  const std::string statistics =
+      kHeader + R"(%max (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = f32[] maximum(%a, %b)
+}
+ENTRY %main (x: f32[16,32,32,64]) -> (f32[64], f32[64], f32[64]) {
+  %x = f32[16,32,32,64] parameter(0)
+  %zero = f32[] constant(0)
+  %low = f32[] constant(-inf)
+  %s = f32[64] reduce(%x, %zero), dimensions={0,1,2}, to_apply=%add
+  %q = f32[16,32,32,64] multiply(%x, %x)
+  %s2 = f32[64] reduce(%q, %zero), dimensions={0,1,2}, to_apply=%add
+  %a = f32[16,32,32,64] abs(%x)
+  %m = f32[64] reduce(%a, %low), dimensions={0,1,2}, to_apply=%max
+  ROOT %t = (f32[64], f32[64], f32[64]) tuple(%s, %s2, %m)
+}
+)";
+  args.clear();
+  args.push_back(RandomF32({16, 32, 32, 64}, 25));
+  EXPECT_EQ(ExpectSameAsEvaluator(statistics, args), 1);
+
+  codegen_test::ScopedEnv off("XFFI_CODEGEN_FEW_COLUMNS", "0");
+  EXPECT_EQ(ExpectSameAsEvaluator(statistics, args), 0);
 }
 
 // Reduced rows of 1000 columns with a reduced middle group of 2 kept
@@ -574,13 +760,13 @@ TEST(CodegenReduce, ArgMaxArgMinOverEdgeValues) {
                   InitValue(type, direction == "GT" ? "maximum" : "minimum"));
               const int64_t kernels = ExpectSameAsEvaluator(text, args);
               // Reduction fusion takes rows of 4 or more and columns of
-              // any count (a [8, 1] input is one row of 8), but a fusion's
-              // columns fewer than 256 stay with the evaluator (no
-              // kernel); rows of 1 are no reduce at all (reshapes: the
-              // negate and the iota are 2 kernels); otherwise the negate,
-              // the iota and the lone argmax are 3 kernels.
+              // any count (a [8, 1] input is one row of 8; fewer than 256
+              // columns run as one piece: argmax never splits); rows of 1
+              // are no reduce at all (reshapes: the negate and the iota
+              // are 2 kernels); otherwise the negate, the iota and the
+              // lone argmax are 3 kernels.
               int64_t want = n >= 4 ? 1 : n == 1 ? 2 : 3;
-              if (columns) want = n == 1 || n >= 256 ? 1 : 0;
+              if (columns) want = 1;
               EXPECT_EQ(kernels, want);
             }
           }
@@ -588,6 +774,26 @@ TEST(CodegenReduce, ArgMaxArgMinOverEdgeValues) {
       }
     }
   }
+}
+
+// An argmax over 30000 rows of 3 columns (two pieces' worth): never
+// split (as in the evaluator), one in-order pass.
+TEST(CodegenReduce, FewColumnArgMaxOfManyRows) {
+  XFFI_SKIP_WITHOUT_CODEGEN();
+  const std::string text =
+      "HloModule m\n" + ArgRegionText("f32", "s32", "GT", true) +
+      R"(ENTRY %main (x: f32[30000,3]) -> (f32[3], s32[3], f32[30000,3]) {
+  %x = f32[30000,3] parameter(0)
+  %p = f32[30000,3] negate(%x)
+  %iota = s32[30000,3] iota(), iota_dimension=0
+  %low = f32[] constant(-inf)
+  %zero = s32[] constant(0)
+  ROOT %r = (f32[3], s32[3]) reduce(%p, %iota, %low, %zero), dimensions={0}, to_apply=%arg
+}
+)";
+  std::vector<Literal> args;
+  args.push_back(ArgValues(ElementType::kF32, 30000, 3, 5));
+  EXPECT_EQ(ExpectSameAsEvaluator(text, args), 1);
 }
 
 // A lone argmax (its operands computed elsewhere: parameters, indices out

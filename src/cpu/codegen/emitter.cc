@@ -42,6 +42,8 @@ constexpr double kMathCallNanos = 8.0;
 // block with one is computed twice.
 constexpr int64_t kSpecialBlock = 512;
 
+}  // namespace
+
 // Marks `latch`'s loop parallel: no iteration reads what another writes.
 // Each writes its own result element and reads the operands' elements;
 // buffer assignment lets a result share an operand's buffer only where
@@ -68,6 +70,8 @@ void MarkParallel(llvm::Function& function,
     latch->setMetadata(llvm::LLVMContext::MD_loop, id);
   }
 }
+
+namespace {
 
 bool IsMathCall(Opcode opcode) {
   switch (opcode) {

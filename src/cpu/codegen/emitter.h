@@ -45,6 +45,13 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
                                    llvm::Module& module,
                                    int prefer_vector_width);
 
+// Marks each loop ending at one of `latches` parallel (llvm.loop's
+// parallel_accesses over every load and store of `function`): no iteration
+// reads what another writes, so the vectoriser needs no run-time overlap
+// check. Only for loops where that holds.
+void MarkParallel(llvm::Function& function,
+                  const std::vector<llvm::BranchInst*>& latches);
+
 // The per-element emission above, for kernels with loops of their own
 // (reduce_emitter.h): values of a fused computation at one index of one
 // loop body, invariant ones hoisted to `preheader`.

@@ -5,7 +5,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <llvm/IR/LLVMContext.h>
@@ -59,16 +61,24 @@ class LlvmProgramKernels : public ProgramKernels {
     const bool reduction = op.opcode() == Opcode::kReduce ||
                            (op.opcode() == Opcode::kFusion &&
                             op.fusion_kind == FusionKind::kInput);
+    std::optional<EmittedPieces> pieces;
     StatusOr<EmittedKernel> emitted =
-        reduction ? EmitReduceKernel(op, name, *module_, vector_width_)
+        reduction ? EmitReduceKernel(op, name, *module_, vector_width_, &pieces)
                   : EmitKernel(op, name, *module_, vector_width_);
     stats_.emit_seconds += SecondsSince(start);
     if (!emitted.ok()) return nullptr;
     auto kernel = std::make_shared<GeneratedKernel>();
     kernel->range = emitted->range;
     kernel->item_nanos = emitted->item_nanos;
+    kernels_.push_back({kernel, names_.size()});
     names_.push_back(name);
-    kernels_.push_back(kernel);
+    if (pieces) {
+      kernel->pieces = std::make_unique<GeneratedPieces>(pieces->layout);
+      if (!pieces->combine_name.empty()) {
+        names_.push_back(pieces->combine_name);
+        names_.push_back(pieces->split_name);
+      }
+    }
     return kernel;
   }
 
@@ -83,8 +93,16 @@ class LlvmProgramKernels : public ProgramKernels {
     stats_.machine_code_seconds = times.machine_code_seconds;
     if (!compiled.ok()) return compiled.status();
     code_ = std::move(*compiled);
-    for (size_t i = 0; i < kernels_.size(); ++i)
-      kernels_[i]->function = reinterpret_cast<KernelFunction>(addresses[i]);
+    for (const auto& [kernel, at] : kernels_) {
+      // A few-column kernel of several pieces: its combine and split next.
+      if (kernel->pieces != nullptr && kernel->pieces->count > 1) {
+        kernel->pieces->combine =
+            reinterpret_cast<void (*)(void* const*)>(addresses[at + 1]);
+        kernel->pieces->split =
+            reinterpret_cast<int64_t (*)(void* const*)>(addresses[at + 2]);
+      }
+      kernel->function = reinterpret_cast<KernelFunction>(addresses[at]);
+    }
     stats_.kernels = static_cast<int64_t>(kernels_.size());
     return Status::Ok();
   }
@@ -96,7 +114,8 @@ class LlvmProgramKernels : public ProgramKernels {
   std::unique_ptr<llvm::LLVMContext> context_;
   std::unique_ptr<llvm::Module> module_;
   std::vector<std::string> names_;
-  std::vector<std::shared_ptr<GeneratedKernel>> kernels_;
+  // Each kernel and where its function's name is in names_.
+  std::vector<std::pair<std::shared_ptr<GeneratedKernel>, size_t>> kernels_;
   std::shared_ptr<JitModule> code_;  // the kernels' machine code
   CodegenStats stats_;
   int vector_width_ = 0;

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "xffi/program/ir.h"
 
@@ -37,10 +38,33 @@ using KernelFunction = void (*)(void* const* buffers, int64_t begin,
 // resolves them into an array on the stack.
 inline constexpr int kMaxKernelBuffers = 64;
 
+// How a fusion's column reduction of few columns runs
+// (cpu/codegen/reduce_emitter.h): `buffers` holds, after the results, one
+// partial buffer per result (unused for loop values). `function` folds the
+// rows [begin, end) into the partial buffers given, starting them at the
+// init values, and writes the loop values of those rows. The rows are cut
+// as the evaluator cuts them (cpu/fused_reduce.h): pieces of
+// `rows_per_piece`, each folded into partials of its own when `split`
+// says every init value is its reducer's identity, then `combine` folds
+// the pieces' partials in piece order into the results, reading piece p of
+// result r at partial r + p * stride_bytes[r]. Else the partial buffers are the
+// results and one call folds every row.
+struct GeneratedPieces {
+  void (*combine)(void* const* buffers) = nullptr;   // null until Finish
+  int64_t (*split)(void* const* buffers) = nullptr;  // 1: cut into pieces
+  int64_t rows = 0;
+  int64_t rows_per_piece = 0;
+  int64_t count = 0;  // pieces
+  int64_t columns = 0;
+  std::vector<int64_t> stride_bytes;  // per result; 0 for a loop value
+};
+
 struct GeneratedKernel {
   KernelFunction function = nullptr;  // null until Finish succeeds
   int64_t range = 0;                  // items the executor splits
   double item_nanos = 0;              // estimated cost of one item
+  // Set for a few-column reduction, which runs as above.
+  std::unique_ptr<GeneratedPieces> pieces;
 };
 
 // What code generation cost one program; zeros when nothing was generated.

@@ -2,8 +2,11 @@
 #include "cpu/codegen/reduce_emitter.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "cpu/arg_reduce.h"
 #include "cpu/codegen/ir_types.h"
 #include "cpu/codegen/program_kernels.h"
+#include "cpu/reduce_loops.h"
 #include "cpu/region_util.h"
 #include "passes/reduction_tree.h"
 
@@ -28,11 +32,11 @@ constexpr int64_t kColumnBlock = 1024;
 // The cost of folding one element into one reduce, for splitting items.
 constexpr double kFoldNanos = 0.3;
 // A fusion's column reduction (no kept dimension outside the reduced
-// ones) of fewer columns stays with the evaluator
-// (cpu/fused_reduce.h): measured on resnet_block_train's batch norm
-// fusions (f32[16,32,32,64] over N, H, W), the column loop here, one
-// element at a time with its partial results in memory, took 18-24 ms
-// where the evaluator's tiles of whole rows took 8-9 (bench/README.md).
+// ones) of fewer columns runs in row pieces (EmitFewColumnKernel): the
+// column loop below, one element at a time with its partial results in
+// memory, took 18-24 ms on resnet_block_train's batch norm fusions
+// (f32[16,32,32,64] over N, H, W) where the evaluator's tiles of whole
+// rows took 8-9 (bench/README.md).
 constexpr int64_t kMinFusedColumns = 256;
 
 // One value the fusion returns: a reduce, or a loop value it also writes.
@@ -227,12 +231,471 @@ void Decompose(llvm::IRBuilder<>& b, const std::vector<int64_t>& dims,
   }
 }
 
+// Fills `entry` (then branching to `next`): the leaves' buffers for
+// `emitter`, and each output's (and argmax's indices') in `out` and
+// `out_index`, a reduce's `reduce_offset` buffers after its result's.
+void LoadBuffers(llvm::Function* function, llvm::BasicBlock* entry,
+                 llvm::BasicBlock* next, ElementEmitter& emitter,
+                 const std::vector<std::pair<const Instruction*, int>>& leaves,
+                 const std::vector<Output>& outputs, int reduce_offset,
+                 std::vector<llvm::Value*>& out,
+                 std::vector<llvm::Value*>& out_index) {
+  llvm::IRBuilder<> b(entry);
+  llvm::Type* ptr = b.getPtrTy();
+  auto buffer = [&](int number) {
+    return b.CreateLoad(
+        ptr, b.CreateInBoundsGEP(ptr, function->getArg(0), b.getInt64(number)));
+  };
+  for (const auto& [leaf, number] : leaves)
+    emitter.AddLeaf(leaf, buffer(number));
+  out.assign(outputs.size(), nullptr);
+  out_index.assign(outputs.size(), nullptr);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const int offset = outputs[k].input != nullptr ? reduce_offset : 0;
+    out[k] = buffer(outputs[k].first_buffer + offset);
+    if (outputs[k].arg)
+      out_index[k] = buffer(outputs[k].first_buffer + 1 + offset);
+  }
+  b.CreateBr(next);
+}
+
+// Removes `function`, which the emitter declined to finish.
+Status Declined(llvm::Function* function, const ElementEmitter& emitter,
+                const Instruction& fusion) {
+  function->eraseFromParent();
+  return NotFound(emitter.error().empty() ? fusion.Describe() + ": not covered"
+                                          : emitter.error());
+}
+
+// The reduces' init values (and argmax's index ones) by output, computed
+// once per call in the emitter's preheader; false when one is declined.
+bool ScalarInits(ElementEmitter& emitter, const std::vector<Output>& outputs,
+                 std::vector<llvm::Value*>& inits,
+                 std::vector<llvm::Value*>& index_inits) {
+  inits.assign(outputs.size(), nullptr);
+  index_inits.assign(outputs.size(), nullptr);
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    if (outputs[k].input == nullptr) continue;
+    inits[k] = emitter.ScalarValue(*outputs[k].init);
+    if (inits[k] == nullptr) return false;
+    if (!outputs[k].arg) continue;
+    index_inits[k] = emitter.ScalarValue(*outputs[k].index_init);
+    if (index_inits[k] == nullptr) return false;
+  }
+  return true;
+}
+
+// A function of the kernel ABI (program_kernels.h), with the attributes
+// every generated kernel has.
+llvm::Function* NewKernelFunction(llvm::Module& module, const std::string& name,
+                                  int prefer_vector_width) {
+  llvm::LLVMContext& context = module.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(context);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(context);
+  auto* function_type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                                {ptr, i64, i64}, false);
+  llvm::Function* function = llvm::Function::Create(
+      function_type, llvm::GlobalValue::ExternalLinkage, name, module);
+  function->setDoesNotThrow();
+  // As EmitKernel: kernels run with FTZ+DAZ.
+  function->addFnAttr("denormal-fp-math", "preserve-sign,preserve-sign");
+  if (prefer_vector_width > 0)
+    function->addFnAttr("prefer-vector-width",
+                        std::to_string(prefer_vector_width));
+  return function;
+}
+
+// for (i = from; i < to; ++i) body(i), at `b`'s insert point, which is
+// after the loop on return; the loop's latch branch is returned (for
+// MarkParallel).
+template <typename Body>
+llvm::BranchInst* EmitLoop(llvm::IRBuilder<>& b, llvm::Value* from,
+                           llvm::Value* to, const char* label,
+                           const Body& body) {
+  llvm::LLVMContext& context = b.getContext();
+  llvm::Function* function = b.GetInsertBlock()->getParent();
+  auto* head = llvm::BasicBlock::Create(context, label, function);
+  auto* done =
+      llvm::BasicBlock::Create(context, std::string(label) + "_done", function);
+  llvm::BasicBlock* from_block = b.GetInsertBlock();
+  b.CreateCondBr(b.CreateICmpSLT(from, to), head, done);
+  b.SetInsertPoint(head);
+  llvm::PHINode* i = b.CreatePHI(b.getInt64Ty(), 2, label);
+  i->addIncoming(from, from_block);
+  body(i);
+  llvm::Value* next = b.CreateAdd(i, b.getInt64(1));
+  i->addIncoming(next, b.GetInsertBlock());
+  llvm::BranchInst* latch =
+      b.CreateCondBr(b.CreateICmpSLT(next, to), head, done);
+  b.SetInsertPoint(done);
+  return latch;
+}
+
+// Keeps the loop ending at `latch` a plain scalar loop: neither unrolled
+// nor vectorised (a combine's few thousand elements: generating more code
+// for them cost more compile time than it could save).
+void KeepScalar(llvm::BranchInst* latch) {
+  llvm::LLVMContext& context = latch->getContext();
+  llvm::TempMDTuple self = llvm::MDNode::getTemporary(context, {});
+  llvm::Metadata* unroll[] = {
+      llvm::MDString::get(context, "llvm.loop.unroll.disable")};
+  llvm::Metadata* vectorize[] = {
+      llvm::MDString::get(context, "llvm.loop.vectorize.enable"),
+      llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(context))};
+  llvm::Metadata* loop[] = {self.get(), llvm::MDNode::get(context, unroll),
+                            llvm::MDNode::get(context, vectorize)};
+  llvm::MDNode* id = llvm::MDNode::getDistinct(context, loop);
+  id->replaceOperandWith(0, id);
+  latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+}
+
+// acc op x for a few-column fold: the evaluator's scalar op (region_util.h's
+// ScalarOps), so that both give the same bytes; for float maximum/minimum
+// cpu/float_max_min.h's formula, one select that vectorises.
+llvm::Value* FewColumnFold(llvm::IRBuilder<>& b, const Output& output,
+                           llvm::Value* acc, llvm::Value* x) {
+  const bool max = output.combine == CombineOp::kMax;
+  if (!IsFloatType(output.type) || (!max && output.combine != CombineOp::kMin))
+    return Fold(b, output.combine, output.type).Combine(acc, x, false);
+  const unsigned width = acc->getType()->getPrimitiveSizeInBits();
+  llvm::Type* bits = b.getIntNTy(width);
+  llvm::Value* sign =
+      llvm::ConstantInt::get(bits, llvm::APInt::getSignMask(width));
+  llvm::Value* a_bits = b.CreateBitCast(acc, bits);
+  llvm::Value* x_bits = b.CreateBitCast(x, bits);
+  llvm::Value* picked =
+      max ? b.CreateAnd(x_bits, b.CreateOr(a_bits, b.CreateNot(sign)))
+          : b.CreateOr(x_bits, b.CreateAnd(a_bits, sign));
+  llvm::Value* keep =
+      b.CreateOr(max ? b.CreateFCmpOGT(acc, x) : b.CreateFCmpOLT(acc, x),
+                 b.CreateFCmpUNO(acc, acc));
+  return b.CreateSelect(keep, acc, b.CreateBitCast(picked, acc->getType()));
+}
+
+// Whether `value` (a compute value of `type`) is `combine`'s identity, as
+// cpu/reduce_loops.h's IsIdentity decides for the evaluator.
+llvm::Value* IsIdentityValue(llvm::IRBuilder<>& b, CombineOp combine,
+                             ElementType type, llvm::Value* value) {
+  llvm::Type* t = value->getType();
+  if (t->isFloatingPointTy()) {
+    double identity = 0;
+    switch (combine) {
+      case CombineOp::kAdd:
+        identity = 0;
+        break;
+      case CombineOp::kMul:
+        identity = 1;
+        break;
+      case CombineOp::kMax:
+        identity = -INFINITY;
+        break;
+      case CombineOp::kMin:
+        identity = INFINITY;
+        break;
+      default:
+        return b.getFalse();
+    }
+    // == in C++: +0 and -0 both start a sum.
+    return b.CreateFCmpOEQ(value, llvm::ConstantFP::get(t, identity));
+  }
+  const unsigned width = t->getIntegerBitWidth();
+  const bool is_signed = IsSignedType(type);
+  llvm::APInt identity(width, 0);
+  switch (combine) {
+    case CombineOp::kAdd:
+    case CombineOp::kOr:
+      break;
+    case CombineOp::kMul:
+      identity = llvm::APInt(width, 1);
+      break;
+    case CombineOp::kMax:
+      if (is_signed) identity = llvm::APInt::getSignedMinValue(width);
+      break;
+    case CombineOp::kMin:
+      identity = is_signed ? llvm::APInt::getSignedMaxValue(width)
+                           : llvm::APInt::getAllOnes(width);
+      break;
+    case CombineOp::kAnd:
+      identity = llvm::APInt::getAllOnes(width);
+      break;
+    default:
+      return b.getFalse();
+  }
+  return b.CreateICmpEQ(value, llvm::ConstantInt::get(t, identity));
+}
+
+// The compute value of a reduce's init value (a fusion parameter or a
+// constant) read from `buffers`; null for anything else.
+llvm::Value* InitFromBuffers(llvm::IRBuilder<>& b, const Instruction& init,
+                             ElementType type, llvm::Value* buffers) {
+  llvm::LLVMContext& context = b.getContext();
+  llvm::Type* storage = StorageType(context, type);
+  llvm::Type* ptr = llvm::PointerType::getUnqual(context);
+  llvm::Value* stored = nullptr;
+  if (init.opcode() == Opcode::kParameter) {
+    llvm::Value* address = b.CreateLoad(
+        ptr, b.CreateInBoundsGEP(
+                 ptr, buffers,
+                 b.getInt64(static_cast<int64_t>(init.parameter_number))));
+    stored = b.CreateLoad(storage, address);
+  } else if (init.opcode() == Opcode::kConstant) {
+    const size_t bytes = ElementByteSize(type);
+    uint64_t raw = 0;
+    std::memcpy(&raw, init.literal.data(), bytes);
+    llvm::Value* as_int = llvm::ConstantInt::get(
+        b.getIntNTy(static_cast<unsigned>(8 * bytes)), raw);
+    stored = b.CreateBitCast(as_int, storage);
+  } else {
+    return nullptr;
+  }
+  return FromStorage(b, type, stored);
+}
+
+// The few-column kernel of reduce_emitter.h: `rows` reduced rows of
+// `columns` kept columns ([reduced][inner kept], dims[first, last) the
+// reduced ones), cut into the evaluator's pieces (fused_reduce.cc). Adds
+// the kernel `name`, and for more than one piece `name`_combine and
+// `name`_split; buffers as GeneratedPieces says.
+StatusOr<EmittedKernel> EmitFewColumnKernel(
+    const Instruction& fusion, const std::string& name, llvm::Module& module,
+    int prefer_vector_width,
+    const std::vector<std::pair<const Instruction*, int>>& leaves,
+    const std::vector<Output>& outputs, const std::vector<int64_t>& dims,
+    size_t first, size_t last, int64_t rows, int64_t columns, int num_operands,
+    int num_buffers, EmittedPieces& pieces) {
+  const int num_results = num_buffers - num_operands;
+  if (num_buffers + num_results > kMaxKernelBuffers)
+    return NotFound(fusion.Describe() + ": too many buffers");
+  // The evaluator's pieces: whole rows, 64Ki elements each.
+  GeneratedPieces& layout = pieces.layout;
+  layout.rows = rows;
+  layout.columns = columns;
+  layout.rows_per_piece = std::max<int64_t>(1, kPartialElements / columns);
+  layout.count = (rows + layout.rows_per_piece - 1) / layout.rows_per_piece;
+  layout.stride_bytes.assign(static_cast<size_t>(num_results), 0);
+  // Each piece's partials on cache lines of their own: pieces on other
+  // threads update theirs once per row.
+  auto stride_of = [&](ElementType type) {
+    const auto bytes = static_cast<int64_t>(ElementByteSize(type));
+    return (columns * bytes + 63) / 64 * 64;
+  };
+  for (const Output& output : outputs) {
+    if (output.input == nullptr) continue;
+    const auto at = static_cast<size_t>(output.first_buffer - num_operands);
+    layout.stride_bytes[at] = stride_of(output.type);
+    if (output.arg) layout.stride_bytes[at + 1] = stride_of(output.index_type);
+  }
+
+  llvm::LLVMContext& context = module.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(context);
+  llvm::Function* function =
+      NewKernelFunction(module, name, prefer_vector_width);
+  llvm::Value* begin = function->getArg(1);
+  llvm::Value* end = function->getArg(2);
+  auto* entry_block = llvm::BasicBlock::Create(context, "entry", function);
+  auto* preheader = llvm::BasicBlock::Create(context, "preheader", function);
+  ElementEmitter emitter(module, preheader);
+  // Loop values' results, reduces' partials (and argmax indices').
+  std::vector<llvm::Value*> out, out_index;
+  LoadBuffers(function, entry_block, preheader, emitter, leaves, outputs,
+              num_results, out, out_index);
+  auto fail = [&]() -> Status { return Declined(function, emitter, fusion); };
+  std::vector<llvm::Value*> inits, index_inits;
+  if (!ScalarInits(emitter, outputs, inits, index_inits)) return fail();
+
+  // The preheader (invariant values) ends once everything is emitted.
+  auto* start = llvm::BasicBlock::Create(context, "start", function);
+  auto* exit = llvm::BasicBlock::Create(context, "exit", function);
+  llvm::IRBuilder<> b(start);
+  llvm::Value* width = b.getInt64(columns);
+  // The partials start at the init values.
+  std::vector<llvm::BranchInst*> parallel;
+  parallel.push_back(EmitLoop(b, b.getInt64(0), width, "init", [&](auto* c) {
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      if (outputs[k].input == nullptr) continue;
+      b.CreateStore(ToStorage(b, outputs[k].type, inits[k]),
+                    b.CreateInBoundsGEP(StorageType(context, outputs[k].type),
+                                        out[k], c));
+      if (outputs[k].arg)
+        b.CreateStore(
+            ToStorage(b, outputs[k].index_type, index_inits[k]),
+            b.CreateInBoundsGEP(StorageType(context, outputs[k].index_type),
+                                out_index[k], c));
+    }
+  }));
+  // Row by row in order; across a row's columns, one vector loop.
+  bool emitted = true;
+  EmitLoop(b, begin, end, "row", [&](llvm::Value* r) {
+    std::vector<llvm::Value*> coords(dims.size(), nullptr);
+    for (size_t d = 0; d < first; ++d) coords[d] = b.getInt64(0);
+    Decompose(b, dims, first, last, r, coords);
+    llvm::Value* row_start = b.CreateMul(r, width);
+    parallel.push_back(
+        EmitLoop(b, b.getInt64(0), width, "column", [&](auto* j) {
+          std::vector<llvm::Value*> at = coords;
+          Decompose(b, dims, last, dims.size(), j, at);
+          llvm::Value* linear = b.CreateAdd(row_start, j);
+          emitter.SetIndex(&b, &dims, linear, at);
+          for (size_t k = 0; k < outputs.size() && emitted; ++k) {
+            const Output& output = outputs[k];
+            llvm::Value* value = emitter.Value(
+                output.input != nullptr ? *output.input : *output.value);
+            if (value == nullptr) {
+              emitted = false;
+              break;
+            }
+            if (output.input == nullptr) {
+              const ElementType type = output.value->shape().element_type();
+              b.CreateStore(emitter.Bits(type, value),
+                            b.CreateInBoundsGEP(StorageType(context, type),
+                                                out[k], linear));
+              continue;
+            }
+            llvm::Type* storage = StorageType(context, output.type);
+            llvm::Value* address = b.CreateInBoundsGEP(storage, out[k], j);
+            llvm::Value* acc =
+                FromStorage(b, output.type, b.CreateLoad(storage, address));
+            if (output.arg) {
+              llvm::Value* index = emitter.Value(*output.index_input);
+              if (index == nullptr) {
+                emitted = false;
+                break;
+              }
+              llvm::Type* index_storage =
+                  StorageType(context, output.index_type);
+              llvm::Value* index_address =
+                  b.CreateInBoundsGEP(index_storage, out_index[k], j);
+              llvm::Value* acc_index =
+                  FromStorage(b, output.index_type,
+                              b.CreateLoad(index_storage, index_address));
+              auto [next_value, next_index] =
+                  ArgStep(b, *output.arg, IsSignedType(output.type), acc,
+                          acc_index, value, index);
+              b.CreateStore(ToStorage(b, output.type, next_value), address);
+              b.CreateStore(ToStorage(b, output.index_type, next_index),
+                            index_address);
+              continue;
+            }
+            b.CreateStore(
+                ToStorage(b, output.type, FewColumnFold(b, output, acc, value)),
+                address);
+          }
+        }));
+  });
+  b.CreateBr(exit);
+  if (!emitted) return fail();
+  llvm::IRBuilder<> pre(preheader);
+  pre.CreateCondBr(pre.CreateICmpSLT(begin, end), start, exit);
+  llvm::IRBuilder<>(exit).CreateRetVoid();
+  MarkParallel(*function, parallel);
+
+  if (layout.count > 1) {
+    // Whether every init value is its reducer's identity (argmax: never,
+    // as in the evaluator).
+    pieces.split_name = name + "_split";
+    auto* split_type =
+        llvm::FunctionType::get(llvm::Type::getInt64Ty(context), {ptr}, false);
+    llvm::Function* split =
+        llvm::Function::Create(split_type, llvm::GlobalValue::ExternalLinkage,
+                               pieces.split_name, module);
+    split->setDoesNotThrow();
+    llvm::IRBuilder<> s(llvm::BasicBlock::Create(context, "entry", split));
+    llvm::Value* all = s.getTrue();
+    for (const Output& output : outputs) {
+      if (output.input == nullptr) continue;
+      if (output.arg) {
+        all = s.getFalse();
+        continue;
+      }
+      llvm::Value* init =
+          InitFromBuffers(s, *output.init, output.type, split->getArg(0));
+      if (init == nullptr) {
+        function->eraseFromParent();
+        split->eraseFromParent();
+        return NotFound(output.value->Describe() +
+                        ": an init value computed in the fusion");
+      }
+      all = s.CreateAnd(all,
+                        IsIdentityValue(s, output.combine, output.type, init));
+    }
+    s.CreateRet(s.CreateZExt(all, s.getInt64Ty()));
+
+    // The results from the pieces' partials, folded in piece order as the
+    // evaluator's FoldPartials does.
+    pieces.combine_name = name + "_combine";
+    auto* combine_type =
+        llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr}, false);
+    llvm::Function* combine =
+        llvm::Function::Create(combine_type, llvm::GlobalValue::ExternalLinkage,
+                               pieces.combine_name, module);
+    combine->setDoesNotThrow();
+    combine->addFnAttr("denormal-fp-math", "preserve-sign,preserve-sign");
+    if (prefer_vector_width > 0)
+      combine->addFnAttr("prefer-vector-width",
+                         std::to_string(prefer_vector_width));
+    llvm::IRBuilder<> c(llvm::BasicBlock::Create(context, "entry", combine));
+    std::vector<llvm::BranchInst*> combine_loops;
+    for (const Output& output : outputs) {
+      if (output.input == nullptr || output.arg) continue;
+      auto buffer = [&](int number) {
+        return c.CreateLoad(ptr, c.CreateInBoundsGEP(ptr, combine->getArg(0),
+                                                     c.getInt64(number)));
+      };
+      llvm::Value* result = buffer(output.first_buffer);
+      llvm::Value* partial = buffer(output.first_buffer + num_results);
+      llvm::Type* storage = StorageType(context, output.type);
+      const int64_t stride = stride_of(output.type) /
+                             static_cast<int64_t>(ElementByteSize(output.type));
+      combine_loops.push_back(
+          EmitLoop(c, c.getInt64(0), width, "first", [&](auto* j) {
+            c.CreateStore(
+                c.CreateLoad(storage, c.CreateInBoundsGEP(storage, partial, j)),
+                c.CreateInBoundsGEP(storage, result, j));
+          }));
+      combine_loops.push_back(EmitLoop(
+          c, c.getInt64(1), c.getInt64(layout.count), "piece", [&](auto* p) {
+            llvm::Value* base = c.CreateInBoundsGEP(
+                storage, partial, c.CreateMul(p, c.getInt64(stride)));
+            combine_loops.push_back(
+                EmitLoop(c, c.getInt64(0), width, "fold", [&](auto* j) {
+                  llvm::Value* to = c.CreateInBoundsGEP(storage, result, j);
+                  llvm::Value* acc =
+                      FromStorage(c, output.type, c.CreateLoad(storage, to));
+                  llvm::Value* x = FromStorage(
+                      c, output.type,
+                      c.CreateLoad(storage,
+                                   c.CreateInBoundsGEP(storage, base, j)));
+                  c.CreateStore(ToStorage(c, output.type,
+                                          FewColumnFold(c, output, acc, x)),
+                                to);
+                }));
+          }));
+    }
+    c.CreateRetVoid();
+    for (llvm::BranchInst* latch : combine_loops) KeepScalar(latch);
+  }
+
+  EmittedKernel kernel;
+  kernel.range = rows;
+  kernel.item_nanos = (std::max(emitter.item_nanos(), kFoldNanos) +
+                       kFoldNanos * static_cast<double>(outputs.size())) *
+                      static_cast<double>(columns);
+  kernel.num_buffers = num_buffers + num_results;
+  return kernel;
+}
+
+bool FewColumnsGenerated() {
+  const char* text = std::getenv("XFFI_CODEGEN_FEW_COLUMNS");
+  return text == nullptr || std::string(text) != "0";
+}
+
 }  // namespace
 
 StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
                                          const std::string& name,
                                          llvm::Module& module,
-                                         int prefer_vector_width) {
+                                         int prefer_vector_width,
+                                         std::optional<EmittedPieces>* pieces) {
   // The computation's root and the values read from buffers.
   const Instruction* root = &fusion;
   std::vector<std::pair<const Instruction*, int>> leaves;
@@ -338,70 +801,41 @@ StatusOr<EmittedKernel> EmitReduceKernel(const Instruction& fusion,
       if (output.arg)
         return NotFound(output.value->Describe() +
                         ": an argmax over rows (the evaluator's is faster)");
-  if (!rows && outer == 1 && inner < kMinFusedColumns &&
-      fusion.opcode() == Opcode::kFusion)
-    return NotFound(first_reduce->Describe() +
-                    ": a column reduction of few columns (the evaluator's "
-                    "is faster)");
   // As the evaluator: an empty reduction runs as a call.
   if (extent == 0) return NotFound(first_reduce->Describe() + ": empty");
+  if (!rows && outer == 1 && inner < kMinFusedColumns &&
+      fusion.opcode() == Opcode::kFusion) {
+    if (!FewColumnsGenerated() || pieces == nullptr)
+      return NotFound(first_reduce->Describe() +
+                      ": a column reduction of few columns (turned off)");
+    EmittedPieces emitted_pieces;
+    StatusOr<EmittedKernel> kernel = EmitFewColumnKernel(
+        fusion, name, module, prefer_vector_width, leaves, outputs, dims, first,
+        last, extent, inner, num_operands, num_buffers, emitted_pieces);
+    if (kernel.ok()) *pieces = std::move(emitted_pieces);
+    return kernel;
+  }
 
   if (num_buffers > kMaxKernelBuffers)
     return NotFound(fusion.Describe() + ": too many buffers");
 
   llvm::LLVMContext& context = module.getContext();
-  llvm::Type* ptr = llvm::PointerType::getUnqual(context);
   llvm::Type* i64 = llvm::Type::getInt64Ty(context);
-  auto* function_type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
-                                                {ptr, i64, i64}, false);
-  llvm::Function* function = llvm::Function::Create(
-      function_type, llvm::GlobalValue::ExternalLinkage, name, module);
-  function->setDoesNotThrow();
-  // As EmitKernel: kernels run with FTZ+DAZ.
-  function->addFnAttr("denormal-fp-math", "preserve-sign,preserve-sign");
-  if (prefer_vector_width > 0)
-    function->addFnAttr("prefer-vector-width",
-                        std::to_string(prefer_vector_width));
+  llvm::Function* function =
+      NewKernelFunction(module, name, prefer_vector_width);
   llvm::Value* begin = function->getArg(1);
   llvm::Value* end = function->getArg(2);
   auto* entry_block = llvm::BasicBlock::Create(context, "entry", function);
   auto* preheader = llvm::BasicBlock::Create(context, "preheader", function);
   auto* exit = llvm::BasicBlock::Create(context, "exit", function);
   ElementEmitter emitter(module, preheader);
-  std::vector<llvm::Value*> out(outputs.size());
-  std::vector<llvm::Value*> out_index(outputs.size(), nullptr);
-  {
-    llvm::IRBuilder<> b(entry_block);
-    auto buffer = [&](int number) {
-      return b.CreateLoad(ptr, b.CreateInBoundsGEP(ptr, function->getArg(0),
-                                                   b.getInt64(number)));
-    };
-    for (const auto& [leaf, number] : leaves)
-      emitter.AddLeaf(leaf, buffer(number));
-    for (size_t k = 0; k < outputs.size(); ++k) {
-      out[k] = buffer(outputs[k].first_buffer);
-      if (outputs[k].arg) out_index[k] = buffer(outputs[k].first_buffer + 1);
-    }
-    b.CreateBr(preheader);
-  }
-  auto fail = [&]() -> Status {
-    function->eraseFromParent();
-    return NotFound(emitter.error().empty()
-                        ? fusion.Describe() + ": not covered"
-                        : emitter.error());
-  };
+  std::vector<llvm::Value*> out, out_index;
+  LoadBuffers(function, entry_block, preheader, emitter, leaves, outputs, 0,
+              out, out_index);
+  auto fail = [&]() -> Status { return Declined(function, emitter, fusion); };
 
-  // Init values, once per call.
-  std::vector<llvm::Value*> inits(outputs.size(), nullptr);
-  std::vector<llvm::Value*> index_inits(outputs.size(), nullptr);
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    if (outputs[k].input == nullptr) continue;
-    inits[k] = emitter.ScalarValue(*outputs[k].init);
-    if (inits[k] == nullptr) return fail();
-    if (!outputs[k].arg) continue;
-    index_inits[k] = emitter.ScalarValue(*outputs[k].index_init);
-    if (index_inits[k] == nullptr) return fail();
-  }
+  std::vector<llvm::Value*> inits, index_inits;
+  if (!ScalarInits(emitter, outputs, inits, index_inits)) return fail();
 
   // The loop nest. `item` is a row (rows) or the first output element of
   // a block (columns).
