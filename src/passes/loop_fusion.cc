@@ -114,7 +114,7 @@ void ComputationFuser::Form(Group& group) {
 // The size bound counts the ops that compute: a constant, iota or
 // broadcast costs no work per element in the generated loop, and JAX's HLO
 // spelling of erf_inv (random.normal) selects each polynomial coefficient
-// from two broadcast constants, 40 generators around 30 computing ops,
+// from two broadcast constants, 48 generators around 40 computing ops,
 // which counting them split into eight fusions writing their values to
 // memory where the StableHLO text (chlo.erf_inv) gives one.
 int64_t ComputingMembers(const std::vector<Instruction*>& members) {
