@@ -111,6 +111,18 @@ void ComputationFuser::Form(Group& group) {
   group.formed = true;
 }
 
+// The size bound counts the ops that compute: a constant, iota or
+// broadcast costs no work per element in the generated loop, and JAX's HLO
+// spelling of erf_inv (random.normal) selects each polynomial coefficient
+// from two broadcast constants, 48 generators around 40 computing ops,
+// which counting them split into eight fusions writing their values to
+// memory where the StableHLO text (chlo.erf_inv) gives one.
+int64_t ComputingMembers(const std::vector<Instruction*>& members) {
+  return std::count_if(
+      members.begin(), members.end(),
+      [](const Instruction* op) { return !IsCheapGenerator(*op); });
+}
+
 bool ComputationFuser::MayJoin(const Instruction& op,
                                const std::vector<size_t>& targets,
                                const std::vector<Group>& groups) const {
@@ -120,7 +132,8 @@ bool ComputationFuser::MayJoin(const Instruction& op,
     return false;
   for (size_t target : targets) {
     const Group& group = groups[target];
-    if (static_cast<int64_t>(group.members.size()) >= kMaxFusedInstructions)
+    if (!IsCheapGenerator(op) &&
+        ComputingMembers(group.members) >= kMaxFusedInstructions)
       return false;
     std::unordered_set<const Instruction*> members(group.members.begin(),
                                                    group.members.end());

@@ -35,9 +35,10 @@
 //     group of generators only is not made a fusion of its own (its readers
 //     copy it in), and a generator inside a fusion of several ops is not
 //     copied out of it.
-//   - Bounds: at most kMaxFusedInstructions ops and kMaxFusionOperands
-//     operands per fusion; a fusion of one op (generators aside) or of a
-//     scalar result (loop counters, predicates) is not made.
+//   - Bounds: at most kMaxFusedInstructions ops that compute (cheap
+//     generators, which cost nothing per element, are not counted) and
+//     kMaxFusionOperands operands per fusion; a fusion of one op (generators
+//     aside) or of a scalar result (loop counters, predicates) is not made.
 //   - Where: the entry computation and computations reached only through
 //     call, while, conditional and manual-computation (loop bodies and
 //     branches hold most loop work). Never in computations a custom call,

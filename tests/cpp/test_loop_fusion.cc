@@ -368,6 +368,48 @@ TEST(LoopFusion, FusionsStayWithinTheSizeBound) {
               kMaxFusedInstructions);
 }
 
+// JAX's HLO text spells erf_inv (jax.random.normal) as a polynomial whose
+// every coefficient is a select between two broadcast constants: about as
+// many generators as computing ops. The bound counts the computing ones, so
+// such a chain stays one fusion, as chlo.erf_inv in the StableHLO text does,
+// instead of splitting into fusions that pass arrays through memory.
+TEST(LoopFusion, BroadcastConstantsDoNotCountTowardTheSizeBound) {
+  std::string text =
+      "HloModule m\nENTRY %main (p: f32[16]) -> f32[16] {\n"
+      "  %p = f32[16] parameter(0)\n"
+      "  %zero = f32[] constant(0)\n"
+      "  %zeros = f32[16] broadcast(%zero), dimensions={}\n"
+      "  %w = pred[16] compare(%p, %zeros), direction=LT\n"
+      "  %v0 = f32[16] negate(%p)\n";
+  const int kSteps = 20;  // 2 computing ops and 4 generators per step
+  for (int i = 1; i <= kSteps; ++i) {
+    const std::string k = std::to_string(i);
+    const std::string prev = "%v" + std::to_string(i - 1);
+    text += "  %a" + k + " = f32[] constant(" + k + ")\n";
+    text += "  %b" + k + " = f32[] constant(-" + k + ".5)\n";
+    text += "  %ba" + k + " = f32[16] broadcast(%a" + k + "), dimensions={}\n";
+    text += "  %bb" + k + " = f32[16] broadcast(%b" + k + "), dimensions={}\n";
+    text += "  %c" + k + " = f32[16] select(%w, %ba" + k + ", %bb" + k + ")\n";
+    text += "  %m" + k + " = f32[16] multiply(" + prev + ", %c" + k + ")\n";
+    text += "  %v" + k + " = f32[16] add(%m" + k + ", %p)\n";
+  }
+  text += "  ROOT %r = f32[16] abs(%v" + std::to_string(kSteps) + ")\n}\n";
+  Module module = Parse(text);
+  EXPECT_EQ(FuseAndCheck(module), 1);
+  const std::vector<const Instruction*> fusions =
+      OpsOf(*module.entry(), Opcode::kFusion);
+  ASSERT_EQ(fusions.size(), 1u);
+  // Every op but the parameter is inside: more than the bound in all.
+  EXPECT_GT(fusions[0]->called_computations()[0]->instruction_count(),
+            kMaxFusedInstructions);
+  std::vector<Literal> args = {RandomF32({16}, 4)};
+  auto fused_out = RunText(text, args, true);
+  auto plain_out = RunText(text, args, false);
+  ASSERT_TRUE(fused_out.ok()) << fused_out.status().message();
+  ASSERT_TRUE(plain_out.ok()) << plain_out.status().message();
+  EXPECT_EQ(FirstDifference((*fused_out)[0], (*plain_out)[0]), "");
+}
+
 // jax.jit(f).lower(...).as_text() of JAX 0.10.2, f as named.
 // jax.nn.softmax(x, axis=-1) on f32[8,1000].
 constexpr std::string_view kSoftmax = R"(
