@@ -71,6 +71,21 @@ void MarkParallel(llvm::Function& function,
   }
 }
 
+void KeepScalar(llvm::BranchInst* latch) {
+  llvm::LLVMContext& context = latch->getContext();
+  llvm::TempMDTuple self = llvm::MDNode::getTemporary(context, {});
+  llvm::Metadata* unroll[] = {
+      llvm::MDString::get(context, "llvm.loop.unroll.disable")};
+  llvm::Metadata* vectorize[] = {
+      llvm::MDString::get(context, "llvm.loop.vectorize.enable"),
+      llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(context))};
+  llvm::Metadata* loop[] = {self.get(), llvm::MDNode::get(context, unroll),
+                            llvm::MDNode::get(context, vectorize)};
+  llvm::MDNode* id = llvm::MDNode::getDistinct(context, loop);
+  id->replaceOperandWith(0, id);
+  latch->setMetadata(llvm::LLVMContext::MD_loop, id);
+}
+
 namespace {
 
 bool IsMathCall(Opcode opcode) {
@@ -1603,7 +1618,10 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
     store(fix, exact, exact_value, fix_index.linear);
     llvm::Value* next = fix.CreateAdd(position, fix.getInt64(1));
     position->addIncoming(next, fix.GetInsertBlock());
-    fix.CreateCondBr(fix.CreateICmpSLT(next, limit), again, done);
+    // Only blocks holding a special element come here: vectorising this
+    // second copy of the kernel doubled the optimised IR (elementwise_f32's
+    // compile 41 -> 92 ms) for elements that are rare.
+    KeepScalar(fix.CreateCondBr(fix.CreateICmpSLT(next, limit), again, done));
     return true;
   };
 

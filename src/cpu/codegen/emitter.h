@@ -52,6 +52,12 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
 void MarkParallel(llvm::Function& function,
                   const std::vector<llvm::BranchInst*>& latches);
 
+// Keeps the loop ending at `latch` a plain scalar loop: neither unrolled
+// nor vectorised, for loops that run rarely or briefly (a few-column
+// combine's few thousand elements, the recomputation of blocks holding a
+// special element), where more code costs compile time it cannot save.
+void KeepScalar(llvm::BranchInst* latch);
+
 // The per-element emission above, for kernels with loops of their own
 // (reduce_emitter.h): values of a fused computation at one index of one
 // loop body, invariant ones hoisted to `preheader`.

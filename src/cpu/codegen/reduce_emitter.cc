@@ -331,24 +331,6 @@ llvm::BranchInst* EmitLoop(llvm::IRBuilder<>& b, llvm::Value* from,
   return latch;
 }
 
-// Keeps the loop ending at `latch` a plain scalar loop: neither unrolled
-// nor vectorised (a combine's few thousand elements: generating more code
-// for them cost more compile time than it could save).
-void KeepScalar(llvm::BranchInst* latch) {
-  llvm::LLVMContext& context = latch->getContext();
-  llvm::TempMDTuple self = llvm::MDNode::getTemporary(context, {});
-  llvm::Metadata* unroll[] = {
-      llvm::MDString::get(context, "llvm.loop.unroll.disable")};
-  llvm::Metadata* vectorize[] = {
-      llvm::MDString::get(context, "llvm.loop.vectorize.enable"),
-      llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(context))};
-  llvm::Metadata* loop[] = {self.get(), llvm::MDNode::get(context, unroll),
-                            llvm::MDNode::get(context, vectorize)};
-  llvm::MDNode* id = llvm::MDNode::getDistinct(context, loop);
-  id->replaceOperandWith(0, id);
-  latch->setMetadata(llvm::LLVMContext::MD_loop, id);
-}
-
 // acc op x for a few-column fold: the evaluator's scalar op (region_util.h's
 // ScalarOps), so that both give the same bytes; for float maximum/minimum
 // cpu/float_max_min.h's formula, one select that vectorises.
