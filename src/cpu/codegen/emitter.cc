@@ -71,6 +71,26 @@ void MarkParallel(llvm::Function& function,
   }
 }
 
+llvm::Function* NewKernelFunction(llvm::Module& module, const std::string& name,
+                                  int prefer_vector_width) {
+  llvm::LLVMContext& context = module.getContext();
+  llvm::Type* ptr = llvm::PointerType::getUnqual(context);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(context);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                       {ptr, i64, i64}, false);
+  llvm::Function* function = llvm::Function::Create(
+      type, llvm::GlobalValue::ExternalLinkage, name, module);
+  function->setDoesNotThrow();
+  // Kernels run with FTZ+DAZ set (runtime/float_control.h): LLVM must not
+  // fold float operations as if subnormals were kept (it would, e.g., test
+  // a widened bf16 for zero by its bits, where the hardware says zero).
+  function->addFnAttr("denormal-fp-math", "preserve-sign,preserve-sign");
+  if (prefer_vector_width > 0)
+    function->addFnAttr("prefer-vector-width",
+                        std::to_string(prefer_vector_width));
+  return function;
+}
+
 void KeepScalar(llvm::BranchInst* latch) {
   llvm::LLVMContext& context = latch->getContext();
   llvm::TempMDTuple self = llvm::MDNode::getTemporary(context, {});
@@ -1414,18 +1434,8 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
   llvm::LLVMContext& context = module.getContext();
   llvm::Type* ptr = llvm::PointerType::getUnqual(context);
   llvm::Type* i64 = llvm::Type::getInt64Ty(context);
-  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
-                                       {ptr, i64, i64}, false);
-  llvm::Function* function = llvm::Function::Create(
-      type, llvm::GlobalValue::ExternalLinkage, name, module);
-  function->setDoesNotThrow();
-  // Kernels run with FTZ+DAZ set (runtime/float_control.h): LLVM must not
-  // fold float operations as if subnormals were kept (it would, e.g., test
-  // a widened bf16 for zero by its bits, where the hardware says zero).
-  function->addFnAttr("denormal-fp-math", "preserve-sign,preserve-sign");
-  if (prefer_vector_width > 0)
-    function->addFnAttr("prefer-vector-width",
-                        std::to_string(prefer_vector_width));
+  llvm::Function* function =
+      NewKernelFunction(module, name, prefer_vector_width);
   llvm::Value* buffers = function->getArg(0);
   llvm::Value* begin = function->getArg(1);
   llvm::Value* end = function->getArg(2);

@@ -45,6 +45,12 @@ StatusOr<EmittedKernel> EmitKernel(const Instruction& op,
                                    llvm::Module& module,
                                    int prefer_vector_width);
 
+// `void name(void* const* buffers, int64_t begin, int64_t end)`, the
+// kernel ABI (program_kernels.h), with the attributes every generated
+// kernel has (FTZ+DAZ float semantics, the preferred vector width).
+llvm::Function* NewKernelFunction(llvm::Module& module, const std::string& name,
+                                  int prefer_vector_width);
+
 // Marks each loop ending at one of `latches` parallel (llvm.loop's
 // parallel_accesses over every load and store of `function`): no iteration
 // reads what another writes, so the vectoriser needs no run-time overlap

@@ -285,26 +285,6 @@ bool ScalarInits(ElementEmitter& emitter, const std::vector<Output>& outputs,
   return true;
 }
 
-// A function of the kernel ABI (program_kernels.h), with the attributes
-// every generated kernel has.
-llvm::Function* NewKernelFunction(llvm::Module& module, const std::string& name,
-                                  int prefer_vector_width) {
-  llvm::LLVMContext& context = module.getContext();
-  llvm::Type* ptr = llvm::PointerType::getUnqual(context);
-  llvm::Type* i64 = llvm::Type::getInt64Ty(context);
-  auto* function_type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
-                                                {ptr, i64, i64}, false);
-  llvm::Function* function = llvm::Function::Create(
-      function_type, llvm::GlobalValue::ExternalLinkage, name, module);
-  function->setDoesNotThrow();
-  // As EmitKernel: kernels run with FTZ+DAZ.
-  function->addFnAttr("denormal-fp-math", "preserve-sign,preserve-sign");
-  if (prefer_vector_width > 0)
-    function->addFnAttr("prefer-vector-width",
-                        std::to_string(prefer_vector_width));
-  return function;
-}
-
 // for (i = from; i < to; ++i) body(i), at `b`'s insert point, which is
 // after the loop on return; the loop's latch branch is returned (for
 // MarkParallel).
